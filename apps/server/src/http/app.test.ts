@@ -1,0 +1,105 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorReply } from '@pacebeat/contract';
+import { buildApp } from './app.ts';
+
+describe('http app', () => {
+  let app: FastifyInstance;
+  let dist: string;
+  let ready = true;
+
+  beforeAll(async () => {
+    dist = await fs.mkdtemp(path.join(os.tmpdir(), 'pacebeat-dist-'));
+    await fs.mkdir(path.join(dist, 'assets'));
+    await fs.writeFile(
+      path.join(dist, 'index.html'),
+      '<!doctype html><title>Pacebeat</title><div id="root"></div>',
+    );
+    await fs.writeFile(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
+    await fs.writeFile(path.join(dist, 'favicon.svg'), '<svg/>');
+    app = await buildApp({
+      webDistDir: dist,
+      checkReady: async () => {
+        if (!ready) throw new Error('database down');
+      },
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    await fs.rm(dist, { recursive: true, force: true });
+  });
+
+  it('answers /healthz', async () => {
+    const res = await app.inject('/healthz');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('answers /readyz with 200 when ready and 503 with the reason when not', async () => {
+    expect((await app.inject('/readyz')).statusCode).toBe(200);
+    ready = false;
+    const res = await app.inject('/readyz');
+    ready = true;
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({ reason: 'database down' });
+  });
+
+  it('answers /api/ping with 401 and the error envelope for a visitor', async () => {
+    const res = await app.inject('/api/ping');
+    expect(res.statusCode).toBe(401);
+    const body = ErrorReply.parse(res.json());
+    expect(body.error.code).toBe('Unauthorized');
+    expect(body.error_name).toBe('Unauthorized');
+  });
+
+  it('validates the query: a bad sudo value is a 400 with the field, never a 500', async () => {
+    const res = await app.inject(`/api/ping?sudo=${'x'.repeat(400)}`);
+    expect(res.statusCode).toBe(400);
+    const body = ErrorReply.parse(res.json());
+    expect(body.error.code).toBe('ValidationError');
+    expect(body.error.message).toContain('sudo');
+  });
+
+  it('answers unknown API paths with a JSON 404, not the web app', async () => {
+    const res = await app.inject('/api/no-such-thing');
+    expect(res.statusCode).toBe(404);
+    expect(ErrorReply.parse(res.json()).error.code).toBe('NotFound');
+  });
+
+  it('rejects oversized bodies with 413 and the envelope', async () => {
+    const big = await app.inject({
+      method: 'POST',
+      url: '/api/anything',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ x: 'y'.repeat(100_000) }),
+    });
+    expect(big.statusCode).toBe(413);
+    expect(ErrorReply.parse(big.json()).error.message).toMatch(/too large/i);
+  });
+
+  it('serves hashed assets with long cache headers and other files revalidated', async () => {
+    const asset = await app.inject('/assets/index-abc123.js');
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const icon = await app.inject('/favicon.svg');
+    expect(icon.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('falls back to index.html for every non-API path (history mode)', async () => {
+    for (const url of ['/', '/about', '/connect/spotify?code=x', '/no/such/page']) {
+      const res = await app.inject(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.body).toContain('<div id="root">');
+    }
+  });
+
+  it('sets basic security headers', async () => {
+    const res = await app.inject('/');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+  });
+});

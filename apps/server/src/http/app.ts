@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import fastifyRateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { API_BASE } from '@pacebeat/contract';
+import { installErrorHandler } from './error-handler.ts';
+import { healthRoutes, type HealthDeps } from './health.routes.ts';
+import { pingRoutes } from './ping.routes.ts';
+import { webApp } from './web.ts';
+
+export interface AppDeps extends HealthDeps {
+  webDistDir: string;
+}
+
+/** Largest request body any /api route accepts; larger ones answer 413. */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * The HTTP app, composed in a fixed order: framework plugins, error handling, routes, the web app.
+ * `main.ts` alone listens; tests call `buildApp` and `app.inject`.
+ */
+export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    trustProxy: false,
+    ...opts,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyRateLimit, { global: false });
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'same-origin');
+    reply.header('X-Frame-Options', 'DENY');
+  });
+
+  await app.register(healthRoutes, deps);
+  await app.register(
+    async (api) => {
+      await api.register(pingRoutes);
+    },
+    { prefix: API_BASE },
+  );
+  await app.register(webApp, { distDir: deps.webDistDir });
+  return app;
+}

@@ -1,0 +1,73 @@
+import type { PgBoss, Queue, SendOptions } from 'pg-boss';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { HousekeepingService } from './housekeeping.service.ts';
+
+/** What a handler reports; a thrown error means "failed" and pg-boss retries per the queue's policy. */
+export type JobOutcome = { status: 'success' | 'skipped'; detail?: Record<string, unknown> };
+
+/** The services job handlers may call. */
+export interface JobServices {
+  housekeeping: HousekeepingService;
+}
+
+interface JobDefinition<S extends z.ZodType> {
+  payload: S;
+  /** Queue policy as data (retries, backoff, expiry). */
+  queue: Omit<Queue, 'name'>;
+  /** Recurring jobs: a cron expression (UTC). */
+  cron?: string;
+  handler: (services: JobServices, payload: z.infer<S>) => Promise<JobOutcome>;
+}
+
+const define = <S extends z.ZodType>(d: JobDefinition<S>) => d;
+
+/** Every job Pacebeat runs: one payload schema, one queue policy and one handler per name. */
+export const jobRegistry = {
+  housekeeping: define({
+    payload: z.object({}).strict(),
+    queue: { policy: 'singleton', retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 300 },
+    cron: '*/15 * * * *',
+    handler: async ({ housekeeping }) => ({ status: 'success', detail: await housekeeping.run() }),
+  }),
+} satisfies Record<string, JobDefinition<z.ZodType>>;
+
+export type JobName = keyof typeof jobRegistry;
+export type JobPayload<N extends JobName> = z.infer<(typeof jobRegistry)[N]['payload']>;
+
+/** Creates every queue and schedule. Safe to run in every process; pg-boss dedupes. */
+export async function setupQueues(boss: PgBoss): Promise<void> {
+  for (const [name, def] of Object.entries(jobRegistry)) {
+    await boss.createQueue(name, def.queue);
+    if ('cron' in def && def.cron) await boss.schedule(name, def.cron, {}, { tz: 'UTC' });
+  }
+}
+
+/** Producer side, used by `serve` and `work` alike: validates the payload before it is queued. */
+export function createJobQueue(boss: PgBoss) {
+  return {
+    async send<N extends JobName>(
+      name: N,
+      payload: JobPayload<N>,
+      options: SendOptions = {},
+    ): Promise<string | null> {
+      const data = jobRegistry[name].payload.parse(payload) as object;
+      return boss.send(name, data, options);
+    },
+  };
+}
+export type JobQueue = ReturnType<typeof createJobQueue>;
+
+/** Consumer side (`work`): one worker per job name; a payload that fails its schema fails the job. */
+export async function startWorkers(boss: PgBoss, services: JobServices, log: Logger): Promise<void> {
+  for (const [name, def] of Object.entries(jobRegistry) as [JobName, JobDefinition<z.ZodType>][]) {
+    await boss.work(name, { batchSize: 1 }, async ([job]) => {
+      if (!job) return;
+      const jobLog = log.child({ job: name, jobId: job.id });
+      const payload = def.payload.parse(job.data);
+      const outcome = await def.handler(services, payload);
+      jobLog.info({ outcome }, 'job finished');
+      return outcome;
+    });
+  }
+}

@@ -1,0 +1,107 @@
+// Composition root: reads the settings, opens the database, wires services, and runs one command:
+//   all (default)  serve the web app and API, and run background jobs
+//   serve          only the web app and API (jobs are queued for `work` processes)
+//   work           only background jobs
+//   migrate        apply database migrations and exit
+import closeWithGrace from 'close-with-grace';
+import dotenv from 'dotenv';
+import { PgBoss } from 'pg-boss';
+import pino from 'pino';
+import { createSessionRepository } from './accounts/session.repository.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { runMigrations } from './db/migrate.ts';
+import { buildApp } from './http/app.ts';
+import { createHousekeepingService } from './jobs/housekeeping.service.ts';
+import { setupQueues, startWorkers } from './jobs/registry.ts';
+
+const COMMANDS = ['all', 'serve', 'work', 'migrate'] as const;
+type Command = (typeof COMMANDS)[number];
+
+async function main(): Promise<void> {
+  const command = (process.argv[2] ?? 'all') as Command;
+  if (!COMMANDS.includes(command)) {
+    console.error(`Unknown command "${command}". Use one of: ${COMMANDS.join(', ')}.`);
+    process.exit(2);
+  }
+  dotenv.config({ quiet: true });
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const log = pino({ level: config.LOG_LEVEL, base: { cmd: command } });
+
+  const db = await openDatabase(config, log);
+  // Filled in as parts start, so a signal during start-up stops what is already running.
+  const running: { boss?: PgBoss; app?: Awaited<ReturnType<typeof buildApp>> } = {};
+  let stopping = false;
+  closeWithGrace({ delay: config.SHUTDOWN_TIMEOUT_SECONDS * 1000, logger: log }, async ({ signal, err }) => {
+    stopping = true;
+    if (err) log.error({ err }, 'shutting down after an error');
+    else log.info({ signal }, 'shutting down');
+    await running.app?.close(); // stop accepting, let in-flight requests finish
+    await running.boss?.stop({
+      graceful: true,
+      close: true,
+      timeout: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+    });
+    await db.close();
+  });
+
+  await runMigrations(db);
+  if (command === 'migrate') {
+    log.info('migrations applied');
+    await db.close();
+    return;
+  }
+
+  const runsJobs = command === 'all' || command === 'work';
+  const servesHttp = command === 'all' || command === 'serve';
+
+  // Producers (serve) and consumers (work) share one queue in PostgreSQL; only consumers supervise and schedule.
+  const boss = new PgBoss({
+    connectionString: db.url,
+    schema: 'pgboss',
+    max: 4,
+    application_name: 'pacebeat-jobs',
+    supervise: runsJobs,
+    schedule: runsJobs,
+  });
+  boss.on('error', (err) => log.error({ err }, 'job queue error'));
+  await boss.start();
+  running.boss = boss;
+  await setupQueues(boss);
+
+  const sessions = createSessionRepository(db.db);
+  if (runsJobs) {
+    await startWorkers(boss, { housekeeping: createHousekeepingService({ sessions }) }, log);
+    log.info('background jobs running');
+  }
+
+  if (servesHttp) {
+    const app = await buildApp(
+      {
+        webDistDir: config.WEB_DIST_DIR,
+        async checkReady() {
+          if (stopping) throw new Error('shutting down');
+          await db.pool.query('select 1');
+          if (!(await boss.getQueue('housekeeping'))) throw new Error('job queue not set up');
+        },
+      },
+      { loggerInstance: log },
+    );
+    running.app = app;
+    await app.listen({ host: config.HOST, port: config.PORT });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,30 @@
+// Starts one real PostgreSQL (the embedded server) for the whole server test run, migrated,
+// and hands its URL to the tests as `inject('databaseUrl')`. Tests create their own unique rows.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import type { TestProject } from 'vitest/node';
+import { createDb } from '../src/db/client.ts';
+import { startEmbeddedPostgres } from '../src/db/embedded.ts';
+import { runMigrations } from '../src/db/migrate.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseUrl: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'pacebeat-test-pg-'));
+  await fs.chmod(dir, 0o755); // the postgres OS user (when we run as root) must reach the data folder
+  const server = await startEmbeddedPostgres(path.join(dir, 'pg'), pino({ level: 'silent' }));
+  const handle = createDb(server.url);
+  await runMigrations(handle);
+  await handle.close();
+  project.provide('databaseUrl', server.url);
+  return async () => {
+    await server.stop();
+    await fs.rm(dir, { recursive: true, force: true });
+  };
+}

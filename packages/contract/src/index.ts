@@ -1,0 +1,3 @@
+// The zod schemas of every /api request and reply, shared by the server and the web app.
+export * from './common.ts';
+export * from './session.ts';

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { ServiceName } from './common.ts';
+
+/** GET /api/ping — answers for a signed-in user; 401 otherwise. */
+export const PingReply = z.object({ message: z.string() });
+export type PingReply = z.infer<typeof PingReply>;
+
+export const DisabledService = z.object({ service: ServiceName, reason: z.string() });
+export type DisabledService = z.infer<typeof DisabledService>;
+
+/** GET /api/whoami — the user status the web app needs (spec §3). */
+export const WhoamiReply = z.object({
+  data: z.object({
+    authenticated: z.boolean(),
+    user: z
+      .object({
+        id: z.string(),
+        email: z.string(),
+        name: z.string(),
+        is_admin: z.boolean(),
+      })
+      .nullable(),
+    /** Connected music services, keyed by service name. */
+    services: z.record(z.string(), z.object({ connected: z.boolean() })),
+    disabled_services: z.array(DisabledService),
+    /** Set when an admin is viewing as another user. */
+    sudo: z.string().nullable(),
+  }),
+});
+export type WhoamiReply = z.infer<typeof WhoamiReply>;
