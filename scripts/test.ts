@@ -1,0 +1,30 @@
+// The one test command (`npm test`): static checks, unit and database tests, the production build,
+// then the browser tests in Chromium against that build served by the real server.
+import { spawnSync } from 'node:child_process';
+import { ensureChromium } from './find-chromium.ts';
+
+const steps: [string, string[]][] = [
+  ['lint', ['run', 'lint']],
+  ['typecheck', ['run', 'typecheck']],
+  ['unit and database tests (Vitest)', ['run', 'test:unit']],
+  ['production build', ['run', 'build']],
+  ['browser tests (Playwright, Chromium)', ['run', 'test:e2e']],
+];
+
+const chromium = await ensureChromium();
+process.env.CHROMIUM_PATH = chromium;
+console.log(`Chromium: ${chromium}`);
+
+const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm'];
+const results: { name: string; ok: boolean; seconds: number }[] = [];
+for (const [name, args] of steps) {
+  console.log(`\n=== ${name} ===`);
+  const started = Date.now();
+  const res = spawnSync(npm[0]!, [...npm.slice(1), ...args], { stdio: 'inherit', env: process.env });
+  results.push({ name, ok: res.status === 0, seconds: (Date.now() - started) / 1000 });
+  if (res.status !== 0) break;
+}
+console.log('\n=== summary ===');
+for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (${r.seconds.toFixed(1)} s)`);
+const failed = results.some((r) => !r.ok) || results.length < steps.length;
+process.exit(failed ? 1 : 0);
