@@ -1,0 +1,128 @@
+import { API_BASE, ErrorReply } from '@pacebeat/contract';
+
+/** Any schema with a `parse` that throws on bad input: the contract's zod schemas fit. */
+export type ReplySchema<T> = { parse(data: unknown): T };
+
+/**
+ * Every failed API call ends in this one error type.
+ * `status` is the HTTP status (0 when no answer came back); `code` is the envelope's stable code,
+ * or `NetworkError`, `HttpError` (an answer without the envelope), `InvalidReply` (a reply that does
+ * not match the contract).
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly requestId: string | undefined;
+
+  constructor(status: number, code: string, message: string, requestId?: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.requestId = requestId;
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+export type ApiClientOptions = {
+  /** The admin's impersonation value (spec §6); when set, `sudo=<value>` is added to every API URL. */
+  sudo?: string | null;
+  /** Defaults to the browser's fetch; tests pass their own. */
+  fetch?: typeof fetch;
+};
+
+type Method = 'GET' | 'POST' | 'PUT';
+
+/**
+ * The URL of an API path, e.g. `apiUrl('spotify/targets', 'bob')` → `/api/spotify/targets?sudo=bob`.
+ * A query already in the path is kept.
+ */
+export function apiUrl(path: string, sudo?: string | null): string {
+  const origin = 'http://api.invalid';
+  const url = new URL(`${API_BASE}/${path.replace(/^\/+/, '')}`, origin);
+  if (sudo) url.searchParams.set('sudo', sudo);
+  return `${url.pathname}${url.search}`;
+}
+
+/** The one fetch wrapper of the web app: same-origin `/api`, cookies included, JSON in and out. */
+export function createApiClient(options: ApiClientOptions = {}) {
+  const sudo = options.sudo ?? null;
+  const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+
+  async function request<T>(
+    method: Method,
+    path: string,
+    schema: ReplySchema<T>,
+    body?: unknown,
+  ): Promise<T> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await doFetch(apiUrl(path, sudo), {
+        method,
+        credentials: 'include',
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (error) {
+      throw new ApiError(0, 'NetworkError', error instanceof Error ? error.message : String(error));
+    }
+
+    const payload = await readJson(response);
+    if (!response.ok) throw errorFromReply(response, payload);
+    try {
+      return schema.parse(payload);
+    } catch (error) {
+      throw new ApiError(
+        response.status,
+        'InvalidReply',
+        `${method} ${path}: the reply does not match the contract (${error instanceof Error ? error.message : String(error)})`,
+      );
+    }
+  }
+
+  return {
+    sudo,
+    get: <T>(path: string, schema: ReplySchema<T>) => request('GET', path, schema),
+    post: <T>(path: string, body: unknown, schema: ReplySchema<T>) => request('POST', path, schema, body),
+    put: <T>(path: string, body: unknown, schema: ReplySchema<T>) => request('PUT', path, schema, body),
+  };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+async function readJson(response: Response): Promise<unknown> {
+  if (response.status === 204) return undefined;
+  const text = await response.text();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+const Envelope = ErrorReply.pick({ error: true });
+const RequestId = ErrorReply.pick({ requestId: true });
+
+function errorFromReply(response: Response, payload: unknown): ApiError {
+  const envelope = Envelope.safeParse(payload);
+  if (!envelope.success) {
+    return new ApiError(
+      response.status,
+      'HttpError',
+      `HTTP ${response.status} ${response.statusText}`.trim(),
+    );
+  }
+  const requestId = RequestId.safeParse(payload);
+  return new ApiError(
+    response.status,
+    envelope.data.error.code,
+    envelope.data.error.message,
+    requestId.success ? requestId.data.requestId : undefined,
+  );
+}

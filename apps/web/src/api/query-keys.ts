@@ -1,0 +1,11 @@
+/**
+ * Every query key of the app. Each one carries the sudo value, so an admin's own data and the data of
+ * the user they are viewing never share a cache entry.
+ */
+export const queryKeys = {
+  session: {
+    all: ['session'] as const,
+    whoami: (sudo: string | null) => ['session', 'whoami', { sudo }] as const,
+  },
+  ping: (sudo: string | null) => ['ping', { sudo }] as const,
+};

@@ -1,0 +1,50 @@
+import { WhoamiReply } from '@pacebeat/contract';
+import { isApiError, type ApiClient } from '../api/client.ts';
+
+export type WhoamiData = WhoamiReply['data'];
+
+/** What the server says about a visitor: until the accounts work lands, whoami answers 401 to everyone. */
+export const VISITOR: WhoamiData = {
+  authenticated: false,
+  user: null,
+  services: {},
+  disabled_services: [],
+  sudo: null,
+};
+
+/** GET /api/whoami; a 401 is not a failure but the answer "visitor". */
+export async function readWhoami(api: ApiClient): Promise<WhoamiData> {
+  try {
+    const reply = await api.get('whoami', WhoamiReply);
+    return reply.data;
+  } catch (error) {
+    if (isApiError(error) && error.status === 401) return VISITOR;
+    throw error;
+  }
+}
+
+/** The user status of spec §3, shared by every screen. */
+export type UserStatus = {
+  /** The first whoami answer (or failure) has arrived. */
+  dataReady: boolean;
+  /** The last whoami call failed with something other than 401. */
+  errorBackend: boolean;
+  isAuthenticated: boolean;
+  user: WhoamiData['user'];
+  /** Connected music services, keyed by service name. */
+  services: WhoamiData['services'];
+  disabled_services: WhoamiData['disabled_services'];
+  /** The admin's impersonation value from `?sudo=` (spec §6), or null. */
+  sudo: string | null;
+  /** The session is being re-read (after `requestRefresh()`, `/?refresh`, or a retry). */
+  refresh: boolean;
+};
+
+export type Session = UserStatus & {
+  /** The API client bound to this session's sudo value: every page calls the API through it. */
+  api: ApiClient;
+  /** Re-read the session (GET /api/whoami); `refresh` is true until the answer arrives. */
+  requestRefresh: () => void;
+  /** Mark the user signed out at once (after a 401 or a logout), without waiting for the server. */
+  markUnauthenticated: () => void;
+};

@@ -1,0 +1,36 @@
+import { render } from '@testing-library/react';
+import { createMemoryRouter } from 'react-router';
+import { QueryClient } from '@tanstack/react-query';
+import { vi } from 'vitest';
+import { App } from '../App.tsx';
+import { routes } from '../routes.tsx';
+
+/** A JSON reply as the server sends it. */
+export function jsonReply(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+/** The error envelope of the API (contract `ErrorReply`). */
+export function errorReply(status: number, code: string, message: string): Response {
+  return jsonReply(status, { error: { code, message }, error_name: code, requestId: 'req-1' });
+}
+
+export type FakeApi = (path: string, init: RequestInit | undefined) => Response | Promise<Response>;
+
+/**
+ * Renders the whole app (theme, query client, routes, root layout) at `path`, with `fetch` replaced by
+ * `api`. Returns the memory router (to read the final location) and the query client.
+ */
+export function renderApp(path: string, api: FakeApi) {
+  const fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) =>
+    Promise.resolve(api(String(input), init)),
+  );
+  vi.stubGlobal('fetch', fetchMock);
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const view = render(<App router={router} queryClient={queryClient} />);
+  return { ...view, router, fetchMock, queryClient };
+}
+
+/** The whoami answer for a visitor until the accounts work lands. */
+export const visitorApi: FakeApi = () => errorReply(401, 'Unauthorized', 'Not signed in');
