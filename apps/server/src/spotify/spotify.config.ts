@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+const optionalString = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v));
+
+/** A positive whole number, or `unlimited` (extended-quota apps); `unlimited` becomes `null`. */
+const limit = (fallback: number) =>
+  z
+    .union([z.literal('unlimited'), z.coerce.number().int().min(1)])
+    .default(fallback)
+    .transform((v) => (v === 'unlimited' ? null : v));
+
+/**
+ * The Spotify settings, spread into the one config schema (config.ts).
+ * With no SPOTIFY_CLIENT_ID the app runs in demo mode against the built-in simulated world.
+ */
+export const SpotifySettings = {
+  /** The app's client id from the Spotify dashboard. Unset: demo mode (simulated Spotify in-process). */
+  SPOTIFY_CLIENT_ID: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9]{8,64}$/, 'must be the client id from the Spotify dashboard (letters and digits)')
+      .optional(),
+  ),
+  /** Spotify's accounts service (authorize and token endpoints). */
+  SPOTIFY_ACCOUNTS_URL: z.url({ protocol: /^https?$/ }).default('https://accounts.spotify.com'),
+  /** Spotify's Web API base. */
+  SPOTIFY_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.spotify.com/v1'),
+  /** Calls the app may make in any rolling 30 s (all processes together); `unlimited` for none. */
+  SPOTIFY_RATE_PER_30S: limit(100),
+  /** Calls the app may make in any rolling 24 h (the developer account's daily quota); `unlimited` for none. */
+  SPOTIFY_DAILY_QUOTA: limit(1000),
+  /** Time limit of one call to Spotify. */
+  SPOTIFY_TIMEOUT_SECONDS: z.coerce.number().min(1).max(120).default(10),
+  /**
+   * Key that encrypts Spotify tokens at rest: 32 bytes as base64 or 64 hex digits.
+   * Unset: `<DATA_DIR>/secret.key`, created with mode 0600 on first start.
+   */
+  TOKEN_ENCRYPTION_KEY: optionalString.pipe(
+    z
+      .string()
+      .refine(
+        (v) => /^[0-9a-fA-F]{64}$/.test(v) || Buffer.from(v, 'base64').length === 32,
+        'must be 32 bytes as base64 or 64 hex digits',
+      )
+      .optional(),
+  ),
+};
+
+export const SpotifyConfigSchema = z.object(SpotifySettings);
+export type SpotifyConfig = z.infer<typeof SpotifyConfigSchema>;
