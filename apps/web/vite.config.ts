@@ -23,6 +23,9 @@ function buildHash(): string {
   }
 }
 
+// Where `vite` (dev) and `vite preview` send /api: the server's default address, unless told otherwise.
+const apiTarget = process.env.PACEBEAT_API_PROXY_TARGET?.trim() || 'http://127.0.0.1:8080';
+
 export default defineConfig({
   root,
   base: '/',
@@ -46,11 +49,6 @@ export default defineConfig({
       },
     },
   },
-  server: {
-    // The API server (apps/server) listens on 127.0.0.1:8080 by default.
-    proxy: { '/api': 'http://127.0.0.1:8080' },
-  },
-  preview: {
-    proxy: { '/api': 'http://127.0.0.1:8080' },
-  },
+  server: { proxy: { '/api': apiTarget } },
+  preview: { proxy: { '/api': apiTarget } },
 });

@@ -20,8 +20,13 @@ export const theme = createTheme({
   typography: {
     // System fonts: nothing is downloaded at run time.
     fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
-    h1: { fontSize: '2rem', fontWeight: 700, lineHeight: 1.25 },
-    h2: { fontSize: '1.5rem', fontWeight: 700, lineHeight: 1.3 },
+    h1: {
+      fontSize: '1.75rem',
+      fontWeight: 700,
+      lineHeight: 1.25,
+      [`@media (min-width:${breakpoints.sm}px)`]: { fontSize: '2.25rem' },
+    },
+    h2: { fontSize: '1.25rem', fontWeight: 700, lineHeight: 1.3 },
     button: { textTransform: 'none', fontWeight: 600 },
   },
   components: {

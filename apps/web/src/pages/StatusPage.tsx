@@ -1,5 +1,5 @@
 import Button from '@mui/material/Button';
-import Divider from '@mui/material/Divider';
+import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
@@ -18,18 +18,22 @@ export function StatusPage() {
 
   if (!session.isAuthenticated) {
     return (
-      <Stack spacing={4}>
-        <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
-          <Typography variant="h1">Running playlists at the tempo of your stride</Typography>
-          <Typography color="text.secondary" sx={{ fontSize: '1.1rem' }}>
-            One playlist per pace, built from your own music and growing as you listen.
-          </Typography>
-          <Button component={RouterLink} to="/login" variant="contained" size="large">
-            Log in or register
-          </Button>
+      <Stack spacing={{ xs: 3, sm: 4 }}>
+        <Paper variant="outlined" sx={{ p: { xs: 3, sm: 5 } }}>
+          <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
+            <Typography variant="h1">Playlists at the tempo of your stride</Typography>
+            <Typography color="text.secondary" sx={{ fontSize: '1.1rem' }}>
+              One playlist per pace, built from your own music and growing as you listen.
+            </Typography>
+            <Button component={RouterLink} to="/login" variant="contained" size="large">
+              Log in or register
+            </Button>
+          </Stack>
+        </Paper>
+        <Stack spacing={2}>
+          <Typography variant="h2">About Pacebeat</Typography>
+          <AboutText />
         </Stack>
-        <Divider />
-        <AboutText />
       </Stack>
     );
   }
