@@ -38,9 +38,57 @@ const ConfigSchema = z.object({
   PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   /** Seconds that in-flight requests and jobs get to finish on SIGTERM/SIGINT. */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
+
+  // Accounts
+  /** Comma-separated emails of admins (they may use `?sudo=`). In the embedded mode the first local account is one too. */
+  ADMIN_EMAILS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.email())),
+  /** A session ends after this many hours without a request. */
+  SESSION_IDLE_HOURS: z.coerce.number().positive().max(8760).default(336),
+  /** A session ends this many hours after sign-in, however active. */
+  SESSION_ABSOLUTE_HOURS: z.coerce.number().positive().max(8760).default(720),
+  /** Failed sign-ins per account, and per client address, allowed within LOGIN_WINDOW_MINUTES. */
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
+  /** New accounts, and verification/reset mails, allowed per client address within LOGIN_WINDOW_MINUTES. */
+  SIGNUP_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+  LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  /** SMTP server for verification and reset mails, e.g. smtp://user:pass@mail.example.org:587 (or smtps://). Unset: links go to the log and email verification is not required. */
+  SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
+  /** Sender of the mails. */
+  SMTP_FROM: z.string().trim().min(1).default('Pacebeat <no-reply@localhost>'),
+  /** Firebase project id; with FIREBASE_WEB_CONFIG it switches sign-in to Firebase. */
+  FIREBASE_PROJECT_ID: optionalString,
+  /** The Firebase web app config as JSON (`{"apiKey": "...", "authDomain": "...", ...}`); public, shown to browsers. */
+  FIREBASE_WEB_CONFIG: optionalString.pipe(
+    z
+      .string()
+      .transform((v, ctx) => {
+        try {
+          return JSON.parse(v) as unknown;
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be JSON' });
+          return z.NEVER;
+        }
+      })
+      .pipe(z.record(z.string(), z.string()))
+      .optional(),
+  ),
+  /** host:port of the Firebase Auth emulator (tests only); the Admin SDK reads it too. */
+  FIREBASE_AUTH_EMULATOR_HOST: optionalString,
 });
 
-export type Config = Readonly<z.infer<typeof ConfigSchema> & { dataDir: string }>;
+export type Config = Readonly<
+  z.infer<typeof ConfigSchema> & { dataDir: string; authProvider: 'local' | 'firebase' }
+>;
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -62,5 +110,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     });
     throw new ConfigError(problems);
   }
-  return Object.freeze({ ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) });
+  const d = parsed.data;
+  const firebaseParts = [d.FIREBASE_PROJECT_ID, d.FIREBASE_WEB_CONFIG].filter((v) => v !== undefined).length;
+  if (firebaseParts === 1) {
+    throw new ConfigError([
+      'FIREBASE_PROJECT_ID and FIREBASE_WEB_CONFIG: set both (Firebase sign-in) or neither',
+    ]);
+  }
+  if (d.SESSION_IDLE_HOURS > d.SESSION_ABSOLUTE_HOURS) {
+    throw new ConfigError(['SESSION_IDLE_HOURS: must not exceed SESSION_ABSOLUTE_HOURS']);
+  }
+  return Object.freeze({
+    ...d,
+    dataDir: path.resolve(d.DATA_DIR),
+    authProvider: firebaseParts === 2 ? ('firebase' as const) : ('local' as const),
+  });
 }

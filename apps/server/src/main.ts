@@ -7,7 +7,7 @@ import closeWithGrace from 'close-with-grace';
 import dotenv from 'dotenv';
 import { PgBoss } from 'pg-boss';
 import pino from 'pino';
-import { createSessionRepository } from './accounts/session.repository.ts';
+import { createAccountsModule } from './accounts/accounts.module.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { runMigrations } from './db/migrate.ts';
@@ -51,6 +51,7 @@ async function main(): Promise<void> {
       close: true,
       timeout: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     });
+    await accounts.close();
     await db.close();
   });
 
@@ -78,9 +79,18 @@ async function main(): Promise<void> {
   running.boss = boss;
   await setupQueues(boss);
 
-  const sessions = createSessionRepository(db.db);
+  const accounts = createAccountsModule(
+    db.db,
+    { ...config, embedded: db.embedded },
+    log.child({ module: 'accounts' }),
+  );
   if (runsJobs) {
-    await startWorkers(boss, { housekeeping: createHousekeepingService({ sessions }) }, log);
+    const housekeeping = createHousekeepingService({
+      sessions: accounts.sessionRows,
+      codes: accounts.codes,
+      attempts: accounts.attempts,
+    });
+    await startWorkers(boss, { housekeeping }, log);
     log.info('background jobs running');
   }
 
@@ -88,6 +98,7 @@ async function main(): Promise<void> {
     const app = await buildApp(
       {
         webDistDir: config.WEB_DIST_DIR,
+        accounts: { accounts: accounts.accounts, sessions: accounts.sessions, publicUrl: config.PUBLIC_URL },
         async checkReady() {
           if (stopping) throw new Error('shutting down');
           await db.pool.query('select 1');

@@ -1,3 +1,4 @@
 // The zod schemas of every /api request and reply, shared by the server and the web app.
 export * from './common.ts';
 export * from './session.ts';
+export * from './accounts.ts';

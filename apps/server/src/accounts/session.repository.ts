@@ -1,14 +1,50 @@
-import { lt } from 'drizzle-orm';
+import { and, eq, gt, lt, or } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { sessions } from '../db/schema.ts';
+import { sessions, users } from '../db/schema.ts';
+
+export interface NewSession {
+  id: string;
+  userId: string;
+  expiresAt: Date;
+  absoluteExpiresAt: Date;
+  timeZone: string | null;
+}
 
 /** The only code that issues SQL on the sessions table. */
 export const createSessionRepository = (db: Db) => ({
+  async create(s: NewSession): Promise<void> {
+    await db.insert(sessions).values(s);
+  },
+
+  /** The live session with this id (hash), with its user; undefined when missing or expired. */
+  async findLive(id: string, now: Date) {
+    const [row] = await db
+      .select({ session: sessions, user: users })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(and(eq(sessions.id, id), gt(sessions.expiresAt, now), gt(sessions.absoluteExpiresAt, now)))
+      .limit(1);
+    return row;
+  },
+
+  /** Records use: moves the idle expiry forward. */
+  async touch(id: string, lastSeenAt: Date, expiresAt: Date): Promise<void> {
+    await db.update(sessions).set({ lastSeenAt, expiresAt }).where(eq(sessions.id, id));
+  },
+
+  async delete(id: string): Promise<void> {
+    await db.delete(sessions).where(eq(sessions.id, id));
+  },
+
+  async deleteForUser(userId: string): Promise<void> {
+    await db.delete(sessions).where(eq(sessions.userId, userId));
+  },
+
   /** Deletes sessions whose absolute or idle expiry has passed; returns how many. */
   async deleteExpired(now: Date): Promise<number> {
     const deleted = await db
       .delete(sessions)
-      .where(lt(sessions.expiresAt, now))
+      .where(or(lt(sessions.expiresAt, now), lt(sessions.absoluteExpiresAt, now)))
       .returning({ id: sessions.id });
     return deleted.length;
   },

@@ -3,13 +3,18 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
 import { ErrorReply } from '@pacebeat/contract';
+import { testDb } from '../../test/db.ts';
+import { createAccountsModule } from '../accounts/accounts.module.ts';
+import { loadConfig } from '../config.ts';
 import { buildApp } from './app.ts';
 
 describe('http app', () => {
   let app: FastifyInstance;
   let dist: string;
   let ready = true;
+  const handle = testDb();
 
   beforeAll(async () => {
     dist = await fs.mkdtemp(path.join(os.tmpdir(), 'pacebeat-dist-'));
@@ -20,8 +25,14 @@ describe('http app', () => {
     );
     await fs.writeFile(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
     await fs.writeFile(path.join(dist, 'favicon.svg'), '<svg/>');
+    const accounts = createAccountsModule(
+      handle.db,
+      { ...loadConfig({}), embedded: false },
+      pino({ level: 'silent' }),
+    );
     app = await buildApp({
       webDistDir: dist,
+      accounts: { accounts: accounts.accounts, sessions: accounts.sessions },
       checkReady: async () => {
         if (!ready) throw new Error('database down');
       },
@@ -29,6 +40,7 @@ describe('http app', () => {
   });
   afterAll(async () => {
     await app.close();
+    await handle.close();
     await fs.rm(dist, { recursive: true, force: true });
   });
 

@@ -4,6 +4,8 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { API_BASE } from '@pacebeat/contract';
+import { accountsRoutes, type AccountsRoutesOptions } from './accounts.routes.ts';
+import { authPlugin } from './auth.plugin.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { healthRoutes, type HealthDeps } from './health.routes.ts';
 import { pingRoutes } from './ping.routes.ts';
@@ -11,6 +13,8 @@ import { webApp } from './web.ts';
 
 export interface AppDeps extends HealthDeps {
   webDistDir: string;
+  /** Sign-in, sessions and the user status (accounts module). */
+  accounts: AccountsRoutesOptions;
 }
 
 /** Largest request body any /api route accepts; larger ones answer 413. */
@@ -43,6 +47,13 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(healthRoutes, deps);
   await app.register(
     async (api) => {
+      // First: CSRF check, session and sudo resolution for every /api route registered after it.
+      await api.register(authPlugin, {
+        accounts: deps.accounts.accounts,
+        sessions: deps.accounts.sessions,
+        publicUrl: deps.accounts.publicUrl,
+      });
+      await api.register(accountsRoutes, deps.accounts);
       await api.register(pingRoutes);
     },
     { prefix: API_BASE },

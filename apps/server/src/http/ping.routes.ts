@@ -1,16 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { PingReply, SudoQuery } from '@pacebeat/contract';
-import { unauthorized } from './errors.ts';
+import { requireUser } from './auth.plugin.ts';
 
-/**
- * GET /api/ping (spec §7): answers a message for a signed-in user, 401 otherwise.
- * Sign-in comes with the accounts module; until a session exists every caller is a visitor.
- */
+/** GET /api/ping (spec §7): answers a message for a signed-in user, 401 otherwise. */
 export async function pingRoutes(app: FastifyInstance) {
   app
     .withTypeProvider<ZodTypeProvider>()
-    .get('/ping', { schema: { querystring: SudoQuery, response: { 200: PingReply } } }, async () => {
-      throw unauthorized();
-    });
+    .get(
+      '/ping',
+      { preHandler: requireUser, schema: { querystring: SudoQuery, response: { 200: PingReply } } },
+      async (req) => ({ message: `pong, ${req.auth!.user.email}` }),
+    );
 }

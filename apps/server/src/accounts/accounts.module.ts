@@ -1,0 +1,86 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import { createAccountsService } from './accounts.service.ts';
+import { createAuthAttemptRepository } from './auth-attempt.repository.ts';
+import { createEmailCodeRepository } from './email-code.repository.ts';
+import { createFirebaseVerifier, type FirebaseVerifier } from './firebase.ts';
+import { createMailer } from './mailer.ts';
+import { createRateLimitService } from './rate-limit.service.ts';
+import { createSessionRepository } from './session.repository.ts';
+import { createSessionService } from './session.service.ts';
+import { createUserRepository } from './user.repository.ts';
+
+/** The Drizzle handle the repositories take (only repositories import the client itself). */
+type Db = Parameters<typeof createUserRepository>[0];
+
+export type AccountsSettings = Pick<
+  Config,
+  | 'authProvider'
+  | 'ADMIN_EMAILS'
+  | 'SESSION_IDLE_HOURS'
+  | 'SESSION_ABSOLUTE_HOURS'
+  | 'LOGIN_MAX_FAILURES_PER_ACCOUNT'
+  | 'LOGIN_MAX_FAILURES_PER_ADDRESS'
+  | 'SIGNUP_MAX_PER_ADDRESS'
+  | 'LOGIN_WINDOW_MINUTES'
+  | 'SMTP_URL'
+  | 'SMTP_FROM'
+  | 'FIREBASE_PROJECT_ID'
+  | 'FIREBASE_WEB_CONFIG'
+  | 'FIREBASE_AUTH_EMULATOR_HOST'
+> & { embedded: boolean };
+
+/** Wires the accounts repositories and services from the settings (used by main.ts and the tests). */
+export function createAccountsModule(
+  db: Db,
+  s: AccountsSettings,
+  log: Logger,
+  overrides: { firebase?: FirebaseVerifier } = {},
+) {
+  const sessionRows = createSessionRepository(db);
+  const attempts = createAuthAttemptRepository(db);
+  const codes = createEmailCodeRepository(db);
+  const sessions = createSessionService({
+    sessions: sessionRows,
+    idleHours: s.SESSION_IDLE_HOURS,
+    absoluteHours: s.SESSION_ABSOLUTE_HOURS,
+  });
+  const firebase =
+    s.authProvider === 'firebase'
+      ? (overrides.firebase ?? createFirebaseVerifier(s.FIREBASE_PROJECT_ID!))
+      : undefined;
+  const accounts = createAccountsService({
+    users: createUserRepository(db),
+    codes,
+    sessionRows,
+    sessions,
+    limits: createRateLimitService({
+      attempts,
+      windowMinutes: s.LOGIN_WINDOW_MINUTES,
+      maxFailuresPerAccount: s.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      maxFailuresPerAddress: s.LOGIN_MAX_FAILURES_PER_ADDRESS,
+      maxPerAddress: s.SIGNUP_MAX_PER_ADDRESS,
+    }),
+    mailer: createMailer({ smtpUrl: s.SMTP_URL, from: s.SMTP_FROM, log }),
+    firebase,
+    firebaseWebConfig: s.FIREBASE_WEB_CONFIG,
+    firebaseEmulatorUrl: s.FIREBASE_AUTH_EMULATOR_HOST
+      ? `http://${s.FIREBASE_AUTH_EMULATOR_HOST}`
+      : undefined,
+    adminEmails: s.ADMIN_EMAILS,
+    firstLocalIsAdmin: s.embedded,
+    log,
+  });
+  return {
+    accounts,
+    sessions,
+    sessionRows,
+    attempts,
+    codes,
+    async close() {
+      await firebase?.close();
+    },
+  };
+}
+
+export type AccountsModule = ReturnType<typeof createAccountsModule>;

@@ -1,0 +1,342 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_TEXTS, ErrorReply, LoginDataReply, WhoamiReply } from '@pacebeat/contract';
+import { buildTestApp, sessionCookie, uniqueEmail, uniqueIp } from '../../test/accounts-app.ts';
+
+type TestApp = Awaited<ReturnType<typeof buildTestApp>>;
+const PASSWORD = 'run4fun!';
+
+async function signUp(t: TestApp, email = uniqueEmail(), ip = uniqueIp()) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/signup',
+    remoteAddress: ip,
+    payload: { email, name: 'Runner', password: PASSWORD },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return { email, cookie: sessionCookie(res), res };
+}
+
+const login = (t: TestApp, payload: object, opts: { ip?: string; cookie?: string; headers?: object } = {}) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/login',
+    remoteAddress: opts.ip ?? uniqueIp(),
+    headers: { ...(opts.cookie ? { cookie: opts.cookie } : {}), ...opts.headers },
+    payload,
+  });
+
+const whoami = async (t: TestApp, cookie?: string, query = '') => {
+  const res = await t.app.inject({ url: `/api/whoami${query}`, headers: cookie ? { cookie } : {} });
+  return { status: res.statusCode, body: res.json() as unknown, res };
+};
+
+describe('accounts routes (local provider, no SMTP)', () => {
+  let t: TestApp;
+  const logLines: Record<string, unknown>[] = [];
+  const admin = uniqueEmail();
+  beforeAll(async () => {
+    t = await buildTestApp({
+      logLines,
+      env: {
+        ADMIN_EMAILS: admin,
+        LOGIN_MAX_FAILURES_PER_ACCOUNT: '3',
+        LOGIN_MAX_FAILURES_PER_ADDRESS: '5',
+        SIGNUP_MAX_PER_ADDRESS: '3',
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('login_data answers the local provider and no firebase config', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/login_data',
+      payload: { kinds: ['firebase', 'local'] },
+    });
+    expect(res.statusCode).toBe(200);
+    const body = LoginDataReply.parse(res.json());
+    expect(body.data.firebase).toBeUndefined();
+    expect(body.data.local?.data.email_verification).toBe(false);
+  });
+
+  it('signs up, sets an HttpOnly SameSite=Lax session cookie, and whoami and ping answer for the user', async () => {
+    const { email, cookie, res } = await signUp(t);
+    expect(res.json()).toEqual({ data: { signed_in: true } });
+    const setCookie = String(res.headers['set-cookie']);
+    expect(setCookie).toMatch(/HttpOnly/);
+    expect(setCookie).toMatch(/SameSite=Lax/);
+    expect(setCookie).not.toMatch(/Secure/);
+    const me = await whoami(t, cookie);
+    const data = WhoamiReply.parse(me.body).data;
+    expect(data).toMatchObject({ authenticated: true, sudo: null, services: {}, disabled_services: [] });
+    expect(data.user?.email).toBe(email);
+    expect(data.user?.is_admin).toBe(false);
+    const ping = await t.app.inject({ url: '/api/ping', headers: { cookie } });
+    expect(ping.statusCode).toBe(200);
+    expect(ping.json()).toEqual({ message: `pong, ${email}` });
+  });
+
+  it('answers whoami for a visitor as not authenticated, and ping with 401', async () => {
+    const me = await whoami(t);
+    expect(me.status).toBe(200);
+    expect(WhoamiReply.parse(me.body).data.authenticated).toBe(false);
+    expect((await t.app.inject('/api/ping')).statusCode).toBe(401);
+  });
+
+  it('stores only a hash of the session secret', async () => {
+    const { cookie } = await signUp(t);
+    const secret = cookie.split('=')[1]!;
+    const rows = await t.handle.pool.query('select id from sessions where id = $1', [secret]);
+    expect(rows.rowCount).toBe(0);
+  });
+
+  it('logs in with the password, and rotates the session at login', async () => {
+    const { email, cookie: first } = await signUp(t);
+    const res = await login(
+      t,
+      { provider: 'local', email: email.toUpperCase(), password: PASSWORD },
+      { cookie: first },
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const second = sessionCookie(res);
+    expect(second).not.toBe(first);
+    expect(WhoamiReply.parse((await whoami(t, second)).body).data.authenticated).toBe(true);
+    expect(WhoamiReply.parse((await whoami(t, first)).body).data.authenticated).toBe(false);
+  });
+
+  it('answers the widget texts for a wrong password, an unknown email, a used email and a weak password', async () => {
+    const { email } = await signUp(t);
+    const wrong = await login(t, { provider: 'local', email, password: 'nope12' });
+    expect(wrong.statusCode).toBe(401);
+    expect(ErrorReply.parse(wrong.json())).toMatchObject({
+      error_name: 'WrongPassword',
+      error: { message: AUTH_TEXTS.wrongPassword },
+    });
+    const unknown = await login(t, { provider: 'local', email: uniqueEmail(), password: PASSWORD });
+    expect(unknown.statusCode).toBe(401);
+    expect(ErrorReply.parse(unknown.json()).error.message).toBe(AUTH_TEXTS.userNotFound);
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/signup',
+      remoteAddress: uniqueIp(),
+      payload: { email, name: 'Other', password: PASSWORD },
+    });
+    expect(again.statusCode).toBe(409);
+    expect(ErrorReply.parse(again.json()).error.message).toBe(AUTH_TEXTS.emailInUse);
+    const weak = await t.app.inject({
+      method: 'POST',
+      url: '/api/signup',
+      remoteAddress: uniqueIp(),
+      payload: { email: uniqueEmail(), name: 'Weak', password: 'abcdef' },
+    });
+    expect(weak.statusCode).toBe(400);
+    expect(ErrorReply.parse(weak.json()).error.message).toBe(AUTH_TEXTS.weakPassword);
+  });
+
+  it('answers 400 with a message, never 500, for malformed or missing fields', async () => {
+    const cases: [string, object | string][] = [
+      ['/api/login', { provider: 'local', email: 'not-an-email', password: 'x' }],
+      ['/api/login', { provider: 'local', email: '', password: 'x' }],
+      ['/api/login', { provider: 'local', email: uniqueEmail() }],
+      ['/api/login', { provider: 'nope', token: 'x' }],
+      ['/api/login', {}],
+      ['/api/login', '{not json'],
+      ['/api/signup', { email: uniqueEmail(), password: PASSWORD, name: '' }],
+      ['/api/login_data', { kinds: ['other'] }],
+      ['/api/verify_email', {}],
+      ['/api/password_reset/confirm', { code: 'x' }],
+    ];
+    for (const [url, payload] of cases) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json' },
+        payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+      });
+      expect(res.statusCode, `${url} ${JSON.stringify(payload)}`).toBe(400);
+      expect(ErrorReply.parse(res.json()).error.message.length).toBeGreaterThan(0);
+    }
+    const malformed = await login(t, { provider: 'local', email: 'a@b', password: 'x' });
+    expect(ErrorReply.parse(malformed.json()).error.message).toContain(AUTH_TEXTS.emailInvalid);
+    const empty = await login(t, { provider: 'local', email: '', password: 'x' });
+    expect(ErrorReply.parse(empty.json()).error.message).toContain(AUTH_TEXTS.emailMissing);
+    const noName = await t.app.inject({
+      method: 'POST',
+      url: '/api/signup',
+      payload: { email: uniqueEmail(), password: PASSWORD, name: ' ' },
+    });
+    expect(ErrorReply.parse(noName.json()).error.message).toContain(AUTH_TEXTS.nameMissing);
+  });
+
+  it('refuses an oversized body with 413', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ provider: 'local', email: uniqueEmail(), password: 'p'.repeat(100_000) }),
+    });
+    expect(res.statusCode).toBe(413);
+    ErrorReply.parse(res.json());
+  });
+
+  it('ends the session at logout: the old cookie no longer signs in', async () => {
+    const { cookie } = await signUp(t);
+    const out = await t.app.inject({ url: '/api/logout', headers: { cookie } });
+    expect(out.statusCode).toBe(200);
+    expect(String(out.headers['set-cookie'])).toMatch(/pacebeat_session=;/);
+    expect(WhoamiReply.parse((await whoami(t, cookie)).body).data.authenticated).toBe(false);
+    expect((await t.app.inject({ url: '/api/ping', headers: { cookie } })).statusCode).toBe(401);
+  });
+
+  it('does not accept an expired session', async () => {
+    const { email } = await signUp(t);
+    const user = await t.handle.pool.query<{ id: string }>('select id from users where email = $1', [email]);
+    const { createSessionService } = await import('../accounts/session.service.ts');
+    const past = createSessionService({
+      sessions: t.mod.sessionRows,
+      idleHours: 1,
+      absoluteHours: 2,
+      now: () => new Date(Date.now() - 3 * 3_600_000),
+    });
+    const secret = await past.start(user.rows[0]!.id, null);
+    const me = await whoami(t, `pacebeat_session=${secret}`);
+    expect(WhoamiReply.parse(me.body).data.authenticated).toBe(false);
+  });
+
+  it('refuses cross-origin state-changing requests (CSRF) with 403, and accepts same-origin ones', async () => {
+    const { email } = await signUp(t);
+    const body = { provider: 'local', email, password: PASSWORD };
+    const evil = await login(t, body, { headers: { origin: 'https://evil.example' } });
+    expect(evil.statusCode).toBe(403);
+    expect(ErrorReply.parse(evil.json()).error_name).toBe('CrossOriginRefused');
+    const site = await login(t, body, { headers: { 'sec-fetch-site': 'cross-site' } });
+    expect(site.statusCode).toBe(403);
+    const logout = await t.app.inject({ url: '/api/logout', headers: { 'sec-fetch-site': 'cross-site' } });
+    expect(logout.statusCode).toBe(403);
+    const same = await login(t, body, {
+      headers: { origin: 'http://localhost', 'sec-fetch-site': 'same-origin' },
+    });
+    expect(same.statusCode, same.body).toBe(200);
+  });
+
+  it('sudo: a non-admin gets 403; an admin (from ADMIN_EMAILS) sees the other user, and the request is logged', async () => {
+    const { email: target, cookie: userCookie } = await signUp(t);
+    const non = await whoami(t, userCookie, `?sudo=${encodeURIComponent(admin)}`);
+    expect(non.status).toBe(403);
+    expect(ErrorReply.parse(non.body).error_name).toBe('SudoForbidden');
+    const visitor = await whoami(t, undefined, `?sudo=${encodeURIComponent(target)}`);
+    expect(visitor.status).toBe(401);
+
+    const { cookie: adminCookie } = await signUp(t, admin);
+    const adminMe = WhoamiReply.parse((await whoami(t, adminCookie)).body).data;
+    expect(adminMe.user?.is_admin).toBe(true);
+    const as = await whoami(t, adminCookie, `?sudo=${encodeURIComponent(target)}`);
+    expect(as.status).toBe(200);
+    const data = WhoamiReply.parse(as.body).data;
+    expect(data.user?.email).toBe(target);
+    expect(data.sudo).toBe(target);
+    const byId = await whoami(t, adminCookie, `?sudo=${data.user!.id}`);
+    expect(WhoamiReply.parse(byId.body).data.user?.email).toBe(target);
+    const logged = logLines.find((l) => l.msg === 'sudo request' && l.sudoUserId === data.user!.id);
+    expect(logged?.adminId).toBe(adminMe.user!.id);
+    const missing = await whoami(t, adminCookie, `?sudo=${encodeURIComponent(uniqueEmail())}`);
+    expect(missing.status).toBe(404);
+  });
+
+  it('rate-limits failed sign-ins per account with the widget text, even with the right password', async () => {
+    const { email } = await signUp(t);
+    for (let i = 0; i < 3; i++) {
+      expect((await login(t, { provider: 'local', email, password: `wrong${i}x` })).statusCode).toBe(401);
+    }
+    const limited = await login(t, { provider: 'local', email, password: PASSWORD });
+    expect(limited.statusCode).toBe(429);
+    expect(ErrorReply.parse(limited.json())).toMatchObject({
+      error_name: 'TooManyAttempts',
+      error: { message: AUTH_TEXTS.tooManyLogins },
+    });
+  });
+
+  it('rate-limits failed sign-ins per address, and sign-ups per address', async () => {
+    const ip = uniqueIp();
+    for (let i = 0; i < 5; i++) {
+      expect(
+        (await login(t, { provider: 'local', email: uniqueEmail(), password: 'x1' }, { ip })).statusCode,
+      ).toBe(401);
+    }
+    expect(
+      (await login(t, { provider: 'local', email: uniqueEmail(), password: 'x1' }, { ip })).statusCode,
+    ).toBe(429);
+
+    const signupIp = uniqueIp();
+    for (let i = 0; i < 3; i++) await signUp(t, uniqueEmail(), signupIp);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/signup',
+      remoteAddress: signupIp,
+      payload: { email: uniqueEmail(), name: 'R', password: PASSWORD },
+    });
+    expect(res.statusCode).toBe(429);
+    expect(ErrorReply.parse(res.json()).error.message).toBe(AUTH_TEXTS.tooManySignups);
+  });
+
+  it('writes the verification and reset links to the log without SMTP, and both links work', async () => {
+    const { email } = await signUp(t);
+    const verifyLine = logLines.find(
+      (l) => l.to === email && typeof l.link === 'string' && String(l.link).includes('verifyEmail'),
+    );
+    const verifyCode = new URL(String(verifyLine!.link)).searchParams.get('code')!;
+    const v = await t.app.inject({ method: 'POST', url: '/api/verify_email', payload: { code: verifyCode } });
+    expect(v.statusCode, v.body).toBe(200);
+    const reused = await t.app.inject({
+      method: 'POST',
+      url: '/api/verify_email',
+      payload: { code: verifyCode },
+    });
+    expect(reused.statusCode).toBe(400);
+    expect(ErrorReply.parse(reused.json()).error.message).toBe(AUTH_TEXTS.invalidActionCode);
+
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/api/password_reset',
+      remoteAddress: uniqueIp(),
+      payload: { email },
+    });
+    expect(r.statusCode).toBe(200);
+    const resetLine = logLines.find((l) => l.to === email && String(l.link).includes('resetPassword'));
+    const resetCode = new URL(String(resetLine!.link)).searchParams.get('code')!;
+    const c = await t.app.inject({
+      method: 'POST',
+      url: '/api/password_reset/confirm',
+      payload: { code: resetCode, password: 'newpass42' },
+    });
+    expect(c.statusCode, c.body).toBe(200);
+    expect((await login(t, { provider: 'local', email, password: PASSWORD })).statusCode).toBe(401);
+    expect((await login(t, { provider: 'local', email, password: 'newpass42' })).statusCode).toBe(200);
+  });
+});
+
+describe('session cookie over HTTPS', () => {
+  it('is Secure when PUBLIC_URL is https, and then only that origin may post', async () => {
+    const t = await buildTestApp({ env: { PUBLIC_URL: 'https://pace.example.org' } });
+    try {
+      const payload = { email: uniqueEmail(), name: 'R', password: PASSWORD };
+      const other = await t.app.inject({
+        method: 'POST',
+        url: '/api/signup',
+        headers: { origin: 'http://localhost' },
+        payload,
+      });
+      expect(other.statusCode).toBe(403);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/signup',
+        headers: { origin: 'https://pace.example.org' },
+        payload,
+      });
+      expect(res.statusCode).toBe(200);
+      expect(String(res.headers['set-cookie'])).toMatch(/Secure/);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,133 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  LoginBody,
+  LoginDataBody,
+  LoginDataReply,
+  LoginReply,
+  OkReply,
+  PasswordResetBody,
+  PasswordResetConfirmBody,
+  SendVerificationBody,
+  SignupBody,
+  SignupReply,
+  SudoQuery,
+  VerifyEmailBody,
+  WhoamiReply,
+  type DisabledService,
+} from '@pacebeat/contract';
+import type { AccountsService } from '../accounts/accounts.service.ts';
+import type { SessionService } from '../accounts/session.service.ts';
+import { appOrigin, cookieSecure, SESSION_COOKIE } from './auth.plugin.ts';
+
+/** What the status reply says about a user's music services; filled in by the music-service module. */
+export type UserServicesStatus = (userId: string) => Promise<{
+  services: Record<string, { connected: boolean }>;
+  disabled_services: DisabledService[];
+}>;
+
+export interface AccountsRoutesOptions {
+  accounts: AccountsService;
+  sessions: SessionService;
+  publicUrl?: string;
+  servicesStatus?: UserServicesStatus;
+}
+
+const ok = { data: { ok: true as const } };
+
+/** The accounts calls of spec §7 (login_data, login, whoami, logout) and the local-account extras. */
+export async function accountsRoutes(app: FastifyInstance, opts: AccountsRoutesOptions) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { accounts, sessions } = opts;
+  const origin = (req: FastifyRequest) => appOrigin(req, opts.publicUrl);
+
+  /** Rotates the session: the old one (if any) ends, a new secret is set. */
+  async function startSession(req: FastifyRequest, reply: FastifyReply, userId: string, timeZone?: string) {
+    if (req.sessionSecret) await sessions.end(req.sessionSecret);
+    const secret = await sessions.start(userId, timeZone ?? null);
+    reply.setCookie(SESSION_COOKIE, secret, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: cookieSecure(req, opts.publicUrl),
+      maxAge: sessions.absoluteSeconds,
+    });
+  }
+
+  r.post('/login_data', { schema: { body: LoginDataBody, response: { 200: LoginDataReply } } }, async (req) =>
+    accounts.loginData(req.body.kinds),
+  );
+
+  r.post('/signup', { schema: { body: SignupBody, response: { 200: SignupReply } } }, async (req, reply) => {
+    const { user, signedIn } = await accounts.signUp(req.body, req.ip, origin(req));
+    if (signedIn) await startSession(req, reply, user.id, req.body.time_zone);
+    return { data: { signed_in: signedIn } };
+  });
+
+  r.post('/login', { schema: { body: LoginBody, response: { 200: LoginReply } } }, async (req, reply) => {
+    const user = await accounts.logIn(req.body, req.ip);
+    await startSession(req, reply, user.id, req.body.time_zone);
+    return { data: { user_id: user.id } };
+  });
+
+  r.get('/whoami', { schema: { querystring: SudoQuery, response: { 200: WhoamiReply } } }, async (req) => {
+    const auth = req.auth;
+    if (!auth) {
+      return {
+        data: { authenticated: false, user: null, services: {}, disabled_services: [], sudo: null },
+      };
+    }
+    const status = (await opts.servicesStatus?.(auth.user.id)) ?? { services: {}, disabled_services: [] };
+    return {
+      data: {
+        authenticated: true,
+        user: { id: auth.user.id, email: auth.user.email, name: auth.user.name, is_admin: auth.user.isAdmin },
+        ...status,
+        sudo: auth.sudo,
+      },
+    };
+  });
+
+  r.get('/logout', { schema: { querystring: SudoQuery, response: { 200: OkReply } } }, async (req, reply) => {
+    if (req.sessionSecret) await sessions.end(req.sessionSecret);
+    reply.clearCookie(SESSION_COOKIE, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: cookieSecure(req, opts.publicUrl),
+    });
+    return ok;
+  });
+
+  r.post(
+    '/send_verification',
+    { schema: { body: SendVerificationBody, response: { 200: OkReply } } },
+    async (req) => {
+      await accounts.sendVerification(req.body.email, req.body.password, req.ip, origin(req));
+      return ok;
+    },
+  );
+
+  r.post('/verify_email', { schema: { body: VerifyEmailBody, response: { 200: OkReply } } }, async (req) => {
+    await accounts.verifyEmail(req.body.code);
+    return ok;
+  });
+
+  r.post(
+    '/password_reset',
+    { schema: { body: PasswordResetBody, response: { 200: OkReply } } },
+    async (req) => {
+      await accounts.requestPasswordReset(req.body.email, req.ip, origin(req));
+      return ok;
+    },
+  );
+
+  r.post(
+    '/password_reset/confirm',
+    { schema: { body: PasswordResetConfirmBody, response: { 200: OkReply } } },
+    async (req) => {
+      await accounts.confirmPasswordReset(req.body.code, req.body.password);
+      return ok;
+    },
+  );
+}

@@ -1,0 +1,68 @@
+// Builds the real HTTP app with the real accounts module on the shared test database.
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { createAccountsModule, type AccountsSettings } from '../src/accounts/accounts.module.ts';
+import type { FirebaseVerifier } from '../src/accounts/firebase.ts';
+import { loadConfig } from '../src/config.ts';
+import { buildApp } from '../src/http/app.ts';
+import type { UserServicesStatus } from '../src/http/accounts.routes.ts';
+import { testDb } from './db.ts';
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  embedded?: boolean;
+  firebase?: FirebaseVerifier;
+  servicesStatus?: UserServicesStatus;
+  /** Log lines, for tests that read logged links or sudo records. */
+  logLines?: Record<string, unknown>[];
+}
+
+export async function buildTestApp(o: TestAppOptions = {}) {
+  const handle = testDb();
+  const config = loadConfig(o.env ?? {});
+  const settings: AccountsSettings = { ...config, embedded: o.embedded ?? false };
+  const lines = o.logLines;
+  const log = pino(
+    { level: lines ? 'info' : 'silent' },
+    { write: (line: string) => void lines?.push(JSON.parse(line) as Record<string, unknown>) },
+  );
+  const mod = createAccountsModule(handle.db, settings, log, { firebase: o.firebase });
+  const app: FastifyInstance = await buildApp(
+    {
+      webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),
+      checkReady: async () => undefined,
+      accounts: {
+        accounts: mod.accounts,
+        sessions: mod.sessions,
+        publicUrl: config.PUBLIC_URL,
+        servicesStatus: o.servicesStatus,
+      },
+    },
+    { loggerInstance: log },
+  );
+  return {
+    app,
+    handle,
+    mod,
+    async close() {
+      await app.close();
+      await mod.close();
+      await handle.close();
+    },
+  };
+}
+
+/** A unique email and a client address per test, so rate limits and accounts never collide. */
+export const uniqueEmail = () => `u-${randomUUID()}@example.org`;
+export const uniqueIp = () => `10.${rnd()}.${rnd()}.${rnd()}`;
+const rnd = () => Math.floor(Math.random() * 254) + 1;
+
+/** The session cookie of a reply, as a `cookie` header value. */
+export function sessionCookie(res: { cookies: { name: string; value: string }[] }): string {
+  const c = res.cookies.find((x) => x.name === 'pacebeat_session');
+  if (!c) throw new Error('no session cookie set');
+  return `pacebeat_session=${c.value}`;
+}
