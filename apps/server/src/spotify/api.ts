@@ -1,0 +1,225 @@
+// Typed Spotify Web API calls for one user, on top of client.ts. Types come from the generated OpenAPI
+// types; zod checks the fields the product relies on and keeps the rest. Both 2026 shapes are read:
+// playlist items as `item ?? track`, playlists' items as `items ?? tracks`.
+import { z } from 'zod';
+import type { CallContext, SpotifyClient } from './client.ts';
+import { SpotifyApiError } from './errors.ts';
+import type { components } from './generated/spotify-web-api.ts';
+
+type S = components['schemas'];
+export type TrackObject = S['TrackObject'];
+export type SimplifiedTrackObject = S['SimplifiedTrackObject'];
+
+const Paging = <T extends z.ZodType>(item: T) =>
+  z.looseObject({
+    items: z.array(item),
+    total: z.number().int(),
+    offset: z.number().int().optional(),
+    limit: z.number().int().optional(),
+    next: z.string().nullable().optional(),
+  });
+
+const Me = z.looseObject({
+  id: z.string().min(1),
+  account_id: z.string().min(1).optional(),
+  display_name: z.string().nullable().optional(),
+});
+const Track = z.looseObject({
+  id: z.string().nullable().optional(),
+  type: z.string().optional(),
+  uri: z.string(),
+});
+const PlaylistItem = z.looseObject({
+  is_local: z.boolean().optional(),
+  item: Track.nullable().optional(),
+  track: Track.nullable().optional(),
+});
+const PlaylistBase = z.looseObject({
+  id: z.string(),
+  snapshot_id: z.string().optional(),
+  items: z.looseObject({ total: z.number().int() }).nullable().optional(),
+  tracks: z.looseObject({ total: z.number().int() }).nullable().optional(),
+});
+const SavedTrack = z.looseObject({ added_at: z.string().optional(), track: Track });
+const Snapshot = z.looseObject({ snapshot_id: z.string() });
+
+export type Me = z.infer<typeof Me> & Partial<S['PrivateUserObject']>;
+
+/** Reads a playlist item in either shape; null for local files, episodes and removed tracks. */
+export function itemTrack(item: z.infer<typeof PlaylistItem>): TrackObject | null {
+  if (item.is_local) return null;
+  const t = item.item ?? item.track ?? null;
+  if (!t || (t.type !== undefined && t.type !== 'track') || !t.id) return null;
+  return t as unknown as TrackObject;
+}
+
+/** A playlist's item count in either shape. */
+export const playlistTotal = (p: z.infer<typeof PlaylistBase>): number => (p.items ?? p.tracks)?.total ?? 0;
+
+/** The Web API for one user and one purpose/priority (see client.ts for what every call does). */
+export function spotifyApi(client: SpotifyClient, ctx: CallContext) {
+  const get = <T>(path: string, endpoint: string, schema: z.ZodType<T>, query?: SpotifyQuery) =>
+    client.request(ctx, { method: 'GET', path, endpoint, query, idempotent: true }, schema);
+  const enc = encodeURIComponent;
+
+  const api = {
+    /** `GET /me`: id, display name and, since May 2026, `account_id`. */
+    me: () => get('/me', 'GET /me', Me) as Promise<Me>,
+
+    savedTracks: (offset = 0, limit = 50) =>
+      get('/me/tracks', 'GET /me/tracks', Paging(SavedTrack), { offset, limit }),
+
+    myPlaylists: (offset = 0, limit = 50) =>
+      get('/me/playlists', 'GET /me/playlists', Paging(PlaylistBase.extend({ owner: z.looseObject({}) })), {
+        offset,
+        limit,
+      }),
+
+    playlist: (id: string) => get(`/playlists/${enc(id)}`, 'GET /playlists/{id}', PlaylistBase),
+
+    /** One page of a playlist's tracks (local files and episodes left out), with the page's raw size. */
+    async playlistTracks(id: string, offset = 0, limit = 50) {
+      const page = await get(
+        `/playlists/${enc(id)}/items`,
+        'GET /playlists/{id}/items',
+        Paging(PlaylistItem),
+        {
+          offset,
+          limit,
+        },
+      );
+      return {
+        tracks: page.items.map(itemTrack).filter((t): t is TrackObject => t !== null),
+        pageSize: page.items.length,
+        total: page.total,
+        next: page.next ?? null,
+      };
+    },
+
+    followedArtists: (after?: string, limit = 50) =>
+      get(
+        '/me/following',
+        'GET /me/following',
+        z.looseObject({
+          artists: z.looseObject({
+            items: z.array(z.looseObject({ id: z.string() })),
+            cursors: z.looseObject({ after: z.string().nullable().optional() }).nullable().optional(),
+            next: z.string().nullable().optional(),
+          }),
+        }),
+        { type: 'artist', after, limit },
+      ),
+
+    /** `limit` at most 10 in development mode. */
+    artistAlbums: (id: string, offset = 0, limit = 10) =>
+      get(
+        `/artists/${enc(id)}/albums`,
+        'GET /artists/{id}/albums',
+        Paging(z.looseObject({ id: z.string() })),
+        { include_groups: 'album,single,appears_on,compilation', offset, limit: Math.min(limit, 10) },
+      ),
+
+    album: (id: string) =>
+      get(
+        `/albums/${enc(id)}`,
+        'GET /albums/{id}',
+        z.looseObject({ id: z.string(), tracks: Paging(z.looseObject({ id: z.string().nullable() })) }),
+      ),
+
+    track: (id: string) => get(`/tracks/${enc(id)}`, 'GET /tracks/{id}', Track) as Promise<TrackObject>,
+
+    /** `GET /audio-features/{id}`: only apps that had it before 2024-11-27; a 403 is remembered. */
+    audioFeatures: (id: string) =>
+      client.request(
+        ctx,
+        {
+          method: 'GET',
+          path: `/audio-features/${enc(id)}`,
+          endpoint: 'GET /audio-features/{id}',
+          idempotent: true,
+          capability: 'audio-features',
+        },
+        z.looseObject({ tempo: z.number().nullable().optional() }),
+      ),
+
+    /** `POST /me/playlists`. Not retried: a repeat would create a second playlist. */
+    createPlaylist: (p: { name: string; description: string; public: boolean }) =>
+      client.request(
+        ctx,
+        {
+          method: 'POST',
+          path: '/me/playlists',
+          endpoint: 'POST /me/playlists',
+          body: { ...p, collaborative: false },
+          idempotent: false,
+        },
+        z.looseObject({
+          id: z.string(),
+          snapshot_id: z.string().optional(),
+          external_urls: z.looseObject({ spotify: z.string().optional() }).optional(),
+        }),
+      ),
+
+    /**
+     * Appends ≤ 100 tracks. An add is not idempotent, so after a failure whose outcome is unknown
+     * (network error, 5xx) the playlist's tail is read first, and the add is repeated only if it is missing.
+     */
+    async addTracks(playlistId: string, uris: string[]): Promise<{ snapshot_id: string | null }> {
+      if (uris.length === 0 || uris.length > 100) throw new Error('addTracks takes 1 to 100 URIs');
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await client.request(
+            ctx,
+            {
+              method: 'POST',
+              path: `/playlists/${enc(playlistId)}/items`,
+              endpoint: 'POST /playlists/{id}/items',
+              body: { uris },
+              idempotent: false,
+            },
+            Snapshot,
+          );
+        } catch (err) {
+          const unknownOutcome = err instanceof SpotifyApiError && (err.status === 0 || err.status >= 500);
+          if (!unknownOutcome || attempt >= 2) throw err;
+          if (await api.endsWith(playlistId, uris)) return { snapshot_id: null };
+        }
+      }
+    },
+
+    /** True when the playlist's last items are exactly `uris`, in order. */
+    async endsWith(playlistId: string, uris: string[]): Promise<boolean> {
+      const total = playlistTotal(await api.playlist(playlistId));
+      if (total < uris.length) return false;
+      const tail: string[] = [];
+      for (let offset = total - uris.length; offset < total; offset += 50) {
+        const page = await get(
+          `/playlists/${enc(playlistId)}/items`,
+          'GET /playlists/{id}/items',
+          Paging(PlaylistItem),
+          { offset, limit: Math.min(50, total - offset) },
+        );
+        tail.push(...page.items.map((i) => (i.item ?? i.track)?.uri ?? ''));
+        if (page.items.length === 0) break;
+      }
+      return tail.length === uris.length && tail.every((u, i) => u === uris[i]);
+    },
+
+    /** Removes tracks (≤ 100); repeating a removal is harmless, so it is retried like a read. */
+    removeTracks: (playlistId: string, uris: string[], snapshotId?: string) =>
+      client.request(
+        ctx,
+        {
+          method: 'DELETE',
+          path: `/playlists/${enc(playlistId)}/items`,
+          endpoint: 'DELETE /playlists/{id}/items',
+          body: { items: uris.map((uri) => ({ uri })), ...(snapshotId ? { snapshot_id: snapshotId } : {}) },
+          idempotent: true,
+        },
+        Snapshot,
+      ),
+  };
+  return api;
+}
+export type SpotifyApi = ReturnType<typeof spotifyApi>;
+type SpotifyQuery = Record<string, string | number | undefined>;

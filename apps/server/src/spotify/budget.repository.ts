@@ -1,0 +1,264 @@
+// The shared Spotify call budget, cooldowns, capabilities and ledger: the only SQL on those tables.
+// Every process reserves a slot here before it calls Spotify, under one advisory lock, using the
+// database clock, so the windows hold across any number of processes.
+import { and, eq, gt, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import {
+  spotifyCallLedger,
+  spotifyCallSlots,
+  spotifyCapabilities,
+  spotifyCooldowns,
+} from '../db/spotify.schema.ts';
+import {
+  allowance,
+  CEILINGS,
+  DAILY_WINDOW_MS,
+  priorityRank,
+  RATE_WINDOW_MS,
+  type BudgetLimits,
+  type Priority,
+} from './budget.ts';
+
+/** Arbitrary constant: the advisory-lock key of the budget (one per database). */
+const BUDGET_LOCK = 7_302_871_101;
+
+export type Reservation =
+  | { granted: true; at: Date }
+  | { granted: false; reason: 'rate' | 'quota'; retryAt: Date; cooldown: boolean };
+
+export interface LedgerEntry {
+  userKey: string;
+  endpoint: string;
+  purpose: string;
+  priority: Priority;
+}
+
+export function createBudgetRepository(db: Db) {
+  return {
+    /**
+     * Takes one call slot for `priority` if the cooldowns and both rolling windows allow it, and counts the
+     * call in the ledger in the same transaction. Otherwise says when to try again.
+     */
+    async reserve(limits: BudgetLimits, priority: Priority, entry: LedgerEntry): Promise<Reservation> {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(${BUDGET_LOCK})`);
+        const nowRows = await tx.execute<{ now: Date }>(sql`select clock_timestamp() as now`);
+        const now = new Date(nowRows.rows[0]!.now);
+        const cooldowns = await tx
+          .select()
+          .from(spotifyCooldowns)
+          .where(gt(spotifyCooldowns.until, now))
+          .orderBy(spotifyCooldowns.until);
+        const last = cooldowns.at(-1);
+        if (last) {
+          const quota = cooldowns.find((c) => c.kind === 'quota');
+          return {
+            granted: false,
+            reason: quota ? 'quota' : 'rate',
+            retryAt: new Date(last.until),
+            cooldown: true,
+          };
+        }
+        const rank = priorityRank(priority);
+        const windows = [
+          {
+            kind: 'rate' as const,
+            limit: limits.ratePer30s,
+            ms: RATE_WINDOW_MS,
+            share: CEILINGS[priority].rate,
+          },
+          {
+            kind: 'quota' as const,
+            limit: limits.dailyQuota,
+            ms: DAILY_WINDOW_MS,
+            share: CEILINGS[priority].daily,
+          },
+        ];
+        for (const w of windows) {
+          if (w.limit === null) continue;
+          const since = new Date(now.getTime() - w.ms);
+          const counted = await tx.execute<{ n: string }>(
+            sql`select count(*) as n from ${spotifyCallSlots} where ${spotifyCallSlots.at} > ${since}`,
+          );
+          const used = Number(counted.rows[0]!.n);
+          const allowed = allowance(w.limit, w.share);
+          if (used >= allowed) {
+            // The slot that frees us is the (used - allowed + 1)-th oldest of the window.
+            const freeing = await tx.execute<{ at: Date }>(
+              sql`select ${spotifyCallSlots.at} as at from ${spotifyCallSlots}
+                  where ${spotifyCallSlots.at} > ${since}
+                  order by ${spotifyCallSlots.at} offset ${used - allowed} limit 1`,
+            );
+            const oldest = freeing.rows[0] ? new Date(freeing.rows[0].at) : now;
+            return {
+              granted: false,
+              reason: w.kind,
+              retryAt: new Date(oldest.getTime() + w.ms + 1),
+              cooldown: false,
+            };
+          }
+        }
+        await tx.insert(spotifyCallSlots).values({ at: now, priority: rank });
+        await tx
+          .insert(spotifyCallLedger)
+          .values({
+            day: sql`(${now}::timestamptz at time zone 'UTC')::date`,
+            userKey: entry.userKey,
+            endpoint: entry.endpoint,
+            purpose: entry.purpose,
+            priority: priorityRank(entry.priority),
+            calls: 1,
+          })
+          .onConflictDoUpdate({
+            target: [
+              spotifyCallLedger.day,
+              spotifyCallLedger.userKey,
+              spotifyCallLedger.endpoint,
+              spotifyCallLedger.purpose,
+            ],
+            set: { calls: sql`${spotifyCallLedger.calls} + 1` },
+          });
+        // Keep one day of slots (the longest window).
+        await tx.execute(
+          sql`delete from ${spotifyCallSlots} where ${spotifyCallSlots.at} < ${new Date(now.getTime() - DAILY_WINDOW_MS)}`,
+        );
+        return { granted: true, at: now };
+      });
+    },
+
+    /** Counts a failed call (the call itself was counted at reservation). */
+    async countFailure(entry: LedgerEntry): Promise<void> {
+      await db
+        .insert(spotifyCallLedger)
+        .values({
+          day: sql`(clock_timestamp() at time zone 'UTC')::date`,
+          userKey: entry.userKey,
+          endpoint: entry.endpoint,
+          purpose: entry.purpose,
+          priority: priorityRank(entry.priority),
+          calls: 0,
+          failures: 1,
+        })
+        .onConflictDoUpdate({
+          target: [
+            spotifyCallLedger.day,
+            spotifyCallLedger.userKey,
+            spotifyCallLedger.endpoint,
+            spotifyCallLedger.purpose,
+          ],
+          set: { failures: sql`${spotifyCallLedger.failures} + 1` },
+        });
+    },
+
+    /** Counts a call that did not go through the budget (the accounts service's token endpoint). */
+    async countUnbudgeted(entry: LedgerEntry, failed: boolean): Promise<void> {
+      await db
+        .insert(spotifyCallLedger)
+        .values({
+          day: sql`(clock_timestamp() at time zone 'UTC')::date`,
+          userKey: entry.userKey,
+          endpoint: entry.endpoint,
+          purpose: entry.purpose,
+          priority: priorityRank(entry.priority),
+          calls: 1,
+          failures: failed ? 1 : 0,
+        })
+        .onConflictDoUpdate({
+          target: [
+            spotifyCallLedger.day,
+            spotifyCallLedger.userKey,
+            spotifyCallLedger.endpoint,
+            spotifyCallLedger.purpose,
+          ],
+          set: {
+            calls: sql`${spotifyCallLedger.calls} + 1`,
+            failures: sql`${spotifyCallLedger.failures} + ${failed ? 1 : 0}`,
+          },
+        });
+    },
+
+    /** Puts every process into a cooldown of `kind` for `ms` from now (database clock); never shortens one. */
+    async setCooldown(kind: 'rate' | 'quota', ms: number, detail: string): Promise<Date> {
+      const rows = await db
+        .insert(spotifyCooldowns)
+        .values({
+          kind,
+          until: sql`clock_timestamp() + ${`${Math.max(0, Math.ceil(ms))} milliseconds`}::interval`,
+          setAt: sql`clock_timestamp()`,
+          detail,
+        })
+        .onConflictDoUpdate({
+          target: spotifyCooldowns.kind,
+          set: {
+            until: sql`greatest(${spotifyCooldowns.until}, excluded.until)`,
+            setAt: sql`excluded.set_at`,
+            detail: sql`excluded.detail`,
+          },
+        })
+        .returning({ until: spotifyCooldowns.until });
+      return new Date(rows[0]!.until);
+    },
+
+    /** The cooldowns still running, latest end last. */
+    async activeCooldowns(): Promise<{ kind: 'rate' | 'quota'; until: Date; detail: string }[]> {
+      const rows = await db
+        .select()
+        .from(spotifyCooldowns)
+        .where(gt(spotifyCooldowns.until, sql`clock_timestamp()`))
+        .orderBy(spotifyCooldowns.until);
+      return rows.map((r) => ({ kind: r.kind, until: new Date(r.until), detail: r.detail }));
+    },
+
+    /** Calls in the last `ms` (all processes), and the database's now. */
+    async usedSince(ms: number): Promise<{ used: number; now: Date; oldest: Date | null }> {
+      const rows = await db.execute<{ n: string; now: Date; oldest: Date | null }>(
+        sql`select count(*) as n, clock_timestamp() as now, min(${spotifyCallSlots.at}) as oldest
+            from ${spotifyCallSlots}
+            where ${spotifyCallSlots.at} > clock_timestamp() - ${`${ms} milliseconds`}::interval`,
+      );
+      const r = rows.rows[0]!;
+      return { used: Number(r.n), now: new Date(r.now), oldest: r.oldest ? new Date(r.oldest) : null };
+    },
+
+    async getCapability(capability: string): Promise<{ available: boolean; detail: string } | undefined> {
+      const rows = await db
+        .select()
+        .from(spotifyCapabilities)
+        .where(eq(spotifyCapabilities.capability, capability));
+      return rows[0] ? { available: rows[0].available, detail: rows[0].detail } : undefined;
+    },
+
+    async setCapability(capability: string, available: boolean, detail: string): Promise<void> {
+      await db
+        .insert(spotifyCapabilities)
+        .values({ capability, available, detail })
+        .onConflictDoUpdate({
+          target: spotifyCapabilities.capability,
+          set: { available, detail, checkedAt: sql`now()` },
+        });
+    },
+
+    /** The ledger, summed per endpoint and purpose, for a user ('' for calls without one) or everyone. */
+    async ledger(filter: { userKey?: string; sinceDay?: string } = {}) {
+      const conditions = [];
+      if (filter.userKey !== undefined) conditions.push(eq(spotifyCallLedger.userKey, filter.userKey));
+      if (filter.sinceDay !== undefined) conditions.push(sql`${spotifyCallLedger.day} >= ${filter.sinceDay}`);
+      return db
+        .select({
+          endpoint: spotifyCallLedger.endpoint,
+          purpose: spotifyCallLedger.purpose,
+          calls: sql<number>`sum(${spotifyCallLedger.calls})::int`,
+          failures: sql<number>`sum(${spotifyCallLedger.failures})::int`,
+        })
+        .from(spotifyCallLedger)
+        .where(conditions.length ? and(...conditions) : undefined)
+        .groupBy(spotifyCallLedger.endpoint, spotifyCallLedger.purpose)
+        .orderBy(spotifyCallLedger.endpoint, spotifyCallLedger.purpose);
+    },
+
+    async deleteLedgerOf(userKey: string): Promise<void> {
+      await db.delete(spotifyCallLedger).where(eq(spotifyCallLedger.userKey, userKey));
+    },
+  };
+}
+export type BudgetRepository = ReturnType<typeof createBudgetRepository>;

@@ -1,0 +1,178 @@
+// The one place that calls the Spotify Web API. Every call: budget slot (shared through PostgreSQL,
+// by priority), access token, one HTTP request with a time limit, then by answer:
+//   401 → one refresh and one retry;  403 → account disabled, capability remembered, or an error;
+//   429 → a cooldown every process respects (rate, or QUOTA_EXCEEDED), SpotifyDeferredError;
+//   5xx/network → capped exponential backoff with jitter, for idempotent calls only.
+// It never waits out a rate limit or a quota: callers re-queue their job with `startAfter: retryAt`.
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { SpotifyAccountRepository } from './account.repository.ts';
+import type { BudgetLimits, Priority } from './budget.ts';
+import type { BudgetRepository, LedgerEntry } from './budget.repository.ts';
+import {
+  DISABLED_REASONS,
+  SpotifyAccountDisabledError,
+  SpotifyApiError,
+  SpotifyCapabilityMissingError,
+  SpotifyDeferredError,
+} from './errors.ts';
+import { backoffDelay, fetchWithTimeout, NetworkError, parseErrorBody, parseRetryAfter } from './http.ts';
+import type { SpotifyTokens } from './tokens.service.ts';
+
+export interface CallContext {
+  /** The user whose token is used. */
+  userId: string;
+  /** What the call is for, as counted in the ledger: `connect`, `scan:liked`, `sync:target`, … */
+  purpose: string;
+  priority: Priority;
+}
+
+export interface SpotifyRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Path with ids filled in, e.g. `/playlists/abc/items`. */
+  path: string;
+  /** Path template for the ledger, e.g. `GET /playlists/{id}/items`. */
+  endpoint: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  /** Safe to repeat after a 5xx or a network error (GETs are; playlist adds are not). */
+  idempotent: boolean;
+  /** An extended-quota capability: a 403 is remembered and the call is not tried again. */
+  capability?: string;
+}
+
+export interface SpotifyClientDeps {
+  budget: Pick<
+    BudgetRepository,
+    'reserve' | 'countFailure' | 'setCooldown' | 'getCapability' | 'setCapability'
+  >;
+  accounts: Pick<SpotifyAccountRepository, 'markDisabled'>;
+  tokens: Pick<SpotifyTokens, 'getAccessToken' | 'forget'>;
+  settings: { apiUrl: string; timeoutMs: number; limits: BudgetLimits };
+  log: Logger;
+  fetch?: typeof fetch;
+  /** Short waits between retries of a transient failure (tests pass a recorder). */
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** Retries of transient failures: attempts in all, and the backoff. */
+  retry?: { attempts: number; baseMs: number; capMs: number };
+}
+
+const DEFAULT_RETRY = { attempts: 4, baseMs: 500, capMs: 8_000 };
+/** Retry-After when a 429 carries none. */
+const DEFAULT_RATE_COOLDOWN_MS = 30_000;
+const DEFAULT_QUOTA_COOLDOWN_MS = 14 * 3600_000;
+
+export function createSpotifyClient(deps: SpotifyClientDeps) {
+  const fetchImpl = deps.fetch ?? fetch;
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const random = deps.random ?? Math.random;
+  const retry = deps.retry ?? DEFAULT_RETRY;
+
+  function url(req: SpotifyRequest): string {
+    const u = new URL(deps.settings.apiUrl.replace(/\/$/, '') + req.path);
+    for (const [k, v] of Object.entries(req.query ?? {}))
+      if (v !== undefined) u.searchParams.set(k, String(v));
+    return u.toString();
+  }
+
+  async function disable(ctx: CallContext, reason: string): Promise<never> {
+    await deps.accounts.markDisabled(ctx.userId, reason);
+    deps.tokens.forget(ctx.userId);
+    throw new SpotifyAccountDisabledError(ctx.userId, reason);
+  }
+
+  /** One logical call (with its refresh and transient retries); the parsed JSON body, or undefined if empty. */
+  async function request<T = unknown>(
+    ctx: CallContext,
+    req: SpotifyRequest,
+    schema?: z.ZodType<T>,
+  ): Promise<T> {
+    const entry: LedgerEntry = {
+      userKey: ctx.userId,
+      endpoint: req.endpoint,
+      purpose: ctx.purpose,
+      priority: ctx.priority,
+    };
+    if (req.capability) {
+      const known = await deps.budget.getCapability(req.capability);
+      if (known && !known.available) throw new SpotifyCapabilityMissingError(req.capability, known.detail);
+    }
+    let rejected: string | undefined;
+    let refreshed = false;
+    for (let attempt = 1; ; attempt++) {
+      const slot = await deps.budget.reserve(deps.settings.limits, ctx.priority, entry);
+      if (!slot.granted) throw new SpotifyDeferredError(slot.reason, slot.retryAt);
+      const token = await deps.tokens.getAccessToken(ctx.userId, rejected ? { rejected } : {});
+      const started = performance.now();
+      let response: Response;
+      let text: string;
+      try {
+        ({ response, text } = await fetchWithTimeout(
+          fetchImpl,
+          url(req),
+          {
+            method: req.method,
+            headers: {
+              authorization: `Bearer ${token}`,
+              ...(req.body === undefined ? {} : { 'content-type': 'application/json' }),
+            },
+            ...(req.body === undefined ? {} : { body: JSON.stringify(req.body) }),
+          },
+          deps.settings.timeoutMs,
+        ));
+      } catch (err) {
+        if (!(err instanceof NetworkError)) throw err;
+        await deps.budget.countFailure(entry);
+        deps.log.warn({ ...entry, attempt, err: err.message }, 'spotify call failed (network)');
+        if (req.idempotent && attempt < retry.attempts) {
+          await sleep(backoffDelay(attempt, { ...retry, random }));
+          continue;
+        }
+        throw new SpotifyApiError(req.endpoint, 0, err.message);
+      }
+      const status = response.status;
+      deps.log.info(
+        { ...entry, status, ms: Math.round(performance.now() - started), attempt },
+        'spotify call',
+      );
+      if (status >= 200 && status < 300) {
+        if (req.capability) await deps.budget.setCapability(req.capability, true, '');
+        const body: unknown = text ? JSON.parse(text) : undefined;
+        return schema ? schema.parse(body) : (body as T);
+      }
+      await deps.budget.countFailure(entry);
+      const { message, reason } = parseErrorBody(text);
+      if (status === 401 && !refreshed) {
+        refreshed = true;
+        rejected = token;
+        continue;
+      }
+      if (status === 403) {
+        if (/not registered/i.test(message)) return disable(ctx, DISABLED_REASONS.notRegistered);
+        if (/premium/i.test(message)) return disable(ctx, DISABLED_REASONS.premiumLapsed);
+        if (req.capability) {
+          await deps.budget.setCapability(req.capability, false, message);
+          throw new SpotifyCapabilityMissingError(req.capability, message);
+        }
+      }
+      if (status === 429) {
+        const quota = reason === 'QUOTA_EXCEEDED';
+        const waitMs =
+          parseRetryAfter(response.headers.get('retry-after'), new Date()) ??
+          (quota ? DEFAULT_QUOTA_COOLDOWN_MS : DEFAULT_RATE_COOLDOWN_MS);
+        const until = await deps.budget.setCooldown(quota ? 'quota' : 'rate', waitMs, message);
+        deps.log.warn({ ...entry, until, quota }, 'spotify said 429: every process pauses');
+        throw new SpotifyDeferredError(quota ? 'quota' : 'rate', until);
+      }
+      if (status >= 500 && req.idempotent && attempt < retry.attempts) {
+        await sleep(backoffDelay(attempt, { ...retry, random }));
+        continue;
+      }
+      throw new SpotifyApiError(req.endpoint, status, message);
+    }
+  }
+
+  return { request };
+}
+export type SpotifyClient = ReturnType<typeof createSpotifyClient>;

@@ -1,0 +1,74 @@
+// The one HTTP layer under the Spotify client: timeouts, Retry-After, error bodies, backoff delays.
+
+/** `Retry-After` as delta-seconds or an HTTP date; null when absent or unreadable. */
+export function parseRetryAfter(value: string | null | undefined, now: Date): number | null {
+  if (value === null || value === undefined) return null;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return null;
+  return Math.max(0, at - now.getTime());
+}
+
+export interface SpotifyErrorBody {
+  /** API errors: `error.message`; auth errors: `error_description` or `error`. */
+  message: string;
+  /** API errors: `error.reason` (e.g. QUOTA_EXCEEDED); auth errors: `error` (e.g. invalid_grant). */
+  reason: string | undefined;
+}
+
+/** Reads both error shapes: `{error: {status, message, reason?}}` and `{error, error_description}`. */
+export function parseErrorBody(text: string): SpotifyErrorBody {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { message: text.slice(0, 200), reason: undefined };
+  }
+  if (body && typeof body === 'object' && 'error' in body) {
+    const error = (body as { error: unknown; error_description?: unknown }).error;
+    if (error && typeof error === 'object') {
+      const e = error as { message?: unknown; reason?: unknown };
+      return {
+        message: typeof e.message === 'string' ? e.message : '',
+        reason: typeof e.reason === 'string' ? e.reason : undefined,
+      };
+    }
+    if (typeof error === 'string') {
+      const description = (body as { error_description?: unknown }).error_description;
+      return { message: typeof description === 'string' ? description : error, reason: error };
+    }
+  }
+  return { message: text.slice(0, 200), reason: undefined };
+}
+
+/** Capped exponential backoff with full jitter: attempt 1 → up to base, 2 → up to 2·base, … ≤ cap. */
+export function backoffDelay(attempt: number, opts: { baseMs: number; capMs: number; random: () => number }) {
+  const ceiling = Math.min(opts.capMs, opts.baseMs * 2 ** (attempt - 1));
+  return Math.round(ceiling / 2 + (opts.random() * ceiling) / 2);
+}
+
+/** fetch with a time limit; a timeout or a network failure throws `NetworkError`. */
+export async function fetchWithTimeout(
+  fetchImpl: typeof fetch,
+  url: string,
+  init: RequestInit,
+  timeoutMs: number,
+): Promise<{ response: Response; text: string }> {
+  try {
+    const response = await fetchImpl(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    const text = await response.text();
+    return { response, text };
+  } catch (err) {
+    throw new NetworkError(url, err);
+  }
+}
+
+export class NetworkError extends Error {
+  constructor(url: string, cause: unknown) {
+    super(`network error calling ${new URL(url).pathname}: ${(cause as Error)?.message ?? String(cause)}`, {
+      cause,
+    });
+    this.name = 'NetworkError';
+  }
+}
