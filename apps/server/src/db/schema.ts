@@ -65,3 +65,6 @@ export const sessions = pgTable(
   },
   (t) => [index('sessions_expires_at_idx').on(t.expiresAt), index('sessions_user_id_idx').on(t.userId)],
 );
+
+// spotify: the linked accounts, call budget, cooldowns, capabilities and ledger (owned by src/spotify/)
+export * from './spotify.schema.ts';
