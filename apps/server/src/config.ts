@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { SpotifySettings } from './spotify/spotify.config.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -84,6 +85,9 @@ const ConfigSchema = z.object({
   ),
   /** host:port of the Firebase Auth emulator (tests only); the Admin SDK reads it too. */
   FIREBASE_AUTH_EMULATOR_HOST: optionalString,
+
+  // Spotify (src/spotify/spotify.config.ts)
+  ...SpotifySettings,
 });
 
 export type Config = Readonly<
