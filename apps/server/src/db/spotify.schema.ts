@@ -45,22 +45,32 @@ export const spotifyCallSlots = pgTable(
   'spotify_call_slots',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** Which budget: the Spotify app (client id) whose limits these are. */
+    budget: text('budget').notNull().default('app'),
     at: timestamp('at', { withTimezone: true })
       .notNull()
       .default(sql`clock_timestamp()`),
     /** 0 interactive, 1 playlist writes, 2 library scans, 3 catalog expansion. */
     priority: smallint('priority').notNull(),
   },
-  (t) => [index('spotify_call_slots_at_idx').on(t.at)],
+  (t) => [
+    index('spotify_call_slots_at_idx').on(t.at),
+    index('spotify_call_slots_budget_at_idx').on(t.budget, t.at),
+  ],
 );
 
 /** Cooldowns every process respects: `rate` (a 429) and `quota` (QUOTA_EXCEEDED). */
-export const spotifyCooldowns = pgTable('spotify_cooldowns', {
-  kind: text('kind', { enum: ['rate', 'quota'] }).primaryKey(),
-  until: timestamp('until', { withTimezone: true }).notNull(),
-  setAt: timestamp('set_at', { withTimezone: true }).notNull().defaultNow(),
-  detail: text('detail').notNull().default(''),
-});
+export const spotifyCooldowns = pgTable(
+  'spotify_cooldowns',
+  {
+    budget: text('budget').notNull().default('app'),
+    kind: text('kind', { enum: ['rate', 'quota'] }).notNull(),
+    until: timestamp('until', { withTimezone: true }).notNull(),
+    setAt: timestamp('set_at', { withTimezone: true }).notNull().defaultNow(),
+    detail: text('detail').notNull().default(''),
+  },
+  (t) => [primaryKey({ columns: [t.budget, t.kind] })],
+);
 
 /** Capabilities found at run time (extended-quota endpoints): a 403 is remembered, so it is tried once. */
 export const spotifyCapabilities = pgTable('spotify_capabilities', {
