@@ -19,9 +19,6 @@ import {
   type Priority,
 } from './budget.ts';
 
-/** Arbitrary constant: the advisory-lock key of the budget (one per database). */
-const BUDGET_LOCK = 7_302_871_101;
-
 export type Reservation =
   | { granted: true; at: Date }
   | { granted: false; reason: 'rate' | 'quota'; retryAt: Date; cooldown: boolean };
@@ -41,13 +38,15 @@ export function createBudgetRepository(db: Db) {
      */
     async reserve(limits: BudgetLimits, priority: Priority, entry: LedgerEntry): Promise<Reservation> {
       return db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(${BUDGET_LOCK})`);
+        await tx.execute(
+          sql`select pg_advisory_xact_lock(hashtextextended(${`spotify-budget:${limits.key}`}, 0))`,
+        );
         const nowRows = await tx.execute<{ now: Date }>(sql`select clock_timestamp() as now`);
         const now = new Date(nowRows.rows[0]!.now);
         const cooldowns = await tx
           .select()
           .from(spotifyCooldowns)
-          .where(gt(spotifyCooldowns.until, now))
+          .where(and(eq(spotifyCooldowns.budget, limits.key), gt(spotifyCooldowns.until, now)))
           .orderBy(spotifyCooldowns.until);
         const last = cooldowns.at(-1);
         if (last) {
@@ -78,7 +77,8 @@ export function createBudgetRepository(db: Db) {
           if (w.limit === null) continue;
           const since = new Date(now.getTime() - w.ms);
           const counted = await tx.execute<{ n: string }>(
-            sql`select count(*) as n from ${spotifyCallSlots} where ${spotifyCallSlots.at} > ${since}`,
+            sql`select count(*) as n from ${spotifyCallSlots}
+                where ${spotifyCallSlots.budget} = ${limits.key} and ${spotifyCallSlots.at} > ${since}`,
           );
           const used = Number(counted.rows[0]!.n);
           const allowed = allowance(w.limit, w.share);
@@ -86,7 +86,7 @@ export function createBudgetRepository(db: Db) {
             // The slot that frees us is the (used - allowed + 1)-th oldest of the window.
             const freeing = await tx.execute<{ at: Date }>(
               sql`select ${spotifyCallSlots.at} as at from ${spotifyCallSlots}
-                  where ${spotifyCallSlots.at} > ${since}
+                  where ${spotifyCallSlots.budget} = ${limits.key} and ${spotifyCallSlots.at} > ${since}
                   order by ${spotifyCallSlots.at} offset ${used - allowed} limit 1`,
             );
             const oldest = freeing.rows[0] ? new Date(freeing.rows[0].at) : now;
@@ -98,7 +98,7 @@ export function createBudgetRepository(db: Db) {
             };
           }
         }
-        await tx.insert(spotifyCallSlots).values({ at: now, priority: rank });
+        await tx.insert(spotifyCallSlots).values({ budget: limits.key, at: now, priority: rank });
         await tx
           .insert(spotifyCallLedger)
           .values({
@@ -120,7 +120,9 @@ export function createBudgetRepository(db: Db) {
           });
         // Keep one day of slots (the longest window).
         await tx.execute(
-          sql`delete from ${spotifyCallSlots} where ${spotifyCallSlots.at} < ${new Date(now.getTime() - DAILY_WINDOW_MS)}`,
+          sql`delete from ${spotifyCallSlots}
+              where ${spotifyCallSlots.budget} = ${limits.key}
+                and ${spotifyCallSlots.at} < ${new Date(now.getTime() - DAILY_WINDOW_MS)}`,
         );
         return { granted: true, at: now };
       });
@@ -178,17 +180,18 @@ export function createBudgetRepository(db: Db) {
     },
 
     /** Puts every process into a cooldown of `kind` for `ms` from now (database clock); never shortens one. */
-    async setCooldown(kind: 'rate' | 'quota', ms: number, detail: string): Promise<Date> {
+    async setCooldown(budget: string, kind: 'rate' | 'quota', ms: number, detail: string): Promise<Date> {
       const rows = await db
         .insert(spotifyCooldowns)
         .values({
+          budget,
           kind,
           until: sql`clock_timestamp() + ${`${Math.max(0, Math.ceil(ms))} milliseconds`}::interval`,
           setAt: sql`clock_timestamp()`,
           detail,
         })
         .onConflictDoUpdate({
-          target: spotifyCooldowns.kind,
+          target: [spotifyCooldowns.budget, spotifyCooldowns.kind],
           set: {
             until: sql`greatest(${spotifyCooldowns.until}, excluded.until)`,
             setAt: sql`excluded.set_at`,
@@ -200,21 +203,24 @@ export function createBudgetRepository(db: Db) {
     },
 
     /** The cooldowns still running, latest end last. */
-    async activeCooldowns(): Promise<{ kind: 'rate' | 'quota'; until: Date; detail: string }[]> {
+    async activeCooldowns(
+      budget: string,
+    ): Promise<{ kind: 'rate' | 'quota'; until: Date; detail: string }[]> {
       const rows = await db
         .select()
         .from(spotifyCooldowns)
-        .where(gt(spotifyCooldowns.until, sql`clock_timestamp()`))
+        .where(and(eq(spotifyCooldowns.budget, budget), gt(spotifyCooldowns.until, sql`clock_timestamp()`)))
         .orderBy(spotifyCooldowns.until);
       return rows.map((r) => ({ kind: r.kind, until: new Date(r.until), detail: r.detail }));
     },
 
     /** Calls in the last `ms` (all processes), and the database's now. */
-    async usedSince(ms: number): Promise<{ used: number; now: Date; oldest: Date | null }> {
+    async usedSince(budget: string, ms: number): Promise<{ used: number; now: Date; oldest: Date | null }> {
       const rows = await db.execute<{ n: string; now: Date; oldest: Date | null }>(
         sql`select count(*) as n, clock_timestamp() as now, min(${spotifyCallSlots.at}) as oldest
             from ${spotifyCallSlots}
-            where ${spotifyCallSlots.at} > clock_timestamp() - ${`${ms} milliseconds`}::interval`,
+            where ${spotifyCallSlots.budget} = ${budget}
+              and ${spotifyCallSlots.at} > clock_timestamp() - ${`${ms} milliseconds`}::interval`,
       );
       const r = rows.rows[0]!;
       return { used: Number(r.n), now: new Date(r.now), oldest: r.oldest ? new Date(r.oldest) : null };

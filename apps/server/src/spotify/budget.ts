@@ -17,6 +17,8 @@ export const CEILINGS: Record<Priority, { rate: number; daily: number }> = {
 };
 
 export interface BudgetLimits {
+  /** Which budget: the Spotify app (its client id). Processes using the same key share the windows. */
+  key: string;
   /** Calls per rolling 30 s; null: unlimited. */
   ratePer30s: number | null;
   /** Calls per rolling 24 h; null: unlimited. */

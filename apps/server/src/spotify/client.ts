@@ -161,7 +161,12 @@ export function createSpotifyClient(deps: SpotifyClientDeps) {
         const waitMs =
           parseRetryAfter(response.headers.get('retry-after'), new Date()) ??
           (quota ? DEFAULT_QUOTA_COOLDOWN_MS : DEFAULT_RATE_COOLDOWN_MS);
-        const until = await deps.budget.setCooldown(quota ? 'quota' : 'rate', waitMs, message);
+        const until = await deps.budget.setCooldown(
+          deps.settings.limits.key,
+          quota ? 'quota' : 'rate',
+          waitMs,
+          message,
+        );
         deps.log.warn({ ...entry, until, quota }, 'spotify said 429: every process pauses');
         throw new SpotifyDeferredError(quota ? 'quota' : 'rate', until);
       }

@@ -1,0 +1,97 @@
+// The shared budget on the real test PostgreSQL. Two pools stand for two processes.
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { testDb } from '../../test/db.ts';
+import type { BudgetLimits } from './budget.ts';
+import { createBudgetRepository } from './budget.repository.ts';
+
+const processA = testDb();
+const processB = testDb();
+afterAll(async () => {
+  await processA.close();
+  await processB.close();
+});
+const a = createBudgetRepository(processA.db);
+const b = createBudgetRepository(processB.db);
+const entry = (userKey = 'u1', endpoint = 'GET /me', purpose = 'test') => ({
+  userKey,
+  endpoint,
+  purpose,
+  priority: 'interactive' as const,
+});
+
+describe('call budget', () => {
+  it('fills the 30 s window by priority: lower priorities stop first, interactive gets the rest', async () => {
+    const limits: BudgetLimits = { key: randomUUID(), ratePer30s: 10, dailyQuota: null };
+    const granted = async (repo: typeof a, p: Parameters<typeof a.reserve>[1]) =>
+      (await repo.reserve(limits, p, entry())).granted;
+    let expansion = 0;
+    while (await granted(a, 'catalog_expansion')) expansion++;
+    expect(expansion).toBe(8); // 80 % of 10
+    expect(await granted(b, 'library_scan')).toBe(true); // 90 %: one more
+    expect(await granted(b, 'library_scan')).toBe(false);
+    expect(await granted(a, 'playlist_write')).toBe(true); // 100 %
+    expect(await granted(b, 'interactive')).toBe(false); // the window is full for everyone
+    const denied = await a.reserve(limits, 'interactive', entry());
+    expect(denied.granted).toBe(false);
+    if (!denied.granted) {
+      expect(denied.reason).toBe('rate');
+      expect(denied.cooldown).toBe(false);
+      // The oldest call of the window leaves it 30 s after it was made.
+      const { oldest, now } = await a.usedSince(limits.key, 60_000);
+      expect(denied.retryAt.getTime()).toBeGreaterThan(oldest!.getTime() + 29_000);
+      expect(denied.retryAt.getTime()).toBeLessThanOrEqual(now.getTime() + 30_001);
+    }
+  });
+
+  it('keeps the daily quota across processes, with a reserve for what users wait for', async () => {
+    const limits: BudgetLimits = { key: randomUUID(), ratePer30s: null, dailyQuota: 20 };
+    let scans = 0;
+    for (let i = 0; i < 30; i++) {
+      const repo = i % 2 ? a : b;
+      if ((await repo.reserve(limits, 'library_scan', entry())).granted) scans++;
+    }
+    expect(scans).toBe(16); // 80 % of 20
+    const denied = await a.reserve(limits, 'catalog_expansion', entry());
+    expect(denied).toMatchObject({ granted: false, reason: 'quota' });
+    let interactive = 0;
+    while ((await b.reserve(limits, 'interactive', entry())).granted) interactive++;
+    expect(interactive).toBe(4);
+  });
+
+  it('a cooldown set by one process holds every process until it ends, and is never shortened', async () => {
+    const limits: BudgetLimits = { key: randomUUID(), ratePer30s: 100, dailyQuota: 1000 };
+    const until = await a.setCooldown(limits.key, 'quota', 14 * 3600_000, 'Too many requests');
+    await a.setCooldown(limits.key, 'quota', 1000, 'shorter');
+    const denied = await b.reserve(limits, 'interactive', entry());
+    expect(denied).toMatchObject({ granted: false, reason: 'quota', cooldown: true });
+    if (!denied.granted) expect(denied.retryAt.getTime()).toBe(until.getTime());
+    expect((await b.activeCooldowns(limits.key)).map((c) => c.kind)).toEqual(['quota']);
+    // Other apps' budgets are not affected.
+    expect((await b.reserve({ ...limits, key: randomUUID() }, 'interactive', entry())).granted).toBe(true);
+  });
+
+  it('counts calls and failures per day, user, endpoint and purpose', async () => {
+    const user = randomUUID();
+    const limits: BudgetLimits = { key: randomUUID(), ratePer30s: null, dailyQuota: null };
+    await a.reserve(limits, 'interactive', entry(user, 'GET /me', 'connect'));
+    await b.reserve(limits, 'library_scan', entry(user, 'GET /me/tracks', 'scan:liked'));
+    await a.reserve(limits, 'library_scan', entry(user, 'GET /me/tracks', 'scan:liked'));
+    await b.countFailure(entry(user, 'GET /me/tracks', 'scan:liked'));
+    await a.countUnbudgeted(entry(user, 'POST /api/token', 'refresh'), false);
+    expect(await a.ledger({ userKey: user })).toEqual([
+      { endpoint: 'GET /me', purpose: 'connect', calls: 1, failures: 0 },
+      { endpoint: 'GET /me/tracks', purpose: 'scan:liked', calls: 2, failures: 1 },
+      { endpoint: 'POST /api/token', purpose: 'refresh', calls: 1, failures: 0 },
+    ]);
+    await a.deleteLedgerOf(user);
+    expect(await a.ledger({ userKey: user })).toEqual([]);
+  });
+
+  it('remembers capabilities', async () => {
+    const cap = `cap-${randomUUID()}`;
+    expect(await a.getCapability(cap)).toBeUndefined();
+    await a.setCapability(cap, false, 'Forbidden');
+    expect(await b.getCapability(cap)).toEqual({ available: false, detail: 'Forbidden' });
+  });
+});
