@@ -2,3 +2,4 @@
 export * from './common.ts';
 export * from './session.ts';
 export * from './accounts.ts';
+export * from './spotify.ts';

@@ -21,7 +21,16 @@ export const WhoamiReply = z.object({
       })
       .nullable(),
     /** Connected music services, keyed by service name. */
-    services: z.record(z.string(), z.object({ connected: z.boolean() })),
+    services: z.record(
+      z.string(),
+      z.object({
+        connected: z.boolean(),
+        /** The service is the built-in simulation (demo mode): the web app shows a "Demo mode" banner. */
+        demo: z.boolean().optional(),
+        /** While the call budget is spent or Spotify asked us to wait: when work resumes (unix seconds). */
+        work_resumes_at: z.number().nullable().optional(),
+      }),
+    ),
     disabled_services: z.array(DisabledService),
     /** Set when an admin is viewing as another user. */
     sudo: z.string().nullable(),

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/** The scopes Pacebeat asks Spotify for (read the library, write the target playlists). */
+export const SPOTIFY_SCOPES = [
+  'user-library-read',
+  'playlist-read-private',
+  'playlist-read-collaborative',
+  'user-follow-read',
+  'playlist-modify-public',
+  'playlist-modify-private',
+] as const;
+
+/** GET /api/spotify/connect_data — what the connect page needs to start the PKCE flow. */
+export const SpotifyConnectDataReply = z.object({
+  data: z.object({
+    client_id: z.string(),
+    /** Joined by spaces for the authorize URL (spec §3). */
+    scopes: z.array(z.string()),
+    /** Spotify's authorize page (the simulated one in demo mode). */
+    authorize_url: z.string(),
+    /** Spotify's token endpoint, called by the browser with the code and the verifier. */
+    token_url: z.string(),
+    /** True when Pacebeat runs against its built-in simulated Spotify (no client id configured). */
+    demo: z.boolean(),
+  }),
+});
+export type SpotifyConnectDataReply = z.infer<typeof SpotifyConnectDataReply>;
+
+/** Spotify's token reply, as the browser received it from the token endpoint. */
+export const SpotifyTokenInfo = z.object({
+  access_token: z.string().min(1).max(4096),
+  token_type: z.string().refine((t) => t.toLowerCase() === 'bearer', 'must be Bearer'),
+  /** Granted scopes, space-separated. */
+  scope: z.string().max(4096),
+  expires_in: z.number().int().positive().max(86_400),
+  refresh_token: z.string().min(1).max(4096),
+});
+export type SpotifyTokenInfo = z.infer<typeof SpotifyTokenInfo>;
+
+/** PUT /api/spotify/connect — the token reply, sent as received (spec §7: payload `token_info`). */
+export const SpotifyConnectBody = z.object({ token_info: SpotifyTokenInfo });
+export type SpotifyConnectBody = z.infer<typeof SpotifyConnectBody>;
+
+export const SpotifyConnectReply = z.object({
+  data: z.object({
+    connected: z.literal(true),
+    /** The Spotify display name (or id) of the linked account. */
+    display_name: z.string(),
+  }),
+});
+export type SpotifyConnectReply = z.infer<typeof SpotifyConnectReply>;
+
+/** PUT /api/spotify/disconnect */
+export const SpotifyDisconnectReply = z.object({ data: z.object({ disconnected: z.literal(true) }) });
+export type SpotifyDisconnectReply = z.infer<typeof SpotifyDisconnectReply>;
+
+/** Stable `error_name`s of the Spotify calls. */
+export const SPOTIFY_ERRORS = {
+  /** The token reply was refused by Spotify's `GET /me` (bad or expired token). */
+  badToken: 'SpotifyTokenRejected',
+  /** The token lacks scopes Pacebeat needs. */
+  missingScopes: 'SpotifyMissingScopes',
+  /** The Spotify account is already linked to another Pacebeat user. */
+  accountTaken: 'SpotifyAccountTaken',
+  /** Spotify refuses the account (not on the app's user list, owner without Premium). */
+  accountRefused: 'SpotifyAccountRefused',
+  /** The call budget or a cooldown says wait. */
+  busy: 'SpotifyBusy',
+} as const;
