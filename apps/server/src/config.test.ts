@@ -42,4 +42,33 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT/);
     expect(() => loadConfig({ PUBLIC_URL: 'ftp://x.org' })).toThrow(/PUBLIC_URL/);
   });
+
+  it('accounts: local sign-in by default, Firebase only with both its project id and web config', () => {
+    const d = loadConfig({});
+    expect(d.authProvider).toBe('local');
+    expect(d.ADMIN_EMAILS).toEqual([]);
+    expect(d.SMTP_URL).toBeUndefined();
+    const fb = loadConfig({
+      FIREBASE_PROJECT_ID: 'p',
+      FIREBASE_WEB_CONFIG: '{"apiKey":"k","projectId":"p"}',
+    });
+    expect(fb.authProvider).toBe('firebase');
+    expect(fb.FIREBASE_WEB_CONFIG).toEqual({ apiKey: 'k', projectId: 'p' });
+    expect(() => loadConfig({ FIREBASE_PROJECT_ID: 'p' })).toThrow(/set both/);
+    expect(() => loadConfig({ FIREBASE_PROJECT_ID: 'p', FIREBASE_WEB_CONFIG: '{bad' })).toThrow(
+      /FIREBASE_WEB_CONFIG: must be JSON/,
+    );
+  });
+
+  it('accounts: parses admin emails, SMTP URLs and session limits', () => {
+    expect(loadConfig({ ADMIN_EMAILS: ' A@x.org, b@y.org ,' }).ADMIN_EMAILS).toEqual(['a@x.org', 'b@y.org']);
+    expect(() => loadConfig({ ADMIN_EMAILS: 'not-an-email' })).toThrow(/ADMIN_EMAILS/);
+    expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.org' }).SMTP_URL).toBe(
+      'smtps://u:p@mail.example.org',
+    );
+    expect(() => loadConfig({ SMTP_URL: 'http://mail' })).toThrow(/SMTP_URL/);
+    expect(() => loadConfig({ SESSION_IDLE_HOURS: '100', SESSION_ABSOLUTE_HOURS: '10' })).toThrow(
+      /SESSION_IDLE_HOURS/,
+    );
+  });
 });

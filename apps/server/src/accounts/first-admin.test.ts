@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDb } from '../../test/db.ts';
+import { createDb, type DbHandle } from '../db/client.ts';
+import { runMigrations } from '../db/migrate.ts';
+import { createAccountsModule } from './accounts.module.ts';
+import { loadConfig } from '../config.ts';
+
+// Needs an empty users table, so it runs on its own fresh database in the shared test server.
+describe('embedded mode: the first local account is an admin', () => {
+  let fresh: DbHandle;
+  const name = `t_${randomUUID().replaceAll('-', '')}`;
+  const admin = testDb();
+  beforeAll(async () => {
+    await admin.pool.query(`create database ${name}`);
+    const url = new URL(admin.pool.options.connectionString!);
+    url.pathname = `/${name}`;
+    fresh = createDb(url.toString(), { max: 4 });
+    await runMigrations(fresh);
+  });
+  afterAll(async () => {
+    await fresh.close();
+    await admin.pool.query(`drop database ${name}`);
+    await admin.close();
+  });
+
+  it('makes only the first of several concurrent sign-ups an admin', async () => {
+    const mod = createAccountsModule(
+      fresh.db,
+      { ...loadConfig({}), embedded: true },
+      pino({ level: 'silent' }),
+    );
+    const results = await Promise.all(
+      [0, 1, 2, 3].map((i) =>
+        mod.accounts.signUp(
+          { email: `r${i}@example.org`, name: `R${i}`, password: 'tempo170' },
+          `10.0.0.${i + 1}`,
+          'http://x',
+        ),
+      ),
+    );
+    expect(results.filter((r) => r.user.isAdmin)).toHaveLength(1);
+    const second = createAccountsModule(
+      fresh.db,
+      { ...loadConfig({}), embedded: false },
+      pino({ level: 'silent' }),
+    );
+    const { user } = await second.accounts.signUp(
+      { email: 'late@example.org', name: 'L', password: 'tempo170' },
+      '10.0.1.1',
+      'http://x',
+    );
+    expect(user.isAdmin).toBe(false);
+  });
+});
