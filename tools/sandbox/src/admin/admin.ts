@@ -1,0 +1,270 @@
+// In-process admin helpers (the admin HTTP API calls the same functions): users and libraries,
+// the consent user, tokens, config, faults, the request log, the clock, reset, truth and scoring.
+import { randomBytes } from 'node:crypto';
+import type { Ctx } from '../context.ts';
+import type { SandboxConfig, SandboxOptions } from '../config.ts';
+import type { FaultRule } from '../limits/faults.ts';
+import { s256, type TokenAnswer } from '../spotify/tokens.ts';
+import { DEVELOPER_ACCOUNT } from '../spotify/route.ts';
+import type { Playlist, User } from '../world/library.ts';
+import type { UserSpec } from '../world/sizes.ts';
+import { score, type ScoreRequest } from './scoring.ts';
+
+export class AdminError extends Error {
+  readonly status: number;
+
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+export const PRODUCT_SCOPES = [
+  'user-library-read',
+  'playlist-read-private',
+  'playlist-read-collaborative',
+  'user-follow-read',
+  'playlist-modify-public',
+  'playlist-modify-private',
+];
+
+export function createAdmin(ctx: Ctx, initial: SandboxConfig) {
+  const w = () => ctx.world;
+  const userOf = (id: string): User => {
+    const u = w().user(id);
+    if (!u) throw new AdminError(404, `unknown user ${id}`);
+    return u;
+  };
+  const playlistOf = (id: string): Playlist => {
+    const pl = w().playlist(id);
+    if (!pl) throw new AdminError(404, `unknown playlist ${id}`);
+    return pl;
+  };
+  const tracks = (ids: string[]): number[] =>
+    ids.map((id) => {
+      const g = w().trackG(id.replace(/^spotify:track:/, ''));
+      if (g === undefined) throw new AdminError(400, `unknown track ${id}`);
+      return g;
+    });
+  const artists = (ids: string[]): number[] =>
+    ids.map((id) => {
+      const i = w().artistI(id.replace(/^spotify:artist:/, ''));
+      if (i === undefined) throw new AdminError(400, `unknown artist ${id}`);
+      return i;
+    });
+  const clientOf = (clientId?: string) => clientId ?? (ctx.config.clientIds[0] as string);
+
+  const userSummary = (u: User) => ({
+    id: u.id,
+    accountId: u.accountId,
+    displayName: u.displayName,
+    registered: u.registeredFor === 'all' ? ctx.config.clientIds : [...u.registeredFor],
+    likedSongs: u.liked.length,
+    playlists: u.playlists.map((p) => {
+      const pl = w().playlists[p] as Playlist;
+      return {
+        id: w().playlistId(p),
+        name: pl.name,
+        owner: w().users[pl.owner]?.id,
+        collaborative: pl.collaborative,
+        public: pl.public,
+        items: pl.entries.length,
+      };
+    }),
+    followedArtists: u.followedArtists.length,
+  });
+
+  const admin = {
+    world: () => ({
+      seed: w().seed,
+      size: w().size,
+      artists: w().catalog.artists.length - 1,
+      releases: w().catalog.releases.length,
+      tracks: w().catalog.trackTotal,
+      users: w()
+        .users.filter((u) => u.loginable)
+        .map((u) => u.id),
+      extendedQuota: ctx.config.extendedQuota,
+      baseUrls: ctx.baseUrls,
+    }),
+    users: () =>
+      w()
+        .users.filter((u) => u.loginable)
+        .map(userSummary),
+    user: (id: string) => userSummary(userOf(id)),
+    createUser: (spec: Partial<UserSpec> & { username: string }) => userSummary(w().createUser(spec)),
+    /** The user the consent page preselects (undefined: the first user not yet connected to the app). */
+    setLoginUser: (userId: string | undefined) => {
+      if (userId !== undefined) userOf(userId);
+      ctx.loginUser = userId;
+    },
+    setRegistered: (userId: string, registered: boolean, clientId?: string) => {
+      const u = userOf(userId);
+      const client = clientOf(clientId);
+      const set = u.registeredFor === 'all' ? new Set(ctx.config.clientIds) : u.registeredFor;
+      if (registered) {
+        const count = w().users.filter(
+          (x) => x !== u && (x.registeredFor === 'all' ? x.loginable : x.registeredFor.has(client)),
+        ).length;
+        if (count >= 5) throw new AdminError(409, 'A development-mode app can have at most 5 users');
+        set.add(client);
+      } else set.delete(client);
+      u.registeredFor = set;
+    },
+    like: (userId: string, trackIds: string[]) => w().like(userOf(userId), tracks(trackIds), ctx.clock.now()),
+    unlike: (userId: string, trackIds: string[]) => w().unlike(userOf(userId), tracks(trackIds)),
+    followArtists: (userId: string, artistIds: string[]) =>
+      w().followArtists(userOf(userId), artists(artistIds)),
+    unfollowArtists: (userId: string, artistIds: string[]) =>
+      w().unfollowArtists(userOf(userId), artists(artistIds)),
+    createPlaylist: (
+      userId: string,
+      opts: {
+        name: string;
+        public?: boolean;
+        collaborative?: boolean;
+        description?: string;
+        trackIds?: string[];
+        collaborators?: string[];
+      },
+    ) => {
+      const owner = userOf(userId);
+      const pl = w().createPlaylist(owner, opts);
+      if (opts.trackIds?.length)
+        w().addItems(
+          pl,
+          tracks(opts.trackIds).map((g) => ({ g, addedAt: ctx.clock.now(), addedBy: owner.index })),
+        );
+      for (const c of opts.collaborators ?? []) {
+        const cu = userOf(c);
+        pl.collaborators.add(cu.index);
+        w().followPlaylist(cu, pl);
+      }
+      return { id: w().playlistId(pl.p), snapshotId: w().snapshotId(pl) };
+    },
+    followPlaylist: (userId: string, playlistId: string) =>
+      w().followPlaylist(userOf(userId), playlistOf(playlistId)),
+    addToPlaylist: (playlistId: string, trackIds: string[], byUserId?: string) => {
+      const pl = playlistOf(playlistId);
+      const by = byUserId ? userOf(byUserId).index : pl.owner;
+      w().addItems(
+        pl,
+        tracks(trackIds).map((g) => ({ g, addedAt: ctx.clock.now(), addedBy: by })),
+      );
+      return { snapshotId: w().snapshotId(pl) };
+    },
+    removeFromPlaylist: (playlistId: string, trackIds: string[]) => {
+      const pl = playlistOf(playlistId);
+      w().removeTracks(pl, tracks(trackIds));
+      return { snapshotId: w().snapshotId(pl) };
+    },
+    /** The playlist's items as track ids (null for local files), in order. */
+    playlistItems: (playlistId: string) =>
+      playlistOf(playlistId).entries.map((e) => (e.g === undefined ? null : w().trackId(e.g))),
+    /** Issues an authorization code as if the user had pressed Accept on the consent page. */
+    authorize: (p: {
+      userId: string;
+      redirectUri: string;
+      codeChallenge: string;
+      scopes?: string[];
+      clientId?: string;
+      state?: string;
+    }) => {
+      userOf(p.userId);
+      const code = ctx.tokens.issueCode({
+        clientId: clientOf(p.clientId),
+        userId: p.userId,
+        redirectUri: p.redirectUri,
+        challenge: p.codeChallenge,
+        scopes: p.scopes ?? PRODUCT_SCOPES,
+      });
+      const url = new URL(p.redirectUri);
+      url.searchParams.set('code', code);
+      if (p.state !== undefined) url.searchParams.set('state', p.state);
+      return { code, redirect: url.toString() };
+    },
+    /** Authorises and exchanges the code in one step: tokens for a user, for tests that skip the browser. */
+    connect: (p: { userId: string; scopes?: string[]; clientId?: string }): TokenAnswer => {
+      const verifier = randomBytes(32).toString('base64url');
+      const redirectUri = 'http://127.0.0.1:1/callback';
+      const { code } = admin.authorize({ ...p, redirectUri, codeChallenge: s256(verifier) });
+      return ctx.tokens.exchangeCode({ code, clientId: clientOf(p.clientId), redirectUri, verifier });
+    },
+    revokeTokens: (filter: { userId?: string; clientId?: string; accessToken?: string }) => ({
+      revoked: ctx.tokens.revoke(filter),
+    }),
+    config: () => ctx.config,
+    setConfig: (patch: Partial<SandboxOptions>) => {
+      const c = ctx.config;
+      ctx.config = {
+        ...c,
+        ...(patch as Partial<SandboxConfig>),
+        deezer: { ...c.deezer, ...patch.deezer },
+        reccobeats: { ...c.reccobeats, ...patch.reccobeats },
+        getsongbpm: { ...c.getsongbpm, ...patch.getsongbpm },
+        previews: { ...c.previews, ...patch.previews },
+      };
+      if (patch.faults) ctx.faults.set(patch.faults);
+      return ctx.config;
+    },
+    setFaults: (rules: FaultRule[]) => {
+      ctx.faults.set(rules);
+      ctx.config = { ...ctx.config, faults: rules };
+    },
+    faults: () => ctx.faults.stats(),
+    requests: (filter: { service?: string; since?: number; clientId?: string; userId?: string } = {}) =>
+      ctx.log.list(filter),
+    counters: () => ctx.log.counters(),
+    count: (route: string, method?: string) => ctx.log.count(route, method),
+    clearRequests: () => ctx.log.clear(),
+    /** Calls counted against the daily quota and the rolling rate limit now. */
+    usage: () => ({
+      dailyQuotaUsed: ctx.config.dailyQuota
+        ? ctx.windows.count(
+            `spotify-quota:${DEVELOPER_ACCOUNT}`,
+            ctx.config.dailyQuota.windowSeconds,
+            ctx.clock.now(),
+          )
+        : 0,
+      dailyQuotaLimit: ctx.config.dailyQuota ? ctx.config.dailyQuota.maxRequests : null,
+    }),
+    advanceClock: (seconds: number) => {
+      ctx.clock.advance(seconds);
+      return { now: new Date(ctx.clock.now()).toISOString() };
+    },
+    /** Back to the generated world, default config, no tokens, empty log, real time. */
+    reset: () => {
+      ctx.world.reset();
+      ctx.tokens.clear();
+      ctx.log.clear();
+      ctx.windows.clear();
+      ctx.clock.reset();
+      ctx.config = { ...initial };
+      ctx.faults.set(initial.faults);
+      delete ctx.loginUser;
+    },
+    /** What the world knows about a track: its true tempo and identity. */
+    track: (trackId: string) => {
+      const [g] = tracks([trackId]);
+      const cat = w().catalog;
+      const t = cat.track(g as number);
+      const truth = cat.tempoOf(g as number);
+      return {
+        id: trackId,
+        name: t.name,
+        artists: t.artists.map((i) => cat.artists[i]?.name),
+        album: cat.releaseTitle(cat.releaseOf(t.g)),
+        isrc: t.isrc,
+        durationMs: t.durationMs,
+        trueTempo: truth.bpm,
+        pattern: truth.pattern,
+        timeSignature: truth.timeSignature,
+        recordingTrackId: w().trackId(t.recording),
+      };
+    },
+    score: (req: ScoreRequest) => score(ctx, req),
+  };
+  return admin;
+}
+
+export type Admin = ReturnType<typeof createAdmin>;

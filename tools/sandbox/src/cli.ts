@@ -1,0 +1,76 @@
+// npm run sandbox [-- --port 8090 --seed 1 --size default --extended-quota --client-id ID ...]
+import { parseArgs } from 'node:util';
+import { startSandbox } from './index.ts';
+import type { WorldSize } from './world/sizes.ts';
+
+const t0 = performance.now();
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: process.env['SANDBOX_PORT'] ?? '8090' },
+    host: { type: 'string', default: '127.0.0.1' },
+    seed: { type: 'string' },
+    size: { type: 'string', default: 'default' },
+    'client-id': { type: 'string', multiple: true },
+    'extended-quota': { type: 'boolean', default: false },
+    'daily-quota': { type: 'string' },
+    'rate-limit': { type: 'string' },
+    'no-rotation': { type: 'boolean', default: false },
+    lenient: { type: 'boolean', default: false },
+    log: { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+if (values.help) {
+  console.log(`Usage: npm run sandbox -- [options]
+  --port N              port (default 8090, env SANDBOX_PORT)
+  --host H              host (default 127.0.0.1)
+  --seed N              world seed
+  --size S              tiny | small | default | large
+  --client-id ID        registered Spotify client id (repeatable; default pacebeat-demo)
+  --extended-quota      extended-quota semantics instead of development mode
+  --daily-quota N       calls per rolling 24 h (0 = off; default 1000 in development mode)
+  --rate-limit N        calls per rolling 30 s per app (0 = off; default 180)
+  --no-rotation         refresh does not rotate the refresh token
+  --lenient             ignore unknown query parameters instead of answering 400
+  --log                 log every request`);
+  process.exit(0);
+}
+
+const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+const quota = num(values['daily-quota']);
+const rate = num(values['rate-limit']);
+const sandbox = await startSandbox({
+  port: Number(values.port),
+  host: values.host,
+  size: values.size as WorldSize,
+  extendedQuota: values['extended-quota'],
+  strictRequests: !values.lenient,
+  logger: values.log,
+  ...(values.seed ? { seed: Number(values.seed) } : {}),
+  ...(values['client-id'] ? { clientIds: values['client-id'] } : {}),
+  ...(quota !== undefined
+    ? {
+        dailyQuota:
+          quota > 0 ? { windowSeconds: 86_400, maxRequests: quota, minRetryAfterSeconds: 13 * 3600 } : false,
+      }
+    : {}),
+  ...(rate !== undefined ? { rateLimit: rate > 0 ? { windowSeconds: 30, maxRequests: rate } : false } : {}),
+  ...(values['no-rotation'] ? { rotateRefreshTokens: 'never' as const } : {}),
+});
+
+const w = sandbox.admin.world();
+console.log(
+  `Pacebeat sandbox (simulated music world) on ${sandbox.url}, started in ${Math.round(performance.now() - t0)} ms`,
+);
+console.log(
+  `  world: seed ${w.seed}, size ${w.size}: ${w.artists} artists, ${w.releases} releases, ${w.tracks} tracks; ${w.extendedQuota ? 'extended quota' : 'development mode'}`,
+);
+console.log(`  users: ${w.users.join(', ')}`);
+for (const [name, url] of Object.entries(sandbox.baseUrls)) console.log(`  ${name.padEnd(16)} ${url}`);
+
+const stop = () => {
+  void sandbox.close().then(() => process.exit(0));
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

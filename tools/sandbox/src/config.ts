@@ -1,0 +1,120 @@
+// Every switch of the sandbox, with its default. startSandbox() takes a partial of these; the admin
+// API (PUT /admin/config) changes them while it runs.
+import type { WorldSize } from './world/sizes.ts';
+import type { FaultRule } from './limits/faults.ts';
+
+export interface WindowLimit {
+  windowSeconds: number;
+  maxRequests: number;
+}
+
+export interface SandboxConfig {
+  /** Extended-quota semantics (multi-get endpoints, old shapes, audio-features) instead of development mode. */
+  extendedQuota: boolean;
+  /** Registered Spotify client ids (apps). All of them belong to one developer account. */
+  clientIds: string[];
+  /** Exact redirect URIs per client id; a client without an entry accepts any https or loopback-IP URI. */
+  redirectUris: Record<string, string[]>;
+  /** Whether the app owner has Premium (development mode needs it; false makes every Web API call 403). */
+  ownerHasPremium: boolean;
+  /** Answer 400 for unknown query parameters and unexpected bodies (real Spotify ignores them). */
+  strictRequests: boolean;
+  accessTokenTtlSeconds: number;
+  /** Refresh tokens expire this long after the user authorised the app (Spotify: 6 months). */
+  refreshTokenTtlSeconds: number;
+  /** 'always': every refresh returns a new refresh token and retires the old one; 'never'; 'sometimes': half. */
+  rotateRefreshTokens: 'always' | 'never' | 'sometimes';
+  /** Spotify's rolling 30-second limit per app. false = off. */
+  rateLimit: WindowLimit | false;
+  /** Spotify's daily quota per developer account (rolling 24 h). false = off (default in extended quota). */
+  dailyQuota: (WindowLimit & { minRetryAfterSeconds: number }) | false;
+  /** Share of tracks whose audio-features tempo (and ReccoBeats') is at double or half tempo. */
+  audioFeaturesOctaveErrorShare: number;
+  deezer: {
+    /** Share of tracks Deezer has at all (by ISRC). */
+    coverage: number;
+    /** Share of known tracks with bpm 0 (unknown). */
+    unknownBpmShare: number;
+    /** Share of known bpm values at double or half tempo (doubled again for sparse and half-time tracks). */
+    octaveErrorShare: number;
+    /** Share of tracks whose ISRC and search matches return a live or cast version of another duration. */
+    wrongVersionShare: number;
+    /** Share of tracks without a preview. */
+    missingPreviewShare: number;
+    rateLimit: WindowLimit | false;
+  };
+  reccobeats: { coverage: number; rateLimit: WindowLimit | false; retryAfterSeconds: number };
+  getsongbpm: {
+    coverage: number;
+    octaveErrorShare: number;
+    apiKeys: string[];
+    rateLimit: WindowLimit | false;
+  };
+  previews: { seconds: number; sampleRate: number; kbps: number; cacheSize: number };
+  faults: FaultRule[];
+  requestLogSize: number;
+}
+
+export interface SandboxOptions extends Partial<
+  Omit<SandboxConfig, 'deezer' | 'reccobeats' | 'getsongbpm' | 'previews'>
+> {
+  seed?: number;
+  size?: WorldSize;
+  host?: string;
+  /** 0 = any free port. */
+  port?: number;
+  deezer?: Partial<SandboxConfig['deezer']>;
+  reccobeats?: Partial<SandboxConfig['reccobeats']>;
+  getsongbpm?: Partial<SandboxConfig['getsongbpm']>;
+  previews?: Partial<SandboxConfig['previews']>;
+  /** Log requests with Fastify's logger (pino) to stdout. */
+  logger?: boolean;
+}
+
+export const DAY_SECONDS = 86_400;
+
+export function buildConfig(opts: SandboxOptions): SandboxConfig {
+  const extendedQuota = opts.extendedQuota ?? false;
+  return {
+    extendedQuota,
+    clientIds: opts.clientIds ?? ['pacebeat-demo'],
+    redirectUris: opts.redirectUris ?? {},
+    ownerHasPremium: opts.ownerHasPremium ?? true,
+    strictRequests: opts.strictRequests ?? true,
+    accessTokenTtlSeconds: opts.accessTokenTtlSeconds ?? 3600,
+    refreshTokenTtlSeconds: opts.refreshTokenTtlSeconds ?? 182 * DAY_SECONDS,
+    rotateRefreshTokens: opts.rotateRefreshTokens ?? 'always',
+    rateLimit: opts.rateLimit ?? { windowSeconds: 30, maxRequests: 180 },
+    dailyQuota:
+      opts.dailyQuota ??
+      (extendedQuota
+        ? false
+        : { windowSeconds: DAY_SECONDS, maxRequests: 1000, minRetryAfterSeconds: 13 * 3600 }),
+    audioFeaturesOctaveErrorShare: opts.audioFeaturesOctaveErrorShare ?? 0.1,
+    deezer: {
+      coverage: 0.95,
+      unknownBpmShare: 0.3,
+      octaveErrorShare: 0.08,
+      wrongVersionShare: 0.03,
+      missingPreviewShare: 0.02,
+      rateLimit: { windowSeconds: 5, maxRequests: 50 },
+      ...opts.deezer,
+    },
+    reccobeats: {
+      coverage: 0.7,
+      rateLimit: { windowSeconds: 60, maxRequests: 120 },
+      retryAfterSeconds: 10,
+      ...opts.reccobeats,
+    },
+    getsongbpm: {
+      coverage: 0.5,
+      octaveErrorShare: 0.1,
+      apiKeys: ['sandbox-key'],
+      rateLimit: { windowSeconds: 3600, maxRequests: 3000 },
+      ...opts.getsongbpm,
+    },
+    previews: { seconds: 30, sampleRate: 22050, kbps: 64, cacheSize: 64, ...opts.previews },
+    faults: opts.faults ?? [],
+    requestLogSize: opts.requestLogSize ?? 10_000,
+  };
+}

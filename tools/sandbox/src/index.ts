@@ -1,0 +1,74 @@
+// startSandbox(): the simulated music world on one HTTP server, for tests (in-process) and the demo.
+import { buildApp, BASE_PATHS } from './app.ts';
+import { buildConfig, type SandboxOptions } from './config.ts';
+import type { BaseUrls, Ctx } from './context.ts';
+import { Clock } from './limits/clock.ts';
+import { Faults } from './limits/faults.ts';
+import { RollingWindow } from './limits/window.ts';
+import { RequestLog } from './log.ts';
+import { OpenApi } from './spotify/openapi.ts';
+import { TokenStore } from './spotify/tokens.ts';
+import { World } from './world/world.ts';
+import { createAdmin, type Admin } from './admin/admin.ts';
+
+export type { SandboxOptions, SandboxConfig } from './config.ts';
+export type { BaseUrls } from './context.ts';
+export type { FaultRule } from './limits/faults.ts';
+export type { Admin } from './admin/admin.ts';
+export type { ScoreRequest, TargetScore } from './admin/scoring.ts';
+export { PRODUCT_SCOPES } from './admin/admin.ts';
+export { World } from './world/world.ts';
+
+export interface Sandbox {
+  /** http://host:port */
+  url: string;
+  baseUrls: BaseUrls;
+  world: World;
+  admin: Admin;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_SEED = 20261122;
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const config = buildConfig(opts);
+  const seed = opts.seed ?? DEFAULT_SEED;
+  const clock = new Clock();
+  const world = new World({ seed, size: opts.size ?? 'default', now: Date.UTC(2026, 10, 1) });
+  const ctx: Ctx = {
+    world,
+    config,
+    clock,
+    tokens: undefined as unknown as TokenStore,
+    log: new RequestLog(() => ctx.config.requestLogSize),
+    faults: new Faults(seed, config.faults),
+    windows: new RollingWindow(),
+    openapi: new OpenApi(),
+    baseUrls: { spotifyAccounts: '', spotifyApi: '', deezer: '', reccobeats: '', getsongbpm: '', admin: '' },
+  };
+  ctx.tokens = new TokenStore(() => ctx.config, clock, seed);
+  const admin = createAdmin(ctx, config);
+  const app = buildApp(ctx, admin, { logger: opts.logger ?? false });
+  await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : opts.port;
+  const host = opts.host && opts.host !== '0.0.0.0' ? opts.host : '127.0.0.1';
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  Object.assign(ctx.baseUrls, {
+    spotifyAccounts: url + BASE_PATHS['spotify-accounts'],
+    spotifyApi: url + BASE_PATHS['spotify-api'],
+    deezer: url + BASE_PATHS.deezer,
+    reccobeats: url + BASE_PATHS.reccobeats,
+    getsongbpm: url + BASE_PATHS.getsongbpm,
+    admin: url + BASE_PATHS.admin,
+  });
+  return {
+    url,
+    baseUrls: ctx.baseUrls,
+    world,
+    admin,
+    close: async () => {
+      await app.close();
+    },
+  };
+}

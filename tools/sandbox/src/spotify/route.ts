@@ -1,0 +1,134 @@
+// The pipeline every Web API route runs, in Spotify's order: token (401), rate limit and daily quota
+// (429), app owner and user list (403), removed endpoints (403), request check (400), scopes (403).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Ctx } from '../context.ts';
+import type { Grant } from './tokens.ts';
+import type { Mode } from './openapi.ts';
+import { Presenter } from './present.ts';
+import type { User } from '../world/library.ts';
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly reason?: string;
+
+  constructor(status: number, message: string, reason?: string) {
+    super(message);
+    this.status = status;
+    if (reason) this.reason = reason;
+  }
+}
+
+export const spotifyError = (status: number, message: string, reason?: string) => ({
+  error: { status, message, ...(reason ? { reason } : {}) },
+});
+
+export interface Call {
+  user: User;
+  grant: Grant;
+  mode: Mode;
+  query: Record<string, unknown>;
+  params: Record<string, string>;
+  body: unknown;
+  present: Presenter;
+}
+
+export interface RouteDef {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Fastify path under the API base, e.g. /playlists/:playlist_id/items. */
+  url: string;
+  op: string;
+  /** Removed for development-mode apps (answers 403 there). */
+  eqOnly?: boolean;
+  /** Scopes of which the grant needs at least one (checked after the request itself). */
+  scopes?: (call: Call) => string[] | undefined;
+  handler: (call: Call, reply: FastifyReply) => unknown;
+}
+
+export const DEVELOPER_ACCOUNT = 'developer-account';
+
+export function addRoute(app: FastifyInstance, ctx: Ctx, def: RouteDef): void {
+  app.route({
+    method: def.method,
+    url: def.url,
+    handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      const auth = ctx.tokens.authenticate(req.headers.authorization);
+      if (!auth.ok) return reply.code(401).send(spotifyError(401, auth.message));
+      const grant = auth.grant;
+      req.notes.clientId = grant.clientId;
+      req.notes.userId = grant.userId;
+      const now = ctx.clock.now();
+      const cfg = ctx.config;
+      if (cfg.rateLimit) {
+        const v = ctx.windows.take(`spotify-rate:${grant.clientId}`, cfg.rateLimit, now);
+        if (!v.ok)
+          return reply
+            .code(429)
+            .header('retry-after', String(v.retryAfter))
+            .send(spotifyError(429, 'API rate limit exceeded'));
+      }
+      if (cfg.dailyQuota) {
+        const v = ctx.windows.take(`spotify-quota:${DEVELOPER_ACCOUNT}`, cfg.dailyQuota, now);
+        if (!v.ok) {
+          const retry = Math.max(v.retryAfter, cfg.dailyQuota.minRetryAfterSeconds);
+          return reply
+            .code(429)
+            .header('retry-after', String(retry))
+            .send(spotifyError(429, 'Too many requests', 'QUOTA_EXCEEDED'));
+        }
+      }
+      const mode: Mode = cfg.extendedQuota ? 'eq' : 'dm';
+      const user = ctx.world.user(grant.userId);
+      if (!user) return reply.code(401).send(spotifyError(401, 'Invalid access token'));
+      if (mode === 'dm') {
+        if (!cfg.ownerHasPremium)
+          return reply
+            .code(403)
+            .send(spotifyError(403, 'Active premium subscription required for the owner of the app.'));
+        if (user.registeredFor !== 'all' && !user.registeredFor.has(grant.clientId)) {
+          return reply.code(403).send(spotifyError(403, 'User not registered in the Developer Dashboard'));
+        }
+        if (def.eqOnly) return reply.code(403).send(spotifyError(403, 'Forbidden'));
+      }
+      const check = ctx.openapi.checkRequest(
+        def.op,
+        mode,
+        req.query as Record<string, unknown>,
+        req.body,
+        cfg.strictRequests,
+      );
+      if (!check.ok) return reply.code(400).send(spotifyError(400, check.message ?? 'Bad request'));
+      const call: Call = {
+        user,
+        grant,
+        mode,
+        query: check.query,
+        params: req.params as Record<string, string>,
+        body: req.body,
+        present: new Presenter(ctx.world, mode, ctx.baseUrls.spotifyApi),
+      };
+      const needed = def.scopes?.(call);
+      if (needed && needed.length > 0 && !needed.some((s) => grant.scopes.includes(s))) {
+        return reply.code(403).send(spotifyError(403, 'Insufficient client scope'));
+      }
+      try {
+        const out = await def.handler(call, reply);
+        return out;
+      } catch (err) {
+        if (err instanceof ApiError)
+          return reply.code(err.status).send(spotifyError(err.status, err.message, err.reason));
+        throw err;
+      }
+    },
+  });
+}
+
+/** Integer query value with its default. */
+export function intParam(call: Call, name: string, fallback: number): number {
+  const v = call.query[name];
+  return typeof v === 'number' ? v : fallback;
+}
+
+export function strParam(call: Call, name: string): string | undefined {
+  const v = call.query[name];
+  return v === undefined ? undefined : String(v);
+}

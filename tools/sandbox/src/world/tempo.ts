@@ -1,0 +1,87 @@
+// True tempo of a recording and how the outside services misreport it. The true tempo is the beat
+// a runner steps to; services report it, its double or its half, or nothing.
+import { Rng, unit } from './rng.ts';
+
+export const PATTERN_NAMES = [
+  'four-on-the-floor',
+  'backbeat',
+  'half-time',
+  'swing',
+  'waltz',
+  'sparse',
+] as const;
+export type PatternName = (typeof PATTERN_NAMES)[number];
+
+export interface TempoTruth {
+  /** Beats per minute, two decimals. */
+  bpm: number;
+  pattern: PatternName;
+  /** 3 for waltz, 4 otherwise. */
+  timeSignature: 3 | 4;
+}
+
+// A mixture drawn from popular music: hip-hop and R&B near 90-100, pop and house 115-130,
+// rock and techno 130-150, punk, fast pop and drum & bass 160-180, ballads below 90.
+const MODES: ReadonlyArray<{ w: number; mean: number; sd: number }> = [
+  { w: 11, mean: 78, sd: 8 },
+  { w: 17, mean: 96, sd: 6 },
+  { w: 24, mean: 122, sd: 6 },
+  { w: 15, mean: 140, sd: 7 },
+  { w: 14, mean: 166, sd: 8 },
+  { w: 7, mean: 174, sd: 2 },
+];
+
+export function drawTrueTempo(seed: number, recordingKey: number): TempoTruth {
+  const rng = new Rng(seed, 'tempo', recordingKey);
+  let bpm: number;
+  if (rng.chance(0.12)) bpm = 70 + rng.next() * 130;
+  else {
+    const m = MODES[rng.weighted(MODES.map((x) => x.w))] as { mean: number; sd: number };
+    bpm = m.mean + rng.normal() * m.sd;
+  }
+  bpm = Math.min(205, Math.max(58, bpm));
+  bpm = rng.chance(0.5) ? Math.round(bpm) : Math.round(bpm * 100) / 100;
+  let pattern: PatternName;
+  const p = rng.next();
+  if (p < 0.05) pattern = 'waltz';
+  else if (bpm < 92) pattern = p < 0.45 ? 'sparse' : p < 0.8 ? 'backbeat' : 'swing';
+  else if (bpm >= 115 && bpm <= 132)
+    pattern = p < 0.55 ? 'four-on-the-floor' : p < 0.85 ? 'backbeat' : 'swing';
+  else if (bpm > 132)
+    pattern = p < 0.3 ? 'half-time' : p < 0.75 ? 'backbeat' : p < 0.9 ? 'four-on-the-floor' : 'sparse';
+  else pattern = p < 0.6 ? 'backbeat' : p < 0.8 ? 'swing' : p < 0.9 ? 'sparse' : 'four-on-the-floor';
+  return { bpm, pattern, timeSignature: pattern === 'waltz' ? 3 : 4 };
+}
+
+/** True if bpm, its double or its half lies in [min, max) (with an optional relative tolerance). */
+export function fitsRange(bpm: number, min: number, max: number, tolerance = 0): boolean {
+  const lo = min * (1 - tolerance);
+  const hi = max * (1 + tolerance);
+  return [bpm, bpm * 2, bpm / 2].some((b) => b >= lo && b < hi);
+}
+
+/**
+ * What an analyser like Spotify's old audio-features reports: mostly the true tempo within a fraction
+ * of a percent, but the double or the half for a share (more for half-time feels and sparse tracks).
+ */
+export function analysedTempo(
+  seed: number,
+  key: number,
+  truth: TempoTruth,
+  source: string,
+  octaveErrorShare: number,
+): number {
+  const u = unit(seed, source, 'octave', key);
+  const boost = truth.pattern === 'half-time' || truth.pattern === 'sparse' ? 2 : 1;
+  let bpm = truth.bpm * (1 + (unit(seed, source, 'noise', key) - 0.5) * 0.008);
+  if (u < octaveErrorShare * boost) {
+    const up =
+      truth.pattern === 'sparse' || truth.bpm < 100
+        ? true
+        : truth.pattern === 'half-time'
+          ? false
+          : u < (octaveErrorShare * boost) / 2;
+    bpm = up ? bpm * 2 : bpm / 2;
+  }
+  return Math.round(bpm * 1000) / 1000;
+}
