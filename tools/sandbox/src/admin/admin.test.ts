@@ -1,0 +1,106 @@
+// The admin HTTP API: users and libraries change while the sandbox runs; the log and counters see every call.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../index.ts';
+import { http, spotifyClient } from '../test-support.ts';
+
+describe('admin API', () => {
+  let sb: Sandbox;
+  beforeAll(async () => {
+    sb = await startSandbox({ size: 'tiny', seed: 9, rateLimit: false, dailyQuota: false });
+  });
+  afterAll(() => sb.close());
+  beforeEach(() => sb.admin.reset());
+
+  const admin = <T = Record<string, unknown>>(method: string, path: string, json?: unknown) =>
+    http<T>(`${sb.baseUrls.admin}${path}`, { method, ...(json !== undefined ? { json } : {}) });
+
+  it('creates users with generated libraries and connects them', async () => {
+    const created = await admin('POST', '/users', {
+      username: 'zoe',
+      displayName: 'Zoë',
+      liked: 12,
+      followedArtists: 3,
+      owned: 1,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ id: 'zoe', likedSongs: 12, followedArtists: 3 });
+    const tokens = await admin<{ access_token: string }>('POST', '/connect', { userId: 'zoe' });
+    const api = spotifyClient(sb, tokens.body.access_token);
+    expect((await api<{ total: number }>('GET', '/me/tracks')).body.total).toBe(12);
+    expect((await admin('POST', '/users', { username: 'zoe' })).status).toBe(400);
+  });
+
+  it('changes a library while running: likes, unlikes, follows, playlist items', async () => {
+    const api = spotifyClient(sb, sb.admin.connect({ userId: 'chloe' }).access_token);
+    const t1 = sb.world.trackId(10);
+    const t2 = sb.world.trackId(11);
+    await admin('POST', '/users/chloe/liked', { trackIds: [t1, t2] });
+    const liked = await api<{ total: number; items: Array<{ track: { id: string } }> }>('GET', '/me/tracks');
+    expect(liked.body.total).toBe(2);
+    await admin('DELETE', '/users/chloe/liked', { trackIds: [t1] });
+    expect((await api<{ total: number }>('GET', '/me/tracks')).body.total).toBe(1);
+    await admin('POST', '/users/chloe/following', { artistIds: [sb.world.ids.encode('artist', 3)] });
+    expect(
+      (await api<{ artists: { total: number } }>('GET', '/me/following?type=artist')).body.artists.total,
+    ).toBe(1);
+    const pl = await admin<{ id: string; snapshotId: string }>('POST', '/users/chloe/playlists', {
+      name: 'Runs',
+      trackIds: [t1],
+    });
+    const added = await admin<{ snapshotId: string }>('POST', `/playlists/${pl.body.id}/items`, {
+      trackIds: [t2],
+    });
+    expect(added.body.snapshotId).not.toBe(pl.body.snapshotId);
+    const items = await api<{ total: number }>('GET', `/playlists/${pl.body.id}/items`);
+    expect(items.body.total).toBe(2);
+    expect(
+      (await admin<{ trackIds: string[] }>('GET', `/playlists/${pl.body.id}/items`)).body.trackIds,
+    ).toEqual([t1, t2]);
+    expect((await admin('POST', '/users/nobody/liked', { trackIds: [t1] })).status).toBe(404);
+  });
+
+  it('logs requests and counts them per endpoint', async () => {
+    const api = spotifyClient(sb, sb.admin.connect({ userId: 'ana.runs' }).access_token);
+    await api('GET', '/me');
+    await api('GET', '/me');
+    await api('GET', '/me/tracks?limit=51');
+    const counters = (
+      await admin<Record<string, { count: number; statuses: Record<string, number> }>>('GET', '/counters')
+    ).body;
+    expect(counters['GET /spotify/api/v1/me']).toEqual({ count: 2, statuses: { '200': 2 } });
+    expect(counters['GET /spotify/api/v1/me/tracks']).toEqual({ count: 1, statuses: { '400': 1 } });
+    const log = (
+      await admin<Array<{ url: string; userId: string; clientId: string }>>(
+        'GET',
+        '/requests?service=spotify-api',
+      )
+    ).body;
+    expect(log.map((r) => r.url)).toEqual([
+      '/spotify/api/v1/me',
+      '/spotify/api/v1/me',
+      '/spotify/api/v1/me/tracks?limit=51',
+    ]);
+    expect(log[0]).toMatchObject({ userId: 'ana.runs', clientId: 'pacebeat-demo' });
+    expect(sb.admin.count('/spotify/api/v1/me', 'GET')).toBe(2);
+    await admin('DELETE', '/requests');
+    expect((await admin<unknown[]>('GET', '/requests')).body).toEqual([]);
+  });
+
+  it('registers and unregisters users for an app, at most five', async () => {
+    const api = spotifyClient(sb, sb.admin.connect({ userId: 'frank' }).access_token);
+    expect((await api('GET', '/me')).status).toBe(403);
+    expect((await admin('PUT', '/users/frank/registration', { registered: true })).status).toBe(409);
+    await admin('PUT', '/users/eli/registration', { registered: false });
+    expect((await admin('PUT', '/users/frank/registration', { registered: true })).status).toBe(200);
+    expect((await api('GET', '/me')).status).toBe(200);
+  });
+
+  it('tells the truth about a track and resets the world', async () => {
+    const id = sb.world.trackId(20);
+    const truth = (await admin<{ trueTempo: number; isrc: string }>('GET', `/tracks/${id}`)).body;
+    expect(truth.trueTempo).toBe(sb.world.catalog.tempoOf(20).bpm);
+    await admin('POST', '/users/chloe/liked', { trackIds: [id] });
+    await admin('POST', '/reset');
+    expect(sb.admin.user('chloe').likedSongs).toBe(0);
+  });
+});
