@@ -42,6 +42,12 @@ export default defineConfig({
         // Libraries in their own chunks: they change less often than the app, so browsers keep them cached.
         codeSplitting: {
           groups: [
+            // The sign-in widget and its SDK load only on /login with Firebase: their own lazy chunk.
+            {
+              name: 'firebase',
+              test: /node_modules[\\/](firebase|@firebase|firebaseui|dialog-polyfill|material-design-lite)[\\/]/,
+              priority: 3,
+            },
             { name: 'mui', test: /node_modules[\\/](@mui|@emotion)[\\/]/, priority: 2 },
             { name: 'vendor', test: /node_modules[\\/]/, priority: 1 },
           ],

@@ -8,4 +8,6 @@ export const queryKeys = {
     whoami: (sudo: string | null) => ['session', 'whoami', { sudo }] as const,
   },
   ping: (sudo: string | null) => ['ping', { sudo }] as const,
+  loginData: ['login_data'] as const,
+  logout: ['logout'] as const,
 };

@@ -1,6 +1,176 @@
+import { AUTH_ERRORS, LoginDataReply, LoginReply, OkReply, PingReply, WhoamiReply } from '@pacebeat/contract';
+import Alert from '@mui/material/Alert';
+import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { isApiError } from '../api/client.ts';
+import { queryKeys } from '../api/query-keys.ts';
+import {
+  EmailVerificationView,
+  type VerificationState,
+} from '../components/EmailVerification/EmailVerificationView.tsx';
+import { FirebaseWidget, type WidgetUser } from '../components/FirebaseLogin/FirebaseWidget.tsx';
+import { ActionCodeView, type ActionMode } from '../components/LocalLogin/ActionCodeView.tsx';
+import { LocalLoginForm } from '../components/LocalLogin/LocalLoginForm.tsx';
+import { useSession } from '../session/session-context.ts';
+import { useDelayedFlag } from '../session/use-delayed-flag.ts';
+import { LOGIN_TEXTS, RETRY_AFTER_ERROR_MS, STILL_LOADING_AFTER_MS } from './login-texts.ts';
 
-/** /login (spec §2). Only the heading for now: the page's flow (spec §2, §4) is built by a later issue. */
+const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+/** Errors the Firebase SDK raises carry an `auth/...` code. */
+const isFirebaseError = (e: unknown) =>
+  typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string';
+
+/**
+ * /login (spec §2, §4): the sign-in widget (Firebase) or the local form, the 1 s still-loading
+ * notice, the error view with a retry after 10 s, and the email-verification view.
+ */
 export function LoginPage() {
-  return <Typography variant="h1">Log in</Typography>;
+  const session = useSession();
+  const { api, requestRefresh, markUnauthenticated } = session;
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [verification, setVerification] = useState<VerificationState | null>(null);
+  const [widgetError, setWidgetError] = useState(false);
+
+  // On mount: an already signed-in user goes to / (spec §2, §7: ping).
+  useEffect(() => {
+    let active = true;
+    api.get('ping', PingReply).then(
+      () => {
+        if (active) void navigate('/', { replace: true });
+      },
+      (error: unknown) => {
+        if (!(isApiError(error) && error.status === 401)) console.error('GET /api/ping failed:', error);
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, [api, navigate]);
+
+  const loginData = useQuery({
+    queryKey: queryKeys.loginData,
+    queryFn: () => api.post('login_data', { kinds: ['firebase', 'local'] }, LoginDataReply),
+    retry: false,
+    refetchInterval: (query) => (query.state.status === 'error' ? RETRY_AFTER_ERROR_MS : false),
+  });
+  useEffect(() => {
+    if (loginData.error) console.error('POST /api/login_data failed:', loginData.error);
+  }, [loginData.error]);
+
+  const stillLoading = useDelayedFlag(loginData.isPending, STILL_LOADING_AFTER_MS);
+  const data = loginData.data?.data;
+  const webConfig = data?.firebase?.data.web_config;
+  // Spec §5: the page needs a web config in the reply (unless the server offers local accounts).
+  const configMissing = loginData.isSuccess && !data?.local && !webConfig;
+  useEffect(() => {
+    if (configMissing) console.error(LOGIN_TEXTS.noWebConfig);
+  }, [configMissing]);
+
+  const signedIn = useCallback(async () => {
+    await api.get('whoami', WhoamiReply);
+    requestRefresh();
+    await navigate('/');
+  }, [api, requestRefresh, navigate]);
+
+  const backToLogin = useCallback(() => {
+    setVerification(null);
+    requestRefresh();
+  }, [requestRefresh]);
+
+  /** After the widget's sign-in: the backend login, then whoami (spec §4). */
+  const afterWidgetSignIn = useCallback(
+    async (user: WidgetUser) => {
+      try {
+        const token = await user.getIdToken();
+        await api.post('login', { provider: 'firebase', token, time_zone: timeZone() }, LoginReply);
+        await user.signOut(); // the server's session is the session from here on
+        await signedIn();
+      } catch (error) {
+        if (isApiError(error) && error.status === 401 && error.code === AUTH_ERRORS.emailNotVerified) {
+          setVerification('SENDING');
+          try {
+            await user.sendEmailVerification();
+            setVerification('SENT');
+          } catch (sendError) {
+            console.error('sending the verification email failed:', sendError);
+            // Spec §4: any failure of the identity service shows TOO_MANY; anything else, "send failed".
+            setVerification(isFirebaseError(sendError) ? 'TOO_MANY' : 'FAILED');
+          }
+          await user.signOut().catch(() => undefined);
+        } else if (isApiError(error) && error.status === 401) {
+          markUnauthenticated();
+          requestRefresh();
+        } else {
+          console.error('login failed:', error);
+        }
+      }
+    },
+    [api, signedIn, markUnauthenticated, requestRefresh],
+  );
+
+  /** Local accounts: the server refused an unverified email; send a new link. */
+  const resendLocal = useCallback(
+    async (email: string, password: string) => {
+      setVerification('SENDING');
+      try {
+        await api.post('send_verification', { email, password }, OkReply);
+        setVerification('SENT');
+      } catch (error) {
+        console.error('sending the verification email failed:', error);
+        setVerification(isApiError(error) && error.status === 429 ? 'TOO_MANY' : 'FAILED');
+      }
+    },
+    [api],
+  );
+
+  const actionMode = params.get('mode');
+  const actionCode = params.get('code');
+  if ((actionMode === 'verifyEmail' || actionMode === 'resetPassword') && actionCode) {
+    return (
+      <ActionCodeView
+        api={api}
+        mode={actionMode as ActionMode}
+        code={actionCode}
+        onDone={() => void navigate('/login', { replace: true })}
+      />
+    );
+  }
+
+  if (verification) return <EmailVerificationView state={verification} onBack={backToLogin} />;
+
+  if (loginData.isPending) {
+    return stillLoading ? <Typography>{LOGIN_TEXTS.stillLoading}</Typography> : null;
+  }
+
+  if (loginData.isError || configMissing || widgetError) {
+    return <Alert severity="error">{LOGIN_TEXTS.error}</Alert>;
+  }
+
+  return (
+    <Stack spacing={3}>
+      <Typography variant="h1">Log in or register</Typography>
+      {data?.local ? (
+        <LocalLoginForm
+          api={api}
+          onSignedIn={() => void signedIn()}
+          onEmailNotVerified={(email, password) => void resendLocal(email, password)}
+          onVerificationSent={() => setVerification('SENT')}
+        />
+      ) : (
+        <FirebaseWidget
+          webConfig={webConfig!}
+          emulatorUrl={data?.firebase?.data.auth_emulator_url}
+          onSignedIn={(user) => void afterWidgetSignIn(user)}
+          onError={(error) => {
+            console.error('sign-in widget failed:', error);
+            setWidgetError(true);
+          }}
+        />
+      )}
+    </Stack>
+  );
 }

@@ -1,0 +1,106 @@
+import { AUTH_TEXTS, isStrongPassword, OkReply } from '@pacebeat/contract';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { isApiError, type ApiClient } from '../../api/client.ts';
+
+export type ActionMode = 'verifyEmail' | 'resetPassword';
+
+const message = (error: unknown) => (isApiError(error) ? error.message : 'A network error has occurred');
+
+/** The links of the mails: `/login?mode=verifyEmail&code=…` and `/login?mode=resetPassword&code=…`. */
+export function ActionCodeView({
+  api,
+  mode,
+  code,
+  onDone,
+}: {
+  api: ApiClient;
+  mode: ActionMode;
+  code: string;
+  onDone: () => void;
+}) {
+  const [state, setState] = useState<'idle' | 'busy' | 'done'>('idle');
+  const [error, setError] = useState<string | null>(null);
+  const [password, setPassword] = useState('');
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (mode !== 'verifyEmail' || started.current) return;
+    started.current = true;
+    setState('busy');
+    api
+      .post('verify_email', { code }, OkReply)
+      .then(() => setState('done'))
+      .catch((err: unknown) => {
+        setError(message(err));
+        setState('idle');
+      });
+  }, [api, mode, code]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (password === '') return setError(AUTH_TEXTS.passwordMissing);
+    if (!isStrongPassword(password)) return setError(AUTH_TEXTS.weakPassword);
+    setState('busy');
+    setError(null);
+    try {
+      await api.post('password_reset/confirm', { code, password }, OkReply);
+      setState('done');
+    } catch (err) {
+      setError(message(err));
+      setState('idle');
+    }
+  }
+
+  const back = (
+    <Button variant="outlined" onClick={onDone}>
+      Continue
+    </Button>
+  );
+
+  if (mode === 'verifyEmail') {
+    return (
+      <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
+        <Typography variant="h2">Verify your email</Typography>
+        {state === 'busy' && <Typography>Verifying...</Typography>}
+        {state === 'done' && (
+          <Alert severity="success">
+            Your email has been verified. You can now sign in with your new account.
+          </Alert>
+        )}
+        {error && <Alert severity="error">{error}</Alert>}
+        {state !== 'busy' && back}
+      </Stack>
+    );
+  }
+  return (
+    <Stack component="form" noValidate onSubmit={submit} spacing={2} sx={{ maxWidth: 420 }}>
+      <Typography variant="h2">Reset your password</Typography>
+      {state === 'done' ? (
+        <>
+          <Alert severity="success">Password changed. You can now sign in with your new password.</Alert>
+          {back}
+        </>
+      ) : (
+        <>
+          <TextField
+            label="New password"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={Boolean(error)}
+            helperText={error}
+          />
+          <Button type="submit" variant="contained" disabled={state === 'busy'}>
+            Save
+          </Button>
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,180 @@
+import {
+  AUTH_ERRORS,
+  AUTH_TEXTS,
+  EMAIL_PATTERN,
+  isStrongPassword,
+  LoginReply,
+  OkReply,
+  SignupReply,
+} from '@pacebeat/contract';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState, type FormEvent } from 'react';
+import { isApiError, type ApiClient } from '../../api/client.ts';
+
+type Mode = 'signIn' | 'signUp' | 'reset';
+type FieldErrors = { email?: string; name?: string; password?: string; form?: string };
+
+export interface LocalLoginFormProps {
+  api: ApiClient;
+  /** Signed in: the page re-reads the session and goes to /. */
+  onSignedIn: () => void;
+  /** The server wants the email verified: the page sends a new mail with these credentials. */
+  onEmailNotVerified: (email: string, password: string) => void;
+  /** A new account whose verification mail already went out. */
+  onVerificationSent: () => void;
+}
+
+/** The same checks, in the same order and words, as the sign-in widget (spec §5). */
+function validate(mode: Mode, email: string, name: string, password: string): FieldErrors {
+  const errors: FieldErrors = {};
+  if (email.trim() === '') errors.email = AUTH_TEXTS.emailMissing;
+  else if (!EMAIL_PATTERN.test(email.trim())) errors.email = AUTH_TEXTS.emailInvalid;
+  if (mode === 'signUp' && name.trim() === '') errors.name = AUTH_TEXTS.nameMissing;
+  if (mode !== 'reset') {
+    if (password === '') errors.password = AUTH_TEXTS.passwordMissing;
+    else if (mode === 'signUp' && !isStrongPassword(password)) errors.password = AUTH_TEXTS.weakPassword;
+  }
+  return errors;
+}
+
+/** Where the server's error belongs on the form. */
+function placeError(error: unknown): FieldErrors {
+  if (!isApiError(error)) return { form: String(error) };
+  switch (error.code) {
+    case AUTH_ERRORS.emailInUse:
+    case AUTH_ERRORS.userNotFound:
+      return { email: error.message };
+    case AUTH_ERRORS.wrongPassword:
+    case AUTH_ERRORS.weakPassword:
+      return { password: error.message };
+    default:
+      return { form: error.status === 0 ? 'A network error has occurred' : error.message };
+  }
+}
+
+const TITLES: Record<Mode, string> = {
+  signIn: 'Sign in',
+  signUp: 'Create account',
+  reset: 'Recover password',
+};
+
+/** Local accounts: sign in, sign up and password reset, with the widget's texts. */
+export function LocalLoginForm({
+  api,
+  onSignedIn,
+  onEmailNotVerified,
+  onVerificationSent,
+}: LocalLoginFormProps) {
+  const [mode, setMode] = useState<Mode>('signIn');
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+  const [resetSent, setResetSent] = useState(false);
+
+  const switchTo = (next: Mode) => {
+    setMode(next);
+    setErrors({});
+    setResetSent(false);
+  };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const found = validate(mode, email, name, password);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    setBusy(true);
+    try {
+      if (mode === 'signIn') {
+        await api.post('login', { provider: 'local', email, password, time_zone: timeZone }, LoginReply);
+        onSignedIn();
+      } else if (mode === 'signUp') {
+        const reply = await api.post('signup', { email, name, password, time_zone: timeZone }, SignupReply);
+        if (reply.data.signed_in) onSignedIn();
+        else onVerificationSent();
+      } else {
+        await api.post('password_reset', { email }, OkReply);
+        setResetSent(true);
+      }
+    } catch (error) {
+      if (isApiError(error) && error.code === AUTH_ERRORS.emailNotVerified) {
+        onEmailNotVerified(email, password);
+        return;
+      }
+      console.error(`local ${mode} failed:`, error);
+      setErrors(placeError(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Stack component="form" noValidate onSubmit={submit} spacing={2} sx={{ maxWidth: 420 }}>
+      <Typography variant="h2">{TITLES[mode]}</Typography>
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        error={Boolean(errors.email)}
+        helperText={errors.email}
+      />
+      {mode === 'signUp' && (
+        <TextField
+          label="First & last name"
+          autoComplete="name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          error={Boolean(errors.name)}
+          helperText={errors.name}
+        />
+      )}
+      {mode !== 'reset' && (
+        <TextField
+          label={mode === 'signUp' ? 'Choose password' : 'Password'}
+          type="password"
+          autoComplete={mode === 'signUp' ? 'new-password' : 'current-password'}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={Boolean(errors.password)}
+          helperText={errors.password}
+        />
+      )}
+      {errors.form && <Alert severity="error">{errors.form}</Alert>}
+      {resetSent && (
+        <Alert severity="success">
+          If an account uses {email}, a link to choose a new password is on its way. Follow it, then sign in
+          here.
+        </Alert>
+      )}
+      <Button type="submit" variant="contained" disabled={busy}>
+        {mode === 'signIn' ? 'Sign in' : mode === 'signUp' ? 'Save' : 'Send'}
+      </Button>
+      <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+        {mode !== 'signIn' && (
+          <Link component="button" type="button" onClick={() => switchTo('signIn')}>
+            Sign in instead
+          </Link>
+        )}
+        {mode !== 'signUp' && (
+          <Link component="button" type="button" onClick={() => switchTo('signUp')}>
+            Create an account
+          </Link>
+        )}
+        {mode === 'signIn' && (
+          <Link component="button" type="button" onClick={() => switchTo('reset')}>
+            Trouble signing in?
+          </Link>
+        )}
+      </Stack>
+    </Stack>
+  );
+}
