@@ -9,12 +9,15 @@ import { authPlugin } from './auth.plugin.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { healthRoutes, type HealthDeps } from './health.routes.ts';
 import { pingRoutes } from './ping.routes.ts';
+import { spotifyRoutes, type SpotifyRoutesOptions } from '../spotify/spotify.routes.ts';
 import { webApp } from './web.ts';
 
 export interface AppDeps extends HealthDeps {
   webDistDir: string;
   /** Sign-in, sessions and the user status (accounts module). */
   accounts: AccountsRoutesOptions;
+  /** Spotify connect and disconnect (spotify module). */
+  spotify?: SpotifyRoutesOptions;
 }
 
 /** Largest request body any /api route accepts; larger ones answer 413. */
@@ -55,6 +58,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
       });
       await api.register(accountsRoutes, deps.accounts);
       await api.register(pingRoutes);
+      if (deps.spotify) await api.register(spotifyRoutes, { ...deps.spotify, prefix: '/spotify' });
     },
     { prefix: API_BASE },
   );

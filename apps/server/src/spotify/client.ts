@@ -25,6 +25,8 @@ export interface CallContext {
   /** What the call is for, as counted in the ledger: `connect`, `scan:liked`, `sync:target`, … */
   purpose: string;
   priority: Priority;
+  /** Use this access token instead of the stored one (checking a token at connect): a 401 is final. */
+  accessToken?: string;
 }
 
 export interface SpotifyRequest {
@@ -103,7 +105,8 @@ export function createSpotifyClient(deps: SpotifyClientDeps) {
     for (let attempt = 1; ; attempt++) {
       const slot = await deps.budget.reserve(deps.settings.limits, ctx.priority, entry);
       if (!slot.granted) throw new SpotifyDeferredError(slot.reason, slot.retryAt);
-      const token = await deps.tokens.getAccessToken(ctx.userId, rejected ? { rejected } : {});
+      const token =
+        ctx.accessToken ?? (await deps.tokens.getAccessToken(ctx.userId, rejected ? { rejected } : {}));
       const started = performance.now();
       let response: Response;
       let text: string;
@@ -143,7 +146,7 @@ export function createSpotifyClient(deps: SpotifyClientDeps) {
       }
       await deps.budget.countFailure(entry);
       const { message, reason } = parseErrorBody(text);
-      if (status === 401 && !refreshed) {
+      if (status === 401 && !refreshed && ctx.accessToken === undefined) {
         refreshed = true;
         rejected = token;
         continue;

@@ -1,0 +1,158 @@
+// Connecting and disconnecting a user's Spotify account, and what the status reply says about it.
+import type { Logger } from 'pino';
+import {
+  SPOTIFY_ERRORS,
+  SPOTIFY_SCOPES,
+  type DisabledService,
+  type SpotifyTokenInfo,
+} from '@pacebeat/contract';
+import { AppError, badRequest, conflict } from '../http/errors.ts';
+import type { SpotifyAccountRepository } from './account.repository.ts';
+import { spotifyApi } from './api.ts';
+import { DAILY_WINDOW_MS, type BudgetLimits } from './budget.ts';
+import type { BudgetRepository } from './budget.repository.ts';
+import type { SpotifyClient } from './client.ts';
+import { SpotifyAccountDisabledError, SpotifyApiError, SpotifyDeferredError } from './errors.ts';
+import type { TokenCipher } from './token-crypto.ts';
+import type { SpotifyTokens } from './tokens.service.ts';
+
+export interface SpotifyConnectDeps {
+  accounts: Pick<SpotifyAccountRepository, 'get' | 'link' | 'delete' | 'disabledOf'>;
+  budget: Pick<BudgetRepository, 'activeCooldowns' | 'usedSince' | 'deleteLedgerOf'>;
+  client: SpotifyClient;
+  tokens: Pick<SpotifyTokens, 'forget'>;
+  cipher: TokenCipher;
+  settings: { clientId: string; accountsUrl: string; demo: boolean; limits: BudgetLimits };
+  /**
+   * Run when a user's music account goes away (disconnect, or a connect that replaces the account):
+   * other modules delete what they keep about it (sources, scans, tracks seen) and cancel its jobs.
+   */
+  onMusicAccountGone?: Array<(userId: string) => Promise<void>>;
+  log: Logger;
+  now?: () => number;
+}
+
+export const ACCOUNT_TAKEN_MESSAGE =
+  'This Spotify account is already connected to another Pacebeat account. Disconnect it there first, or connect a different Spotify account.';
+
+export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
+  const now = deps.now ?? Date.now;
+
+  async function musicAccountGone(userId: string) {
+    for (const hook of deps.onMusicAccountGone ?? []) await hook(userId);
+    await deps.budget.deleteLedgerOf(userId);
+  }
+
+  return {
+    /** GET connect_data: the client id, the scopes, and where the browser goes. */
+    connectData() {
+      const base = deps.settings.accountsUrl.replace(/\/$/, '');
+      return {
+        client_id: deps.settings.clientId,
+        scopes: [...SPOTIFY_SCOPES],
+        authorize_url: `${base}/authorize`,
+        token_url: `${base}/api/token`,
+        demo: deps.settings.demo,
+      };
+    },
+
+    /**
+     * PUT connect: checks the browser's token reply with `GET /me`, then links the account by `account_id`
+     * and stores the granted scopes and the sealed tokens. A Spotify account belongs to at most one
+     * Pacebeat user: a second claim answers 409 and stores nothing. Connecting another Spotify account
+     * replaces the old one (its music data is deleted first). Reconnecting clears a disabled mark.
+     */
+    async connect(userId: string, info: SpotifyTokenInfo): Promise<{ display_name: string }> {
+      const granted = new Set(info.scope.split(/\s+/).filter(Boolean));
+      const missing = SPOTIFY_SCOPES.filter((s) => !granted.has(s));
+      if (missing.length > 0) {
+        throw badRequest(`Spotify did not grant: ${missing.join(', ')}.`, SPOTIFY_ERRORS.missingScopes);
+      }
+      let me;
+      try {
+        me = await spotifyApi(deps.client, {
+          userId,
+          purpose: 'connect',
+          priority: 'interactive',
+          accessToken: info.access_token,
+        }).me();
+      } catch (err) {
+        if (err instanceof SpotifyApiError && (err.status === 400 || err.status === 401)) {
+          throw badRequest('Spotify did not accept this token.', SPOTIFY_ERRORS.badToken);
+        }
+        if (err instanceof SpotifyAccountDisabledError) {
+          throw new AppError(SPOTIFY_ERRORS.accountRefused, 403, err.message);
+        }
+        if (err instanceof SpotifyDeferredError) {
+          throw new AppError(
+            SPOTIFY_ERRORS.busy,
+            503,
+            `Spotify asked Pacebeat to wait; try again after ${err.retryAt.toISOString()}.`,
+          );
+        }
+        throw err;
+      }
+      const accountId = me.account_id ?? me.id;
+      const previous = await deps.accounts.get(userId);
+      if (previous && previous.accountId !== accountId) await musicAccountGone(userId);
+      const linked = await deps.accounts.link({
+        userId,
+        accountId,
+        spotifyUserId: me.id,
+        displayName: me.display_name ?? null,
+        scopes: [...granted].join(' '),
+        refreshTokenEnc: deps.cipher.encrypt(info.refresh_token, userId),
+        accessTokenEnc: deps.cipher.encrypt(info.access_token, userId),
+        accessExpiresAt: new Date(now() + info.expires_in * 1000),
+      });
+      if (!linked) throw conflict(ACCOUNT_TAKEN_MESSAGE, SPOTIFY_ERRORS.accountTaken);
+      deps.tokens.forget(userId);
+      deps.log.info({ userId, accountId }, 'spotify connected');
+      return { display_name: me.display_name ?? me.id };
+    },
+
+    /** PUT disconnect: deletes the user's music-account data and stops its jobs; Spotify is not touched. */
+    async disconnect(userId: string): Promise<void> {
+      await musicAccountGone(userId);
+      await deps.accounts.delete(userId);
+      deps.tokens.forget(userId);
+      deps.log.info({ userId }, 'spotify disconnected');
+    },
+
+    /** For the status reply (whoami): connected, demo mode, when paused work resumes, disabled reasons. */
+    async status(userId: string): Promise<{
+      services: Record<string, { connected: boolean; demo: boolean; work_resumes_at: number | null }>;
+      disabled_services: DisabledService[];
+    }> {
+      const [account, disabled, resumesAt] = await Promise.all([
+        deps.accounts.get(userId),
+        deps.accounts.disabledOf(userId),
+        this.workResumesAt(),
+      ]);
+      return {
+        services: {
+          spotify: {
+            connected: account !== undefined,
+            demo: deps.settings.demo,
+            work_resumes_at: resumesAt ? Math.ceil(resumesAt.getTime() / 1000) : null,
+          },
+        },
+        disabled_services: disabled.map((d) => ({ service: 'spotify' as const, reason: d.reason })),
+      };
+    },
+
+    /** When Spotify work resumes, if a cooldown runs or the daily quota is spent; null when it runs. */
+    async workResumesAt(): Promise<Date | null> {
+      const { key, dailyQuota } = deps.settings.limits;
+      const cooldowns = await deps.budget.activeCooldowns(key);
+      const last = cooldowns.at(-1);
+      if (last) return last.until;
+      if (dailyQuota !== null) {
+        const day = await deps.budget.usedSince(key, DAILY_WINDOW_MS);
+        if (day.used >= dailyQuota && day.oldest) return new Date(day.oldest.getTime() + DAILY_WINDOW_MS);
+      }
+      return null;
+    },
+  };
+}
+export type SpotifyConnectService = ReturnType<typeof createSpotifyConnectService>;

@@ -1,0 +1,113 @@
+import type { Logger } from 'pino';
+import { createSpotifyAccountRepository } from './account.repository.ts';
+import { spotifyApi } from './api.ts';
+import type { BudgetLimits } from './budget.ts';
+import { createBudgetRepository } from './budget.repository.ts';
+import { createSpotifyClient, type CallContext, type SpotifyClientDeps } from './client.ts';
+import { createSpotifyConnectService, type SpotifyConnectDeps } from './connect.service.ts';
+import type { SpotifyConfig } from './spotify.config.ts';
+import { createTokenCipher, loadOrCreateKey } from './token-crypto.ts';
+import { createSpotifyTokens } from './tokens.service.ts';
+
+/** The Drizzle handle the repositories take (only repositories import the client itself). */
+type Db = Parameters<typeof createBudgetRepository>[0];
+
+/** Where Spotify is: the real one (a client id is set) or the simulated one (demo mode). */
+export interface SpotifyEndpoints {
+  clientId: string;
+  accountsUrl: string;
+  apiUrl: string;
+  demo: boolean;
+}
+
+/** The real Spotify from the settings; null when no client id is set (then main.ts starts the demo). */
+export function realSpotify(
+  c: Pick<SpotifyConfig, 'SPOTIFY_CLIENT_ID' | 'SPOTIFY_ACCOUNTS_URL' | 'SPOTIFY_API_URL'>,
+) {
+  if (!c.SPOTIFY_CLIENT_ID) return null;
+  return {
+    clientId: c.SPOTIFY_CLIENT_ID,
+    accountsUrl: c.SPOTIFY_ACCOUNTS_URL.replace(/\/$/, ''),
+    apiUrl: c.SPOTIFY_API_URL.replace(/\/$/, ''),
+    demo: false,
+  } satisfies SpotifyEndpoints;
+}
+
+export type SpotifySettings = Pick<
+  SpotifyConfig,
+  'SPOTIFY_RATE_PER_30S' | 'SPOTIFY_DAILY_QUOTA' | 'SPOTIFY_TIMEOUT_SECONDS' | 'TOKEN_ENCRYPTION_KEY'
+> & { dataDir: string };
+
+export interface SpotifyModuleOverrides {
+  fetch?: typeof fetch;
+  sleep?: SpotifyClientDeps['sleep'];
+  retry?: SpotifyClientDeps['retry'];
+  onMusicAccountGone?: SpotifyConnectDeps['onMusicAccountGone'];
+  /** Budget key; default: the client id (the rate limit is per app). */
+  budgetKey?: string;
+}
+
+/** Wires the Spotify repositories, tokens, client and connect service (used by main.ts and the tests). */
+export function createSpotifyModule(
+  db: Db,
+  endpoints: SpotifyEndpoints,
+  s: SpotifySettings,
+  log: Logger,
+  o: SpotifyModuleOverrides = {},
+) {
+  const cipher = createTokenCipher(loadOrCreateKey({ setting: s.TOKEN_ENCRYPTION_KEY, dataDir: s.dataDir }));
+  const accounts = createSpotifyAccountRepository(db);
+  const budget = createBudgetRepository(db);
+  const timeoutMs = s.SPOTIFY_TIMEOUT_SECONDS * 1000;
+  const limits: BudgetLimits = {
+    key: o.budgetKey ?? endpoints.clientId,
+    ratePer30s: s.SPOTIFY_RATE_PER_30S,
+    dailyQuota: s.SPOTIFY_DAILY_QUOTA,
+  };
+  const spotifyLog = log.child({ module: 'spotify' });
+  const tokens = createSpotifyTokens({
+    accounts,
+    ledger: budget,
+    cipher,
+    settings: { clientId: endpoints.clientId, accountsUrl: endpoints.accountsUrl, timeoutMs },
+    fetch: o.fetch,
+    log: spotifyLog,
+  });
+  const client = createSpotifyClient({
+    budget,
+    accounts,
+    tokens,
+    settings: { apiUrl: endpoints.apiUrl, timeoutMs, limits },
+    log: spotifyLog,
+    fetch: o.fetch,
+    sleep: o.sleep,
+    retry: o.retry,
+  });
+  const connect = createSpotifyConnectService({
+    accounts,
+    budget,
+    client,
+    tokens,
+    cipher,
+    settings: {
+      clientId: endpoints.clientId,
+      accountsUrl: endpoints.accountsUrl,
+      demo: endpoints.demo,
+      limits,
+    },
+    onMusicAccountGone: o.onMusicAccountGone,
+    log: spotifyLog,
+  });
+  return {
+    endpoints,
+    limits,
+    accounts,
+    budget,
+    tokens,
+    client,
+    connect,
+    /** The typed Web API for one user, purpose and priority. */
+    api: (ctx: CallContext) => spotifyApi(client, ctx),
+  };
+}
+export type SpotifyModule = ReturnType<typeof createSpotifyModule>;

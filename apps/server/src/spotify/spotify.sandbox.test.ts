@@ -1,0 +1,355 @@
+// The Spotify client, tokens and connect service against the simulated Spotify (in-process sandbox)
+// on the real test PostgreSQL. Separate Spotify modules stand for separate processes.
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { spotifyAccounts } from '../db/spotify.schema.ts';
+import {
+  DISABLED_REASONS,
+  SpotifyAccountDisabledError,
+  SpotifyCapabilityMissingError,
+  SpotifyDeferredError,
+} from './errors.ts';
+import { startHarness, type Harness } from './sandbox-harness.test-helper.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+beforeEach(() => {
+  h.sandbox.admin.setConfig({ accessTokenTtlSeconds: 3600, rotateRefreshTokens: 'always', faults: [] });
+  h.sleeps.length = 0;
+});
+
+/** A new Pacebeat user connected (through the service) to a new simulated Spotify user. */
+async function connected(p = h.process()) {
+  const userId = await h.newUser();
+  const spotifyUser = h.sandbox.admin.createUser({ username: `u${randomUUID().slice(0, 8)}` });
+  const tokenInfo = h.sandbox.admin.connect({ userId: spotifyUser.id });
+  await p.connect.connect(userId, { ...tokenInfo, refresh_token: tokenInfo.refresh_token! });
+  return { userId, spotifyUser, tokenInfo, p };
+}
+
+const row = async (userId: string) =>
+  (await h.db.db.select().from(spotifyAccounts).where(eq(spotifyAccounts.userId, userId)))[0];
+const ctx = (userId: string) => ({ userId, purpose: 'test', priority: 'interactive' as const });
+const tokenCalls = (p: ReturnType<Harness['process']>, userId: string) =>
+  p.budget
+    .ledger({ userKey: userId })
+    .then((l) => l.find((e) => e.endpoint === 'POST /api/token')?.calls ?? 0);
+
+describe('connect', () => {
+  it('links by account_id, keeps scopes, and stores tokens only encrypted', async () => {
+    const { userId, spotifyUser, tokenInfo } = await connected();
+    const r = (await row(userId))!;
+    expect(r.accountId).toBe(spotifyUser.accountId);
+    expect(r.spotifyUserId).toBe(spotifyUser.id);
+    expect(r.scopes.split(' ')).toContain('playlist-modify-private');
+    expect(JSON.stringify(r)).not.toContain(tokenInfo.refresh_token);
+    expect(JSON.stringify(r)).not.toContain(tokenInfo.access_token);
+    expect(r.refreshTokenEnc.startsWith('v1.')).toBe(true);
+  });
+
+  it('refuses a second Pacebeat user claiming the same Spotify account, storing nothing', async () => {
+    const { spotifyUser, p } = await connected();
+    const other = await h.newUser();
+    const again = h.sandbox.admin.connect({ userId: spotifyUser.id });
+    await expect(
+      p.connect.connect(other, { ...again, refresh_token: again.refresh_token! }),
+    ).rejects.toMatchObject({
+      statusCode: 409,
+      code: 'SpotifyAccountTaken',
+    });
+    expect(await row(other)).toBeUndefined();
+  });
+
+  it('answers 400 for a token Spotify does not accept, storing nothing', async () => {
+    const p = h.process();
+    const userId = await h.newUser();
+    const bad = {
+      access_token: 'BQnot-a-token',
+      token_type: 'Bearer',
+      scope: h.sandbox.admin.connect({ userId: 'ana.runs' }).scope,
+      expires_in: 3600,
+      refresh_token: 'AQx',
+    };
+    await expect(p.connect.connect(userId, bad)).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'SpotifyTokenRejected',
+    });
+    expect(await row(userId)).toBeUndefined();
+  });
+
+  it('disconnect deletes the account, its tokens and its ledger', async () => {
+    const { userId, p } = await connected();
+    await p.api(ctx(userId)).me();
+    expect((await p.budget.ledger({ userKey: userId })).length).toBeGreaterThan(0);
+    await p.connect.disconnect(userId);
+    expect(await row(userId)).toBeUndefined();
+    expect(await p.budget.ledger({ userKey: userId })).toEqual([]);
+    expect((await p.connect.status(userId)).services['spotify']?.connected).toBe(false);
+  });
+});
+
+describe('tokens', () => {
+  it('refreshes before expiry and stores a rotated refresh token', async () => {
+    h.sandbox.admin.setConfig({ accessTokenTtlSeconds: 60, rotateRefreshTokens: 'always' });
+    const { userId, p } = await connected();
+    const before = (await row(userId))!.refreshTokenEnc;
+    await p.api(ctx(userId)).me(); // 60 s left: under the margin, so it refreshes
+    const after = (await row(userId))!.refreshTokenEnc;
+    expect(after).not.toBe(before);
+    // A second refresh works only if the rotated token was kept (the sandbox revokes a reused one).
+    const fresh = h.process();
+    await fresh.api(ctx(userId)).me();
+    expect(await tokenCalls(p, userId)).toBe(2);
+    expect((await row(userId))!.disabledReason).toBeNull();
+  });
+
+  it('keeps the refresh token when none comes back', async () => {
+    h.sandbox.admin.setConfig({ accessTokenTtlSeconds: 60, rotateRefreshTokens: 'never' });
+    const { userId, p } = await connected();
+    const before = (await row(userId))!.refreshTokenEnc;
+    await p.api(ctx(userId)).me();
+    await h.process().api(ctx(userId)).me();
+    expect((await row(userId))!.refreshTokenEnc).toBe(before);
+    expect(await tokenCalls(p, userId)).toBe(2);
+  });
+
+  it('two processes needing a refresh for the same user at once make one refresh', async () => {
+    h.sandbox.admin.setConfig({ accessTokenTtlSeconds: 3600, rotateRefreshTokens: 'always' });
+    const { userId, p } = await connected();
+    // Make the stored access token stale for everyone.
+    await h.db.db
+      .update(spotifyAccounts)
+      .set({ accessExpiresAt: new Date(0) })
+      .where(eq(spotifyAccounts.userId, userId));
+    // A slow token endpoint, so both refreshes would be in flight together without the lock.
+    h.sandbox.admin.setConfig({
+      faults: [{ kind: 'slow', delayMs: 300, service: 'spotify-accounts', path: '/api/token' }],
+    });
+    const a = h.process();
+    const b = h.process();
+    const results = await Promise.all([
+      a.api(ctx(userId)).me(),
+      b.api(ctx(userId)).me(),
+      a.api(ctx(userId)).me(),
+    ]);
+    expect(results.map((m) => m.id)).toEqual(Array(3).fill(results[0]!.id));
+    expect(await tokenCalls(p, userId)).toBe(1);
+  });
+
+  it('a 401 leads to one refresh and one retry', async () => {
+    const { userId, p } = await connected();
+    // The access token stops working (expired early), but the grant lives.
+    h.sandbox.admin.setConfig({
+      faults: [{ kind: 'status', status: 401, service: 'spotify-api', path: '/me', times: 1 }],
+    });
+    const me = await p.api(ctx(userId)).me();
+    expect(me.id).toBeTruthy();
+    expect(await tokenCalls(p, userId)).toBe(1);
+  });
+
+  it('revocation (invalid_grant) disables the service with a reason; reconnecting clears it', async () => {
+    const { userId, spotifyUser, p } = await connected();
+    h.sandbox.admin.revokeTokens({ userId: spotifyUser.id });
+    await expect(p.api(ctx(userId)).me()).rejects.toBeInstanceOf(SpotifyAccountDisabledError);
+    const status = await p.connect.status(userId);
+    expect(status.disabled_services).toEqual([{ service: 'spotify', reason: DISABLED_REASONS.revoked }]);
+    expect(status.services['spotify']?.connected).toBe(true);
+    // Disabled: no further calls are even tried.
+    await expect(p.api(ctx(userId)).me()).rejects.toBeInstanceOf(SpotifyAccountDisabledError);
+    expect(await tokenCalls(p, userId)).toBe(1);
+    const again = h.sandbox.admin.connect({ userId: spotifyUser.id });
+    await p.connect.connect(userId, { ...again, refresh_token: again.refresh_token! });
+    expect((await p.connect.status(userId)).disabled_services).toEqual([]);
+    expect((await p.api(ctx(userId)).me()).id).toBe(spotifyUser.id);
+  });
+
+  it('a user not on the app’s user list (403) disables the service', async () => {
+    const { userId, spotifyUser, p } = await connected();
+    h.sandbox.admin.setRegistered(spotifyUser.id, false);
+    await expect(p.api(ctx(userId)).me()).rejects.toBeInstanceOf(SpotifyAccountDisabledError);
+    expect((await p.connect.status(userId)).disabled_services[0]?.reason).toBe(
+      DISABLED_REASONS.notRegistered,
+    );
+  });
+});
+
+describe('limits and failures', () => {
+  it('429 with Retry-After: every process pauses until it ends, and nothing is retried in-process', async () => {
+    const key = `k-${randomUUID()}`;
+    const a = h.process({ budgetKey: key });
+    const { userId } = await connected(a);
+    h.sandbox.admin.setConfig({
+      faults: [
+        { kind: 'status', status: 429, retryAfterSeconds: 7, service: 'spotify-api', path: '/me', times: 1 },
+      ],
+    });
+    const err = await a
+      .api(ctx(userId))
+      .me()
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SpotifyDeferredError);
+    expect((err as SpotifyDeferredError).reason).toBe('rate');
+    const waitMs = (err as SpotifyDeferredError).retryAt.getTime() - Date.now();
+    expect(waitMs).toBeGreaterThan(5_000);
+    expect(waitMs).toBeLessThanOrEqual(7_000);
+    const b = h.process({ budgetKey: key });
+    const before = h.sandbox.admin.requests({ service: 'spotify-api' }).length;
+    await expect(b.api(ctx(userId)).me()).rejects.toBeInstanceOf(SpotifyDeferredError);
+    expect(h.sandbox.admin.requests({ service: 'spotify-api' }).length).toBe(before);
+    expect(h.sleeps).toEqual([]);
+  });
+
+  it('QUOTA_EXCEEDED puts every process into the cooldown, and the status says when work resumes', async () => {
+    const key = `k-${randomUUID()}`;
+    const a = h.process({ budgetKey: key });
+    const { userId } = await connected(a);
+    h.sandbox.admin.setConfig({
+      dailyQuota: { windowSeconds: 86_400, maxRequests: 1, minRetryAfterSeconds: 13 * 3600 },
+    });
+    try {
+      await a
+        .api(ctx(userId))
+        .me()
+        .catch(() => undefined); // may spend the last call of the quota
+      const err = await a
+        .api(ctx(userId))
+        .me()
+        .catch((e: unknown) => e);
+      expect(err).toMatchObject({ reason: 'quota' });
+      const b = h.process({ budgetKey: key });
+      const before = h.sandbox.admin.requests({ service: 'spotify-api' }).length;
+      await expect(b.api(ctx(userId)).savedTracks()).rejects.toMatchObject({ reason: 'quota' });
+      expect(h.sandbox.admin.requests({ service: 'spotify-api' }).length).toBe(before);
+      const resumes = (await b.connect.status(userId)).services['spotify']?.work_resumes_at;
+      expect(resumes! * 1000 - Date.now()).toBeGreaterThan(12 * 3600_000);
+    } finally {
+      h.sandbox.admin.setConfig({ dailyQuota: false });
+    }
+  });
+
+  it('5xx on a read: capped exponential backoff with jitter, then success', async () => {
+    const { userId, p } = await connected();
+    h.sandbox.admin.setConfig({
+      faults: [{ kind: 'status', status: 503, service: 'spotify-api', path: '/me/tracks', times: 3 }],
+    });
+    const page = await p.api({ ...ctx(userId), priority: 'library_scan' }).savedTracks();
+    expect(page.items.length).toBeGreaterThanOrEqual(0);
+    expect(h.sleeps).toHaveLength(3);
+    h.sleeps.forEach((ms, i) => {
+      expect(ms).toBeGreaterThanOrEqual(250 * 2 ** i);
+      expect(ms).toBeLessThanOrEqual(500 * 2 ** i);
+    });
+    const ledger = await p.budget.ledger({ userKey: userId });
+    expect(ledger.find((e) => e.endpoint === 'GET /me/tracks')).toMatchObject({ calls: 4, failures: 3 });
+  });
+
+  it('5xx on a playlist add: the playlist is checked before the add is repeated', async () => {
+    const { userId, spotifyUser, p } = await connected();
+    const pl = h.sandbox.admin.createPlaylist(spotifyUser.id, { name: 'Target 160-170' });
+    const liked = h.sandbox.admin.user('ana.runs');
+    expect(liked).toBeTruthy();
+    const tracks = (await p.api(ctx(userId)).savedTracks()).items.map((i) => i.track.uri);
+    const uris = tracks.length
+      ? tracks.slice(0, 2)
+      : h.sandbox.admin
+          .playlistItems('4PEP9pmqdKJSWhQuT6CL4Q')
+          .slice(0, 2)
+          .map((id) => `spotify:track:${id}`);
+    h.sandbox.admin.setConfig({
+      faults: [
+        { kind: 'status', status: 500, service: 'spotify-api', method: 'POST', path: '/items', times: 1 },
+      ],
+    });
+    await p.api({ ...ctx(userId), priority: 'playlist_write' }).addTracks(pl.id, uris);
+    expect(h.sandbox.admin.playlistItems(pl.id).map((id) => `spotify:track:${id}`)).toEqual(uris);
+  });
+
+  it('a playlist add that timed out is checked first, and repeated once because it did not land', async () => {
+    const p = h.process({ settings: { SPOTIFY_TIMEOUT_SECONDS: 1 } });
+    const { userId, spotifyUser } = await connected(p);
+    const pl = h.sandbox.admin.createPlaylist(spotifyUser.id, { name: 'Target 170-180' });
+    const uris = h.sandbox.admin
+      .playlistItems('4PEP9pmqdKJSWhQuT6CL4Q')
+      .slice(0, 3)
+      .map((id) => `spotify:track:${id}`);
+    h.sandbox.admin.setConfig({
+      faults: [
+        { kind: 'slow', delayMs: 1500, service: 'spotify-api', method: 'POST', path: '/items', times: 1 },
+      ],
+    });
+    await p.api({ ...ctx(userId), priority: 'playlist_write' }).addTracks(pl.id, uris);
+    await new Promise((r) => setTimeout(r, 600)); // past the slow answer: a late add would show now
+    expect(h.sandbox.admin.playlistItems(pl.id).map((id) => `spotify:track:${id}`)).toEqual(uris);
+    const reads = h.sandbox.admin
+      .requests({ service: 'spotify-api' })
+      .filter((r) => r.method === 'GET' && r.url.includes(`/playlists/${pl.id}`));
+    expect(reads.length).toBeGreaterThan(0); // it looked before repeating
+  });
+
+  it('a playlist add that went through but whose answer was lost is not repeated', async () => {
+    let lose = true;
+    // The network loses the answer after Spotify applied the add.
+    const lossyFetch: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if (lose && init?.method === 'POST' && String(input).endsWith('/items')) {
+        lose = false;
+        await res.text();
+        throw new TypeError('fetch failed: connection reset');
+      }
+      return res;
+    };
+    const p = h.process({ fetch: lossyFetch });
+    const { userId, spotifyUser } = await connected(p);
+    const pl = h.sandbox.admin.createPlaylist(spotifyUser.id, { name: 'Target 180-190' });
+    const uris = h.sandbox.admin
+      .playlistItems('4PEP9pmqdKJSWhQuT6CL4Q')
+      .slice(0, 2)
+      .map((id) => `spotify:track:${id}`);
+    await p.api({ ...ctx(userId), priority: 'playlist_write' }).addTracks(pl.id, uris);
+    expect(lose).toBe(false);
+    expect(h.sandbox.admin.playlistItems(pl.id).map((id) => `spotify:track:${id}`)).toEqual(uris);
+  });
+
+  it('an extended-quota endpoint answering 403 is remembered and not tried again', async () => {
+    const { userId, p } = await connected();
+    const trackId = h.sandbox.admin.playlistItems('4PEP9pmqdKJSWhQuT6CL4Q')[0]!;
+    await h.db.db.execute(`delete from spotify_capabilities where capability = 'audio-features'`);
+    await expect(p.api(ctx(userId)).audioFeatures(trackId)).rejects.toBeInstanceOf(
+      SpotifyCapabilityMissingError,
+    );
+    const before = h.sandbox.admin.requests({ service: 'spotify-api' }).length;
+    await expect(p.api(ctx(userId)).audioFeatures(trackId)).rejects.toBeInstanceOf(
+      SpotifyCapabilityMissingError,
+    );
+    expect(h.sandbox.admin.requests({ service: 'spotify-api' }).length).toBe(before);
+    expect((await row(userId))!.disabledReason).toBeNull();
+  });
+
+  it('reads playlist items in both shapes (item in development mode, track in extended quota)', async () => {
+    const { userId, spotifyUser, p } = await connected();
+    const ids = h.sandbox.admin
+      .playlistItems('4PEP9pmqdKJSWhQuT6CL4Q')
+      .slice(0, 4)
+      .filter((x): x is string => x !== null);
+    const pl = h.sandbox.admin.createPlaylist(spotifyUser.id, { name: 'Shapes', trackIds: ids });
+    const dm = await p.api(ctx(userId)).playlistTracks(pl.id);
+    h.sandbox.admin.setConfig({ extendedQuota: true });
+    try {
+      const eq = await p.api(ctx(userId)).playlistTracks(pl.id);
+      expect(dm.tracks.map((t) => t.id)).toEqual(ids);
+      expect(eq.tracks.map((t) => t.id)).toEqual(ids);
+      expect(
+        await p
+          .api(ctx(userId))
+          .playlist(pl.id)
+          .then((x) => (x.items ?? x.tracks)?.total),
+      ).toBe(ids.length);
+    } finally {
+      h.sandbox.admin.setConfig({ extendedQuota: false });
+    }
+  });
+});
