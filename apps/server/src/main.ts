@@ -13,7 +13,10 @@ import { openDatabase } from './db/database.ts';
 import { runMigrations } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
 import { createHousekeepingService } from './jobs/housekeeping.service.ts';
-import { setupQueues, startWorkers } from './jobs/registry.ts';
+import { jobRegistry, setupQueues, startWorkers } from './jobs/registry.ts';
+import { startDemoSpotify } from './spotify/demo.ts';
+import { createSpotifyModule, realSpotify } from './spotify/spotify.module.ts';
+import { cancelUserJobs } from './spotify/user-jobs.ts';
 
 const COMMANDS = ['all', 'serve', 'work', 'migrate'] as const;
 type Command = (typeof COMMANDS)[number];
@@ -39,7 +42,11 @@ async function main(): Promise<void> {
 
   const db = await openDatabase(config, log);
   // Filled in as parts start, so a signal during start-up stops what is already running.
-  const running: { boss?: PgBoss; app?: Awaited<ReturnType<typeof buildApp>> } = {};
+  const running: {
+    boss?: PgBoss;
+    app?: Awaited<ReturnType<typeof buildApp>>;
+    demo?: Awaited<ReturnType<typeof startDemoSpotify>>;
+  } = {};
   let stopping = false;
   closeWithGrace({ delay: config.SHUTDOWN_TIMEOUT_SECONDS * 1000, logger: log }, async ({ signal, err }) => {
     stopping = true;
@@ -53,6 +60,7 @@ async function main(): Promise<void> {
     });
     await accounts.close();
     await db.close();
+    await running.demo?.close();
   });
 
   await runMigrations(db);
@@ -84,6 +92,19 @@ async function main(): Promise<void> {
     { ...config, embedded: db.embedded },
     log.child({ module: 'accounts' }),
   );
+  // Spotify: the real one when a client id is set; otherwise demo mode, the simulated world in-process.
+  let spotifyEndpoints = realSpotify(config);
+  if (!spotifyEndpoints) {
+    running.demo = await startDemoSpotify({ host: config.HOST, log });
+    spotifyEndpoints = running.demo.endpoints;
+    if (command !== 'all') log.warn('demo mode runs its simulated Spotify inside each process: use `all`');
+  }
+  const spotify = createSpotifyModule(db.db, spotifyEndpoints!, config, log, {
+    onMusicAccountGone: [
+      async (userId) => void (await cancelUserJobs(boss, Object.keys(jobRegistry), userId)),
+    ],
+  });
+
   if (runsJobs) {
     const housekeeping = createHousekeepingService({
       sessions: accounts.sessionRows,
@@ -98,7 +119,13 @@ async function main(): Promise<void> {
     const app = await buildApp(
       {
         webDistDir: config.WEB_DIST_DIR,
-        accounts: { accounts: accounts.accounts, sessions: accounts.sessions, publicUrl: config.PUBLIC_URL },
+        accounts: {
+          accounts: accounts.accounts,
+          sessions: accounts.sessions,
+          publicUrl: config.PUBLIC_URL,
+          servicesStatus: (userId) => spotify.connect.status(userId),
+        },
+        spotify: { spotify: spotify.connect },
         async checkReady() {
           if (stopping) throw new Error('shutting down');
           await db.pool.query('select 1');

@@ -30,7 +30,7 @@ export function realSpotify(
     accountsUrl: c.SPOTIFY_ACCOUNTS_URL.replace(/\/$/, ''),
     apiUrl: c.SPOTIFY_API_URL.replace(/\/$/, ''),
     demo: false,
-  } satisfies SpotifyEndpoints;
+  };
 }
 
 export type SpotifySettings = Pick<

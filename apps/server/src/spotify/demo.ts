@@ -1,0 +1,33 @@
+// Demo mode: with no SPOTIFY_CLIENT_ID, the simulated music world runs in-process and every Spotify
+// (and, through `baseUrls`, tempo) base URL points at it. A new user connects through its consent page.
+import type { Logger } from 'pino';
+import { startSandbox, type Sandbox } from '@pacebeat/sandbox';
+import type { SpotifyEndpoints } from './spotify.module.ts';
+
+export interface DemoSpotify {
+  endpoints: SpotifyEndpoints;
+  /** Every simulated service's base URL (Spotify accounts and API, Deezer, ReccoBeats, GetSongBPM). */
+  baseUrls: Sandbox['baseUrls'];
+  close(): Promise<void>;
+}
+
+export async function startDemoSpotify(o: { host: string; log: Logger }): Promise<DemoSpotify> {
+  // The browser must reach the consent page: listen on the app's own address (loopback by default).
+  const host = o.host === '0.0.0.0' || o.host === '::' ? '127.0.0.1' : o.host;
+  const sandbox = await startSandbox({ host, port: 0 });
+  const clientId = sandbox.admin.config().clientIds[0]!;
+  o.log.warn(
+    { sandbox: sandbox.url },
+    'demo mode: no SPOTIFY_CLIENT_ID is set, so Pacebeat uses its built-in simulated Spotify',
+  );
+  return {
+    endpoints: {
+      clientId,
+      accountsUrl: sandbox.baseUrls.spotifyAccounts,
+      apiUrl: sandbox.baseUrls.spotifyApi,
+      demo: true,
+    },
+    baseUrls: sandbox.baseUrls,
+    close: () => sandbox.close(),
+  };
+}
