@@ -1,0 +1,157 @@
+// The /api/spotify routes through app.inject, with the real accounts module and the in-process sandbox.
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorReply, SpotifyConnectDataReply, WhoamiReply } from '@pacebeat/contract';
+import { createAccountsModule } from '../accounts/accounts.module.ts';
+import { loadConfig } from '../config.ts';
+import { spotifyAccounts } from '../db/spotify.schema.ts';
+import { buildApp } from '../http/app.ts';
+import { startHarness, type Harness } from './sandbox-harness.test-helper.ts';
+
+let h: Harness;
+let app: Awaited<ReturnType<typeof buildApp>>;
+const adminEmail = `admin-${randomUUID()}@example.org`;
+
+beforeAll(async () => {
+  h = await startHarness();
+  const log = pino({ level: 'silent' });
+  const config = loadConfig({ ADMIN_EMAILS: adminEmail });
+  const accounts = createAccountsModule(h.db.db, { ...config, embedded: false }, log);
+  const spotify = h.process();
+  app = await buildApp(
+    {
+      webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),
+      checkReady: async () => undefined,
+      accounts: {
+        accounts: accounts.accounts,
+        sessions: accounts.sessions,
+        servicesStatus: (userId) => spotify.connect.status(userId),
+      },
+      spotify: { spotify: spotify.connect },
+    },
+    { loggerInstance: log },
+  );
+});
+afterAll(async () => {
+  await app.close();
+  await h.close();
+});
+
+async function signUp(email = `r-${randomUUID()}@example.org`) {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/signup',
+    remoteAddress: `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+    payload: { email, name: 'Runner', password: 'run4fun!' },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const c = res.cookies.find((x) => x.name === 'pacebeat_session')!;
+  const cookie = `pacebeat_session=${c.value}`;
+  const who = WhoamiReply.parse((await app.inject({ url: '/api/whoami', headers: { cookie } })).json());
+  return { cookie, email, userId: who.data.user!.id };
+}
+
+const tokenFor = (spotifyUserId?: string) => {
+  const id = spotifyUserId ?? h.sandbox.admin.createUser({ username: `r${randomUUID().slice(0, 8)}` }).id;
+  return { id, token_info: h.sandbox.admin.connect({ userId: id }) };
+};
+const put = (url: string, cookie: string | undefined, payload?: unknown) =>
+  app.inject({
+    method: 'PUT',
+    url,
+    headers: cookie ? { cookie } : {},
+    ...(payload === undefined ? {} : { payload }),
+  });
+const stored = async (userId: string) =>
+  (await h.db.db.select().from(spotifyAccounts).where(eq(spotifyAccounts.userId, userId))).length;
+
+describe('/api/spotify', () => {
+  it('every route needs a session', async () => {
+    expect((await app.inject({ url: '/api/spotify/connect_data' })).statusCode).toBe(401);
+    expect(
+      (await put('/api/spotify/connect', undefined, { token_info: tokenFor().token_info })).statusCode,
+    ).toBe(401);
+    expect((await put('/api/spotify/disconnect', undefined)).statusCode).toBe(401);
+  });
+
+  it('connect_data answers the client id, the scopes and the demo flag', async () => {
+    const { cookie } = await signUp();
+    const res = await app.inject({ url: '/api/spotify/connect_data', headers: { cookie } });
+    const body = SpotifyConnectDataReply.parse(res.json());
+    expect(body.data.client_id).toBe('pacebeat-demo');
+    expect(body.data.scopes.join(' ')).toBe(
+      'user-library-read playlist-read-private playlist-read-collaborative user-follow-read playlist-modify-public playlist-modify-private',
+    );
+    expect(body.data.authorize_url).toBe(`${h.sandbox.baseUrls.spotifyAccounts}/authorize`);
+    expect(body.data.demo).toBe(true);
+  });
+
+  it('missing or malformed token replies answer 400 and store nothing', async () => {
+    const { cookie, userId } = await signUp();
+    const good = tokenFor().token_info;
+    const bad: unknown[] = [
+      undefined,
+      {},
+      { token_info: null },
+      { token_info: { ...good, access_token: undefined } },
+      { token_info: { ...good, refresh_token: '' } },
+      { token_info: { ...good, expires_in: 'soon' } },
+      { token_info: { ...good, token_type: 'MAC' } },
+      { token_info: { ...good, scope: 'user-library-read' } }, // too few scopes
+      { token_info: { ...good, access_token: 'BQforged' } }, // Spotify refuses it
+    ];
+    for (const payload of bad) {
+      const res = await put('/api/spotify/connect', cookie, payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      ErrorReply.parse(res.json());
+    }
+    expect(await stored(userId)).toBe(0);
+  });
+
+  it('connects, shows in whoami, refuses a second claim with 409, and disconnects', async () => {
+    const first = await signUp();
+    const { id, token_info } = tokenFor();
+    const res = await put('/api/spotify/connect', first.cookie, { token_info });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ data: { connected: true, display_name: id } });
+    const who = WhoamiReply.parse(
+      (await app.inject({ url: '/api/whoami', headers: { cookie: first.cookie } })).json(),
+    );
+    expect(who.data.services['spotify']).toEqual({ connected: true, demo: true, work_resumes_at: null });
+
+    const second = await signUp();
+    const claim = await put('/api/spotify/connect', second.cookie, { token_info: tokenFor(id).token_info });
+    expect(claim.statusCode).toBe(409);
+    expect(claim.json().error.code).toBe('SpotifyAccountTaken');
+    expect(await stored(second.userId)).toBe(0);
+
+    const off = await put('/api/spotify/disconnect', first.cookie);
+    expect(off.statusCode).toBe(200);
+    expect(off.json()).toEqual({ data: { disconnected: true } });
+    expect(await stored(first.userId)).toBe(0);
+    // Now the account is free for the other user.
+    expect(
+      (await put('/api/spotify/connect', second.cookie, { token_info: tokenFor(id).token_info })).statusCode,
+    ).toBe(200);
+  });
+
+  it('connect and disconnect are refused in sudo mode', async () => {
+    const admin = await signUp(adminEmail);
+    const target = await signUp();
+    const sudo = `?sudo=${encodeURIComponent(target.email)}`;
+    const data = await app.inject({
+      url: `/api/spotify/connect_data${sudo}`,
+      headers: { cookie: admin.cookie },
+    });
+    expect(data.statusCode).toBe(200);
+    const c = await put(`/api/spotify/connect${sudo}`, admin.cookie, { token_info: tokenFor().token_info });
+    expect(c.statusCode).toBe(403);
+    const d = await put(`/api/spotify/disconnect${sudo}`, admin.cookie);
+    expect(d.statusCode).toBe(403);
+    expect(await stored(target.userId)).toBe(0);
+  });
+});
