@@ -113,7 +113,7 @@ export function buildConfig(opts: SandboxOptions): SandboxConfig {
       rateLimit: { windowSeconds: 3600, maxRequests: 3000 },
       ...opts.getsongbpm,
     },
-    previews: { seconds: 30, sampleRate: 22050, kbps: 64, cacheSize: 64, ...opts.previews },
+    previews: { seconds: 30, sampleRate: 22050, kbps: 96, cacheSize: 64, ...opts.previews },
     faults: opts.faults ?? [],
     requestLogSize: opts.requestLogSize ?? 10_000,
   };
