@@ -18,6 +18,19 @@ export interface FirebaseWidgetProps {
 }
 
 const APP_NAME = 'pacebeat';
+const STYLE_ID = 'firebaseui-css';
+
+/**
+ * FirebaseUI's stylesheet, without its `@import` of Google Fonts: the app already has its fonts, and an
+ * unreachable font server (offline, or a strict network) must not break the sign-in widget.
+ */
+function installCss(css: string) {
+  if (document.getElementById(STYLE_ID)) return;
+  const style = document.createElement('style');
+  style.id = STYLE_ID;
+  style.textContent = css.replace(/@import\s+(url\()?["'][^"']*["']\)?[^;]*;/g, '');
+  document.head.append(style);
+}
 
 /**
  * The FirebaseUI sign-in widget (spec §2): popup flow, email/password without a required display
@@ -35,12 +48,13 @@ export function FirebaseWidget({ webConfig, emulatorUrl, onSignedIn, onError }: 
     let cancelled = false;
     let ui: { reset(): void } | undefined;
     (async () => {
-      const [{ default: firebase }, firebaseui] = await Promise.all([
+      const [{ default: firebase }, firebaseui, , { default: css }] = await Promise.all([
         import('firebase/compat/app'),
         import('firebaseui'),
         import('firebase/compat/auth'),
-        import('firebaseui/dist/firebaseui.css'),
+        import('firebaseui/dist/firebaseui.css?raw'),
       ]);
+      installCss(css);
       if (cancelled || !container.current) return;
       const app =
         firebase.apps.find((a) => a.name === APP_NAME) ?? firebase.initializeApp(webConfig, APP_NAME);
