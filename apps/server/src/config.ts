@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { SpotifySettings } from './spotify/spotify.config.ts';
+import { TempoSettings } from './tempo/tempo.config.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -88,6 +89,9 @@ const ConfigSchema = z.object({
 
   // Spotify (src/spotify/spotify.config.ts)
   ...SpotifySettings,
+
+  // Tempo services (src/tempo/tempo.config.ts)
+  ...TempoSettings,
 });
 
 export type Config = Readonly<

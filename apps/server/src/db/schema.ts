@@ -68,3 +68,6 @@ export const sessions = pgTable(
 
 // spotify: the linked accounts, call budget, cooldowns, capabilities and ledger (owned by src/spotify/)
 export * from './spotify.schema.ts';
+
+// tempo: the shared tempo cache and the tempo services' pacing (owned by src/tempo/)
+export * from './tempo.schema.ts';

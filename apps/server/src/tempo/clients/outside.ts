@@ -1,0 +1,147 @@
+// Calls to one outside tempo service, on the shared HTTP layer: a pacing slot shared through
+// PostgreSQL first, then one request with a time limit; 429 → a cooldown every process respects;
+// 5xx and network errors → a few quick retries with backoff, then "failed". Never throws for
+// anything the service does: every answer is an Outcome.
+import { backoffDelay, fetchWithTimeout, NetworkError, parseRetryAfter } from '../../outbound/http.ts';
+import type { SlotAnswer } from '../tempo.repository.ts';
+
+export type Outcome<T> =
+  | { kind: 'ok'; value: T }
+  /** The service answered: it does not know this. */
+  | { kind: 'not-found'; reason: string }
+  /** Rate limit, quota or cooldown: ask again after `retryAt`. */
+  | { kind: 'deferred'; retryAt: Date; reason: string }
+  /** Error, time-out or an answer we cannot read: ask again later. */
+  | { kind: 'failed'; reason: string };
+
+export interface Pacer {
+  takeSlot(service: string, now: Date, intervalMs: number, burstMs: number): Promise<SlotAnswer>;
+  setCooldown(service: string, until: Date, reason: string): Promise<void>;
+}
+
+export interface ServiceCallerDeps {
+  service: string;
+  pacer: Pacer;
+  /** Calls per second this service may get from all processes together. */
+  ratePerSecond: number;
+  timeoutMs: number;
+  fetch?: typeof fetch;
+  now?: () => Date;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** Waits for a pacing slot up to this long in process; longer waits defer the lookup. */
+  maxWaitMs?: number;
+  /** Cooldown after a 429 without Retry-After. */
+  defaultCooldownMs?: number;
+  /** Counts each request sent (benchmarks). */
+  onRequest?: (service: string) => void;
+}
+
+export interface RawAnswer<B> {
+  status: number;
+  headers: Headers;
+  body: B;
+}
+
+const ATTEMPTS = 3;
+const MAX_BYTES = 4 * 1024 * 1024;
+
+export const ok = <T>(value: T): Outcome<T> => ({ kind: 'ok', value });
+export const notFound = (reason: string): Outcome<never> => ({ kind: 'not-found', reason });
+export const failed = (reason: string): Outcome<never> => ({ kind: 'failed', reason });
+
+export function createServiceCaller(deps: ServiceCallerDeps) {
+  const fetchImpl = deps.fetch ?? fetch;
+  const now = deps.now ?? (() => new Date());
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const random = deps.random ?? Math.random;
+  const maxWaitMs = deps.maxWaitMs ?? 3_000;
+  const intervalMs = 1000 / deps.ratePerSecond;
+  // A burst of at most two calls ahead of the steady pace keeps rolling windows safe.
+  const burstMs = Math.max(intervalMs, 250);
+  const svc = deps.service;
+
+  /** Waits for this process's turn; a long wait (or a cooldown) defers instead. */
+  async function slot(): Promise<Outcome<void>> {
+    for (;;) {
+      const t = now();
+      const s = await deps.pacer.takeSlot(svc, t, intervalMs, burstMs);
+      if (s.ok) return ok(undefined);
+      const wait = s.retryAt.getTime() - t.getTime();
+      if (s.reason !== 'pacing' || wait > maxWaitMs) {
+        return { kind: 'deferred', retryAt: s.retryAt, reason: `${svc}: ${s.reason}` };
+      }
+      await sleep(Math.max(5, wait));
+    }
+  }
+
+  async function cooldown(ms: number, reason: string): Promise<Outcome<never>> {
+    const until = new Date(now().getTime() + ms);
+    await deps.pacer.setCooldown(svc, until, reason);
+    return { kind: 'deferred', retryAt: until, reason: `${svc}: ${reason}` };
+  }
+
+  async function send<B>(url: string, get: (url: string) => Promise<RawAnswer<B>>): Promise<Outcome<RawAnswer<B>>> {
+    let lastReason = '';
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      const s = await slot();
+      if (s.kind !== 'ok') return s;
+      deps.onRequest?.(svc);
+      let answer: RawAnswer<B>;
+      try {
+        answer = await get(url);
+      } catch (err) {
+        const e = err instanceof NetworkError ? err : new NetworkError(url, err);
+        lastReason = `${svc}: ${e.message.replace(/^network error calling [^:]*: /, '')}`;
+        if (attempt < ATTEMPTS) await sleep(backoffDelay(attempt, { baseMs: 250, capMs: 2_000, random }));
+        continue;
+      }
+      if (answer.status === 429) {
+        const ms = parseRetryAfter(answer.headers.get('retry-after'), now()) ?? deps.defaultCooldownMs ?? 30_000;
+        return cooldown(Math.max(1_000, ms), 'rate limited (429)');
+      }
+      if (answer.status >= 500) {
+        lastReason = `${svc}: HTTP ${answer.status}`;
+        if (attempt < ATTEMPTS) await sleep(backoffDelay(attempt, { baseMs: 250, capMs: 2_000, random }));
+        continue;
+      }
+      return ok(answer);
+    }
+    return failed(lastReason);
+  }
+
+  return {
+    service: svc,
+    /** GET with a text body (JSON services). */
+    getText: (url: string) =>
+      send(url, async (u) => {
+        const { response, text } = await fetchWithTimeout(fetchImpl, u, {}, deps.timeoutMs);
+        return { status: response.status, headers: response.headers, body: text };
+      }),
+    /** GET with a binary body of at most 4 MB (previews); the shared layer's fetch reads text only. */
+    getBytes: (url: string) =>
+      send(url, async (u) => {
+        try {
+          const response = await fetchImpl(u, { signal: AbortSignal.timeout(deps.timeoutMs) });
+          const body = new Uint8Array(await response.arrayBuffer());
+          if (body.byteLength > MAX_BYTES) throw new Error(`body larger than ${MAX_BYTES} bytes`);
+          return { status: response.status, headers: response.headers, body };
+        } catch (err) {
+          throw new NetworkError(u, err);
+        }
+      }),
+    /** Makes every process leave the service alone for `ms`. */
+    cooldown,
+  };
+}
+
+export type ServiceCaller = ReturnType<typeof createServiceCaller>;
+
+/** Reads a JSON text; undefined when it is not JSON. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

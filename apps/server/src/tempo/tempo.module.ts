@@ -1,0 +1,63 @@
+// Wires the tempo resolver from the settings: one paced caller and one client per outside service.
+import type { Db } from '../db/client.ts';
+import { createDeezerClient } from './clients/deezer.client.ts';
+import { createGetSongBpmClient } from './clients/getsongbpm.client.ts';
+import { createServiceCaller } from './clients/outside.ts';
+import { createPreviewClient } from './clients/preview.client.ts';
+import { createReccoBeatsClient } from './clients/reccobeats.client.ts';
+import type { TempoConfig } from './tempo.config.ts';
+import { createTempoRepository } from './tempo.repository.ts';
+import { createTempoService, type TempoServiceDeps } from './tempo.service.ts';
+
+export interface TempoModuleOptions {
+  audioFeatures?: TempoServiceDeps['audioFeatures'];
+  estimatePreview?: TempoServiceDeps['estimatePreview'];
+  fetch?: typeof fetch;
+  now?: () => Date;
+  sleep?: (ms: number) => Promise<void>;
+  /** Counts each outside request by service (benchmarks). */
+  onRequest?: (service: string) => void;
+  concurrency?: number;
+}
+
+export function createTempoModule(db: Db, config: TempoConfig, opts: TempoModuleOptions = {}) {
+  const repo = createTempoRepository(db);
+  const caller = (service: string, ratePerSecond: number) =>
+    createServiceCaller({
+      service,
+      pacer: repo,
+      ratePerSecond,
+      timeoutMs: config.TEMPO_TIMEOUT_SECONDS * 1000,
+      ...(opts.fetch ? { fetch: opts.fetch } : {}),
+      ...(opts.now ? { now: opts.now } : {}),
+      ...(opts.sleep ? { sleep: opts.sleep } : {}),
+      ...(opts.onRequest ? { onRequest: opts.onRequest } : {}),
+    });
+  const key = config.GETSONGBPM_API_KEY;
+  const service = createTempoService({
+    repo,
+    reccobeats: createReccoBeatsClient({
+      baseUrl: config.RECCOBEATS_API_URL,
+      http: caller('reccobeats', config.RECCOBEATS_RATE_PER_MINUTE / 60),
+    }),
+    deezer: createDeezerClient({ baseUrl: config.DEEZER_API_URL, http: caller('deezer', config.DEEZER_RATE_PER_SECOND) }),
+    previews: createPreviewClient({ http: caller('deezer-preview', config.PREVIEW_RATE_PER_SECOND) }),
+    ...(key
+      ? {
+          getsongbpm: createGetSongBpmClient({
+            baseUrl: config.GETSONGBPM_API_URL,
+            apiKey: key,
+            http: caller('getsongbpm', config.GETSONGBPM_RATE_PER_HOUR / 3600),
+          }),
+        }
+      : {}),
+    ...(opts.audioFeatures ? { audioFeatures: opts.audioFeatures } : {}),
+    ...(opts.estimatePreview ? { estimatePreview: opts.estimatePreview } : {}),
+    settings: { retryUnknownDays: config.TEMPO_RETRY_UNKNOWN_DAYS },
+    ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
+  });
+  return { repo, service };
+}
+
+export type TempoModule = ReturnType<typeof createTempoModule>;

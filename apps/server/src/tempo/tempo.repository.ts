@@ -1,0 +1,107 @@
+// The only SQL of the tempo resolver: the shared tempo cache and the services' shared pacing.
+import { inArray, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { tempoRecordings, tempoServiceLimits, type TempoAlternative } from '../db/tempo.schema.ts';
+
+export interface CachedTempo {
+  key: string;
+  bpm: number | null;
+  source: string | null;
+  confidence: number;
+  alternatives: TempoAlternative[];
+  reason: string | null;
+  retryAt: Date | null;
+  resolvedAt: Date;
+}
+
+export interface TempoRow {
+  key: string;
+  isrc: string | null;
+  spotifyId: string | null;
+  bpm: number | null;
+  source: string | null;
+  confidence: number;
+  alternatives: TempoAlternative[];
+  reason: string | null;
+  retryAt: Date | null;
+  resolvedAt: Date;
+}
+
+/** What a pacing request got: a slot now, or the time the service can be called again. */
+export type SlotAnswer = { ok: true } | { ok: false; retryAt: Date; reason: string };
+
+export function createTempoRepository(db: Db) {
+  return {
+    async getByKeys(keys: string[]): Promise<Map<string, CachedTempo>> {
+      if (keys.length === 0) return new Map();
+      const rows = await db.select().from(tempoRecordings).where(inArray(tempoRecordings.key, keys));
+      return new Map(rows.map((r) => [r.key, r]));
+    },
+
+    /** Upserts results; a repeated negative result counts its attempts. */
+    async save(rows: TempoRow[]): Promise<void> {
+      if (rows.length === 0) return;
+      await db
+        .insert(tempoRecordings)
+        .values(rows)
+        .onConflictDoUpdate({
+          target: tempoRecordings.key,
+          set: {
+            isrc: sql`coalesce(excluded.isrc, ${tempoRecordings.isrc})`,
+            spotifyId: sql`coalesce(excluded.spotify_id, ${tempoRecordings.spotifyId})`,
+            bpm: sql`excluded.bpm`,
+            source: sql`excluded.source`,
+            confidence: sql`excluded.confidence`,
+            alternatives: sql`excluded.alternatives`,
+            reason: sql`excluded.reason`,
+            retryAt: sql`excluded.retry_at`,
+            attempts: sql`${tempoRecordings.attempts} + 1`,
+            resolvedAt: sql`excluded.resolved_at`,
+          },
+        });
+    },
+
+    /**
+     * Takes one call slot of a service (GCRA): allowed when the service is not cooling down and its
+     * theoretical arrival time is at most `burstMs` ahead of `now`. Atomic across processes.
+     */
+    async takeSlot(service: string, now: Date, intervalMs: number, burstMs: number): Promise<SlotAnswer> {
+      const interval = `${Math.max(1, Math.round(intervalMs))} milliseconds`;
+      const taken = await db.execute<{ next_at: Date }>(sql`
+        insert into ${tempoServiceLimits} as l (service, next_at)
+        values (${service}, ${now.toISOString()}::timestamptz + ${interval}::interval)
+        on conflict (service) do update
+          set next_at = greatest(l.next_at, ${now.toISOString()}::timestamptz) + ${interval}::interval
+          where (l.cooldown_until is null or l.cooldown_until <= ${now.toISOString()}::timestamptz)
+            and greatest(l.next_at, ${now.toISOString()}::timestamptz)
+                <= ${now.toISOString()}::timestamptz + ${`${Math.round(burstMs)} milliseconds`}::interval
+        returning l.next_at`);
+      if (taken.rows.length > 0) return { ok: true };
+      const [row] = await db
+        .select()
+        .from(tempoServiceLimits)
+        .where(sql`${tempoServiceLimits.service} = ${service}`);
+      if (!row) return { ok: true };
+      if (row.cooldownUntil && row.cooldownUntil > now) {
+        return { ok: false, retryAt: row.cooldownUntil, reason: row.cooldownReason ?? 'cooling down' };
+      }
+      return { ok: false, retryAt: new Date(row.nextAt.getTime() - burstMs), reason: 'pacing' };
+    },
+
+    /** Makes every process leave a service alone until `until` (never shortens a longer cooldown). */
+    async setCooldown(service: string, until: Date, reason: string): Promise<void> {
+      await db
+        .insert(tempoServiceLimits)
+        .values({ service, nextAt: until, cooldownUntil: until, cooldownReason: reason })
+        .onConflictDoUpdate({
+          target: tempoServiceLimits.service,
+          set: {
+            cooldownUntil: sql`greatest(coalesce(${tempoServiceLimits.cooldownUntil}, excluded.cooldown_until), excluded.cooldown_until)`,
+            cooldownReason: sql`excluded.cooldown_reason`,
+          },
+        });
+    },
+  };
+}
+
+export type TempoRepository = ReturnType<typeof createTempoRepository>;

@@ -1,0 +1,269 @@
+// The tempo resolver: the one way the rest of the server gets a track's tempo. For each track, in
+// order: the shared cache → Spotify audio-features (when the app has it) → ReccoBeats (batched) →
+// Deezer (ISRC, else cleaned artist + title) → GetSongBPM (with a key) → the estimator on the Deezer
+// preview. Every answer carries its source, a confidence and the alternatives seen; a track nobody
+// knows is "unknown" with a reason and a retry time, cached for every user.
+import type { TempoAlternative } from '../db/tempo.schema.ts';
+import type { DeezerClient, DeezerTrack } from './clients/deezer.client.ts';
+import type { GetSongBpmClient } from './clients/getsongbpm.client.ts';
+import type { Outcome } from './clients/outside.ts';
+import type { PreviewClient } from './clients/preview.client.ts';
+import { RECCOBEATS_BATCH, type ReccoBeatsClient } from './clients/reccobeats.client.ts';
+import { decide, disagree, SOURCE_CONFIDENCE, type AudioEstimate, type TempoSource } from './decide.ts';
+import { cleanTitle, pickSearchHit, primaryArtist, refusedVersion } from './match.ts';
+import type { CachedTempo, TempoRepository, TempoRow } from './tempo.repository.ts';
+
+export interface TrackInput {
+  spotifyId: string;
+  isrc?: string | null;
+  artists: string[];
+  title: string;
+  durationMs: number;
+}
+
+export interface TempoAnswer {
+  /** found: `bpm` is set; unknown: nobody knows (until `retryAt`); deferred: a service asked us to wait. */
+  status: 'found' | 'unknown' | 'deferred';
+  bpm: number | null;
+  source: TempoSource | null;
+  confidence: number;
+  alternatives: TempoAlternative[];
+  reason?: string;
+  retryAt?: Date;
+  /** Answered from the shared cache. */
+  cached: boolean;
+}
+
+export interface TempoServiceDeps {
+  repo: Pick<TempoRepository, 'getByKeys' | 'save'>;
+  reccobeats: ReccoBeatsClient;
+  deezer: DeezerClient;
+  previews: PreviewClient;
+  /** Only with a GetSongBPM key. */
+  getsongbpm?: GetSongBpmClient;
+  /** Spotify audio-features through the Spotify client's budget; 'unavailable' when the app lacks it. */
+  audioFeatures?: (spotifyIds: string[]) => Promise<Map<string, number> | 'unavailable'>;
+  /** Tempo from a 30 s MP3 preview (the estimator's worker pool); throws when it cannot decode. */
+  estimatePreview?: (mp3: Uint8Array) => Promise<AudioEstimate>;
+  settings: { retryUnknownDays: number };
+  now?: () => Date;
+  /** Parallel Deezer lookups and preview estimates per batch. */
+  concurrency?: number;
+}
+
+/** Retry time for a lookup that failed for a passing reason (errors, time-outs, garbage). */
+const TRANSIENT_RETRY_MS = 6 * 3600_000;
+
+/** The cache key of a recording: its ISRC when known, else the Spotify id. */
+export const tempoKey = (t: Pick<TrackInput, 'spotifyId' | 'isrc'>) =>
+  t.isrc ? `isrc:${t.isrc.toUpperCase()}` : `spotify:${t.spotifyId}`;
+
+interface Work {
+  key: string;
+  track: TrackInput;
+  answers: TempoAlternative[];
+  notes: string[];
+  transient: boolean;
+  deferredUntil?: Date;
+  deezerTried: boolean;
+  preview?: string;
+  estimate?: AudioEstimate;
+}
+
+async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const run = async () => {
+    while (next < items.length) await fn(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, run));
+}
+
+export function createTempoService(deps: TempoServiceDeps) {
+  const now = deps.now ?? (() => new Date());
+  const concurrency = deps.concurrency ?? 4;
+
+  /** Applies a non-ok outcome to a track's notes; returns true when the source answered "not known". */
+  function note(w: Work, o: Exclude<Outcome<unknown>, { kind: 'ok' }>): void {
+    w.notes.push(o.reason);
+    if (o.kind === 'failed') w.transient = true;
+    if (o.kind === 'deferred' && (!w.deferredUntil || o.retryAt < w.deferredUntil)) w.deferredUntil = o.retryAt;
+  }
+
+  const add = (w: Work, source: Exclude<TempoSource, 'estimator'>, bpm: number) => {
+    if (!(bpm > 0 && bpm < 400)) return;
+    w.answers.push({ bpm: Math.round(bpm * 100) / 100, source, confidence: SOURCE_CONFIDENCE[source] });
+  };
+
+  async function fromSpotify(items: Work[]): Promise<void> {
+    if (!deps.audioFeatures || items.length === 0) return;
+    try {
+      const r = await deps.audioFeatures(items.map((w) => w.track.spotifyId));
+      if (r === 'unavailable') return;
+      for (const w of items) {
+        const bpm = r.get(w.track.spotifyId);
+        if (bpm !== undefined) add(w, 'spotify', bpm);
+      }
+    } catch (err) {
+      // The Spotify client defers on its budget; the other sources still run.
+      for (const w of items) w.notes.push(`spotify: ${(err as Error).message}`);
+    }
+  }
+
+  async function fromReccoBeats(items: Work[]): Promise<void> {
+    for (let i = 0; i < items.length; i += RECCOBEATS_BATCH) {
+      const chunk = items.slice(i, i + RECCOBEATS_BATCH);
+      const r = await deps.reccobeats.tempos(chunk.map((w) => w.track.spotifyId));
+      for (const w of chunk) {
+        if (r.kind !== 'ok') note(w, r);
+        else {
+          const bpm = r.value.get(w.track.spotifyId);
+          if (bpm === undefined) w.notes.push('reccobeats: not known');
+          else add(w, 'reccobeats', bpm);
+        }
+      }
+    }
+  }
+
+  /** Deezer by ISRC, else by search; keeps the preview of an accepted match. */
+  async function fromDeezer(w: Work): Promise<void> {
+    w.deezerTried = true;
+    const t = w.track;
+    let match: DeezerTrack | undefined;
+    if (t.isrc) {
+      const r = await deps.deezer.byIsrc(t.isrc);
+      if (r.kind === 'ok') {
+        const refused = refusedVersion(t.title, t.durationMs, r.value);
+        if (refused) w.notes.push(`deezer: ISRC match refused (${refused})`);
+        else match = r.value;
+      } else {
+        note(w, r);
+        if (r.kind === 'deferred') return;
+      }
+    }
+    if (!match) {
+      const artist = primaryArtist(t.artists);
+      const s = await deps.deezer.search(artist, cleanTitle(t.title));
+      if (s.kind !== 'ok') return note(w, s);
+      const hit = pickSearchHit(s.value, { title: t.title, artist, durationMs: t.durationMs });
+      if (!hit) {
+        w.notes.push(`deezer: no matching search result (${s.value.length} hits)`);
+        return;
+      }
+      const full = await deps.deezer.byId(hit.id);
+      if (full.kind !== 'ok') return note(w, full);
+      match = full.value;
+    }
+    if (match.preview) w.preview = match.preview;
+    if (match.bpm && match.bpm > 0) add(w, 'deezer', match.bpm);
+    else w.notes.push('deezer: bpm unknown');
+  }
+
+  async function fromGetSongBpm(w: Work): Promise<void> {
+    if (!deps.getsongbpm) return;
+    const artist = primaryArtist(w.track.artists);
+    const r = await deps.getsongbpm.search(artist, cleanTitle(w.track.title));
+    if (r.kind !== 'ok') return note(w, r);
+    const hit = r.value[0];
+    if (!hit) w.notes.push('getsongbpm: no result');
+    else add(w, 'getsongbpm', hit.tempo);
+  }
+
+  async function fromAudio(w: Work): Promise<void> {
+    if (!deps.estimatePreview) return;
+    if (!w.preview) {
+      w.notes.push('no preview to estimate from');
+      return;
+    }
+    const r = await deps.previews.download(w.preview);
+    if (r.kind !== 'ok') return note(w, r);
+    try {
+      w.estimate = await deps.estimatePreview(r.value);
+    } catch (err) {
+      w.notes.push(`estimator: cannot decode preview (${(err as Error).message})`);
+    }
+  }
+
+  function answerFromCache(c: CachedTempo): TempoAnswer {
+    return {
+      status: c.bpm === null ? 'unknown' : 'found',
+      bpm: c.bpm,
+      source: c.source as TempoSource | null,
+      confidence: c.confidence,
+      alternatives: c.alternatives,
+      ...(c.reason ? { reason: c.reason } : {}),
+      ...(c.retryAt ? { retryAt: c.retryAt } : {}),
+      cached: true,
+    };
+  }
+
+  /**
+   * Tempo for each track (by Spotify id). Answers from the shared cache when it can, otherwise asks
+   * the sources in order and caches what it learns, including "unknown" with a retry time. Never
+   * throws for anything an outside service does.
+   */
+  async function resolveTempos(tracks: TrackInput[]): Promise<Map<string, TempoAnswer>> {
+    const t0 = now();
+    const byKey = new Map<string, TrackInput>();
+    for (const t of tracks) if (!byKey.has(tempoKey(t))) byKey.set(tempoKey(t), t);
+    const cached = await deps.repo.getByKeys([...byKey.keys()]);
+    const answers = new Map<string, TempoAnswer>();
+    const work: Work[] = [];
+    for (const [key, track] of byKey) {
+      const c = cached.get(key);
+      if (c && (c.bpm !== null || (c.retryAt !== null && c.retryAt > t0))) answers.set(key, answerFromCache(c));
+      else work.push({ key, track, answers: [], notes: [], transient: false, deezerTried: false });
+    }
+
+    const open = () => work.filter((w) => w.answers.length === 0);
+    await fromSpotify(work);
+    await fromReccoBeats(open());
+    await eachLimited(open(), concurrency, fromDeezer);
+    await eachLimited(open(), concurrency, fromGetSongBpm);
+    // When sources disagree, the audio settles it: look the track up on Deezer for its preview first.
+    const disputed = work.filter((w) => disagree(w.answers));
+    await eachLimited(disputed.filter((w) => !w.deezerTried), concurrency, fromDeezer);
+    await eachLimited([...open(), ...disputed], concurrency, fromAudio);
+
+    const rows: TempoRow[] = [];
+    const done = now();
+    for (const w of work) {
+      const d = decide(w.answers, w.estimate);
+      let answer: TempoAnswer;
+      if (d.bpm !== null) {
+        answer = { status: 'found', ...d, cached: false };
+        if (d.reason === undefined) delete answer.reason;
+      } else if (w.deferredUntil) {
+        answer = { ...d, status: 'deferred', reason: [...w.notes, d.reason].join('; '), retryAt: w.deferredUntil, cached: false };
+      } else {
+        const wait = w.transient ? TRANSIENT_RETRY_MS : deps.settings.retryUnknownDays * 86_400_000;
+        const reason = [...w.notes, d.reason].join('; ');
+        answer = { ...d, status: 'unknown', reason, retryAt: new Date(done.getTime() + wait), cached: false };
+      }
+      answers.set(w.key, answer);
+      if (answer.status !== 'deferred') {
+        rows.push({
+          key: w.key,
+          isrc: w.track.isrc ?? null,
+          spotifyId: w.track.spotifyId,
+          bpm: answer.bpm,
+          source: answer.source,
+          confidence: answer.confidence,
+          alternatives: answer.alternatives,
+          reason: answer.reason ?? null,
+          retryAt: answer.retryAt ?? null,
+          resolvedAt: done,
+        });
+      }
+    }
+    await deps.repo.save(rows);
+    return new Map(tracks.map((t) => [t.spotifyId, answers.get(tempoKey(t)) as TempoAnswer]));
+  }
+
+  return {
+    resolveTempos,
+    /** Attributions the web app must show: GetSongBPM requires a visible link when its key is used. */
+    credits: () => ({ getSongBpm: deps.getsongbpm !== undefined }),
+  };
+}
+
+export type TempoService = ReturnType<typeof createTempoService>;
