@@ -10,10 +10,9 @@ describe('routes', () => {
     expect(await screen.findByRole('link', { name: 'Log in or register' })).toBeTruthy();
   });
 
+  // /login and /logout: pages/LoginPage.test.tsx and pages/LogoutPage.test.tsx.
   it.each([
     ['/about', 'About Pacebeat'],
-    ['/login', 'Log in'],
-    ['/logout', 'Log out'],
     ['/connect/spotify', 'Connect to Spotify'],
     ['/disconnect/spotify', 'Disconnect from Spotify'],
   ])('serves %s under the root layout', async (path, heading) => {

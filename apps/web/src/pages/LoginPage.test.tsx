@@ -1,0 +1,127 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { AUTH_TEXTS } from '@pacebeat/contract';
+import { describe, expect, it, vi } from 'vitest';
+import { errorReply, jsonReply, renderApp, type FakeApi } from '../test/render-app.tsx';
+import { LOGIN_TEXTS } from './login-texts.ts';
+
+const LOCAL = { data: { local: { data: { email_verification: true } } } };
+const WHOAMI = {
+  data: {
+    authenticated: true,
+    user: { id: 'u1', email: 'r@example.org', name: 'R', is_admin: false },
+    services: {},
+    disabled_services: [],
+    sudo: null,
+  },
+};
+
+/** A server with local accounts; `login` answers POST /api/login. */
+function localServer(
+  login: () => Response,
+  extra: FakeApi = () => errorReply(404, 'NotFound', 'no'),
+): FakeApi {
+  let signedIn = false;
+  return (path, init) => {
+    if (path === '/api/login_data') return jsonReply(200, LOCAL);
+    if (path === '/api/login') {
+      const res = login();
+      signedIn = res.ok;
+      return res;
+    }
+    if (path === '/api/whoami')
+      return signedIn ? jsonReply(200, WHOAMI) : errorReply(401, 'Unauthorized', 'No');
+    if (path === '/api/ping') return errorReply(401, 'Unauthorized', 'No');
+    return extra(path, init);
+  };
+}
+
+function fillSignIn(email: string, password: string) {
+  fireEvent.change(screen.getByLabelText('Email'), { target: { value: email } });
+  fireEvent.change(screen.getByLabelText('Password'), { target: { value: password } });
+  fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+}
+
+describe('LoginPage', () => {
+  it('goes to / when the user is already signed in (ping answers)', async () => {
+    const { router } = renderApp('/login', (path) =>
+      path === '/api/ping' ? jsonReply(200, { message: 'pong' }) : jsonReply(200, LOCAL),
+    );
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+
+  it('checks the fields with the widget texts before calling the server', async () => {
+    const login = vi.fn(() => jsonReply(200, { data: { user_id: 'u1' } }));
+    renderApp('/login', localServer(login));
+    await screen.findByRole('heading', { name: 'Sign in' });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText(AUTH_TEXTS.emailMissing)).toBeTruthy();
+    expect(screen.getByText(AUTH_TEXTS.passwordMissing)).toBeTruthy();
+    fillSignIn('runner@nowhere', 'x');
+    expect(await screen.findByText(AUTH_TEXTS.emailInvalid)).toBeTruthy();
+    expect(login).not.toHaveBeenCalled();
+  });
+
+  it("shows the server's wrong-password text, and goes to / after a successful sign-in", async () => {
+    let attempt = 0;
+    const { router } = renderApp(
+      '/login',
+      localServer(() =>
+        ++attempt === 1
+          ? errorReply(401, 'WrongPassword', AUTH_TEXTS.wrongPassword)
+          : jsonReply(200, { data: { user_id: 'u1' } }),
+      ),
+    );
+    await screen.findByRole('heading', { name: 'Sign in' });
+    fillSignIn('r@example.org', 'wrong1');
+    expect(await screen.findByText(AUTH_TEXTS.wrongPassword)).toBeTruthy();
+    fillSignIn('r@example.org', 'right1');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+
+  it('drives the verification view for an unverified email: SENDING, then SENT; 429 gives TOO_MANY', async () => {
+    let mailReply = jsonReply(200, { data: { ok: true } });
+    const api = localServer(
+      () => errorReply(401, 'ExRestApiAuthEmailNotVerified', 'We need to verify your email address.'),
+      (path) => (path === '/api/send_verification' ? mailReply : errorReply(404, 'NotFound', 'no')),
+    );
+    renderApp('/login', api);
+    await screen.findByRole('heading', { name: 'Sign in' });
+    fillSignIn('r@example.org', 'right1');
+    expect(await screen.findByText(LOGIN_TEXTS.sent)).toBeTruthy();
+    expect(screen.getByText(LOGIN_TEXTS.verifyHeading)).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: LOGIN_TEXTS.backToLogin }));
+    await screen.findByRole('heading', { name: 'Sign in' });
+    mailReply = errorReply(429, 'TooManyAttempts', 'Too many');
+    fillSignIn('r@example.org', 'right1');
+    expect(await screen.findByText(LOGIN_TEXTS.tooMany)).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: LOGIN_TEXTS.backToLogin }));
+    await screen.findByRole('heading', { name: 'Sign in' });
+    mailReply = errorReply(502, 'MailFailed', 'SMTP down');
+    fillSignIn('r@example.org', 'right1');
+    expect(await screen.findByText(LOGIN_TEXTS.sendFailed)).toBeTruthy();
+  });
+
+  it('shows the error view when the reply has no firebase web config, and logs why', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderApp('/login', (path) =>
+      path === '/api/login_data' ? jsonReply(200, { data: {} }) : errorReply(401, 'Unauthorized', 'No'),
+    );
+    expect(await screen.findByText(LOGIN_TEXTS.error)).toBeTruthy();
+    expect(log).toHaveBeenCalledWith(LOGIN_TEXTS.noWebConfig);
+  });
+
+  it('shows the still-loading notice when login data is slow, then the error view when it fails', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    let fail: (r: Response) => void = () => undefined;
+    renderApp('/login', (path) =>
+      path === '/api/login_data'
+        ? new Promise<Response>((resolve) => (fail = resolve))
+        : errorReply(401, 'Unauthorized', 'No'),
+    );
+    expect(await screen.findByText(LOGIN_TEXTS.stillLoading, {}, { timeout: 3000 })).toBeTruthy();
+    fail(errorReply(500, 'InternalError', 'Internal Server Error'));
+    expect(await screen.findByText(LOGIN_TEXTS.error)).toBeTruthy();
+  });
+});
