@@ -51,8 +51,14 @@ export function LoginPage() {
     };
   }, [api, navigate]);
 
+  const actionMode = params.get('mode');
+  const actionCode = params.get('code');
+  const isActionLink =
+    (actionMode === 'verifyEmail' || actionMode === 'resetPassword') && Boolean(actionCode);
+
   const loginData = useQuery({
     queryKey: queryKeys.loginData,
+    enabled: !isActionLink,
     queryFn: () => api.post('login_data', { kinds: ['firebase', 'local'] }, LoginDataReply),
     retry: false,
     refetchInterval: (query) => (query.state.status === 'error' ? RETRY_AFTER_ERROR_MS : false),
@@ -127,9 +133,7 @@ export function LoginPage() {
     [api],
   );
 
-  const actionMode = params.get('mode');
-  const actionCode = params.get('code');
-  if ((actionMode === 'verifyEmail' || actionMode === 'resetPassword') && actionCode) {
+  if (isActionLink && actionCode) {
     return (
       <ActionCodeView
         api={api}
