@@ -13,7 +13,7 @@ describe('routes', () => {
   // /login and /logout: pages/LoginPage.test.tsx and pages/LogoutPage.test.tsx.
   it.each([
     ['/about', 'About Pacebeat'],
-    ['/connect/spotify', 'Connect to Spotify'],
+    ['/connect/spotify', 'Welcome!'],
     ['/disconnect/spotify', 'Disconnect from Spotify'],
   ])('serves %s under the root layout', async (path, heading) => {
     const { router } = renderApp(path, visitorApi);

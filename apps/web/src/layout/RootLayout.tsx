@@ -3,6 +3,7 @@ import Container from '@mui/material/Container';
 import { Outlet } from 'react-router';
 import { AppFooter } from '../components/AppFooter/AppFooter.tsx';
 import { AppHeader } from '../components/AppHeader/AppHeader.tsx';
+import { DemoBanner } from '../components/DemoBanner/DemoBanner.tsx';
 import { SessionProvider } from '../session/SessionProvider.tsx';
 
 /** The one layout every route sits under (spec §2): app bar, notices, the page, footer. */
@@ -16,6 +17,7 @@ export function RootLayout() {
             Notices slot, above every page: the "Demo mode" banner goes here, driven by the
             status reply (it tells whether the app runs against the simulated music world).
           */}
+          <DemoBanner />
           <Outlet />
         </Container>
         {/* The GetSongBPM backlink goes into `attributions` once that tempo source is used. */}

@@ -1,6 +1,186 @@
+import { SpotifyConnectDataReply, SpotifyConnectReply } from '@pacebeat/contract';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { useSession } from '../session/session-context.ts';
+import {
+  authorizeUrl,
+  challengeOf,
+  clearPending,
+  exchangeCode,
+  randomVerifier,
+  readPending,
+  savePending,
+} from '../spotify/pkce.ts';
+import { AFTER_PAGE, SPOTIFY_TEXTS as T } from '../spotify/texts.ts';
 
-/** /connect/spotify (spec §2). Only the heading for now: the page's flow (spec §2, §4) is built by a later issue. */
+type View = 'initial' | 'got_code' | 'success' | 'error' | 'unknown';
+type Returned = { code: string | null; error: string | null; state: string | null };
+
+/** Parameters Spotify adds on the way back; they are removed from the URL (spec §4). */
+const RETURN_PARAMS = ['code', 'error', 'error_description', 'state'];
+/** Codes already taken in (an authorization code works once; React may run an effect twice). */
+const handledCodes = new Set<string>();
+
+function viewOf(r: Returned): View {
+  if (r.code !== null && r.error === null) {
+    // Only the answer to this tab's own request is taken in (`state` checked).
+    const pending = readPending();
+    return pending && pending.state === r.state ? 'got_code' : 'unknown';
+  }
+  if (r.error !== null && r.code === null) return 'error';
+  if (r.code === null && r.error === null) return 'initial';
+  return 'unknown';
+}
+
+/**
+ * /connect/spotify (spec §2, §4, §5, §7): starts the authorization-code flow with PKCE, and on the way
+ * back exchanges the code from the browser and hands the token reply to the server (PUT connect).
+ */
 export function ConnectSpotifyPage() {
-  return <Typography variant="h1">Connect to Spotify</Typography>;
+  const { api, sudo, requestRefresh } = useSession();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const [returned] = useState<Returned>(() => ({
+    code: params.get('code'),
+    error: params.get('error'),
+    state: params.get('state'),
+  }));
+  const [view, setView] = useState<View>(() => viewOf(returned));
+  const [problem, setProblem] = useState<string | null>(null);
+  const [leaving, setLeaving] = useState(false);
+
+  const connectData = useQuery({
+    queryKey: ['spotify', 'connect_data', { sudo }],
+    queryFn: () => api.get('spotify/connect_data', SpotifyConnectDataReply),
+    enabled: view === 'initial',
+  });
+
+  // The code or error (and state) leave the URL at once.
+  useEffect(() => {
+    if (!RETURN_PARAMS.some((p) => params.has(p))) return;
+    const next = new URLSearchParams(params);
+    for (const p of RETURN_PARAMS) next.delete(p);
+    setParams(next, { replace: true });
+  }, [params, setParams]);
+
+  useEffect(() => {
+    if (view === 'error' || view === 'unknown') clearPending();
+    if (view !== 'got_code' || returned.code === null || handledCodes.has(returned.code)) return;
+    const code = returned.code;
+    handledCodes.add(code);
+    const pending = readPending();
+    if (!pending) return;
+    void (async () => {
+      let tokenInfo: unknown;
+      try {
+        tokenInfo = await exchangeCode(pending, code);
+      } catch (error) {
+        console.error('Spotify token exchange failed:', error); // spec §8: only logged
+        return;
+      } finally {
+        clearPending();
+      }
+      try {
+        await api.put('spotify/connect', { token_info: tokenInfo }, SpotifyConnectReply);
+        setView('success');
+        requestRefresh();
+      } catch (error) {
+        console.error('PUT /api/spotify/connect failed:', error);
+        setProblem(error instanceof Error ? error.message : String(error));
+      }
+    })();
+  }, [view, returned, api, requestRefresh]);
+
+  async function connect() {
+    const data = connectData.data?.data;
+    if (!data) return;
+    setLeaving(true);
+    const verifier = randomVerifier();
+    const state = randomVerifier(32);
+    const redirectUri = `${window.location.origin}/connect/spotify`;
+    savePending({
+      verifier,
+      client_id: data.client_id,
+      state,
+      token_url: data.token_url,
+      redirect_uri: redirectUri,
+    });
+    const url = authorizeUrl(data.authorize_url, {
+      client_id: data.client_id,
+      scopes: data.scopes,
+      challenge: await challengeOf(verifier),
+      redirect_uri: redirectUri,
+      state,
+    });
+    window.location.assign(url);
+  }
+
+  const proceed = (
+    <Button variant="contained" onClick={() => void navigate(AFTER_PAGE)} sx={{ alignSelf: 'flex-start' }}>
+      {T.proceed}
+    </Button>
+  );
+
+  switch (view) {
+    case 'initial':
+      return (
+        <Stack spacing={3} sx={{ alignItems: 'flex-start' }}>
+          <Typography variant="h1">{T.welcome}</Typography>
+          <Typography>{T.explanation}</Typography>
+          {sudo ? (
+            <Link component={RouterLink} to="/">
+              {T.sudoNote}
+            </Link>
+          ) : (
+            <Button
+              variant="contained"
+              size="large"
+              disabled={!connectData.data || leaving}
+              onClick={() => void connect()}
+              sx={{ bgcolor: '#1DB954', color: '#000', '&:hover': { bgcolor: '#1ed760' } }}
+            >
+              {T.connectButton}
+            </Button>
+          )}
+          {connectData.isError && <Alert severity="error">{connectData.error.message}</Alert>}
+          <Typography variant="body2" color="text.secondary">
+            <Link href="/about#terms">Terms of service</Link> ·{' '}
+            <Link href="/about#privacy">Privacy policy</Link>
+          </Typography>
+        </Stack>
+      );
+    case 'got_code':
+      return (
+        <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
+          <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+            {!problem && <CircularProgress size={20} />}
+            <Typography>{T.processing}</Typography>
+          </Stack>
+          {problem && <Alert severity="error">{problem}</Alert>}
+        </Stack>
+      );
+    case 'success':
+      return (
+        <Stack spacing={2}>
+          <Typography>{T.connected}</Typography>
+          {proceed}
+        </Stack>
+      );
+    case 'error':
+      return (
+        <Stack spacing={2}>
+          <Alert severity="error">{T.connectError}</Alert>
+          {proceed}
+        </Stack>
+      );
+    default:
+      return <Alert severity="error">{T.unknownState}</Alert>;
+  }
 }

@@ -1,6 +1,72 @@
+import { SpotifyDisconnectReply } from '@pacebeat/contract';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { useSession } from '../session/session-context.ts';
+import { AFTER_PAGE, SPOTIFY_TEXTS as T } from '../spotify/texts.ts';
 
-/** /disconnect/spotify (spec §2). Only the heading for now: the page's flow (spec §2, §4) is built by a later issue. */
+type View = 'initial' | 'disconnecting' | 'success';
+
+/** /disconnect/spotify (spec §2, §4): PUT disconnect erases the music-account data; Spotify is not touched. */
 export function DisconnectSpotifyPage() {
-  return <Typography variant="h1">Disconnect from Spotify</Typography>;
+  const { api, sudo, requestRefresh } = useSession();
+  const navigate = useNavigate();
+  const [view, setView] = useState<View>('initial');
+  const [problem, setProblem] = useState<string | null>(null);
+
+  async function disconnect() {
+    setView('disconnecting');
+    setProblem(null);
+    try {
+      await api.put('spotify/disconnect', undefined, SpotifyDisconnectReply);
+      setView('success');
+      requestRefresh();
+    } catch (error) {
+      console.error('PUT /api/spotify/disconnect failed:', error);
+      setProblem(error instanceof Error ? error.message : String(error));
+      setView('initial');
+    }
+  }
+
+  switch (view) {
+    case 'initial':
+      return (
+        <Stack spacing={3} sx={{ alignItems: 'flex-start' }}>
+          <Typography variant="h1">{T.disconnectButton}</Typography>
+          <Typography>{T.disconnectExplanation}</Typography>
+          {sudo ? (
+            <Link component={RouterLink} to="/">
+              {T.sudoNote}
+            </Link>
+          ) : (
+            <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+              <Button variant="contained" color="error" onClick={() => void disconnect()}>
+                {T.disconnectButton}
+              </Button>
+              <Button variant="outlined" onClick={() => void navigate(AFTER_PAGE)}>
+                {T.cancelDisconnect}
+              </Button>
+            </Stack>
+          )}
+          {problem && <Alert severity="error">{problem}</Alert>}
+        </Stack>
+      );
+    case 'disconnecting':
+      return <Typography>{T.disconnecting}</Typography>;
+    case 'success':
+      return (
+        <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
+          <Typography>{T.disconnected}</Typography>
+          <Button variant="contained" onClick={() => void navigate(AFTER_PAGE)}>
+            {T.proceed}
+          </Button>
+        </Stack>
+      );
+    default:
+      return <Alert severity="error">{T.unknownState}</Alert>;
+  }
 }

@@ -4,6 +4,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 import { AboutText } from '../components/AboutText/AboutText.tsx';
+import { DisabledServiceAlerts } from '../components/DisabledServiceAlerts/DisabledServiceAlerts.tsx';
 import { useSession } from '../session/session-context.ts';
 
 export const INTERNAL_ERROR_TEXT = '(Internal error occured! should not be here!)';
@@ -42,23 +43,26 @@ export function StatusPage() {
   // redirect to /connect/{service} when no music service is connected arrive with the playlists
   // issue; until then the page shows only the navigation.
   return (
-    <Stack
-      direction="row"
-      component="nav"
-      aria-label="Account"
-      spacing={1}
-      sx={{ flexWrap: 'wrap' }}
-      useFlexGap
-    >
-      <Button component={RouterLink} to="/logout" variant="outlined">
-        Log out
-      </Button>
-      <Button component={RouterLink} to="/login" variant="outlined">
-        Log in
-      </Button>
-      <Button component={RouterLink} to="/disconnect/spotify" variant="outlined">
-        Disconnect Spotify
-      </Button>
+    <Stack spacing={3}>
+      <DisabledServiceAlerts />
+      <Stack
+        direction="row"
+        component="nav"
+        aria-label="Account"
+        spacing={1}
+        sx={{ flexWrap: 'wrap' }}
+        useFlexGap
+      >
+        <Button component={RouterLink} to="/logout" variant="outlined">
+          Log out
+        </Button>
+        <Button component={RouterLink} to="/login" variant="outlined">
+          Log in
+        </Button>
+        <Button component={RouterLink} to="/disconnect/spotify" variant="outlined">
+          Disconnect Spotify
+        </Button>
+      </Stack>
     </Stack>
   );
 }

@@ -1,0 +1,36 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { SPOTIFY_TEXTS } from '../../spotify/texts.ts';
+import { jsonReply, renderApp } from '../../test/render-app.tsx';
+
+const whoami = (services: object, disabled: object[]) => () =>
+  jsonReply(200, {
+    data: {
+      authenticated: true,
+      user: { id: 'u1', email: 'runner@example.com', name: 'Runner', is_admin: false },
+      services,
+      disabled_services: disabled,
+      sudo: null,
+    },
+  });
+
+describe('disabled services and demo mode', () => {
+  it('the main page shows a red alert per disabled service with the reconnect link', async () => {
+    renderApp(
+      '/',
+      whoami({ spotify: { connected: true } }, [{ service: 'spotify', reason: 'Access was revoked' }]),
+    );
+    const link = await screen.findByRole('link', { name: 'reconnect to it' });
+    expect(link.getAttribute('href')).toBe('/connect/spotify');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Service "spotify" is in disabled state in your account. Reason: Access was revoked. You may try to reconnect to it.',
+    );
+    expect(screen.queryByText(SPOTIFY_TEXTS.demoBanner)).toBeNull();
+  });
+
+  it('shows the Demo mode banner when the status says the service is simulated', async () => {
+    renderApp('/', whoami({ spotify: { connected: true, demo: true, work_resumes_at: null } }, []));
+    expect(await screen.findByText(SPOTIFY_TEXTS.demoBanner)).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'reconnect to it' })).toBeNull();
+  });
+});

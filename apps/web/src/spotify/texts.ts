@@ -1,0 +1,25 @@
+/** The texts of the connect and disconnect screens (spec §2), word for word where the spec quotes them. */
+export const SPOTIFY_TEXTS = {
+  welcome: 'Welcome!',
+  explanation:
+    'Pacebeat reads your Spotify library (liked songs, your playlists and the artists you follow), finds the tempo of every track, and keeps running playlists in your Spotify account, one per pace. Connect your Spotify account to start.',
+  connectButton: 'Connect to Spotify',
+  sudoNote: '(disabled in sudo mode; go to main page)',
+  processing: 'Processing authorization result from Spotify...',
+  connected: 'Spotify connected successfully.',
+  connectError:
+    'There was an error connecting to Spotify. Most probably you did not accepted the permissions.',
+  unknownState: 'Internal error: unknown state for this page.',
+  proceed: 'Proceed',
+  disconnectExplanation:
+    'Disconnecting erases all data this service keeps about your Spotify account and stops all its activities. Nothing in Spotify itself is touched: the playlists it created remain in your account.',
+  disconnectButton: 'Disconnect from Spotify',
+  cancelDisconnect: 'Cancel disconnect',
+  disconnecting: 'Processing disconnect request...',
+  disconnected: 'You disconnected our service from Spotify. Feel free to come back and connect again :-)',
+  demoBanner:
+    'Demo mode: Pacebeat is running against its built-in simulated Spotify. Set SPOTIFY_CLIENT_ID to use the real one.',
+} as const;
+
+/** Proceed and Cancel go to /?refresh (spec §2). */
+export const AFTER_PAGE = '/?refresh';
