@@ -62,6 +62,7 @@ async function main(): Promise<void> {
     await db.close();
     await running.demo?.close();
   });
+  graceInstalled = true;
 
   await runMigrations(db);
   if (command === 'migrate') {
@@ -139,7 +140,16 @@ async function main(): Promise<void> {
   }
 }
 
+let graceInstalled = false;
 main().catch((err) => {
+  if (graceInstalled) {
+    // Start-up failed after parts were running (e.g. the port is taken): raise it where close-with-grace
+    // catches errors, so the same orderly shutdown runs (the embedded PostgreSQL stops) before exit(1).
+    setImmediate(() => {
+      throw err;
+    });
+    return;
+  }
   console.error(err);
   process.exit(1);
 });
