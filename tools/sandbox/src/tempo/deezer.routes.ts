@@ -21,6 +21,7 @@ const WEB = 'https://www.deezer.com';
 
 export function registerDeezerRoutes(app: FastifyInstance, ctx: Ctx): void {
   const previews = new PreviewCache(() => ctx.config.previews);
+  app.addHook('onClose', async () => previews.close());
   const base = () => ctx.baseUrls.deezer;
   const md5 = (n: number) =>
     [0, 1, 2, 3].map((k) => hash32(ctx.world.seed, 'md5', n, k).toString(16).padStart(8, '0')).join('');
@@ -145,7 +146,7 @@ export function registerDeezerRoutes(app: FastifyInstance, ctx: Ctx): void {
     const m = /^(\d+)\.mp3$/.exec((req.params as { file: string }).file);
     const v = m ? deezerById(ctx, Number(m[1])) : undefined;
     if (!v || !v.hasPreview) return reply.code(404).type('text/plain').send('Not Found');
-    const mp3 = previews.get({
+    const mp3 = await previews.get({
       key: v.id,
       bpm: v.previewBpm,
       pattern: v.pattern,

@@ -46,21 +46,27 @@ describe('Deezer previews', () => {
       let agree = 0;
       let tested = 0;
       const misses: string[] = [];
-      for (const { g } of picks) {
+      // All previews are requested at once: the sandbox's worker pool makes them while this thread estimates.
+      const downloads = picks.map(async ({ g }) => {
         const t = sb.world.catalog.track(g);
         const d = await http<{ preview?: string; error?: unknown }>(
           `${sb.baseUrls.deezer}/track/isrc:${t.isrc}`,
         );
-        if (d.body.error || !d.body.preview) continue;
+        if (d.body.error || !d.body.preview) return undefined;
         const res = await fetch(d.body.preview);
         expect(res.headers.get('content-type')).toBe('audio/mpeg');
-        const { pcm, sampleRate } = await decodeMp3(new Uint8Array(await res.arrayBuffer()));
+        return { g, bytes: new Uint8Array(await res.arrayBuffer()) };
+      });
+      for (const download of downloads) {
+        const got = await download;
+        if (!got) continue;
+        const { pcm, sampleRate } = await decodeMp3(got.bytes);
         expect(pcm.length / sampleRate).toBeGreaterThan(29.5);
         const hop = Math.round(sampleRate / 100);
         const estimate = Number(
           new MusicTempo(pcm, { hopSize: hop, timeStep: hop / sampleRate, bufferSize: 1024 }).tempo,
         );
-        const truth = sb.world.catalog.tempoOf(g);
+        const truth = sb.world.catalog.tempoOf(got.g);
         tested++;
         if ([1, 2, 0.5].some((f) => Math.abs(estimate / (truth.bpm * f) - 1) < 0.04)) agree++;
         else misses.push(`${truth.pattern} ${truth.bpm} -> ${estimate}`);

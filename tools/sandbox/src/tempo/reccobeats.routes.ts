@@ -10,14 +10,12 @@ const MAX_IDS = 40;
 
 export function registerReccoBeatsRoutes(app: FastifyInstance, ctx: Ctx): void {
   const badRequest = (reply: FastifyReply, message: string) =>
-    reply
-      .code(400)
-      .send({
-        timestamp: new Date(ctx.clock.now()).toISOString(),
-        status: 400,
-        error: 'Bad Request',
-        message,
-      });
+    reply.code(400).send({
+      timestamp: new Date(ctx.clock.now()).toISOString(),
+      status: 400,
+      error: 'Bad Request',
+      message,
+    });
 
   const gate = (reply: FastifyReply, idsParam: string | undefined): string[] | undefined => {
     const rl = ctx.config.reccobeats.rateLimit;
