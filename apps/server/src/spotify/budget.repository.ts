@@ -14,6 +14,7 @@ import {
   CEILINGS,
   DAILY_WINDOW_MS,
   priorityRank,
+  RATE_SAFETY_MS,
   RATE_WINDOW_MS,
   type BudgetLimits,
   type Priority,
@@ -63,7 +64,7 @@ export function createBudgetRepository(db: Db) {
           {
             kind: 'rate' as const,
             limit: limits.ratePer30s,
-            ms: RATE_WINDOW_MS,
+            ms: RATE_WINDOW_MS + RATE_SAFETY_MS,
             share: CEILINGS[priority].rate,
           },
           {

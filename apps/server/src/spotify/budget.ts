@@ -26,6 +26,11 @@ export interface BudgetLimits {
 }
 
 export const RATE_WINDOW_MS = 30_000;
+/**
+ * Our window is this much longer than Spotify's, so a call that reaches Spotify a little later than its
+ * slot was taken (network, scheduling) cannot land in a window Spotify still counts as full.
+ */
+export const RATE_SAFETY_MS = 250;
 export const DAILY_WINDOW_MS = 24 * 3600_000;
 
 /** How many calls of the window a priority may have in flight: at least 1 when the limit is ≥ 1. */

@@ -59,7 +59,7 @@ const tokenFor = (spotifyUserId?: string) => {
   const id = spotifyUserId ?? h.sandbox.admin.createUser({ username: `r${randomUUID().slice(0, 8)}` }).id;
   return { id, token_info: h.sandbox.admin.connect({ userId: id }) };
 };
-const put = (url: string, cookie: string | undefined, payload?: unknown) =>
+const put = (url: string, cookie: string | undefined, payload?: object) =>
   app.inject({
     method: 'PUT',
     url,
@@ -93,7 +93,7 @@ describe('/api/spotify', () => {
   it('missing or malformed token replies answer 400 and store nothing', async () => {
     const { cookie, userId } = await signUp();
     const good = tokenFor().token_info;
-    const bad: unknown[] = [
+    const bad: (object | undefined)[] = [
       undefined,
       {},
       { token_info: null },
