@@ -3,6 +3,8 @@ import { expect, test, type Page } from '@playwright/test';
 
 // Local accounts end to end (embedded mode, no SMTP: a new account is signed in at once).
 const PASSWORD = 'stride170';
+/** Sign-in goes to /; the status page sends a user without a connected music service on to /connect/spotify. */
+const SIGNED_IN_LANDING = /^http:\/\/127\.0\.0\.1:\d+\/(connect\/spotify)?$/;
 
 async function signUp(page: Page, email: string) {
   await page.goto('/login');
@@ -11,7 +13,7 @@ async function signUp(page: Page, email: string) {
   await page.getByLabel('First & last name').fill('E2E Runner');
   await page.getByLabel('Choose password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page).toHaveURL(/\/$/);
+  await expect(page).toHaveURL(SIGNED_IN_LANDING);
 }
 
 test('sign up, log out, log in, ping, and the wrong-password message', async ({ page }) => {
@@ -26,7 +28,7 @@ test('sign up, log out, log in, ping, and the wrong-password message', async ({ 
 
   // Already signed in: /login goes straight back to /.
   await page.goto('/login');
-  await expect(page).toHaveURL(/\/$/);
+  await expect(page).toHaveURL(SIGNED_IN_LANDING);
 
   await page.goto('/logout');
   await expect(page).toHaveURL(/\/$/);
@@ -42,7 +44,7 @@ test('sign up, log out, log in, ping, and the wrong-password message', async ({ 
 
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/$/);
+  await expect(page).toHaveURL(SIGNED_IN_LANDING);
   await page.goto('/ping');
   await expect(page.getByRole('button', { name: `pong, ${email}` })).toBeVisible();
 });
