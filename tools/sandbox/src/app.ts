@@ -23,6 +23,8 @@ export const BASE_PATHS: Record<Exclude<Service, 'admin'>, string> & { admin: st
   admin: '/admin',
 };
 
+const CORS_SERVICES = new Set<Service | 'other'>(['spotify-accounts', 'spotify-api']);
+
 function serviceOf(url: string): Service | 'other' {
   for (const [service, base] of Object.entries(BASE_PATHS))
     if (url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`)) return service as Service;
@@ -62,6 +64,18 @@ export function buildApp(ctx: Ctx, admin: Admin, opts: { logger: boolean }): Fas
     const service = serviceOf(req.url);
     req.notes = { service, start: performance.now() };
     if (service === 'other' || service === 'admin') return;
+    if (CORS_SERVICES.has(service)) {
+      // Spotify's accounts service and Web API allow browser calls (the PKCE flow runs in the browser).
+      reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'Retry-After');
+      if (req.method === 'OPTIONS') {
+        return reply
+          .code(204)
+          .header('access-control-allow-methods', 'GET, POST, PUT, DELETE, OPTIONS')
+          .header('access-control-allow-headers', 'Authorization, Content-Type')
+          .header('access-control-max-age', '600')
+          .send();
+      }
+    }
     const path = req.url.slice(BASE_PATHS[service].length).split('?')[0] ?? '';
     const fired = ctx.faults.pick(service, req.method, path);
     if (!fired) return;

@@ -26,8 +26,10 @@ export interface SandboxConfig {
   rotateRefreshTokens: 'always' | 'never' | 'sometimes';
   /** Spotify's rolling 30-second limit per app. false = off. */
   rateLimit: WindowLimit | false;
-  /** Spotify's daily quota per developer account (rolling 24 h). false = off (default in extended quota). */
+  /** Spotify's daily quota (rolling 24 h). false = off (default in extended quota). */
   dailyQuota: (WindowLimit & { minRetryAfterSeconds: number }) | false;
+  /** Who shares the daily quota: 'account' (every client id belongs to one developer account) or 'client'. */
+  dailyQuotaScope: 'account' | 'client';
   /** Share of tracks whose audio-features tempo (and ReccoBeats') is at double or half tempo. */
   audioFeaturesOctaveErrorShare: number;
   deezer: {
@@ -72,6 +74,11 @@ export interface SandboxOptions extends Partial<
 }
 
 export const DAY_SECONDS = 86_400;
+export const DEFAULT_DAILY_QUOTA = {
+  windowSeconds: DAY_SECONDS,
+  maxRequests: 1000,
+  minRetryAfterSeconds: 13 * 3600,
+};
 
 export function buildConfig(opts: SandboxOptions): SandboxConfig {
   const extendedQuota = opts.extendedQuota ?? false;
@@ -85,11 +92,8 @@ export function buildConfig(opts: SandboxOptions): SandboxConfig {
     refreshTokenTtlSeconds: opts.refreshTokenTtlSeconds ?? 182 * DAY_SECONDS,
     rotateRefreshTokens: opts.rotateRefreshTokens ?? 'always',
     rateLimit: opts.rateLimit ?? { windowSeconds: 30, maxRequests: 180 },
-    dailyQuota:
-      opts.dailyQuota ??
-      (extendedQuota
-        ? false
-        : { windowSeconds: DAY_SECONDS, maxRequests: 1000, minRetryAfterSeconds: 13 * 3600 }),
+    dailyQuota: opts.dailyQuota ?? (extendedQuota ? false : DEFAULT_DAILY_QUOTA),
+    dailyQuotaScope: opts.dailyQuotaScope ?? 'account',
     audioFeaturesOctaveErrorShare: opts.audioFeaturesOctaveErrorShare ?? 0.1,
     deezer: {
       coverage: 0.95,

@@ -104,7 +104,9 @@ export function registerAdminRoutes(app: FastifyInstance, _ctx: Ctx, admin: Admi
     return { cleared: true };
   });
   app.get('/counters', async () => admin.counters());
-  app.get('/usage', async () => admin.usage());
+  app.get('/usage', async (req) =>
+    admin.usage((req.query as Record<string, string | undefined>)['clientId']),
+  );
   app.post('/clock', async (req) => admin.advanceClock(Number(b(req)['advanceSeconds'] ?? 0)));
   app.post('/reset', async () => {
     admin.reset();

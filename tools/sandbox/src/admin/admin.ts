@@ -5,7 +5,8 @@ import type { Ctx } from '../context.ts';
 import type { SandboxConfig, SandboxOptions } from '../config.ts';
 import type { FaultRule } from '../limits/faults.ts';
 import { s256, type TokenAnswer } from '../spotify/tokens.ts';
-import { DEVELOPER_ACCOUNT } from '../spotify/route.ts';
+import { quotaKey } from '../spotify/route.ts';
+import { DEFAULT_DAILY_QUOTA } from '../config.ts';
 import type { Playlist, User } from '../world/library.ts';
 import type { UserSpec } from '../world/sizes.ts';
 import { score, type ScoreRequest } from './scoring.ts';
@@ -194,8 +195,11 @@ export function createAdmin(ctx: Ctx, initial: SandboxConfig) {
       revoked: ctx.tokens.revoke(filter),
     }),
     config: () => ctx.config,
+    /** Changes switches while running; switching extendedQuota alone also switches the daily quota to that mode's default. */
     setConfig: (patch: Partial<SandboxOptions>) => {
       const c = ctx.config;
+      if (patch.extendedQuota !== undefined && !('dailyQuota' in patch))
+        patch = { ...patch, dailyQuota: patch.extendedQuota ? false : DEFAULT_DAILY_QUOTA };
       ctx.config = {
         ...c,
         ...(patch as Partial<SandboxConfig>),
@@ -218,10 +222,10 @@ export function createAdmin(ctx: Ctx, initial: SandboxConfig) {
     count: (route: string, method?: string) => ctx.log.count(route, method),
     clearRequests: () => ctx.log.clear(),
     /** Calls counted against the daily quota and the rolling rate limit now. */
-    usage: () => ({
+    usage: (clientId?: string) => ({
       dailyQuotaUsed: ctx.config.dailyQuota
         ? ctx.windows.count(
-            `spotify-quota:${DEVELOPER_ACCOUNT}`,
+            quotaKey(ctx.config, clientOf(clientId)),
             ctx.config.dailyQuota.windowSeconds,
             ctx.clock.now(),
           )

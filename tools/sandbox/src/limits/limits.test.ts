@@ -50,6 +50,45 @@ describe('limits and faults', () => {
     expect((await client('ana.runs')('GET', '/me')).status).toBe(200);
   });
 
+  it('can count the daily quota per client id instead of per developer account', async () => {
+    sb.admin.setConfig({
+      clientIds: ['app-a', 'app-b'],
+      rateLimit: false,
+      dailyQuotaScope: 'client',
+      dailyQuota: { windowSeconds: 86_400, maxRequests: 2, minRetryAfterSeconds: 60 },
+    });
+    const a = spotifyClient(sb, sb.admin.connect({ userId: 'ana.runs', clientId: 'app-a' }).access_token);
+    const b = spotifyClient(sb, sb.admin.connect({ userId: 'ana.runs', clientId: 'app-b' }).access_token);
+    expect([
+      (await a('GET', '/me')).status,
+      (await a('GET', '/me')).status,
+      (await a('GET', '/me')).status,
+    ]).toEqual([200, 200, 429]);
+    expect((await b('GET', '/me')).status).toBe(200);
+    expect(sb.admin.usage('app-b').dailyQuotaUsed).toBe(1);
+  });
+
+  it('switching to extended quota turns the daily quota off, and back on', () => {
+    expect(sb.admin.setConfig({ extendedQuota: true }).dailyQuota).toBe(false);
+    expect(sb.admin.setConfig({ extendedQuota: false }).dailyQuota).toMatchObject({ maxRequests: 1000 });
+  });
+
+  it('injects faults into Deezer and the accounts service in their own error shapes', async () => {
+    sb.admin.setFaults([
+      { kind: 'status', status: 503, service: 'deezer', times: 1 },
+      { kind: 'status', status: 500, service: 'spotify-accounts', path: '/api/token', times: 1 },
+    ]);
+    const deezer = await http(`${sb.baseUrls.deezer}/track/1000001`);
+    expect(deezer.status).toBe(503);
+    expect(deezer.body).toEqual({ error: { type: 'Exception', message: 'Service unavailable', code: 503 } });
+    const token = await http(`${sb.baseUrls.spotifyAccounts}/api/token`, {
+      method: 'POST',
+      form: { grant_type: 'refresh_token', refresh_token: 'x', client_id: 'pacebeat-demo' },
+    });
+    expect(token.status).toBe(500);
+    expect(token.body).toEqual({ error: 'server_error', error_description: 'Server error.' });
+  });
+
   const statuses = async (target: Sandbox, rules: FaultRule[], n: number) => {
     target.admin.setConfig({ rateLimit: false, dailyQuota: false });
     target.admin.setFaults(rules);

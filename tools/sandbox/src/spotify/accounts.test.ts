@@ -201,6 +201,21 @@ describe('Spotify accounts', () => {
     expect(r.body).toEqual({ error: 'invalid_grant', error_description: 'Refresh token revoked' });
   });
 
+  it('allows browser calls: CORS preflight and headers on the token endpoint and the Web API', async () => {
+    const pre = await fetch(`${sb.baseUrls.spotifyAccounts}/api/token`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://127.0.0.1:3000', 'access-control-request-method': 'POST' },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+    expect(pre.headers.get('access-control-allow-headers')).toContain('Authorization');
+    const me = await http(`${sb.baseUrls.spotifyApi}/me`, {
+      token: sb.admin.connect({ userId: 'ana.runs' }).access_token,
+    });
+    expect(me.headers.get('access-control-allow-origin')).toBe('*');
+    expect(me.headers.get('access-control-expose-headers')).toBe('Retry-After');
+  });
+
   it('answers OAuth errors for a missing grant type or a JSON body', async () => {
     const res = await http(`${sb.baseUrls.spotifyAccounts}/api/token`, {
       method: 'POST',

@@ -208,6 +208,17 @@ for (const mode of ['dm', 'eq'] as const) {
       expect(problems).toEqual([]);
     });
 
+    it('answers 401 and 429 in the documented error shape', async () => {
+      const anon = await spotifyClient(sb, 'not-a-token')('GET', '/me/tracks');
+      expect(anon.status).toBe(401);
+      expect(validator.validate('/me/tracks', 'GET', 401, anon.body)).toEqual([]);
+      sb.admin.setFaults([{ kind: 'status', status: 429, path: '/me/playlists', times: 1 }]);
+      const limited = await spotifyClient(sb, token)('GET', '/me/playlists');
+      sb.admin.setFaults([]);
+      expect(limited.status).toBe(429);
+      expect(validator.validate('/me/playlists', 'GET', 429, limited.body)).toEqual([]);
+    });
+
     it('uses the shapes of its mode', async () => {
       const call = spotifyClient(sb, token);
       const ana = sb.world.user('ana.runs')!;

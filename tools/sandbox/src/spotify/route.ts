@@ -2,6 +2,7 @@
 // (429), app owner and user list (403), removed endpoints (403), request check (400), scopes (403).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context.ts';
+import type { SandboxConfig } from '../config.ts';
 import type { Grant } from './tokens.ts';
 import type { Mode } from './openapi.ts';
 import { Presenter } from './present.ts';
@@ -46,6 +47,10 @@ export interface RouteDef {
 
 export const DEVELOPER_ACCOUNT = 'developer-account';
 
+/** The window the daily quota counts in: one per developer account, or one per client id. */
+export const quotaKey = (cfg: SandboxConfig, clientId: string): string =>
+  `spotify-quota:${cfg.dailyQuotaScope === 'client' ? `client:${clientId}` : DEVELOPER_ACCOUNT}`;
+
 export function addRoute(app: FastifyInstance, ctx: Ctx, def: RouteDef): void {
   app.route({
     method: def.method,
@@ -67,7 +72,7 @@ export function addRoute(app: FastifyInstance, ctx: Ctx, def: RouteDef): void {
             .send(spotifyError(429, 'API rate limit exceeded'));
       }
       if (cfg.dailyQuota) {
-        const v = ctx.windows.take(`spotify-quota:${DEVELOPER_ACCOUNT}`, cfg.dailyQuota, now);
+        const v = ctx.windows.take(quotaKey(cfg, grant.clientId), cfg.dailyQuota, now);
         if (!v.ok) {
           const retry = Math.max(v.retryAfter, cfg.dailyQuota.minRetryAfterSeconds);
           return reply
