@@ -120,18 +120,18 @@ function addNoise(buf: Float32Array, level: number, rng: Prng): void {
 }
 
 const GAIN: Record<NoteEvent['kind'], number> = {
-  kick: 0.6,
-  snare: 0.8,
-  clap: 0.8,
-  crash: 0.35,
-  hat: 0.9,
-  ride: 0.7,
+  kick: 0.9,
+  snare: 0.55,
+  clap: 0.5,
+  crash: 0.25,
+  hat: 0.3,
+  ride: 0.45,
   tom: 0.5,
-  bass: 0.3,
-  sub: 0.3,
-  piano: 0.8,
-  stab: 0.8,
-  pad: 0.7,
+  bass: 0.45,
+  sub: 0.55,
+  piano: 0.6,
+  stab: 0.5,
+  pad: 0.5,
 };
 
 /**
@@ -157,7 +157,7 @@ export function synthesizeClip(opts: SynthOptions): Float32Array {
     high: rng.range(110, 190),
     pitchDecay: rng.range(0.025, 0.05),
     decay: rng.range(0.12, 0.3),
-    click: rng.range(0.2, 0.8),
+    click: rng.range(0, 0.5),
   };
   const snareTone: voice.SnareTone = {
     pitch: rng.range(160, 230),

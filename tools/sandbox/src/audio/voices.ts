@@ -182,8 +182,8 @@ export function hat(ctx: VoiceContext, start: number, vel: number, open: boolean
   const sr = ctx.sampleRate;
   const decay = open ? 0.18 : 0.025;
   addNoise(ctx, start, decay * 5, vel * 0.35, decay, [
-    new Biquad('highpass', 6000, 0.8, sr),
-    new Biquad('highpass', 4000, 0.6, sr),
+    new Biquad('highpass', 7000, 0.8, sr),
+    new Biquad('highpass', 6000, 0.6, sr),
   ]);
 }
 
