@@ -80,6 +80,16 @@ export const createAccountsService = (d: AccountsDeps) => {
     });
   }
 
+  /** Sends a mailed code for a request that is only about the mail: a failure answers 502, not 500. */
+  async function mailOrFail(user: User, purpose: EmailCodePurpose, origin: string): Promise<void> {
+    try {
+      await mailCode(user, purpose, origin);
+    } catch (err) {
+      d.log.error({ err, userId: user.id, purpose }, 'mail failed');
+      throw new AppError('MailFailed', 502, 'Sending the email failed. Please try again later.');
+    }
+  }
+
   /** Checks a local account's password; throws the widget's errors (and counts failures). */
   async function checkPassword(email: string, password: string, ip: string): Promise<User> {
     await d.limits.checkLogin(email, ip);
@@ -147,7 +157,12 @@ export const createAccountsService = (d: AccountsDeps) => {
       );
       if (!user) throw conflict(AUTH_TEXTS.emailInUse, AUTH_ERRORS.emailInUse);
       d.log.info({ userId: user.id, isAdmin: user.isAdmin }, 'local account created');
-      await mailCode(user, 'verify_email', origin);
+      try {
+        await mailCode(user, 'verify_email', origin);
+      } catch (err) {
+        // The account exists; signing in answers "not verified", and the page then asks for a new mail.
+        d.log.error({ err, userId: user.id }, 'verification mail failed at sign-up');
+      }
       return { user, signedIn: !d.mailer.delivers };
     },
 
@@ -205,7 +220,7 @@ export const createAccountsService = (d: AccountsDeps) => {
       const user = await checkPassword(email, password, ip);
       if (user.emailVerifiedAt) return;
       await d.limits.take('mail', ip);
-      await mailCode(user, 'verify_email', origin);
+      await mailOrFail(user, 'verify_email', origin);
     },
 
     async verifyEmail(code: string): Promise<void> {
@@ -219,7 +234,7 @@ export const createAccountsService = (d: AccountsDeps) => {
       await d.limits.take('mail', ip);
       const user = await d.users.findByEmail(email);
       if (!user?.passwordHash) return;
-      await mailCode(user, 'reset_password', origin);
+      await mailOrFail(user, 'reset_password', origin);
     },
 
     /** Sets a new password with a reset code; every session of the account ends, and the email counts as verified. */

@@ -113,3 +113,27 @@ describe('accounts with SMTP: verification and reset mails', () => {
     expect(() => smtp.linkFor(email, 'resetPassword')).toThrow(/no resetPassword mail/);
   });
 });
+
+describe('accounts with an unreachable SMTP server', () => {
+  it('still creates the account; asking for a new mail then answers 502 MailFailed (the page shows "send failed")', async () => {
+    const closed = await startSmtp();
+    const url = closed.url;
+    await closed.close(); // nothing listens on this port any more
+    const t = await buildTestApp({ env: { SMTP_URL: url } });
+    try {
+      const email = uniqueEmail();
+      const post = (path: string, payload: object) =>
+        t.app.inject({ method: 'POST', url: path, payload, remoteAddress: uniqueIp() });
+      const signup = await post('/api/signup', { email, name: 'NoMail', password: 'tempo170' });
+      expect(signup.statusCode, signup.body).toBe(200);
+      expect(signup.json()).toEqual({ data: { signed_in: false } });
+      const login = await post('/api/login', { provider: 'local', email, password: 'tempo170' });
+      expect(ErrorReply.parse(login.json()).error_name).toBe('ExRestApiAuthEmailNotVerified');
+      const again = await post('/api/send_verification', { email, password: 'tempo170' });
+      expect(again.statusCode).toBe(502);
+      expect(ErrorReply.parse(again.json()).error_name).toBe('MailFailed');
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -14,6 +14,8 @@ export interface AuthContext {
   admin: ActingUser | null;
   /** The `sudo` query value as given, when set. */
   sudo: string | null;
+  /** The browser's IANA time zone given at sign-in (for formatting times), when known. */
+  timeZone: string | null;
 }
 
 declare module 'fastify' {
@@ -69,7 +71,12 @@ export const authPlugin = fp<AuthPluginOptions>(
       const found = await opts.sessions.resume(secret);
       if (!found) return;
       request.sessionSecret = secret;
-      request.auth = { user: opts.accounts.acting(found.user), admin: null, sudo: null };
+      request.auth = {
+        user: opts.accounts.acting(found.user),
+        admin: null,
+        sudo: null,
+        timeZone: found.session.timeZone,
+      };
     });
 
     // After validation, so only a well-formed `sudo` reaches here (routes declare it with SudoQuery).
@@ -81,7 +88,7 @@ export const authPlugin = fp<AuthPluginOptions>(
       if (!admin.isAdmin) throw forbidden('Only admins may use sudo.', 'SudoForbidden');
       const target = await opts.accounts.findSudoTarget(sudo);
       if (!target) throw notFound(`No user "${sudo}".`, 'SudoUserNotFound');
-      request.auth = { user: opts.accounts.acting(target), admin, sudo };
+      request.auth = { ...request.auth, user: opts.accounts.acting(target), admin, sudo };
       request.log.info(
         { adminId: admin.id, sudoUserId: target.id, method: request.method, url: request.url },
         'sudo request',

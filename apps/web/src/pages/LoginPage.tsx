@@ -34,6 +34,8 @@ export function LoginPage() {
   const [params] = useSearchParams();
   const [verification, setVerification] = useState<VerificationState | null>(null);
   const [widgetError, setWidgetError] = useState(false);
+  /** Bumped to start the widget afresh after a refused sign-in (it shows nothing once it has signed in). */
+  const [widgetRun, setWidgetRun] = useState(0);
 
   // On mount: an already signed-in user goes to / (spec §2, §7: ping).
   useEffect(() => {
@@ -110,8 +112,12 @@ export function LoginPage() {
         } else if (isApiError(error) && error.status === 401) {
           markUnauthenticated();
           requestRefresh();
+          await user.signOut().catch(() => undefined);
+          setWidgetRun((n) => n + 1);
         } else {
           console.error('login failed:', error);
+          await user.signOut().catch(() => undefined);
+          setWidgetRun((n) => n + 1);
         }
       }
     },
@@ -166,6 +172,7 @@ export function LoginPage() {
         />
       ) : (
         <FirebaseWidget
+          key={widgetRun}
           webConfig={webConfig!}
           emulatorUrl={data?.firebase?.data.auth_emulator_url}
           onSignedIn={(user) => void afterWidgetSignIn(user)}
