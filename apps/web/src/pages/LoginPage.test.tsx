@@ -124,4 +124,26 @@ describe('LoginPage', () => {
     fail(errorReply(500, 'InternalError', 'Internal Server Error'));
     expect(await screen.findByText(LOGIN_TEXTS.error)).toBeTruthy();
   });
+
+  it('retries login data 10 s after a failure, then shows the form', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      let calls = 0;
+      renderApp('/login', (path) => {
+        if (path !== '/api/login_data') return errorReply(401, 'Unauthorized', 'No');
+        calls += 1;
+        return calls === 1 ? errorReply(503, 'Unavailable', 'down') : jsonReply(200, LOCAL);
+      });
+      expect(await screen.findByText(LOGIN_TEXTS.error)).toBeTruthy();
+      expect(calls).toBe(1);
+      await vi.advanceTimersByTimeAsync(9_000);
+      expect(calls).toBe(1);
+      await vi.advanceTimersByTimeAsync(1_500);
+      expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
+      expect(calls).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

@@ -25,4 +25,25 @@ describe('LogoutPage', () => {
     answer(errorReply(503, 'Unavailable', 'down'));
     expect(await screen.findByText(LOGIN_TEXTS.error)).toBeTruthy();
   });
+
+  it('retries a failed logout after 10 s and then goes to /', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      let calls = 0;
+      const { router } = renderApp('/logout', (path) => {
+        if (path !== '/api/logout') return errorReply(401, 'Unauthorized', 'No');
+        calls += 1;
+        return calls === 1 ? errorReply(503, 'Unavailable', 'down') : jsonReply(200, { data: { ok: true } });
+      });
+      expect(await screen.findByText(LOGIN_TEXTS.error)).toBeTruthy();
+      await vi.advanceTimersByTimeAsync(9_000);
+      expect(calls).toBe(1);
+      await vi.advanceTimersByTimeAsync(1_500);
+      await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+      expect(calls).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
