@@ -18,7 +18,7 @@ export type NoteEvent =
   | { kind: 'hat'; at: number; vel: number; open: boolean }
   | { kind: 'ride'; at: number; vel: number }
   | { kind: 'tom'; at: number; vel: number; pitch: number }
-  | { kind: 'bass' | 'sub' | 'piano'; at: number; vel: number; beats: number; freq: number }
+  | { kind: 'bass' | 'sub' | 'piano' | 'lead'; at: number; vel: number; beats: number; freq: number }
   | { kind: 'stab' | 'pad'; at: number; vel: number; beats: number; freqs: number[] };
 
 /** Semitones of chord roots over the key, with minor (true) or major triads. */
@@ -105,6 +105,8 @@ export interface Arrangement {
   breakFrom: number;
   breakTo: number;
   chords: 'pad' | 'stabs' | 'piano' | 'none';
+  /** A sung (or bowed) melody over the band. */
+  lead: boolean;
 }
 
 export function makeArrangement(pattern: Pattern, bpm: number, rng: Prng): Arrangement {
@@ -123,7 +125,8 @@ export function makeArrangement(pattern: Pattern, bpm: number, rng: Prng): Arran
     fills: rng.chance(0.7),
     breakFrom,
     breakTo: breakFrom + rng.pick([2, 4]),
-    chords: rng.pick(['pad', 'stabs', 'piano', 'none'] as const),
+    chords: rng.pick(['pad', 'pad', 'stabs', 'stabs', 'piano', 'none'] as const),
+    lead: pattern !== 'sparse' && rng.chance(0.6),
   };
 }
 
@@ -164,6 +167,33 @@ export function barEvents(arr: Arrangement, bar: number, h: Harmony, rng: Prng):
         ev.push({ kind: 'piano', at: b0, vel: v(0.45), beats: arr.beatsPerBar * 0.9, freq: f });
     }
   };
+
+  if (arr.lead) {
+    // Phrases of held notes and short runs, with rests, ending on a long note.
+    const cells = [
+      [0, 2],
+      [0, 1, 2, 3],
+      [0, 1.5, 2.5],
+      [0, 3],
+      [1, 2, 3],
+      [0, 0.5, 1, 2],
+      [0.5, 1.5, 3],
+    ];
+    const cell = bar % 4 === 3 ? [0] : (rng.pick(cells).filter((p) => p < arr.beatsPerBar) as number[]);
+    let step = rng.int(0, 7);
+    cell.forEach((p, i) => {
+      const end = i + 1 < cell.length ? (cell[i + 1] as number) : arr.beatsPerBar;
+      if (rng.chance(0.15)) return;
+      ev.push({
+        kind: 'lead',
+        at: b0 + p,
+        vel: v(0.6, 0.1),
+        beats: (end - p) * 0.92,
+        freq: h.melody(bar, step),
+      });
+      step += rng.pick([-2, -1, 1, 2]);
+    });
+  }
 
   if (firstOfPhrase && arr.fills && bar > 0 && arr.pattern !== 'sparse')
     ev.push({ kind: 'crash', at: b0, vel: v(0.7) });

@@ -103,35 +103,40 @@ function rms(buf: Float32Array): number {
   return Math.sqrt(s / Math.max(1, buf.length));
 }
 
-/** Noise with a falling spectrum (white through a one-pole low-pass, plus a little white hiss). */
+/** Pink noise (equal energy per octave, Paul Kellet's filter), as room, crowd or tape noise. */
 function addNoise(buf: Float32Array, level: number, rng: Prng): void {
   if (level <= 0) return;
   const target = rms(buf) * level;
   if (target <= 0) return;
   const n = new Float32Array(buf.length);
-  let lp = 0;
+  let b0 = 0;
+  let b1 = 0;
+  let b2 = 0;
   for (let i = 0; i < n.length; i++) {
     const w = rng.bipolar();
-    lp = lp * 0.95 + w * 0.05;
-    n[i] = lp * 4 + w * 0.3;
+    b0 = 0.99765 * b0 + w * 0.099046;
+    b1 = 0.963 * b1 + w * 0.2965164;
+    b2 = 0.57 * b2 + w * 1.0526913;
+    n[i] = b0 + b1 + b2 + w * 0.1848;
   }
   const g = target / rms(n);
   for (let i = 0; i < buf.length; i++) buf[i]! += (n[i] as number) * g;
 }
 
 const GAIN: Record<NoteEvent['kind'], number> = {
-  kick: 0.9,
-  snare: 0.55,
-  clap: 0.5,
-  crash: 0.25,
-  hat: 0.3,
-  ride: 0.45,
+  kick: 0.5,
+  snare: 0.8,
+  clap: 0.8,
+  crash: 0.35,
+  hat: 0.45,
+  ride: 0.7,
   tom: 0.5,
-  bass: 0.45,
-  sub: 0.55,
-  piano: 0.6,
-  stab: 0.5,
-  pad: 0.5,
+  bass: 0.3,
+  sub: 0.3,
+  piano: 0.8,
+  lead: 0.6,
+  stab: 0.8,
+  pad: 0.7,
 };
 
 /**
@@ -157,7 +162,7 @@ export function synthesizeClip(opts: SynthOptions): Float32Array {
     high: rng.range(110, 190),
     pitchDecay: rng.range(0.025, 0.05),
     decay: rng.range(0.12, 0.3),
-    click: rng.range(0, 0.5),
+    click: rng.range(0.2, 0.8),
   };
   const snareTone: voice.SnareTone = {
     pitch: rng.range(160, 230),
@@ -165,6 +170,8 @@ export function synthesizeClip(opts: SynthOptions): Float32Array {
     bright: rng.next(),
   };
   const rideBase = rng.range(380, 520);
+  const bassBright = rng.range(0.5, 0.8);
+  const vibratoRate = rng.range(4.5, 6.5);
   const mix = Object.fromEntries(
     Object.entries(GAIN).map(([k, g]) => [k, g * rng.range(0.75, 1.25)]),
   ) as Record<NoteEvent['kind'], number>;
@@ -216,13 +223,16 @@ export function synthesizeClip(opts: SynthOptions): Float32Array {
           voice.tom(ctx, start, e.vel * g, e.pitch);
           break;
         case 'bass':
-          voice.bass(ctx, start, e.beats * beatSec, e.freq, e.vel * g, 0.55);
+          voice.bass(ctx, start, e.beats * beatSec, e.freq, e.vel * g, bassBright);
           break;
         case 'sub':
           voice.subBass(ctx, start, e.beats * beatSec, e.freq, e.vel * g);
           break;
         case 'piano':
           voice.piano(ctx, start, e.beats * beatSec, e.freq, e.vel * g);
+          break;
+        case 'lead':
+          voice.lead(ctx, start, e.beats * beatSec, e.freq, e.vel * g, vibratoRate);
           break;
         case 'stab':
           voice.stab(ctx, start, e.beats * beatSec, e.freqs, e.vel * g);

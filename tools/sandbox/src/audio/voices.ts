@@ -182,8 +182,8 @@ export function hat(ctx: VoiceContext, start: number, vel: number, open: boolean
   const sr = ctx.sampleRate;
   const decay = open ? 0.18 : 0.025;
   addNoise(ctx, start, decay * 5, vel * 0.35, decay, [
-    new Biquad('highpass', 7000, 0.8, sr),
-    new Biquad('highpass', 6000, 0.6, sr),
+    new Biquad('highpass', 6000, 0.8, sr),
+    new Biquad('highpass', 4000, 0.6, sr),
   ]);
 }
 
@@ -296,5 +296,49 @@ export function pad(
         x = nx;
       }
     }
+  }
+}
+
+/**
+ * A sung or bowed lead line: a bright harmonic tone with a soft attack and a delayed vibrato, so its
+ * notes change without sharp onsets (as a vocal does).
+ */
+export function lead(
+  ctx: VoiceContext,
+  start: number,
+  seconds: number,
+  freq: number,
+  vel: number,
+  vibratoRate: number,
+): void {
+  const sr = ctx.sampleRate;
+  const len = Math.ceil((seconds + 0.08) * sr);
+  const attack = 0.04 * sr;
+  const release = 0.08 * sr;
+  const hold = seconds * sr;
+  const partials = Math.max(1, Math.min(8, Math.floor(5000 / freq)));
+  let phase = 0;
+  for (let i = 0; i < len; i++) {
+    const j = start + i;
+    if (j >= ctx.buf.length) break;
+    const t = i / sr;
+    const vib =
+      1 + 0.006 * Math.min(1, Math.max(0, (t - 0.15) / 0.2)) * Math.sin(2 * Math.PI * vibratoRate * t);
+    phase += (2 * Math.PI * freq * vib) / sr;
+    if (j < 0) continue;
+    const env = Math.min(1, i / attack) * (i > hold ? Math.max(0, 1 - (i - hold) / release) : 1);
+    // sin(k·phase) by the Chebyshev recurrence: one sin and one cos per sample for all partials.
+    const s1 = Math.sin(phase);
+    const c2 = 2 * Math.cos(phase);
+    let prev = 0;
+    let cur = s1;
+    let sum = 0;
+    for (let k = 1; k <= partials; k++) {
+      sum += cur / k;
+      const next = c2 * cur - prev;
+      prev = cur;
+      cur = next;
+    }
+    ctx.buf[j]! += sum * env * vel * 0.08;
   }
 }
