@@ -239,6 +239,11 @@ describe('accounts routes (local provider, no SMTP)', () => {
     expect(WhoamiReply.parse(byId.body).data.user?.email).toBe(target);
     const logged = logLines.find((l) => l.msg === 'sudo request' && l.sudoUserId === data.user!.id);
     expect(logged?.adminId).toBe(adminMe.user!.id);
+    const ping = await t.app.inject({
+      url: `/api/ping?sudo=${encodeURIComponent(target)}`,
+      headers: { cookie: adminCookie },
+    });
+    expect(ping.json()).toEqual({ message: `pong, ${target}` });
     const missing = await whoami(t, adminCookie, `?sudo=${encodeURIComponent(uniqueEmail())}`);
     expect(missing.status).toBe(404);
   });
