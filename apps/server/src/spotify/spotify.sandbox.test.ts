@@ -167,6 +167,19 @@ describe('tokens', () => {
     expect((await p.api(ctx(userId)).me()).id).toBe(spotifyUser.id);
   });
 
+  it('the app owner without Premium (403) disables the service with that reason', async () => {
+    const { userId, p } = await connected();
+    h.sandbox.admin.setConfig({ ownerHasPremium: false });
+    try {
+      await expect(p.api(ctx(userId)).me()).rejects.toBeInstanceOf(SpotifyAccountDisabledError);
+    } finally {
+      h.sandbox.admin.setConfig({ ownerHasPremium: true });
+    }
+    expect((await p.connect.status(userId)).disabled_services[0]?.reason).toBe(
+      DISABLED_REASONS.premiumLapsed,
+    );
+  });
+
   it('a user not on the app’s user list (403) disables the service', async () => {
     const { userId, spotifyUser, p } = await connected();
     h.sandbox.admin.setRegistered(spotifyUser.id, false);

@@ -27,6 +27,9 @@ export const TokenReply = z.object({
 });
 export type TokenReply = z.infer<typeof TokenReply>;
 
+/** How long a process trusts its cached copy of a user's access token before reading the database again. */
+const CACHE_MS = 30_000;
+
 /** Refresh when less than this is left of an access token's life. */
 const REFRESH_MARGIN_MS = 5 * 60_000;
 
@@ -49,8 +52,10 @@ type RefreshOutcome =
 export function createSpotifyTokens(deps: TokensDeps) {
   const fetchImpl = deps.fetch ?? fetch;
   const now = deps.now ?? Date.now;
-  // A per-process cache of what the database holds; the database stays the truth (a 401 goes back to it).
-  const cache = new Map<string, { token: string; expiresAt: number }>();
+  // A per-process cache of what the database holds; the database stays the truth: an entry is used for at
+  // most CACHE_MS, so a disconnect or a disabled mark made by another process is seen soon, and a 401
+  // always goes back to the database.
+  const cache = new Map<string, { token: string; expiresAt: number; cachedAt: number }>();
 
   const fresh = (expiresAt: number | undefined) =>
     expiresAt !== undefined && expiresAt - now() > REFRESH_MARGIN_MS;
@@ -131,7 +136,14 @@ export function createSpotifyTokens(deps: TokensDeps) {
      */
     async getAccessToken(userId: string, opts: { rejected?: string } = {}): Promise<string> {
       const cached = cache.get(userId);
-      if (cached && cached.token !== opts.rejected && fresh(cached.expiresAt)) return cached.token;
+      if (
+        cached &&
+        cached.token !== opts.rejected &&
+        fresh(cached.expiresAt) &&
+        now() - cached.cachedAt < CACHE_MS
+      ) {
+        return cached.token;
+      }
       cache.delete(userId);
       const row = await deps.accounts.get(userId);
       if (!row) throw new SpotifyNotConnectedError();
@@ -139,14 +151,14 @@ export function createSpotifyTokens(deps: TokensDeps) {
       if (row.accessTokenEnc && fresh(row.accessExpiresAt?.getTime())) {
         const token = deps.cipher.decrypt(row.accessTokenEnc, userId);
         if (token !== opts.rejected) {
-          cache.set(userId, { token, expiresAt: row.accessExpiresAt!.getTime() });
+          cache.set(userId, { token, expiresAt: row.accessExpiresAt!.getTime(), cachedAt: now() });
           return token;
         }
       }
       const outcome = await refresh(userId, opts.rejected);
       switch (outcome.kind) {
         case 'token':
-          cache.set(userId, { token: outcome.token, expiresAt: outcome.expiresAt });
+          cache.set(userId, { token: outcome.token, expiresAt: outcome.expiresAt, cachedAt: now() });
           return outcome.token;
         case 'disabled':
           throw new SpotifyAccountDisabledError(userId, outcome.reason);
