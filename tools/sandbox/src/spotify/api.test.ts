@@ -82,6 +82,15 @@ describe('Spotify Web API (development mode)', () => {
     ).toBe(201);
   });
 
+  it('lists local files (is_local) and taken-down tracks (item: null) among playlist items', async () => {
+    const pl = playlists().find((p) => p.owner === ana().index && p.entries.some((e) => e.local))!;
+    const page = await api<Page>('GET', `/playlists/${sb.world.playlistId(pl.p)}/items?limit=50`);
+    const local = page.body.items.filter((i) => i['is_local'] === true);
+    expect(local.length).toBe(2);
+    expect((local[0]?.['item'] as { uri: string }).uri).toMatch(/^spotify:local:/);
+    expect(page.body.items.filter((i) => i['item'] === null && i['is_local'] === false)).toHaveLength(1);
+  });
+
   it('answers 403 on the old /tracks paths and multi-get endpoints', async () => {
     const id = ownedId();
     for (const path of [

@@ -23,7 +23,9 @@ function steps(sb: Sandbox, mode: Mode): Step[] {
   const t = w.catalog.track(g);
   const album = w.ids.encode('album', t.r);
   const artist = w.ids.encode('artist', t.artists[0] as number);
-  const owned = ana.playlists.map((p) => w.playlists[p]!).find((pl) => pl.owner === ana.index)!;
+  const owned = ana.playlists
+    .map((p) => w.playlists[p]!)
+    .find((pl) => pl.owner === ana.index && pl.entries.some((e) => e.g === undefined))!;
   const foreign = ana.playlists.map((p) => w.playlists[p]!).find((pl) => !w.canEdit(ana, pl))!;
   const pl = w.playlistId(owned.p);
   const other = w.playlistId(foreign.p);

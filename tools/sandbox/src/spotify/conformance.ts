@@ -17,6 +17,8 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 export const SCHEMA_FIXES: ReadonlyArray<[string, string[], string]> = [
   ['CursorPagingObject', ['properties', 'next'], 'the last page of /me/following has "next": null'],
   ['CursorObject', ['properties', 'after'], 'the last page of /me/following has "cursors": {"after": null}'],
+  ['PlaylistTrackObject', ['properties', 'item'], 'a playlist item whose track was taken down is null'],
+  ['PlaylistTrackObject', ['properties', 'track'], 'the same under the old name'],
 ];
 const NULLABLE_ITEMS: ReadonlyArray<[string, string]> = [
   ['ManyTracks', 'tracks'],
@@ -57,9 +59,14 @@ function prepare(mode: Mode): Json {
   const components = doc['components'] as Json;
   const schemas = components['schemas'] as Record<string, Json>;
   for (const [name, path] of SCHEMA_FIXES) {
-    let cur: Json = schemas[name] as Json;
-    for (const p of path) cur = cur[p] as Json;
-    cur['nullable'] = true;
+    let parent: Json = schemas[name] as Json;
+    for (const p of path.slice(0, -1)) parent = parent[p] as Json;
+    const key = path[path.length - 1] as string;
+    const original = parent[key] as Json;
+    parent[key] = {
+      anyOf: [original, { type: 'null' }],
+      ...(original['deprecated'] ? { deprecated: true } : {}),
+    };
   }
   const responses = components['responses'] as Record<string, Json>;
   for (const [name, prop] of NULLABLE_ITEMS) {

@@ -248,11 +248,11 @@ export class Presenter {
   }
 
   playlistItem(e: PlaylistEntry) {
-    const item = e.g === undefined ? this.localTrack(e) : this.track(e.g);
+    const item = e.g !== undefined ? this.track(e.g) : e.local ? this.localTrack(e) : null;
     const adder = this.world.users[e.addedBy];
     const out: Record<string, unknown> = {
       added_at: new Date(e.addedAt).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      is_local: e.g === undefined,
+      is_local: e.local !== undefined,
       item,
     };
     if (adder) out['added_by'] = this.user(adder);

@@ -12,6 +12,7 @@ export interface LocalFile {
 }
 
 export interface PlaylistEntry {
+  /** The track; absent for local files and for tracks no longer available (answered as `item: null`). */
   g?: number;
   local?: LocalFile;
   addedAt: number;
@@ -182,6 +183,8 @@ export class LibraryFactory {
           addedAt: this.now - 20 * DAY,
           addedBy: user.index,
         });
+        // A track that was taken down: Spotify answers its item as null.
+        pl.entries.splice(3, 0, { addedAt: this.now - 30 * DAY, addedBy: user.index });
       }
       user.playlists.unshift(pl.p);
     }
