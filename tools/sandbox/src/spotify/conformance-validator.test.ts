@@ -50,4 +50,17 @@ describe('ResponseValidator', () => {
     expect(eq.validate('/me/tracks', 'GET', 200, { items: [] })).not.toEqual([]);
     expect(eq.validate('/me', 'GET', 401, { error: { status: 401 } })).not.toEqual([]);
   });
+
+  it('accepts null playlist items (a schema fix) but still rejects the old field in development mode', () => {
+    const dm = new ResponseValidator('dm');
+    const items = (item: unknown, extra = {}) =>
+      paging([{ added_at: '2026-01-01T00:00:00Z', is_local: false, item, ...extra }]);
+    expect(dm.validate('/playlists/{playlist_id}/items', 'GET', 200, items(null))).toEqual([]);
+    expect(
+      dm.validate('/playlists/{playlist_id}/items', 'GET', 200, items(null, { track: null })),
+    ).not.toEqual([]);
+    expect(
+      dm.validate('/playlists/{playlist_id}/items', 'GET', 200, items({ type: 'track', id: 3 })),
+    ).not.toEqual([]);
+  });
 });
