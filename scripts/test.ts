@@ -4,30 +4,46 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { ensureChromium } from './find-chromium.ts';
 
-const steps: [string, string[]][] = [
-  ['lint', ['run', 'lint']],
-  ['typecheck', ['run', 'typecheck']],
-  [
-    'unit and database tests (Vitest)',
-    [
+// Machine-readable results of both runners, summed into one closing line.
+const CACHE = '.cache';
+const VITEST_JSON = `${CACHE}/vitest.json`;
+const E2E_JSON = `${CACHE}/playwright.json`;
+const FIREBASE_E2E_JSON = `${CACHE}/playwright-firebase.json`;
+
+interface Step {
+  name: string;
+  args: string[];
+  env?: Record<string, string>;
+}
+const steps: Step[] = [
+  { name: 'lint', args: ['run', 'lint'] },
+  { name: 'typecheck', args: ['run', 'typecheck'] },
+  {
+    name: 'unit and database tests (Vitest)',
+    args: [
       'run',
       'test:unit',
       '--',
       '--reporter=default',
       '--reporter=json',
-      '--outputFile.json=.cache/vitest.json',
+      `--outputFile.json=${VITEST_JSON}`,
     ],
-  ],
-  ['production build', ['run', 'build']],
-  ['browser tests (Playwright, Chromium)', ['run', 'test:e2e']],
+  },
+  { name: 'production build', args: ['run', 'build'] },
+  {
+    name: 'browser tests (Playwright, Chromium)',
+    args: ['run', 'test:e2e'],
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: E2E_JSON },
+  },
+  {
+    name: 'browser tests, Firebase sign-in (Playwright + Auth emulator)',
+    args: ['run', 'test:e2e:firebase'],
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: FIREBASE_E2E_JSON },
+  },
 ];
 
-// Machine-readable results of both runners, summed into one closing line.
-const VITEST_JSON = '.cache/vitest.json';
-const PLAYWRIGHT_JSON = '.cache/playwright.json';
-mkdirSync('.cache', { recursive: true });
-for (const f of [VITEST_JSON, PLAYWRIGHT_JSON]) rmSync(f, { force: true });
-process.env.PLAYWRIGHT_JSON_OUTPUT_NAME = PLAYWRIGHT_JSON;
+mkdirSync(CACHE, { recursive: true });
+for (const f of [VITEST_JSON, E2E_JSON, FIREBASE_E2E_JSON]) rmSync(f, { force: true });
 
 const chromium = await ensureChromium();
 process.env.CHROMIUM_PATH = chromium;
@@ -35,11 +51,14 @@ console.log(`Chromium: ${chromium}`);
 
 const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm'];
 const results: { name: string; ok: boolean; seconds: number }[] = [];
-for (const [name, args] of steps) {
-  console.log(`\n=== ${name} ===`);
+for (const step of steps) {
+  console.log(`\n=== ${step.name} ===`);
   const started = Date.now();
-  const res = spawnSync(npm[0]!, [...npm.slice(1), ...args], { stdio: 'inherit', env: process.env });
-  results.push({ name, ok: res.status === 0, seconds: (Date.now() - started) / 1000 });
+  const res = spawnSync(npm[0]!, [...npm.slice(1), ...step.args], {
+    stdio: 'inherit',
+    env: { ...process.env, ...step.env },
+  });
+  results.push({ name: step.name, ok: res.status === 0, seconds: (Date.now() - started) / 1000 });
   if (res.status !== 0) break;
 }
 console.log('\n=== summary ===');
@@ -48,11 +67,10 @@ const failed = results.some((r) => !r.ok) || results.length < steps.length;
 
 const readJson = (f: string) => (existsSync(f) ? JSON.parse(readFileSync(f, 'utf8')) : undefined);
 const vitest = readJson(VITEST_JSON);
-const playwright = readJson(PLAYWRIGHT_JSON);
-const passed =
-  (vitest?.numPassedTests ?? 0) + (playwright?.stats?.expected ?? 0) + (playwright?.stats?.flaky ?? 0);
-const failedCount = (vitest?.numFailedTests ?? 0) + (playwright?.stats?.unexpected ?? 0);
-const skipped =
-  (vitest?.numPendingTests ?? 0) + (vitest?.numTodoTests ?? 0) + (playwright?.stats?.skipped ?? 0);
+const browser = [readJson(E2E_JSON), readJson(FIREBASE_E2E_JSON)].map((r) => r?.stats ?? {});
+const sum = (key: string) => browser.reduce((n, s) => n + (s[key] ?? 0), 0);
+const passed = (vitest?.numPassedTests ?? 0) + sum('expected') + sum('flaky');
+const failedCount = (vitest?.numFailedTests ?? 0) + sum('unexpected');
+const skipped = (vitest?.numPendingTests ?? 0) + (vitest?.numTodoTests ?? 0) + sum('skipped');
 console.log(`tests: ${passed} passed, ${failedCount} failed, ${skipped} skipped`);
 process.exit(failed ? 1 : 0);
