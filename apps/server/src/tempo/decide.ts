@@ -57,12 +57,21 @@ export function disagree(answers: TempoAlternative[]): boolean {
 export function decide(answers: TempoAlternative[], estimate?: AudioEstimate): Decision {
   const alternatives = [...answers];
   if (estimate && estimate.bpm !== null) {
-    alternatives.push({ bpm: round(estimate.bpm, 2), source: 'estimator', confidence: round(estimate.confidence, 3) });
+    alternatives.push({
+      bpm: round(estimate.bpm, 2),
+      source: 'estimator',
+      confidence: round(estimate.confidence, 3),
+    });
   }
   const primary = answers[0];
   if (!primary) {
     if (estimate && estimate.bpm !== null && estimate.confidence >= MIN_ESTIMATE_CONFIDENCE) {
-      return { bpm: round(estimate.bpm, 2), source: 'estimator', confidence: round(estimate.confidence, 3), alternatives };
+      return {
+        bpm: round(estimate.bpm, 2),
+        source: 'estimator',
+        confidence: round(estimate.confidence, 3),
+        alternatives,
+      };
     }
     const reason = !estimate
       ? 'no source knows this track'
@@ -78,7 +87,23 @@ export function decide(answers: TempoAlternative[], estimate?: AudioEstimate): D
   if (!disagree(answers)) {
     const agreeing = answers.length;
     const c = Math.min(0.99, primary.confidence + 0.05 * (agreeing - 1));
-    return { bpm: round(primary.bpm, 2), source: primary.source as TempoSource, confidence: round(withAudio(primary, c), 3), alternatives };
+    // The audio contradicts the sources (not a factor of 2): the more confident side wins, in doubt.
+    if (estimate && estimate.bpm !== null && !octaveRelated(estimate.bpm, primary.bpm)) {
+      const audioWins = estimate.confidence > c;
+      return {
+        bpm: round(audioWins ? estimate.bpm : primary.bpm, 2),
+        source: audioWins ? 'estimator' : (primary.source as TempoSource),
+        confidence: round(0.6 * (audioWins ? estimate.confidence : c), 3),
+        alternatives,
+        reason: 'the audio disagrees with the sources',
+      };
+    }
+    return {
+      bpm: round(primary.bpm, 2),
+      source: primary.source as TempoSource,
+      confidence: round(withAudio(primary, c), 3),
+      alternatives,
+    };
   }
 
   // Disagreement. With audio: the value the audio supports most (ties: the higher-priority source).
@@ -96,7 +121,12 @@ export function decide(answers: TempoAlternative[], estimate?: AudioEstimate): D
     if (best) {
       const allOctave = answers.every((a) => octaveRelated(a.bpm, best.bpm));
       const c = allOctave ? withAudio(best, best.confidence) : Math.min(best.confidence, 0.6);
-      return { bpm: round(best.bpm, 2), source: best.source as TempoSource, confidence: round(c, 3), alternatives };
+      return {
+        bpm: round(best.bpm, 2),
+        source: best.source as TempoSource,
+        confidence: round(c, 3),
+        alternatives,
+      };
     }
   }
   // No audio to settle it: a factor of 2 still serves a runner (half-time matching); anything else is doubtful.

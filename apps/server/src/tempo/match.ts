@@ -22,12 +22,14 @@ export function durationMatches(expectedMs: number, candidateSeconds: number): b
   return diff <= Math.max(0.05 * (expectedMs / 1000), 8);
 }
 
-const UNWANTED = /\b(live|cast recording|original cast|cast album|karaoke|made famous by|originally performed|tribute)\b/i;
+const UNWANTED =
+  /\b(live|cast recording|original cast|cast album|karaoke|made famous by|originally performed|tribute)\b/i;
 const REMIX = /\b(remix|rmx)\b/i;
 
 /** Why a Deezer match is another version than the Spotify track, or undefined when it is not refused. */
 export function refusedVersion(spotifyTitle: string, expectedMs: number, d: DeezerBrief): string | undefined {
-  if (!durationMatches(expectedMs, d.duration)) return `duration ${d.duration} s vs ${Math.round(expectedMs / 1000)} s`;
+  if (!durationMatches(expectedMs, d.duration))
+    return `duration ${d.duration} s vs ${Math.round(expectedMs / 1000)} s`;
   const wantedText = spotifyTitle;
   const theirs = `${d.album.title} | ${d.title} ${d.title_version ?? ''}`;
   const m = UNWANTED.exec(theirs);

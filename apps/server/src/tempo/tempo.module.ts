@@ -1,5 +1,4 @@
 // Wires the tempo resolver from the settings: one paced caller and one client per outside service.
-import type { Db } from '../db/client.ts';
 import { createDeezerClient } from './clients/deezer.client.ts';
 import { createGetSongBpmClient } from './clients/getsongbpm.client.ts';
 import { createServiceCaller } from './clients/outside.ts';
@@ -8,6 +7,9 @@ import { createReccoBeatsClient } from './clients/reccobeats.client.ts';
 import type { TempoConfig } from './tempo.config.ts';
 import { createTempoRepository } from './tempo.repository.ts';
 import { createTempoService, type TempoServiceDeps } from './tempo.service.ts';
+
+/** The Drizzle handle the repository takes (only repositories import the client itself). */
+type Db = Parameters<typeof createTempoRepository>[0];
 
 export interface TempoModuleOptions {
   audioFeatures?: TempoServiceDeps['audioFeatures'];
@@ -18,6 +20,8 @@ export interface TempoModuleOptions {
   /** Counts each outside request by service (benchmarks). */
   onRequest?: (service: string) => void;
   concurrency?: number;
+  /** Prefix of the shared pacing rows (tests isolate their runs with it). */
+  limitScope?: string;
 }
 
 export function createTempoModule(db: Db, config: TempoConfig, opts: TempoModuleOptions = {}) {
@@ -25,6 +29,7 @@ export function createTempoModule(db: Db, config: TempoConfig, opts: TempoModule
   const caller = (service: string, ratePerSecond: number) =>
     createServiceCaller({
       service,
+      pacerKey: `${opts.limitScope ?? ''}${service}`,
       pacer: repo,
       ratePerSecond,
       timeoutMs: config.TEMPO_TIMEOUT_SECONDS * 1000,
@@ -40,7 +45,10 @@ export function createTempoModule(db: Db, config: TempoConfig, opts: TempoModule
       baseUrl: config.RECCOBEATS_API_URL,
       http: caller('reccobeats', config.RECCOBEATS_RATE_PER_MINUTE / 60),
     }),
-    deezer: createDeezerClient({ baseUrl: config.DEEZER_API_URL, http: caller('deezer', config.DEEZER_RATE_PER_SECOND) }),
+    deezer: createDeezerClient({
+      baseUrl: config.DEEZER_API_URL,
+      http: caller('deezer', config.DEEZER_RATE_PER_SECOND),
+    }),
     previews: createPreviewClient({ http: caller('deezer-preview', config.PREVIEW_RATE_PER_SECOND) }),
     ...(key
       ? {

@@ -10,7 +10,8 @@ import type { Outcome } from './clients/outside.ts';
 import type { PreviewClient } from './clients/preview.client.ts';
 import { RECCOBEATS_BATCH, type ReccoBeatsClient } from './clients/reccobeats.client.ts';
 import { decide, disagree, SOURCE_CONFIDENCE, type AudioEstimate, type TempoSource } from './decide.ts';
-import { cleanTitle, pickSearchHit, primaryArtist, refusedVersion } from './match.ts';
+import { octaveRelated } from './estimator/estimate.ts';
+import { cleanTitle, pickSearchHit, primaryArtist, refusedVersion, sameName } from './match.ts';
 import type { CachedTempo, TempoRepository, TempoRow } from './tempo.repository.ts';
 
 export interface TrackInput {
@@ -86,7 +87,8 @@ export function createTempoService(deps: TempoServiceDeps) {
   function note(w: Work, o: Exclude<Outcome<unknown>, { kind: 'ok' }>): void {
     w.notes.push(o.reason);
     if (o.kind === 'failed') w.transient = true;
-    if (o.kind === 'deferred' && (!w.deferredUntil || o.retryAt < w.deferredUntil)) w.deferredUntil = o.retryAt;
+    if (o.kind === 'deferred' && (!w.deferredUntil || o.retryAt < w.deferredUntil))
+      w.deferredUntil = o.retryAt;
   }
 
   const add = (w: Work, source: Exclude<TempoSource, 'estimator'>, bpm: number) => {
@@ -163,9 +165,15 @@ export function createTempoService(deps: TempoServiceDeps) {
     const artist = primaryArtist(w.track.artists);
     const r = await deps.getsongbpm.search(artist, cleanTitle(w.track.title));
     if (r.kind !== 'ok') return note(w, r);
-    const hit = r.value[0];
-    if (!hit) w.notes.push('getsongbpm: no result');
-    else add(w, 'getsongbpm', hit.tempo);
+    // Text match only: several songs of that name by that artist with unrelated tempos is no answer.
+    const hits = r.value.filter(
+      (x) => sameName(x.artist, artist) && sameName(cleanTitle(x.title), cleanTitle(w.track.title)),
+    );
+    const first = hits[0];
+    if (!first) w.notes.push('getsongbpm: no result');
+    else if (hits.some((x) => !octaveRelated(x.tempo, first.tempo)))
+      w.notes.push(`getsongbpm: ambiguous (${hits.length} songs)`);
+    else add(w, 'getsongbpm', first.tempo);
   }
 
   async function fromAudio(w: Work): Promise<void> {
@@ -179,7 +187,7 @@ export function createTempoService(deps: TempoServiceDeps) {
     try {
       w.estimate = await deps.estimatePreview(r.value);
     } catch (err) {
-      w.notes.push(`estimator: cannot decode preview (${(err as Error).message})`);
+      w.notes.push(`estimator: failed on the preview (${(err as Error).message})`);
     }
   }
 
@@ -210,7 +218,8 @@ export function createTempoService(deps: TempoServiceDeps) {
     const work: Work[] = [];
     for (const [key, track] of byKey) {
       const c = cached.get(key);
-      if (c && (c.bpm !== null || (c.retryAt !== null && c.retryAt > t0))) answers.set(key, answerFromCache(c));
+      if (c && (c.bpm !== null || (c.retryAt !== null && c.retryAt > t0)))
+        answers.set(key, answerFromCache(c));
       else work.push({ key, track, answers: [], notes: [], transient: false, deezerTried: false });
     }
 
@@ -220,8 +229,16 @@ export function createTempoService(deps: TempoServiceDeps) {
     await eachLimited(open(), concurrency, fromDeezer);
     await eachLimited(open(), concurrency, fromGetSongBpm);
     // When sources disagree, the audio settles it: look the track up on Deezer for its preview first.
-    const disputed = work.filter((w) => disagree(w.answers));
-    await eachLimited(disputed.filter((w) => !w.deezerTried), concurrency, fromDeezer);
+    // A text-matched GetSongBPM value is checked against the audio when there is a preview.
+    const disputed = work.filter(
+      (w) =>
+        disagree(w.answers) || (w.answers.length === 1 && w.answers[0]?.source === 'getsongbpm' && w.preview),
+    );
+    await eachLimited(
+      disputed.filter((w) => !w.deezerTried),
+      concurrency,
+      fromDeezer,
+    );
     await eachLimited([...open(), ...disputed], concurrency, fromAudio);
 
     const rows: TempoRow[] = [];
@@ -233,7 +250,13 @@ export function createTempoService(deps: TempoServiceDeps) {
         answer = { status: 'found', ...d, cached: false };
         if (d.reason === undefined) delete answer.reason;
       } else if (w.deferredUntil) {
-        answer = { ...d, status: 'deferred', reason: [...w.notes, d.reason].join('; '), retryAt: w.deferredUntil, cached: false };
+        answer = {
+          ...d,
+          status: 'deferred',
+          reason: [...w.notes, d.reason].join('; '),
+          retryAt: w.deferredUntil,
+          cached: false,
+        };
       } else {
         const wait = w.transient ? TRANSIENT_RETRY_MS : deps.settings.retryUnknownDays * 86_400_000;
         const reason = [...w.notes, d.reason].join('; ');

@@ -21,6 +21,8 @@ export interface Pacer {
 
 export interface ServiceCallerDeps {
   service: string;
+  /** The pacing row's name; defaults to `service` (tests give each run its own). */
+  pacerKey?: string;
   pacer: Pacer;
   /** Calls per second this service may get from all processes together. */
   ratePerSecond: number;
@@ -60,12 +62,13 @@ export function createServiceCaller(deps: ServiceCallerDeps) {
   // A burst of at most two calls ahead of the steady pace keeps rolling windows safe.
   const burstMs = Math.max(intervalMs, 250);
   const svc = deps.service;
+  const pacerKey = deps.pacerKey ?? svc;
 
   /** Waits for this process's turn; a long wait (or a cooldown) defers instead. */
   async function slot(): Promise<Outcome<void>> {
     for (;;) {
       const t = now();
-      const s = await deps.pacer.takeSlot(svc, t, intervalMs, burstMs);
+      const s = await deps.pacer.takeSlot(pacerKey, t, intervalMs, burstMs);
       if (s.ok) return ok(undefined);
       const wait = s.retryAt.getTime() - t.getTime();
       if (s.reason !== 'pacing' || wait > maxWaitMs) {
@@ -77,11 +80,14 @@ export function createServiceCaller(deps: ServiceCallerDeps) {
 
   async function cooldown(ms: number, reason: string): Promise<Outcome<never>> {
     const until = new Date(now().getTime() + ms);
-    await deps.pacer.setCooldown(svc, until, reason);
+    await deps.pacer.setCooldown(pacerKey, until, reason);
     return { kind: 'deferred', retryAt: until, reason: `${svc}: ${reason}` };
   }
 
-  async function send<B>(url: string, get: (url: string) => Promise<RawAnswer<B>>): Promise<Outcome<RawAnswer<B>>> {
+  async function send<B>(
+    url: string,
+    get: (url: string) => Promise<RawAnswer<B>>,
+  ): Promise<Outcome<RawAnswer<B>>> {
     let lastReason = '';
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       const s = await slot();
@@ -97,7 +103,8 @@ export function createServiceCaller(deps: ServiceCallerDeps) {
         continue;
       }
       if (answer.status === 429) {
-        const ms = parseRetryAfter(answer.headers.get('retry-after'), now()) ?? deps.defaultCooldownMs ?? 30_000;
+        const ms =
+          parseRetryAfter(answer.headers.get('retry-after'), now()) ?? deps.defaultCooldownMs ?? 30_000;
         return cooldown(Math.max(1_000, ms), 'rate limited (429)');
       }
       if (answer.status >= 500) {

@@ -1,0 +1,92 @@
+// Test harness for the tempo resolver: the simulated world in-process, the real test PostgreSQL, and a
+// tempo module on it with its own pacing rows. Only tests import this file.
+import { randomUUID } from 'node:crypto';
+import { startSandbox, type Sandbox, type SandboxOptions } from '@pacebeat/sandbox';
+import { decodeMp3 } from '@pacebeat/sandbox/audio/mp3';
+import { testDb } from '../../test/db.ts';
+import { estimateTempo } from './estimator/estimate.ts';
+import { TempoConfigSchema } from './tempo.config.ts';
+import { createTempoModule, type TempoModuleOptions } from './tempo.module.ts';
+import type { TrackInput } from './tempo.service.ts';
+
+/** Decode + estimate on the test thread (the worker pool is the estimator's own concern). */
+export const estimateInline = async (mp3: Uint8Array) => {
+  const { pcm, sampleRate } = await decodeMp3(mp3);
+  return estimateTempo(pcm, sampleRate);
+};
+
+let nextSeed = 4100;
+
+export interface TempoHarness {
+  sandbox: Sandbox;
+  module: ReturnType<typeof createTempoModule>;
+  requests: Map<string, number>;
+  total(): number;
+  /** A user's liked songs as resolver input, with each one's true tempo. */
+  liked(user: string, n?: number): { tracks: TrackInput[]; truth: Map<string, number> };
+  close(): Promise<void>;
+}
+
+export async function startTempoHarness(
+  sandboxOptions: SandboxOptions,
+  o: { settings?: Record<string, string>; module?: TempoModuleOptions } = {},
+): Promise<TempoHarness> {
+  // Each harness its own world seed (deterministic in test order): other recordings, so the shared
+  // cache of earlier tests does not answer.
+  const sandbox = await startSandbox({
+    size: 'tiny',
+    seed: nextSeed++,
+    rateLimit: false,
+    dailyQuota: false,
+    ...sandboxOptions,
+  });
+  const db = testDb();
+  const requests = new Map<string, number>();
+  const config = TempoConfigSchema.parse({
+    DEEZER_API_URL: sandbox.baseUrls.deezer,
+    RECCOBEATS_API_URL: sandbox.baseUrls.reccobeats,
+    GETSONGBPM_API_URL: sandbox.baseUrls.getsongbpm,
+    DEEZER_RATE_PER_SECOND: '200',
+    PREVIEW_RATE_PER_SECOND: '200',
+    RECCOBEATS_RATE_PER_MINUTE: '6000',
+    ...o.settings,
+  });
+  const module = createTempoModule(db.db, config, {
+    limitScope: `${randomUUID()}:`,
+    estimatePreview: estimateInline,
+    onRequest: (s) => requests.set(s, (requests.get(s) ?? 0) + 1),
+    ...o.module,
+  });
+  return {
+    sandbox,
+    module,
+    requests,
+    total: () => [...requests.values()].reduce((a, b) => a + b, 0),
+    liked(user, n = Infinity) {
+      const w = sandbox.world;
+      const u = w.user(user);
+      if (!u) throw new Error(`no user ${user}`);
+      const cat = w.catalog;
+      const gs = u.liked.map((l) => l.g).slice(0, n);
+      const tracks = gs.map((g) => {
+        const t = cat.track(g);
+        return {
+          spotifyId: w.trackId(g),
+          isrc: t.isrc,
+          artists: t.artists.map((i) => cat.artists[i]?.name ?? ''),
+          title: t.name,
+          durationMs: t.durationMs,
+        };
+      });
+      return { tracks, truth: new Map(gs.map((g) => [w.trackId(g), cat.tempoOf(g).bpm])) };
+    },
+    async close() {
+      await sandbox.close();
+      await db.close();
+    },
+  };
+}
+
+/** Right for running: within 4 % of the true tempo after ×1, ×2 or ×½. */
+export const rightForRunning = (bpm: number, truth: number) =>
+  [1, 2, 0.5].some((f) => Math.abs(Math.log((bpm * f) / truth)) < Math.log(1.04));
