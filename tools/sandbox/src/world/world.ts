@@ -25,6 +25,9 @@ export class World {
   private readonly created: number;
 
   constructor(opts: WorldOptions) {
+    if (!SIZES[opts.size])
+      throw new Error(`unknown world size ${String(opts.size)}: use ${Object.keys(SIZES).join(', ')}`);
+    if (!Number.isSafeInteger(opts.seed)) throw new Error(`the seed must be an integer, got ${opts.seed}`);
     this.seed = opts.seed;
     this.size = opts.size;
     this.created = opts.now;
