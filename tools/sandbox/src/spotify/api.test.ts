@@ -128,6 +128,28 @@ describe('Spotify Web API (development mode)', () => {
     expect(bad.body).toEqual({ error: { status: 400, message: 'Invalid track uri: spotify:track:nope' } });
   });
 
+  it('answers 400, never 500, to bodies that are missing, empty or not JSON', async () => {
+    const id = ownedId();
+    expect((await api('POST', '/me/playlists')).status).toBe(400);
+    expect((await api('POST', '/me/playlists', { name: '  ' })).status).toBe(400);
+    expect((await api('DELETE', `/playlists/${id}/items`)).status).toBe(400);
+    expect((await api('DELETE', `/playlists/${id}/items`, { items: [] })).status).toBe(400);
+    expect((await api('POST', `/playlists/${id}/items`)).status).toBe(400);
+    expect(
+      (await api('PUT', `/playlists/${id}/items`, { range_start: 99999, insert_before: 0 })).status,
+    ).toBe(400);
+    const raw = await fetch(`${sb.baseUrls.spotifyApi}/me/playlists`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${sb.admin.connect({ userId: 'ana.runs' }).access_token}`,
+        'content-type': 'application/json',
+      },
+      body: '{"name": ',
+    });
+    expect(raw.status).toBe(400);
+    expect(await raw.json()).toEqual({ error: { status: 400, message: 'Error parsing json' } });
+  });
+
   it('creates playlists with POST /me/playlists (201, id, snapshot_id, link) that the user can fill', async () => {
     const res = await api('POST', '/me/playlists', {
       name: 'Pacebeat 170-180',

@@ -66,7 +66,7 @@ export function registerMeRoutes(app: FastifyInstance, ctx: Ctx): void {
     url: '/me/playlists',
     op: 'create-playlist',
     scopes: (call) => {
-      const b = call.body as { public?: boolean; collaborative?: boolean };
+      const b = (call.body ?? {}) as { public?: boolean; collaborative?: boolean };
       return b.collaborative || b.public === false ? ['playlist-modify-private'] : ['playlist-modify-public'];
     },
     handler: (call, reply) => createPlaylist(ctx, call, reply),
@@ -107,10 +107,15 @@ export function registerMeRoutes(app: FastifyInstance, ctx: Ctx): void {
 }
 
 export function createPlaylist(ctx: Ctx, call: Call, reply: FastifyReply, owner = call.user) {
-  const b = call.body as { name: string; public?: boolean; collaborative?: boolean; description?: string };
+  const b = (call.body ?? {}) as {
+    name?: string;
+    public?: boolean;
+    collaborative?: boolean;
+    description?: string;
+  };
   if (b.collaborative && b.public !== false)
     throw new ApiError(400, 'Collaborative playlists can only be private.');
-  if (b.name.trim() === '') throw new ApiError(400, 'Missing playlist name');
-  const pl = ctx.world.createPlaylist(owner, b);
+  if (typeof b.name !== 'string' || b.name.trim() === '') throw new ApiError(400, 'Missing playlist name');
+  const pl = ctx.world.createPlaylist(owner, { ...b, name: b.name });
   return reply.code(201).send(call.present.playlist(pl, true));
 }

@@ -197,8 +197,9 @@ export function registerPlaylistRoutes(app: FastifyInstance, ctx: Ctx): void {
         if (!ctx.world.canEdit(call.user, pl))
           throw new ApiError(403, "You cannot remove tracks from a playlist you don't own.");
         requireScopes(call, writeScopes(pl));
-        const body = call.body as Record<string, unknown>;
+        const body = (call.body ?? {}) as Record<string, unknown>;
         const list = (body[suffix] ?? []) as Array<{ uri?: string; positions?: number[] }>;
+        if (list.length === 0) throw new ApiError(400, `Missing ${suffix}`);
         if (list.length > MAX_URIS)
           throw new ApiError(400, `You can remove a maximum of ${MAX_URIS} tracks per request.`);
         const gs = parseUris(
@@ -237,7 +238,7 @@ export function registerPlaylistRoutes(app: FastifyInstance, ctx: Ctx): void {
     op: 'create-playlist-for-user',
     eqOnly: true,
     scopes: (call) =>
-      (call.body as { public?: boolean }).public === false
+      ((call.body ?? {}) as { public?: boolean }).public === false
         ? ['playlist-modify-private']
         : ['playlist-modify-public'],
     handler: (call, reply) => {
