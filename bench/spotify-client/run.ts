@@ -4,7 +4,7 @@
 //     warm-up window, as a share of the allowed rate; and the 429s the sandbox answered.
 //  2. Overhead per call: the client (budget slot, ledger, token, parsing) against a bare fetch of the
 //     same endpoint, both sequential, no limits.
-// Run: node bench/spotify-client/run.ts [--rate 60] [--windows 2] [--workers 4] [--calls 300]
+// Run: node bench/spotify-client/run.ts [--rate 60] [--windows 2] [--workers 4] [--calls 300] [--overhead-only]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,6 +26,7 @@ const RATE = arg('rate', 60); // calls per 30 s, the sandbox's limit and the cli
 const WINDOWS = arg('windows', 2); // measured 30 s windows after the warm-up window
 const WORKERS = arg('workers', 4);
 const CALLS = arg('calls', 300);
+const OVERHEAD_ONLY = process.argv.includes('--overhead-only');
 const WINDOW_MS = 30_000;
 
 const log = pino({ level: 'silent' });
@@ -114,7 +115,7 @@ try {
     `Spotify client benchmark: sandbox limit ${RATE} calls / 30 s, budget ${RATE} / 30 s shared by 2 processes, ` +
       `${WORKERS} workers, 1 warm-up window + ${WINDOWS} measured windows (${(WINDOWS + 1) * 30} s each run)`,
   );
-  for (const priority of ['interactive', 'library_scan'] as const) {
+  for (const priority of OVERHEAD_ONLY ? [] : (['interactive', 'library_scan'] as const)) {
     const r = await throughput(priority);
     const ceiling = priority === 'interactive' ? 1 : 0.9;
     console.log(

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db.ts';
-import type { BudgetLimits } from './budget.ts';
+import { RATE_SAFETY_MS, RATE_WINDOW_MS, type BudgetLimits } from './budget.ts';
 import { createBudgetRepository } from './budget.repository.ts';
 
 const processA = testDb();
@@ -37,10 +37,12 @@ describe('call budget', () => {
     if (!denied.granted) {
       expect(denied.reason).toBe('rate');
       expect(denied.cooldown).toBe(false);
-      // The oldest call of the window leaves it 30 s after it was made.
+      // The oldest call of the window leaves it 30 s (plus the safety margin) after it was made.
       const { oldest, now } = await a.usedSince(limits.key, 60_000);
       expect(denied.retryAt.getTime()).toBeGreaterThan(oldest!.getTime() + 29_000);
-      expect(denied.retryAt.getTime()).toBeLessThanOrEqual(now.getTime() + 30_001);
+      expect(denied.retryAt.getTime()).toBeLessThanOrEqual(
+        now.getTime() + RATE_WINDOW_MS + RATE_SAFETY_MS + 1,
+      );
     }
   });
 

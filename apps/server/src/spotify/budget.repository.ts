@@ -38,93 +38,86 @@ export function createBudgetRepository(db: Db) {
      * call in the ledger in the same transaction. Otherwise says when to try again.
      */
     async reserve(limits: BudgetLimits, priority: Priority, entry: LedgerEntry): Promise<Reservation> {
+      const rateMs = RATE_WINDOW_MS + RATE_SAFETY_MS;
       return db.transaction(async (tx) => {
+        // A slot lost in a crash costs nothing, so this transaction does not wait for the disk.
         await tx.execute(
-          sql`select pg_advisory_xact_lock(hashtextextended(${`spotify-budget:${limits.key}`}, 0))`,
+          sql`select set_config('synchronous_commit', 'off', true),
+                     pg_advisory_xact_lock(hashtextextended(${`spotify-budget:${limits.key}`}, 0))`,
         );
-        const nowRows = await tx.execute<{ now: Date }>(sql`select clock_timestamp() as now`);
-        const now = new Date(nowRows.rows[0]!.now);
-        const cooldowns = await tx
-          .select()
-          .from(spotifyCooldowns)
-          .where(and(eq(spotifyCooldowns.budget, limits.key), gt(spotifyCooldowns.until, now)))
-          .orderBy(spotifyCooldowns.until);
-        const last = cooldowns.at(-1);
-        if (last) {
-          const quota = cooldowns.find((c) => c.kind === 'quota');
+        // One round trip for the clock, the cooldowns and both windows' counts.
+        const state = await tx.execute<{
+          now: Date;
+          cooldown_until: Date | null;
+          quota_cooldown: boolean | null;
+          in_rate: string;
+          in_day: string;
+        }>(sql`
+          with t as (select clock_timestamp() as now)
+          select t.now,
+            (select max(${spotifyCooldowns.until}) from ${spotifyCooldowns}
+              where ${spotifyCooldowns.budget} = ${limits.key} and ${spotifyCooldowns.until} > t.now) as cooldown_until,
+            (select bool_or(${spotifyCooldowns.kind} = 'quota') from ${spotifyCooldowns}
+              where ${spotifyCooldowns.budget} = ${limits.key} and ${spotifyCooldowns.until} > t.now) as quota_cooldown,
+            (select count(*) from ${spotifyCallSlots}
+              where ${spotifyCallSlots.budget} = ${limits.key}
+                and ${spotifyCallSlots.at} > t.now - ${`${rateMs} milliseconds`}::interval) as in_rate,
+            (select count(*) from ${spotifyCallSlots}
+              where ${spotifyCallSlots.budget} = ${limits.key}
+                and ${spotifyCallSlots.at} > t.now - ${`${DAILY_WINDOW_MS} milliseconds`}::interval) as in_day
+          from t`);
+        const row = state.rows[0]!;
+        const now = new Date(row.now);
+        if (row.cooldown_until) {
           return {
             granted: false,
-            reason: quota ? 'quota' : 'rate',
-            retryAt: new Date(last.until),
+            reason: row.quota_cooldown ? 'quota' : 'rate',
+            retryAt: new Date(row.cooldown_until),
             cooldown: true,
           };
         }
-        const rank = priorityRank(priority);
         const windows = [
-          {
-            kind: 'rate' as const,
-            limit: limits.ratePer30s,
-            ms: RATE_WINDOW_MS + RATE_SAFETY_MS,
-            share: CEILINGS[priority].rate,
-          },
-          {
-            kind: 'quota' as const,
-            limit: limits.dailyQuota,
-            ms: DAILY_WINDOW_MS,
-            share: CEILINGS[priority].daily,
-          },
+          { kind: 'rate' as const, limit: limits.ratePer30s, ms: rateMs, used: Number(row.in_rate) },
+          { kind: 'quota' as const, limit: limits.dailyQuota, ms: DAILY_WINDOW_MS, used: Number(row.in_day) },
         ];
         for (const w of windows) {
           if (w.limit === null) continue;
+          const allowed = allowance(w.limit, CEILINGS[priority][w.kind === 'rate' ? 'rate' : 'daily']);
+          if (w.used < allowed) continue;
+          // The slot that frees us is the (used - allowed + 1)-th oldest of the window.
           const since = new Date(now.getTime() - w.ms);
-          const counted = await tx.execute<{ n: string }>(
-            sql`select count(*) as n from ${spotifyCallSlots}
-                where ${spotifyCallSlots.budget} = ${limits.key} and ${spotifyCallSlots.at} > ${since}`,
+          const freeing = await tx.execute<{ at: Date }>(
+            sql`select ${spotifyCallSlots.at} as at from ${spotifyCallSlots}
+                where ${spotifyCallSlots.budget} = ${limits.key} and ${spotifyCallSlots.at} > ${since}
+                order by ${spotifyCallSlots.at} offset ${w.used - allowed} limit 1`,
           );
-          const used = Number(counted.rows[0]!.n);
-          const allowed = allowance(w.limit, w.share);
-          if (used >= allowed) {
-            // The slot that frees us is the (used - allowed + 1)-th oldest of the window.
-            const freeing = await tx.execute<{ at: Date }>(
-              sql`select ${spotifyCallSlots.at} as at from ${spotifyCallSlots}
-                  where ${spotifyCallSlots.budget} = ${limits.key} and ${spotifyCallSlots.at} > ${since}
-                  order by ${spotifyCallSlots.at} offset ${used - allowed} limit 1`,
-            );
-            const oldest = freeing.rows[0] ? new Date(freeing.rows[0].at) : now;
-            return {
-              granted: false,
-              reason: w.kind,
-              retryAt: new Date(oldest.getTime() + w.ms + 1),
-              cooldown: false,
-            };
-          }
+          const oldest = freeing.rows[0] ? new Date(freeing.rows[0].at) : now;
+          return {
+            granted: false,
+            reason: w.kind,
+            retryAt: new Date(oldest.getTime() + w.ms + 1),
+            cooldown: false,
+          };
         }
-        await tx.insert(spotifyCallSlots).values({ budget: limits.key, at: now, priority: rank });
-        await tx
-          .insert(spotifyCallLedger)
-          .values({
-            day: sql`(${now}::timestamptz at time zone 'UTC')::date`,
-            userKey: entry.userKey,
-            endpoint: entry.endpoint,
-            purpose: entry.purpose,
-            priority: priorityRank(entry.priority),
-            calls: 1,
-          })
-          .onConflictDoUpdate({
-            target: [
-              spotifyCallLedger.day,
-              spotifyCallLedger.userKey,
-              spotifyCallLedger.endpoint,
-              spotifyCallLedger.purpose,
-            ],
-            set: { calls: sql`${spotifyCallLedger.calls} + 1` },
-          });
-        // Keep one day of slots (the longest window).
-        await tx.execute(
-          sql`delete from ${spotifyCallSlots}
-              where ${spotifyCallSlots.budget} = ${limits.key}
-                and ${spotifyCallSlots.at} < ${new Date(now.getTime() - DAILY_WINDOW_MS)}`,
-        );
+        // The slot and the ledger count in one statement.
+        await tx.execute(sql`
+          with slot as (
+            insert into ${spotifyCallSlots} (budget, at, priority)
+            values (${limits.key}, ${now}, ${priorityRank(priority)})
+          )
+          insert into ${spotifyCallLedger} (day, user_key, endpoint, purpose, priority, calls, failures)
+          values ((${now}::timestamptz at time zone 'UTC')::date, ${entry.userKey}, ${entry.endpoint},
+                  ${entry.purpose}, ${priorityRank(entry.priority)}, 1, 0)
+          on conflict (day, user_key, endpoint, purpose)
+          do update set calls = ${spotifyCallLedger}.calls + 1`);
+        // Keep one day of slots (the longest window); pruning now and then is enough.
+        if (Math.random() < 0.02) {
+          await tx.execute(
+            sql`delete from ${spotifyCallSlots}
+                where ${spotifyCallSlots.budget} = ${limits.key}
+                  and ${spotifyCallSlots.at} < ${new Date(now.getTime() - DAILY_WINDOW_MS)}`,
+          );
+        }
         return { granted: true, at: now };
       });
     },
