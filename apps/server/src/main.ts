@@ -13,10 +13,12 @@ import { openDatabase } from './db/database.ts';
 import { runMigrations } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
 import { createHousekeepingService } from './jobs/housekeeping.service.ts';
-import { jobRegistry, setupQueues, startWorkers } from './jobs/registry.ts';
+import { createJobQueue, jobRegistry, setupQueues, startWorkers } from './jobs/registry.ts';
 import { startDemoSpotify } from './spotify/demo.ts';
 import { createSpotifyModule, realSpotify } from './spotify/spotify.module.ts';
 import { cancelUserJobs } from './spotify/user-jobs.ts';
+import { createTempoLookups } from './tempo/tempo.jobs.ts';
+import { createTempoModule } from './tempo/tempo.module.ts';
 
 const COMMANDS = ['all', 'serve', 'work', 'migrate'] as const;
 type Command = (typeof COMMANDS)[number];
@@ -112,7 +114,21 @@ async function main(): Promise<void> {
       codes: accounts.codes,
       attempts: accounts.attempts,
     });
-    await startWorkers(boss, { housekeeping }, log);
+    // Tempo lookups. The estimator's worker pool is not wired yet: without it, tracks no source knows stay unknown.
+    const demo = running.demo?.baseUrls;
+    const tempo = createTempoModule(
+      db.db,
+      demo
+        ? {
+            ...config,
+            DEEZER_API_URL: demo.deezer,
+            RECCOBEATS_API_URL: demo.reccobeats,
+            GETSONGBPM_API_URL: demo.getsongbpm,
+          }
+        : config,
+    );
+    const tempoLookups = createTempoLookups({ tempo: tempo.service, queue: createJobQueue(boss) });
+    await startWorkers(boss, { housekeeping, tempoLookups }, log);
     log.info('background jobs running');
   }
 

@@ -1,6 +1,7 @@
 import type { PgBoss, Queue, SendOptions } from 'pg-boss';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { TempoLookupPayload, type TempoLookups } from '../tempo/tempo.jobs.ts';
 import type { HousekeepingService } from './housekeeping.service.ts';
 
 /** What a handler reports; a thrown error means "failed" and pg-boss retries per the queue's policy. */
@@ -9,6 +10,7 @@ export type JobOutcome = { status: 'success' | 'skipped'; detail?: Record<string
 /** The services job handlers may call. */
 export interface JobServices {
   housekeeping: HousekeepingService;
+  tempoLookups: Pick<TempoLookups, 'run'>;
 }
 
 interface JobDefinition<S extends z.ZodType> {
@@ -29,6 +31,15 @@ export const jobRegistry = {
     queue: { policy: 'singleton', retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 300 },
     cron: '*/15 * * * *',
     handler: async ({ housekeeping }) => ({ status: 'success', detail: await housekeeping.run() }),
+  }),
+  /** Tempo for a batch of tracks (src/tempo); deferred tracks are re-queued with startAfter by the handler. */
+  'tempo-lookup': define({
+    payload: TempoLookupPayload,
+    queue: { policy: 'standard', retryLimit: 5, retryDelay: 60, retryBackoff: true, expireInSeconds: 1800 },
+    handler: async ({ tempoLookups }, { tracks }) => ({
+      status: 'success',
+      detail: await tempoLookups.run(tracks),
+    }),
   }),
 } satisfies Record<string, JobDefinition<z.ZodType>>;
 

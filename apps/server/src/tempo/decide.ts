@@ -2,7 +2,6 @@
 // Pure. Sources that agree raise confidence; sources that disagree by a factor of 2 are settled by
 // the audio (the candidate the estimator's evidence supports) and both are kept as alternatives.
 import type { TempoAlternative } from '../db/tempo.schema.ts';
-import { octaveRelated } from './estimator/estimate.ts';
 
 export type TempoSource = 'spotify' | 'reccobeats' | 'deezer' | 'getsongbpm' | 'estimator';
 
@@ -30,6 +29,12 @@ export interface Decision {
   confidence: number;
   alternatives: TempoAlternative[];
   reason?: string;
+}
+
+/** True when a and b are the same tempo up to a power of two (within 4 %). */
+export function octaveRelated(a: number, b: number): boolean {
+  const r = Math.log2(a / b);
+  return Math.abs(r - Math.round(r)) < Math.log2(1.04);
 }
 
 /** Within 4 %: the same tempo. */

@@ -9,8 +9,14 @@ import type { GetSongBpmClient } from './clients/getsongbpm.client.ts';
 import type { Outcome } from './clients/outside.ts';
 import type { PreviewClient } from './clients/preview.client.ts';
 import { RECCOBEATS_BATCH, type ReccoBeatsClient } from './clients/reccobeats.client.ts';
-import { decide, disagree, SOURCE_CONFIDENCE, type AudioEstimate, type TempoSource } from './decide.ts';
-import { octaveRelated } from './estimator/estimate.ts';
+import {
+  decide,
+  disagree,
+  octaveRelated,
+  SOURCE_CONFIDENCE,
+  type AudioEstimate,
+  type TempoSource,
+} from './decide.ts';
 import { cleanTitle, pickSearchHit, primaryArtist, refusedVersion, sameName } from './match.ts';
 import type { CachedTempo, TempoRepository, TempoRow } from './tempo.repository.ts';
 

@@ -1,0 +1,69 @@
+// Tempo lookups as pg-boss jobs: a library's new tracks are queued in batches, each batch is resolved
+// by one job, and tracks a service asked us to wait for are queued again with `startAfter`.
+import { z } from 'zod';
+import type { TempoService, TrackInput } from './tempo.service.ts';
+
+/** Tracks per job: one ReccoBeats round trip per 40, Deezer paced across the batch. */
+export const TEMPO_BATCH = 50;
+
+export const TrackInputSchema = z
+  .object({
+    spotifyId: z.string().regex(/^[A-Za-z0-9]{1,64}$/),
+    isrc: z.string().trim().min(1).max(32).nullable().optional(),
+    artists: z.array(z.string().max(500)).max(50),
+    title: z.string().max(1000),
+    durationMs: z.number().int().min(0),
+  })
+  .strict();
+
+export const TempoLookupPayload = z
+  .object({ tracks: z.array(TrackInputSchema).min(1).max(TEMPO_BATCH) })
+  .strict();
+
+/** What the job needs from the queue: a way to send itself again later. */
+export interface TempoLookupQueue {
+  send(
+    name: 'tempo-lookup',
+    payload: z.infer<typeof TempoLookupPayload>,
+    options?: { startAfter?: Date },
+  ): Promise<string | null>;
+}
+
+export function createTempoLookups(deps: {
+  tempo: Pick<TempoService, 'resolveTempos'>;
+  queue: TempoLookupQueue;
+}) {
+  return {
+    /** Queues lookups for tracks in batches; returns the number of jobs. */
+    async enqueue(tracks: TrackInput[]): Promise<number> {
+      let jobs = 0;
+      for (let i = 0; i < tracks.length; i += TEMPO_BATCH) {
+        await deps.queue.send('tempo-lookup', { tracks: tracks.slice(i, i + TEMPO_BATCH) });
+        jobs++;
+      }
+      return jobs;
+    },
+
+    /** The job: resolve a batch; tracks a service deferred go back on the queue for when it allows. */
+    async run(tracks: TrackInput[]) {
+      const answers = await deps.tempo.resolveTempos(tracks);
+      const counts = { found: 0, unknown: 0, deferred: 0 };
+      const later: TrackInput[] = [];
+      let startAfter = 0;
+      for (const t of tracks) {
+        const a = answers.get(t.spotifyId);
+        if (!a) continue;
+        counts[a.status]++;
+        if (a.status === 'deferred') {
+          later.push(t);
+          startAfter = Math.max(startAfter, a.retryAt?.getTime() ?? 0);
+        }
+      }
+      if (later.length > 0)
+        await deps.queue.send('tempo-lookup', { tracks: later }, { startAfter: new Date(startAfter) });
+      return counts;
+    },
+  };
+}
+
+export type TempoLookups = ReturnType<typeof createTempoLookups>;
