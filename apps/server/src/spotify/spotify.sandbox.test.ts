@@ -81,6 +81,23 @@ describe('connect', () => {
     expect(await row(userId)).toBeUndefined();
   });
 
+  it('connecting another Spotify account replaces the old one and drops its music data', async () => {
+    const gone: string[] = [];
+    const p = h.process({ onMusicAccountGone: [async (userId) => void gone.push(userId)] });
+    const { userId } = await connected(p);
+    await p.api(ctx(userId)).me();
+    const other = h.sandbox.admin.createUser({ username: `u${randomUUID().slice(0, 8)}` });
+    const tokens = h.sandbox.admin.connect({ userId: other.id });
+    await p.connect.connect(userId, { ...tokens, refresh_token: tokens.refresh_token! });
+    expect((await row(userId))!.accountId).toBe(other.accountId);
+    expect(gone).toEqual([userId]);
+    expect(await p.budget.ledger({ userKey: userId })).toEqual([]);
+    // Connecting the same account again is not a replacement.
+    const same = h.sandbox.admin.connect({ userId: other.id });
+    await p.connect.connect(userId, { ...same, refresh_token: same.refresh_token! });
+    expect(gone).toEqual([userId]);
+  });
+
   it('disconnect deletes the account, its tokens and its ledger', async () => {
     const { userId, p } = await connected();
     await p.api(ctx(userId)).me();
