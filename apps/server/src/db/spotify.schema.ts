@@ -97,3 +97,11 @@ export const spotifyCallLedger = pgTable(
     index('spotify_call_ledger_user_idx').on(t.userKey),
   ],
 );
+
+/** What the budget has learned about Spotify's unpublished rate limit (from a 429), per app. */
+export const spotifyBudgetState = pgTable('spotify_budget_state', {
+  budget: text('budget').primaryKey(),
+  /** Calls per 30 s that Spotify allowed before it answered 429; used for a day, then learned again. */
+  learnedRate: integer('learned_rate').notNull(),
+  learnedAt: timestamp('learned_at', { withTimezone: true }).notNull().defaultNow(),
+});
