@@ -1,41 +1,11 @@
-// The catalog: artists and their releases are generated eagerly as a cheap skeleton (counts, dates,
-// features, which recordings a compilation reuses); track names, ISRCs and durations are generated
+// The catalog: the skeleton (skeleton.ts) plus track details (names, ISRCs, durations) generated
 // lazily per release. Tempo needs only the skeleton, so scoring never has to generate names.
 import { Rng, hash32, unit } from './rng.ts';
-import { albumTitle, artistName, isNonLatin, songTitle } from './names.ts';
+import { albumTitle, isNonLatin, songTitle } from './names.ts';
 import { drawTrueTempo, type TempoTruth } from './tempo.ts';
+import { CatalogSkeleton, type Artist, type CatalogSize, type Release } from './skeleton.ts';
 
-export type ReleaseKind = 'studio' | 'ep' | 'single' | 'live' | 'remaster' | 'compilation' | 'va';
-export type AlbumType = 'album' | 'single' | 'compilation';
-
-export interface Release {
-  r: number;
-  artist: number;
-  kind: ReleaseKind;
-  albumType: AlbumType;
-  trackCount: number;
-  year: number;
-  month: number;
-  day: number;
-  precision: 'day' | 'year';
-  firstG: number;
-  /** Track index (0-based) → featured artist. */
-  features?: Map<number, number>;
-  /** For live, remaster, compilation and various-artists releases: the studio track each track takes its song from. */
-  sources?: number[];
-}
-
-export interface Artist {
-  i: number;
-  name: string;
-  country: string;
-  popularity: number;
-  followers: number;
-  genres: string[];
-  releases: number[];
-  appearsOn: number[];
-  /** Every release this artist is credited on (own and appears-on), for search and scoring. */
-}
+export type { AlbumType, Artist, CatalogSize, Release, ReleaseKind } from './skeleton.ts';
 
 export interface Track {
   g: number;
@@ -53,251 +23,20 @@ export interface Track {
   song: number;
 }
 
-export interface CatalogSize {
-  artists: number;
-}
-
-const COUNTRIES = ['US', 'GB', 'SE', 'DE', 'FR', 'JP', 'KR', 'BR', 'NL', 'AU', 'CA', 'ES', 'IT', 'NO'];
-const GENRES = [
-  'pop',
-  'dance pop',
-  'indie rock',
-  'house',
-  'techno',
-  'drum and bass',
-  'hip hop',
-  'r&b',
-  'synthpop',
-  'punk',
-  'soul',
-  'funk',
-  'edm',
-  'k-pop',
-  'j-pop',
-  'folk',
-  'metal',
-  'reggaeton',
-];
 const REG_CHARS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
-export class Catalog {
-  readonly seed: number;
-  readonly artists: Artist[] = [];
-  readonly releases: Release[] = [];
-  /** firstG of each release, for binary search from a track number to its release. */
-  private readonly firstGs: number[] = [];
-  trackTotal = 0;
+export class Catalog extends CatalogSkeleton {
   private readonly details = new Map<number, Track[]>();
   private readonly isrcIndex = new Map<string, number>();
   private readonly regToArtist = new Map<string, number>();
   private readonly detailedArtists = new Set<number>();
 
   constructor(seed: number, size: CatalogSize) {
-    this.seed = seed;
-    this.artists.push({
-      i: 0,
-      name: 'Various Artists',
-      country: 'US',
-      popularity: 60,
-      followers: 2_000_000,
-      genres: [],
-      releases: [],
-      appearsOn: [],
-    });
-    for (let i = 1; i <= size.artists; i++) this.artists.push(this.makeArtist(i));
-    for (let i = 1; i <= size.artists; i++) this.makeDiscography(i);
-    this.makeVariousArtists(Math.max(2, Math.round(size.artists / 25)));
+    super(seed, size);
     for (const a of this.artists) this.regToArtist.set(this.registrant(a.i), a.i);
   }
 
-  // ---- skeleton -------------------------------------------------------------------------------
-
-  private makeArtist(i: number): Artist {
-    const rng = new Rng(this.seed, 'artist', i);
-    const rank = rng.next();
-    const popularity = Math.max(1, Math.min(100, Math.round(95 * Math.pow(rank, 2.2) + rng.int(0, 5))));
-    const genres = rng.shuffle([...GENRES]).slice(0, rng.int(0, 3));
-    return {
-      i,
-      name: artistName(rng),
-      country: rng.pick(COUNTRIES),
-      popularity,
-      followers: Math.round(Math.pow(10, 2 + popularity / 18) * (0.5 + rng.next())),
-      genres,
-      releases: [],
-      appearsOn: [],
-    };
-  }
-
-  private addRelease(partial: Omit<Release, 'r' | 'firstG'>): Release {
-    const rel: Release = { ...partial, r: this.releases.length, firstG: this.trackTotal };
-    this.releases.push(rel);
-    this.firstGs.push(rel.firstG);
-    this.trackTotal += rel.trackCount;
-    if (rel.artist !== 0) (this.artists[rel.artist] as Artist).releases.push(rel.r);
-    return rel;
-  }
-
-  private makeDiscography(i: number): void {
-    const rng = new Rng(this.seed, 'discography', i);
-    const u = rng.next();
-    const count =
-      u < 0.03
-        ? rng.int(100, 160)
-        : u < 0.13
-          ? rng.int(1, 4)
-          : 5 + Math.floor(35 * Math.pow(rng.next(), 1.6));
-    const start = rng.int(1965, 2023);
-    const span = Math.max(1, 2026 - start);
-    const studio: Release[] = [];
-    for (let k = 0; k < count; k++) {
-      const year = Math.min(2026, start + Math.floor((span * k) / count) + rng.int(0, 1));
-      const x = rng.next();
-      const kind: ReleaseKind = k === 0 || x < 0.25 ? 'studio' : x < 0.4 ? 'ep' : 'single';
-      const trackCount =
-        kind === 'studio'
-          ? rng.chance(0.1)
-            ? rng.int(17, 24)
-            : rng.int(8, 16)
-          : kind === 'ep'
-            ? rng.int(4, 6)
-            : rng.chance(0.7)
-              ? 1
-              : rng.int(2, 3);
-      const precise = year >= 1990 || rng.chance(0.3);
-      const rel = this.addRelease({
-        artist: i,
-        kind,
-        albumType: kind === 'studio' ? 'album' : 'single',
-        trackCount,
-        year,
-        month: precise ? rng.int(1, 12) : 1,
-        day: precise ? rng.int(1, 28) : 1,
-        precision: precise ? 'day' : 'year',
-      });
-      if (kind !== 'single' || trackCount > 1) {
-        for (let t = 0; t < trackCount; t++) {
-          if (rng.chance(0.07)) {
-            const other = 1 + Math.floor(rng.next() * (this.artists.length - 1));
-            if (other === i) continue;
-            (rel.features ??= new Map()).set(t, other);
-            const oa = this.artists[other] as Artist;
-            if (oa.appearsOn[oa.appearsOn.length - 1] !== rel.r) oa.appearsOn.push(rel.r);
-          }
-        }
-      }
-      studio.push(rel);
-    }
-    const albums = studio.filter((r) => r.kind === 'studio');
-    const lastYear = Math.min(2026, start + span);
-    if (albums.length >= 2 && rng.chance(0.3)) {
-      const src = rng.pick(albums);
-      this.derived(
-        rng,
-        i,
-        'live',
-        'album',
-        src.year + rng.int(0, 3),
-        this.pickSongs(rng, albums, rng.int(10, 16)),
-      );
-    }
-    const old = albums.filter((r) => r.year < 2005);
-    if (old.length > 0 && rng.chance(0.4)) {
-      const src = rng.pick(old);
-      const songs = Array.from({ length: src.trackCount }, (_, t) => src.firstG + t);
-      this.derived(rng, i, 'remaster', 'album', rng.int(Math.max(src.year + 10, 2009), 2024), songs);
-    }
-    if (albums.length >= 3 && rng.chance(0.35)) {
-      this.derived(
-        rng,
-        i,
-        'compilation',
-        'compilation',
-        lastYear,
-        this.pickSongs(rng, albums, rng.int(12, 20)),
-      );
-    }
-  }
-
-  private pickSongs(rng: Rng, albums: Release[], n: number): number[] {
-    const out = new Set<number>();
-    for (let k = 0; k < n * 3 && out.size < n; k++) {
-      const a = rng.pick(albums);
-      out.add(a.firstG + rng.int(0, a.trackCount - 1));
-    }
-    return [...out];
-  }
-
-  private derived(
-    rng: Rng,
-    artist: number,
-    kind: ReleaseKind,
-    albumType: AlbumType,
-    year: number,
-    sources: number[],
-  ): void {
-    this.addRelease({
-      artist,
-      kind,
-      albumType,
-      trackCount: sources.length,
-      year: Math.min(2026, year),
-      month: rng.int(1, 12),
-      day: rng.int(1, 28),
-      precision: 'day',
-      sources,
-    });
-  }
-
-  private makeVariousArtists(n: number): void {
-    for (let k = 0; k < n; k++) {
-      const rng = new Rng(this.seed, 'va', k);
-      const sources: number[] = [];
-      const count = rng.int(15, 25);
-      for (let t = 0; t < count * 3 && sources.length < count; t++) {
-        const a = this.artists[1 + Math.floor(rng.next() * (this.artists.length - 1))] as Artist;
-        const studio = a.releases
-          .map((r) => this.releases[r] as Release)
-          .filter((r) => r.kind === 'studio' || r.kind === 'single');
-        if (studio.length === 0) continue;
-        const rel = rng.pick(studio);
-        sources.push(rel.firstG + rng.int(0, rel.trackCount - 1));
-      }
-      const rel = this.addRelease({
-        artist: 0,
-        kind: 'va',
-        albumType: 'compilation',
-        trackCount: sources.length,
-        year: rng.int(1995, 2026),
-        month: rng.int(1, 12),
-        day: rng.int(1, 28),
-        precision: 'day',
-        sources,
-      });
-      (this.artists[0] as Artist).releases.push(rel.r);
-      for (const g of sources) {
-        const owner = this.artists[this.releaseOf(g).artist] as Artist;
-        if (owner.appearsOn[owner.appearsOn.length - 1] !== rel.r) owner.appearsOn.push(rel.r);
-      }
-    }
-  }
-
   // ---- lookups --------------------------------------------------------------------------------
-
-  releaseOf(g: number): Release {
-    let lo = 0;
-    let hi = this.firstGs.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((this.firstGs[mid] as number) <= g) lo = mid;
-      else hi = mid - 1;
-    }
-    return this.releases[lo] as Release;
-  }
-
-  hasTrack(g: number): boolean {
-    return Number.isInteger(g) && g >= 0 && g < this.trackTotal;
-  }
 
   /** Song source of a track, from the skeleton alone. */
   songOf(g: number): number {
