@@ -108,25 +108,26 @@ async function main(): Promise<void> {
     ],
   });
 
+  // Tempo: in demo mode the simulated Deezer, ReccoBeats and GetSongBPM. The estimator's worker pool is
+  // not wired yet: without it, tracks no source knows stay unknown.
+  const demo = running.demo?.baseUrls;
+  const tempo = createTempoModule(
+    db.db,
+    demo
+      ? {
+          ...config,
+          DEEZER_API_URL: demo.deezer,
+          RECCOBEATS_API_URL: demo.reccobeats,
+          GETSONGBPM_API_URL: demo.getsongbpm,
+        }
+      : config,
+  );
   if (runsJobs) {
     const housekeeping = createHousekeepingService({
       sessions: accounts.sessionRows,
       codes: accounts.codes,
       attempts: accounts.attempts,
     });
-    // Tempo lookups. The estimator's worker pool is not wired yet: without it, tracks no source knows stay unknown.
-    const demo = running.demo?.baseUrls;
-    const tempo = createTempoModule(
-      db.db,
-      demo
-        ? {
-            ...config,
-            DEEZER_API_URL: demo.deezer,
-            RECCOBEATS_API_URL: demo.reccobeats,
-            GETSONGBPM_API_URL: demo.getsongbpm,
-          }
-        : config,
-    );
     const tempoLookups = createTempoLookups({ tempo: tempo.service, queue: createJobQueue(boss) });
     await startWorkers(boss, { housekeeping, tempoLookups }, log);
     log.info('background jobs running');
@@ -143,6 +144,7 @@ async function main(): Promise<void> {
           servicesStatus: (userId) => spotify.connect.status(userId),
         },
         spotify: { spotify: spotify.connect },
+        tempo: { tempo: tempo.service },
         async checkReady() {
           if (stopping) throw new Error('shutting down');
           await db.pool.query('select 1');

@@ -10,6 +10,7 @@ import { installErrorHandler } from './error-handler.ts';
 import { healthRoutes, type HealthDeps } from './health.routes.ts';
 import { pingRoutes } from './ping.routes.ts';
 import { spotifyRoutes, type SpotifyRoutesOptions } from '../spotify/spotify.routes.ts';
+import { tempoRoutes, type TempoRoutesOptions } from '../tempo/tempo.routes.ts';
 import { webApp } from './web.ts';
 
 export interface AppDeps extends HealthDeps {
@@ -18,6 +19,8 @@ export interface AppDeps extends HealthDeps {
   accounts: AccountsRoutesOptions;
   /** Spotify connect and disconnect (spotify module). */
   spotify?: SpotifyRoutesOptions;
+  /** Tempo sources' credits for the footer (tempo module). */
+  tempo?: TempoRoutesOptions;
 }
 
 /** Largest request body any /api route accepts; larger ones answer 413. */
@@ -59,6 +62,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
       await api.register(accountsRoutes, deps.accounts);
       await api.register(pingRoutes);
       if (deps.spotify) await api.register(spotifyRoutes, { ...deps.spotify, prefix: '/spotify' });
+      if (deps.tempo) await api.register(tempoRoutes, { ...deps.tempo, prefix: '/tempo' });
     },
     { prefix: API_BASE },
   );

@@ -1,0 +1,25 @@
+import Fastify from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { describe, expect, it } from 'vitest';
+import { tempoRoutes } from './tempo.routes.ts';
+
+async function app(getSongBpm: boolean) {
+  const a = Fastify();
+  a.setValidatorCompiler(validatorCompiler);
+  a.setSerializerCompiler(serializerCompiler);
+  await a.register(tempoRoutes, { tempo: { credits: () => ({ getSongBpm }) }, prefix: '/api/tempo' });
+  return a;
+}
+
+describe('GET /api/tempo/credits', () => {
+  it.each([true, false])(
+    'tells the web app whether to show the GetSongBPM link (%s), without a session',
+    async (on) => {
+      const a = await app(on);
+      const res = await a.inject({ method: 'GET', url: '/api/tempo/credits' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ data: { getsongbpm: on } });
+      await a.close();
+    },
+  );
+});
