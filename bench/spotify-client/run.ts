@@ -1,7 +1,9 @@
 // bench/spotify-client: the Spotify client against the simulated Spotify with a rate limit.
 //  1. Throughput: workers call as fast as the shared budget lets them (deferred calls wait until the
 //     budget's retryAt, as a re-queued job would); measured over whole 30 s windows after a first
-//     warm-up window, as a share of the allowed rate; and the 429s the sandbox answered.
+//     warm-up window, as a share of the allowed rate; and the 429s the sandbox answered. Three runs:
+//     interactive and library-scan priority with the budget set to the sandbox's limit, and interactive
+//     with the budget set 50 % above it (the client must learn the limit from its first 429).
 //  2. Overhead per call: the client (budget slot, ledger, token, parsing) against a bare fetch of the
 //     same endpoint, both sequential, no limits.
 // Run: node bench/spotify-client/run.ts [--rate 60] [--windows 2] [--workers 4] [--calls 300] [--overhead-only]
@@ -79,7 +81,7 @@ try {
   await processes[0]!.connect.connect(userId, { ...token, refresh_token: token.refresh_token! });
   sandbox.admin.clearRequests();
 
-  async function throughput(priority: Priority) {
+  async function throughput(priority: Priority, procs: typeof processes) {
     const started = Date.now();
     const measureFrom = started + WINDOW_MS;
     const measureTo = measureFrom + WINDOWS * WINDOW_MS;
@@ -87,7 +89,7 @@ try {
     let deferred = 0;
     let failed = 0;
     const worker = async (i: number) => {
-      const api = processes[i % processes.length]!.api({ userId, purpose: 'bench', priority });
+      const api = procs[i % procs.length]!.api({ userId, purpose: 'bench', priority });
       while (Date.now() < measureTo) {
         try {
           await api.me();
@@ -115,13 +117,19 @@ try {
     `Spotify client benchmark: sandbox limit ${RATE} calls / 30 s, budget ${RATE} / 30 s shared by 2 processes, ` +
       `${WORKERS} workers, 1 warm-up window + ${WINDOWS} measured windows (${(WINDOWS + 1) * 30} s each run)`,
   );
-  for (const priority of OVERHEAD_ONLY ? [] : (['interactive', 'library_scan'] as const)) {
-    const r = await throughput(priority);
-    const ceiling = priority === 'interactive' ? 1 : 0.9;
+  const above = Math.round(RATE * 1.5);
+  const learning = [spotifyProcess(above, 'bench-learn'), spotifyProcess(above, 'bench-learn')];
+  const runs = [
+    { label: 'interactive', priority: 'interactive' as const, procs: processes, ceiling: 1 },
+    { label: 'library_scan', priority: 'library_scan' as const, procs: processes, ceiling: 0.9 },
+    { label: `setting ${above}`, priority: 'interactive' as const, procs: learning, ceiling: 1 },
+  ];
+  for (const run of OVERHEAD_ONLY ? [] : runs) {
+    const r = await throughput(run.priority, run.procs);
     console.log(
-      `  ${priority.padEnd(12)} ${r.measured} calls in ${WINDOWS} windows of ${r.allowed} allowed: ` +
-        `${(r.share * 100).toFixed(1)} % of the rate (priority ceiling ${ceiling * 100} %, ` +
-        `${((r.share / ceiling) * 100).toFixed(1)} % of it); 429 answers: ${r.tooMany}; ` +
+      `  ${run.label.padEnd(12)} ${r.measured} calls in ${WINDOWS} windows of ${r.allowed} allowed: ` +
+        `${(r.share * 100).toFixed(1)} % of the rate (priority ceiling ${run.ceiling * 100} %, ` +
+        `${((r.share / run.ceiling) * 100).toFixed(1)} % of it); 429 answers: ${r.tooMany}; ` +
         `deferrals: ${r.deferred}; other failures: ${r.failed}`,
     );
     await sleep(WINDOW_MS + 500); // let the window empty before the next run

@@ -73,6 +73,21 @@ describe('call budget', () => {
     expect((await b.reserve({ ...limits, key: randomUUID() }, 'interactive', entry())).granted).toBe(true);
   });
 
+  it('learns Spotify’s rate limit from a 429 and uses it in every process instead of a higher setting', async () => {
+    const limits: BudgetLimits = { key: randomUUID(), ratePer30s: 100, dailyQuota: null };
+    for (let i = 0; i < 6; i++) expect((await a.reserve(limits, 'interactive', entry())).granted).toBe(true);
+    // The 6th call was answered 429: Spotify allows 5.
+    expect(await a.learnRate(limits.key)).toBe(5);
+    expect(await b.reserve(limits, 'interactive', entry())).toMatchObject({ granted: false, reason: 'rate' });
+    // A later, lower reading wins; a higher one does not raise it within the day.
+    expect(await b.learnRate(limits.key)).toBe(5);
+    // An app with an unlimited setting learns too.
+    const open: BudgetLimits = { key: randomUUID(), ratePer30s: null, dailyQuota: null };
+    for (let i = 0; i < 3; i++) await a.reserve(open, 'interactive', entry());
+    expect(await a.learnRate(open.key)).toBe(2);
+    expect((await a.reserve(open, 'interactive', entry())).granted).toBe(false);
+  });
+
   it('counts calls and failures per day, user, endpoint and purpose', async () => {
     const user = randomUUID();
     const limits: BudgetLimits = { key: randomUUID(), ratePer30s: null, dailyQuota: null };

@@ -4,6 +4,7 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import {
+  spotifyBudgetState,
   spotifyCallLedger,
   spotifyCallSlots,
   spotifyCapabilities,
@@ -19,6 +20,12 @@ import {
   type BudgetLimits,
   type Priority,
 } from './budget.ts';
+
+/** A learned rate limit is trusted this long; then the setting applies again until the next 429. */
+export const LEARNED_RATE_TTL_MS = 24 * 3600_000;
+
+const effectiveRate = (setting: number | null, learned: number | null) =>
+  learned === null ? setting : setting === null ? learned : Math.min(setting, learned);
 
 export type Reservation =
   | { granted: true; at: Date }
@@ -52,6 +59,7 @@ export function createBudgetRepository(db: Db) {
           quota_cooldown: boolean | null;
           in_rate: string;
           in_day: string;
+          learned_rate: number | null;
         }>(sql`
           with t as (select clock_timestamp() as now)
           select t.now,
@@ -64,7 +72,10 @@ export function createBudgetRepository(db: Db) {
                 and ${spotifyCallSlots.at} > t.now - ${`${rateMs} milliseconds`}::interval) as in_rate,
             (select count(*) from ${spotifyCallSlots}
               where ${spotifyCallSlots.budget} = ${limits.key}
-                and ${spotifyCallSlots.at} > t.now - ${`${DAILY_WINDOW_MS} milliseconds`}::interval) as in_day
+                and ${spotifyCallSlots.at} > t.now - ${`${DAILY_WINDOW_MS} milliseconds`}::interval) as in_day,
+            (select ${spotifyBudgetState.learnedRate} from ${spotifyBudgetState}
+              where ${spotifyBudgetState.budget} = ${limits.key}
+                and ${spotifyBudgetState.learnedAt} > t.now - ${`${LEARNED_RATE_TTL_MS} milliseconds`}::interval) as learned_rate
           from t`);
         const row = state.rows[0]!;
         const now = new Date(row.now);
@@ -77,7 +88,12 @@ export function createBudgetRepository(db: Db) {
           };
         }
         const windows = [
-          { kind: 'rate' as const, limit: limits.ratePer30s, ms: rateMs, used: Number(row.in_rate) },
+          {
+            kind: 'rate' as const,
+            limit: effectiveRate(limits.ratePer30s, row.learned_rate),
+            ms: rateMs,
+            used: Number(row.in_rate),
+          },
           { kind: 'quota' as const, limit: limits.dailyQuota, ms: DAILY_WINDOW_MS, used: Number(row.in_day) },
         ];
         for (const w of windows) {
@@ -120,6 +136,28 @@ export function createBudgetRepository(db: Db) {
         }
         return { granted: true, at: now };
       });
+    },
+
+    /**
+     * After a rate-limit 429: Spotify let through the calls of the current window but this one, so that many
+     * (less this one) is its limit. Every process uses it (if lower than the setting) for a day.
+     */
+    async learnRate(budget: string): Promise<number> {
+      const rows = await db.execute<{ learned: number }>(sql`
+        with seen as (
+          select greatest(1, count(*) - 1)::int as n from ${spotifyCallSlots}
+          where ${spotifyCallSlots.budget} = ${budget}
+            and ${spotifyCallSlots.at} > clock_timestamp() - ${`${RATE_WINDOW_MS + RATE_SAFETY_MS} milliseconds`}::interval
+        )
+        insert into ${spotifyBudgetState} (budget, learned_rate, learned_at)
+        select ${budget}, n, clock_timestamp() from seen
+        on conflict (budget) do update set
+          learned_rate = case when ${spotifyBudgetState.learnedAt} > clock_timestamp() - ${`${LEARNED_RATE_TTL_MS} milliseconds`}::interval
+                              then least(${spotifyBudgetState.learnedRate}, excluded.learned_rate)
+                              else excluded.learned_rate end,
+          learned_at = excluded.learned_at
+        returning learned_rate as learned`);
+      return rows.rows[0]!.learned;
     },
 
     /** Counts a failed call (the call itself was counted at reservation). */

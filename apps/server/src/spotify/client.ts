@@ -46,7 +46,7 @@ export interface SpotifyRequest {
 export interface SpotifyClientDeps {
   budget: Pick<
     BudgetRepository,
-    'reserve' | 'countFailure' | 'setCooldown' | 'getCapability' | 'setCapability'
+    'reserve' | 'countFailure' | 'setCooldown' | 'learnRate' | 'getCapability' | 'setCapability'
   >;
   accounts: Pick<SpotifyAccountRepository, 'markDisabled'>;
   tokens: Pick<SpotifyTokens, 'getAccessToken' | 'forget'>;
@@ -164,6 +164,10 @@ export function createSpotifyClient(deps: SpotifyClientDeps) {
         const waitMs =
           parseRetryAfter(response.headers.get('retry-after'), new Date()) ??
           (quota ? DEFAULT_QUOTA_COOLDOWN_MS : DEFAULT_RATE_COOLDOWN_MS);
+        if (!quota) {
+          const learned = await deps.budget.learnRate(deps.settings.limits.key);
+          deps.log.warn({ learned }, 'spotify rate limit: using the learned limit per 30 s');
+        }
         const until = await deps.budget.setCooldown(
           deps.settings.limits.key,
           quota ? 'quota' : 'rate',

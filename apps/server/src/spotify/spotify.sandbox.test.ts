@@ -233,6 +233,38 @@ describe('limits and failures', () => {
     expect(h.sleeps).toEqual([]);
   });
 
+  it('after a 429 the client keeps to the rate Spotify allowed, not the higher setting', async () => {
+    const key = `k-${randomUUID()}`;
+    const p = h.process({ budgetKey: key, settings: { SPOTIFY_RATE_PER_30S: 100 } });
+    h.sandbox.admin.clearRequests();
+    h.sandbox.admin.setConfig({ rateLimit: { windowSeconds: 30, maxRequests: 4 } });
+    try {
+      const { userId } = await connected(p); // connect's GET /me is the first call of the window
+      const outcomes: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        outcomes.push(
+          await p
+            .api(ctx(userId))
+            .me()
+            .then(() => 'ok')
+            .catch((e: unknown) => (e instanceof SpotifyDeferredError ? `deferred:${e.reason}` : String(e))),
+        );
+      }
+      // 4 allowed (the connect's call and 3 more), the 5th answered 429, the 6th not even tried.
+      expect(outcomes).toEqual(['ok', 'ok', 'ok', 'deferred:rate', 'deferred:rate', 'deferred:rate']);
+      const tooMany = h.sandbox.admin.requests({ service: 'spotify-api' }).filter((r) => r.status === 429);
+      expect(tooMany).toHaveLength(1);
+      await h.db.db.execute(`delete from spotify_cooldowns where budget = '${key}'`);
+      // The cooldown is gone, but the learned limit (4 per 30 s) still holds the window closed.
+      await expect(p.api(ctx(userId)).me()).rejects.toMatchObject({ reason: 'rate' });
+      expect(
+        h.sandbox.admin.requests({ service: 'spotify-api' }).filter((r) => r.status === 429),
+      ).toHaveLength(1);
+    } finally {
+      h.sandbox.admin.setConfig({ rateLimit: false });
+    }
+  });
+
   it('QUOTA_EXCEEDED puts every process into the cooldown, and the status says when work resumes', async () => {
     const key = `k-${randomUUID()}`;
     const a = h.process({ budgetKey: key });
