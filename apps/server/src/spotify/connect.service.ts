@@ -17,7 +17,7 @@ import type { TokenCipher } from './token-crypto.ts';
 import type { SpotifyTokens } from './tokens.service.ts';
 
 export interface SpotifyConnectDeps {
-  accounts: Pick<SpotifyAccountRepository, 'get' | 'link' | 'delete' | 'disabledOf'>;
+  accounts: Pick<SpotifyAccountRepository, 'get' | 'findByAccountId' | 'link' | 'delete' | 'disabledOf'>;
   budget: Pick<BudgetRepository, 'activeCooldowns' | 'usedSince' | 'deleteLedgerOf'>;
   client: SpotifyClient;
   tokens: Pick<SpotifyTokens, 'forget'>;
@@ -93,6 +93,9 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
         throw err;
       }
       const accountId = me.account_id ?? me.id;
+      const owner = await deps.accounts.findByAccountId(accountId);
+      if (owner && owner.userId !== userId)
+        throw conflict(ACCOUNT_TAKEN_MESSAGE, SPOTIFY_ERRORS.accountTaken);
       const previous = await deps.accounts.get(userId);
       if (previous && previous.accountId !== accountId) await musicAccountGone(userId);
       const linked = await deps.accounts.link({

@@ -62,6 +62,15 @@ describe('connect', () => {
       code: 'SpotifyAccountTaken',
     });
     expect(await row(other)).toBeUndefined();
+    // A user whose own account is linked keeps it when their claim of someone else's is refused.
+    const third = await connected(p);
+    await p.api(ctx(third.userId)).me();
+    const claim = h.sandbox.admin.connect({ userId: spotifyUser.id });
+    await expect(
+      p.connect.connect(third.userId, { ...claim, refresh_token: claim.refresh_token! }),
+    ).rejects.toMatchObject({ statusCode: 409 });
+    expect((await row(third.userId))!.accountId).toBe(third.spotifyUser.accountId);
+    expect(await p.budget.ledger({ userKey: third.userId })).not.toEqual([]); // its music data is kept
   });
 
   it('answers 400 for a token Spotify does not accept, storing nothing', async () => {
