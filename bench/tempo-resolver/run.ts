@@ -3,7 +3,8 @@
 // source, outside requests per resolved track, and the share right for running (within 4 % of the
 // world's true tempo after ×1, ×2 or ×½). Not a test.
 //
-//   node bench/tempo-resolver/run.ts [--tracks 2000] [--size large] [--user max.miles]
+//   node bench/tempo-resolver/run.ts [--tracks 1500] [--workers 3] [--size large] [--user max.miles]
+//                                    [--no-getsongbpm]
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,10 +25,11 @@ const option = (name: string, fallback: string) => {
   const i = args.indexOf(name);
   return i >= 0 ? (args[i + 1] ?? fallback) : fallback;
 };
-const TRACKS = Number(option('--tracks', '2000'));
+const TRACKS = Number(option('--tracks', '1500'));
 const SIZE = option('--size', 'large') as WorldSize;
 const USER = option('--user', 'max.miles');
-const BATCH = 100;
+const BATCH = 50; // TEMPO_BATCH of the tempo-lookup job
+const WORKERS = Number(option('--workers', '3'));
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'pacebeat-bench-tempo-'));
@@ -83,7 +85,7 @@ try {
   });
 
   log(
-    `${tracks.length} liked songs of ${USER} (${SIZE} world, ${user.liked.length} liked in all), batches of ${BATCH}`,
+    `${tracks.length} liked songs of ${USER} (${SIZE} world, ${user.liked.length} liked in all), batches of ${BATCH}, ${WORKERS} workers`,
   );
   const t0 = performance.now();
   const answers = new Map<string, TempoAnswer>();
@@ -93,20 +95,26 @@ try {
     rounds++;
     const deferred: TrackInput[] = [];
     let wakeAt = 0;
-    for (let i = 0; i < queue.length; i += BATCH) {
-      const batch = queue.slice(i, i + BATCH);
-      const got = await tempo.service.resolveTempos(batch);
-      for (const t of batch) {
-        const a = got.get(t.spotifyId) as TempoAnswer;
-        if (a.status === 'deferred') {
-          deferred.push(t);
-          wakeAt = Math.max(wakeAt, a.retryAt?.getTime() ?? 0);
-        } else answers.set(t.spotifyId, a);
+    // WORKERS batches in flight, as that many job workers would run them.
+    let next = 0;
+    const worker = async () => {
+      while (next < queue.length) {
+        const batch = queue.slice(next, next + BATCH);
+        next += BATCH;
+        const got = await tempo.service.resolveTempos(batch);
+        for (const t of batch) {
+          const a = got.get(t.spotifyId) as TempoAnswer;
+          if (a.status === 'deferred') {
+            deferred.push(t);
+            wakeAt = Math.max(wakeAt, a.retryAt?.getTime() ?? 0);
+          } else answers.set(t.spotifyId, a);
+        }
+        log(
+          `  ${answers.size}/${tracks.length} answered, ${deferred.length} deferred, ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+        );
       }
-      log(
-        `  ${answers.size}/${tracks.length} answered, ${deferred.length} deferred, ${((performance.now() - t0) / 1000).toFixed(0)} s`,
-      );
-    }
+    };
+    await Promise.all(Array.from({ length: WORKERS }, worker));
     queue = deferred;
     // What the pg-boss job does with startAfter: wait until the service may be asked again.
     if (queue.length > 0) await new Promise((r) => setTimeout(r, Math.max(0, wakeAt - Date.now())));

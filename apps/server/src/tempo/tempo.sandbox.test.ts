@@ -97,7 +97,8 @@ describe('resolveTempos against the simulated services', () => {
       expect((a.retryAt as Date).getTime()).toBeGreaterThan(started);
     }
     const deezerCalls = h.requests.get('deezer') ?? 0;
-    expect(deezerCalls).toBeLessThanOrEqual(6); // the cooldown stops the others before they call
+    // 3 allowed + at most the 4 already in flight when the first code 4 arrives; the cooldown stops the rest.
+    expect(deezerCalls).toBeLessThanOrEqual(7);
     const again = await h.module.service.resolveTempos(tracks);
     expect([...again.values()].filter((a) => a.status === 'deferred').length).toBe(deferred.length);
     expect([...again.values()].some((a) => a.cached && a.status === 'deferred')).toBe(false);
