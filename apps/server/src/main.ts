@@ -122,13 +122,14 @@ async function main(): Promise<void> {
         }
       : config,
   );
+  // Producer (enqueue, for library scans) and consumer (run, the tempo-lookup job) of tempo lookups.
+  const tempoLookups = createTempoLookups({ tempo: tempo.service, queue: createJobQueue(boss) });
   if (runsJobs) {
     const housekeeping = createHousekeepingService({
       sessions: accounts.sessionRows,
       codes: accounts.codes,
       attempts: accounts.attempts,
     });
-    const tempoLookups = createTempoLookups({ tempo: tempo.service, queue: createJobQueue(boss) });
     await startWorkers(boss, { housekeeping, tempoLookups }, log);
     log.info('background jobs running');
   }
