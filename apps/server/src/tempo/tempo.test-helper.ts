@@ -49,6 +49,8 @@ export async function startTempoHarness(
     DEEZER_RATE_PER_SECOND: '200',
     PREVIEW_RATE_PER_SECOND: '200',
     RECCOBEATS_RATE_PER_MINUTE: '6000',
+    // The simulated Deezer synthesises each preview on the test's own thread: generous under load.
+    TEMPO_TIMEOUT_SECONDS: '30',
     ...o.settings,
   });
   const module = createTempoModule(db.db, config, {
