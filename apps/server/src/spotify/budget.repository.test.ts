@@ -75,16 +75,25 @@ describe('call budget', () => {
 
   it('learns Spotify’s rate limit from a 429 and uses it in every process instead of a higher setting', async () => {
     const limits: BudgetLimits = { key: randomUUID(), ratePer30s: 100, dailyQuota: null };
-    for (let i = 0; i < 6; i++) expect((await a.reserve(limits, 'interactive', entry())).granted).toBe(true);
-    // The 6th call was answered 429: Spotify allows 5.
-    expect(await a.learnRate(limits.key)).toBe(5);
+    const slots: Date[] = [];
+    for (let i = 0; i < 8; i++) {
+      const r = await a.reserve(limits, 'interactive', entry());
+      if (!r.granted) throw new Error('expected a slot');
+      slots.push(r.at);
+    }
+    // The 6th call was answered 429 while the 7th and 8th were still on their way: Spotify allows 5.
+    expect(await a.learnRate(limits.key, slots[5]!)).toBe(5);
     expect(await b.reserve(limits, 'interactive', entry())).toMatchObject({ granted: false, reason: 'rate' });
-    // A later, lower reading wins; a higher one does not raise it within the day.
-    expect(await b.learnRate(limits.key)).toBe(5);
+    // The in-flight calls' 429s read higher; the lower reading stays for the day.
+    expect(await b.learnRate(limits.key, slots[7]!)).toBe(5);
     // An app with an unlimited setting learns too.
     const open: BudgetLimits = { key: randomUUID(), ratePer30s: null, dailyQuota: null };
-    for (let i = 0; i < 3; i++) await a.reserve(open, 'interactive', entry());
-    expect(await a.learnRate(open.key)).toBe(2);
+    let last: Date | undefined;
+    for (let i = 0; i < 3; i++) {
+      const r = await a.reserve(open, 'interactive', entry());
+      if (r.granted) last = r.at;
+    }
+    expect(await a.learnRate(open.key, last!)).toBe(2);
     expect((await a.reserve(open, 'interactive', entry())).granted).toBe(false);
   });
 

@@ -139,15 +139,17 @@ export function createBudgetRepository(db: Db) {
     },
 
     /**
-     * After a rate-limit 429: Spotify let through the calls of the current window but this one, so that many
-     * (less this one) is its limit. Every process uses it (if lower than the setting) for a day.
+     * After a rate-limit 429 to the call whose slot was taken at `refusedAt`: Spotify let through the calls
+     * of the 30 s before it, so that many is its limit (calls still in flight when the 429 came back are
+     * not counted). Every process uses it (if lower than the setting) for a day.
      */
-    async learnRate(budget: string): Promise<number> {
+    async learnRate(budget: string, refusedAt: Date): Promise<number> {
       const rows = await db.execute<{ learned: number }>(sql`
         with seen as (
-          select greatest(1, count(*) - 1)::int as n from ${spotifyCallSlots}
+          select greatest(1, count(*))::int as n from ${spotifyCallSlots}
           where ${spotifyCallSlots.budget} = ${budget}
-            and ${spotifyCallSlots.at} > clock_timestamp() - ${`${RATE_WINDOW_MS + RATE_SAFETY_MS} milliseconds`}::interval
+            and ${spotifyCallSlots.at} < ${refusedAt}
+            and ${spotifyCallSlots.at} > ${new Date(refusedAt.getTime() - RATE_WINDOW_MS)}
         )
         insert into ${spotifyBudgetState} (budget, learned_rate, learned_at)
         select ${budget}, n, clock_timestamp() from seen

@@ -165,7 +165,7 @@ export function createSpotifyClient(deps: SpotifyClientDeps) {
           parseRetryAfter(response.headers.get('retry-after'), new Date()) ??
           (quota ? DEFAULT_QUOTA_COOLDOWN_MS : DEFAULT_RATE_COOLDOWN_MS);
         if (!quota) {
-          const learned = await deps.budget.learnRate(deps.settings.limits.key);
+          const learned = await deps.budget.learnRate(deps.settings.limits.key, slot.at);
           deps.log.warn({ learned }, 'spotify rate limit: using the learned limit per 30 s');
         }
         const until = await deps.budget.setCooldown(
