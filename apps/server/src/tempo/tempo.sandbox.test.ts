@@ -152,6 +152,33 @@ describe('resolveTempos against the simulated services', () => {
 });
 
 describe('the estimator on the Deezer preview', () => {
+  it('settles a factor-2 disagreement between sources with the audio, and keeps both', async () => {
+    // Spotify audio-features (fake) at double the true tempo; ReccoBeats without octave errors.
+    const audioFeatures = async (ids: string[]) => {
+      const w = (h as TempoHarness).sandbox.world;
+      return new Map(ids.map((id) => [id, 2 * w.catalog.tempoOf(w.trackG(id) as number).bpm]));
+    };
+    h = await startTempoHarness(
+      { audioFeaturesOctaveErrorShare: 0, reccobeats: { coverage: 1 } },
+      { module: { audioFeatures } },
+    );
+    const { tracks, truth } = h.liked('ana.runs', 4);
+    const answers = await h.module.service.resolveTempos(tracks);
+    let settled = 0;
+    for (const [id, a] of answers) {
+      const t = truth.get(id) as number;
+      expect(a.alternatives.map((x) => x.source).slice(0, 2)).toEqual(['spotify', 'reccobeats']);
+      if (!a.alternatives.some((x) => x.source === 'estimator')) continue;
+      const est = a.alternatives.find((x) => x.source === 'estimator')?.bpm as number;
+      // The chosen value is the one within 4 % of the audio's, whichever source it came from.
+      expect(Math.abs(Math.log((a.bpm as number) / est))).toBeLessThan(Math.log(1.04));
+      expect(rightForRunning(a.bpm as number, t)).toBe(true);
+      settled++;
+    }
+    expect(settled).toBeGreaterThanOrEqual(3);
+    expect(h.requests.get('deezer-preview')).toBe(tracks.length);
+  });
+
   it('answers from the audio when no source knows the tempo', async () => {
     h = await startTempoHarness(AUDIO_ONLY);
     const { tracks, truth } = h.liked('ana.runs', 3);

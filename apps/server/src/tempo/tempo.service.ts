@@ -231,7 +231,8 @@ export function createTempoService(deps: TempoServiceDeps) {
 
     const open = () => work.filter((w) => w.answers.length === 0);
     await fromSpotify(work);
-    await fromReccoBeats(open());
+    // Batched and cheap (2 calls per 40 tracks): a second opinion even where Spotify answered.
+    await fromReccoBeats(work);
     await eachLimited(open(), concurrency, fromDeezer);
     await eachLimited(open(), concurrency, fromGetSongBpm);
     // When sources disagree, the audio settles it: look the track up on Deezer for its preview first.
