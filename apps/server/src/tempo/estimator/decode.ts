@@ -1,0 +1,40 @@
+// Decode a 30-second preview MP3 to mono PCM with mpg123 (WebAssembly). Anything that is not a
+// decodable MP3 (corrupt, truncated to nothing, another format) becomes a PreviewDecodeError.
+import { MPEGDecoder } from 'mpg123-decoder';
+
+export class PreviewDecodeError extends Error {
+  override readonly name = 'PreviewDecodeError';
+}
+
+/** Fewer decoded seconds than this means the bytes were not really an MP3. */
+const MIN_DECODED_SECONDS = 0.25;
+
+export async function decodePreview(bytes: Uint8Array): Promise<{ pcm: Float32Array; sampleRate: number }> {
+  if (bytes.length === 0) throw new PreviewDecodeError('empty preview');
+  const decoder = new MPEGDecoder();
+  await decoder.ready;
+  try {
+    let decoded;
+    try {
+      decoded = decoder.decode(bytes);
+    } catch (err) {
+      throw new PreviewDecodeError(`MP3 decoder failed: ${(err as Error).message}`);
+    }
+    const { channelData, samplesDecoded, sampleRate } = decoded;
+    if (samplesDecoded === 0 || channelData.length === 0 || !(sampleRate > 0)) {
+      throw new PreviewDecodeError('no MP3 audio frames found');
+    }
+    if (samplesDecoded / sampleRate < MIN_DECODED_SECONDS) {
+      throw new PreviewDecodeError(
+        `only ${((1000 * samplesDecoded) / sampleRate).toFixed(0)} ms of audio decoded`,
+      );
+    }
+    const pcm = new Float32Array(samplesDecoded);
+    for (const ch of channelData) {
+      for (let i = 0; i < samplesDecoded; i++) pcm[i]! += (ch[i] as number) / channelData.length;
+    }
+    return { pcm, sampleRate };
+  } finally {
+    decoder.free();
+  }
+}

@@ -1,0 +1,58 @@
+// Periodicity of onset curves: their autocorrelation (does the music repeat after this lag?),
+// computed through the FFT and averaged over curves.
+import { Fft } from './fft.ts';
+
+/**
+ * Mean autocorrelation of the curves by lag in frames, each normalised to 1 at lag 0 and corrected
+ * for the shrinking overlap at longer lags.
+ */
+export function autocorrelation(curves: Float64Array[], maxLag: number): Float64Array {
+  const n = curves[0]?.length ?? 0;
+  let nfft = 2;
+  while (nfft < 2 * n) nfft <<= 1;
+  const fft = new Fft(nfft);
+  const lags = Math.max(0, Math.min(n - 1, maxLag));
+  const acf = new Float64Array(lags + 1);
+  const re = new Float64Array(nfft);
+  const im = new Float64Array(nfft);
+  let used = 0;
+  for (const curve of curves) {
+    let mean = 0;
+    for (let i = 0; i < n; i++) mean += curve[i] as number;
+    mean /= Math.max(1, n);
+    re.fill(0);
+    im.fill(0);
+    for (let i = 0; i < n; i++) re[i] = (curve[i] as number) - mean;
+    fft.transform(re, im);
+    for (let k = 0; k < nfft; k++) {
+      re[k] = (re[k] as number) ** 2 + (im[k] as number) ** 2;
+      im[k] = 0;
+    }
+    // The power spectrum is real and even, so a forward transform gives the autocorrelation.
+    fft.transform(re, im);
+    const zero = re[0] as number;
+    if (!(zero > 0)) continue;
+    used++;
+    for (let l = 0; l <= lags; l++) acf[l]! += ((re[l] as number) / zero) * (n / (n - l));
+  }
+  if (used > 0) for (let l = 0; l < acf.length; l++) acf[l]! /= used;
+  return acf;
+}
+
+/** Linear interpolation into an array at a fractional index (0 outside). */
+export function at(x: Float64Array, i: number): number {
+  if (i < 0 || i > x.length - 1) return 0;
+  const k = Math.floor(i);
+  const f = i - k;
+  return (x[k] as number) * (1 - f) + (k + 1 < x.length ? (x[k + 1] as number) * f : 0);
+}
+
+/** Largest value within ±`tol` (relative) of index i, so slightly drifting peaks still count. */
+export function peakNear(x: Float64Array, i: number, tol: number): number {
+  const w = Math.max(1, i * tol);
+  let best = -Infinity;
+  for (let j = Math.floor(i - w); j <= Math.ceil(i + w); j++) {
+    if (j >= 0 && j < x.length) best = Math.max(best, x[j] as number);
+  }
+  return best === -Infinity ? 0 : best;
+}

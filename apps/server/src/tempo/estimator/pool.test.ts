@@ -1,0 +1,47 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { threadId } from 'node:worker_threads';
+import { encodeMp3 } from '@pacebeat/sandbox/audio/mp3';
+import { synthesizeClip } from '@pacebeat/sandbox/audio/synth';
+import { createEstimatorPool } from './pool.ts';
+
+const pool = createEstimatorPool({ size: 2 });
+afterAll(() => pool.close());
+
+const rightForRunning = (est: number | null, truth: number) =>
+  est !== null && [1, 2, 0.5].some((f) => Math.abs(est - truth * f) <= 0.04 * truth * f);
+
+const clip = (bpm: number, seconds: number) =>
+  encodeMp3(synthesizeClip({ bpm, pattern: 'four-on-the-floor', seed: bpm, seconds }), 44100, 128);
+
+describe('createEstimatorPool', () => {
+  it('estimates previews on worker threads, in parallel, leaving the caller bytes intact', async () => {
+    const a = clip(126, 12);
+    const b = clip(150, 12);
+    const before = a.slice();
+    const [ra, rb] = await Promise.all([pool.estimateFromMp3(a), pool.estimateFromMp3(b)]);
+    expect(rightForRunning(ra.bpm, 126)).toBe(true);
+    expect(rightForRunning(rb.bpm, 150)).toBe(true);
+    expect(ra.threadId).not.toBe(threadId);
+    expect(ra.threadId).toBeGreaterThan(0);
+    expect(ra.seconds).toBeGreaterThan(11.9);
+    expect(Buffer.from(a).equals(Buffer.from(before))).toBe(true);
+  });
+
+  it('answers null with a reason, never throws, for corrupt, truncated and short previews', async () => {
+    const good = clip(120, 8);
+    const corrupt = new Uint8Array(50_000).map((_, i) => (i * 97 + 13) % 256);
+    const truncated = good.subarray(0, 700);
+    const short = clip(120, 2);
+    const results = await Promise.all(
+      [corrupt, truncated, short].map((bytes) => pool.estimateFromMp3(bytes)),
+    );
+    for (const r of results) {
+      expect(r.bpm).toBeNull();
+      expect(r.confidence).toBeLessThan(0.2);
+      expect(r.reason).toBeTruthy();
+    }
+    expect(results[0]?.reason).toMatch(/undecodable/);
+    expect(results[1]?.reason).toMatch(/undecodable/);
+    expect(results[2]?.reason).toMatch(/too short/);
+  });
+});

@@ -1,0 +1,39 @@
+// A pool of worker threads for tempo estimation, so decoding and analysing previews (about a quarter
+// of a second of CPU each) never blocks the server's event loop.
+import os from 'node:os';
+import { Piscina } from 'piscina';
+import type { WorkerResult } from './estimator.worker.ts';
+
+export interface EstimatorPoolOptions {
+  /** Worker threads; default: one less than the machine's cores, at least one. */
+  size?: number;
+  /** Tasks waiting beyond this many are rejected instead of queued without bound. Default 1000. */
+  maxQueue?: number;
+}
+
+export interface EstimatorPool {
+  /** Decode an MP3 preview and estimate its tempo on a worker thread. */
+  estimateFromMp3(bytes: Uint8Array): Promise<WorkerResult>;
+  close(): Promise<void>;
+}
+
+export function createEstimatorPool({ size, maxQueue = 1000 }: EstimatorPoolOptions = {}): EstimatorPool {
+  const threads = Math.max(1, size ?? os.availableParallelism() - 1);
+  const piscina = new Piscina<Uint8Array, WorkerResult>({
+    filename: new URL('./estimator.worker.ts', import.meta.url).href,
+    minThreads: 0,
+    maxThreads: threads,
+    maxQueue,
+    idleTimeout: 30_000,
+  });
+  return {
+    estimateFromMp3: (bytes) => {
+      // Copy into a buffer of our own and move it to the worker, so the caller's bytes stay intact.
+      const copy = new Uint8Array(bytes);
+      return piscina.run(Piscina.move(copy) as unknown as Uint8Array);
+    },
+    close: () => piscina.close(),
+  };
+}
+
+export type { WorkerResult as EstimatorResult };
