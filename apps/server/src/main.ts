@@ -17,6 +17,7 @@ import { createJobQueue, jobRegistry, setupQueues, startWorkers } from './jobs/r
 import { startDemoSpotify } from './spotify/demo.ts';
 import { createSpotifyModule, realSpotify } from './spotify/spotify.module.ts';
 import { cancelUserJobs } from './spotify/user-jobs.ts';
+import { createEstimatorPool, type EstimatorPool } from './tempo/estimator/index.ts';
 import { createTempoLookups } from './tempo/tempo.jobs.ts';
 import { createTempoModule } from './tempo/tempo.module.ts';
 
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
     boss?: PgBoss;
     app?: Awaited<ReturnType<typeof buildApp>>;
     demo?: Awaited<ReturnType<typeof startDemoSpotify>>;
+    estimator?: EstimatorPool;
   } = {};
   let stopping = false;
   closeWithGrace({ delay: config.SHUTDOWN_TIMEOUT_SECONDS * 1000, logger: log }, async ({ signal, err }) => {
@@ -60,6 +62,7 @@ async function main(): Promise<void> {
       close: true,
       timeout: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     });
+    await running.estimator?.close();
     await accounts.close();
     await db.close();
     await running.demo?.close();
@@ -108,8 +111,10 @@ async function main(): Promise<void> {
     ],
   });
 
-  // Tempo: in demo mode the simulated Deezer, ReccoBeats and GetSongBPM. The estimator's worker pool is
-  // not wired yet: without it, tracks no source knows stay unknown.
+  // Tempo: in demo mode the simulated Deezer, ReccoBeats and GetSongBPM. Only job workers estimate
+  // from previews, on the estimator's worker threads.
+  if (runsJobs) running.estimator = createEstimatorPool();
+  const estimator = running.estimator;
   const demo = running.demo?.baseUrls;
   const tempo = createTempoModule(
     db.db,
@@ -121,6 +126,7 @@ async function main(): Promise<void> {
           GETSONGBPM_API_URL: demo.getsongbpm,
         }
       : config,
+    estimator ? { estimatePreview: (mp3) => estimator.estimateFromMp3(mp3) } : {},
   );
   // Producer (enqueue, for library scans) and consumer (run, the tempo-lookup job) of tempo lookups.
   const tempoLookups = createTempoLookups({ tempo: tempo.service, queue: createJobQueue(boss) });
