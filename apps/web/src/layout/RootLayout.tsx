@@ -4,6 +4,7 @@ import { Outlet } from 'react-router';
 import { AppFooter } from '../components/AppFooter/AppFooter.tsx';
 import { AppHeader } from '../components/AppHeader/AppHeader.tsx';
 import { DemoBanner } from '../components/DemoBanner/DemoBanner.tsx';
+import { SpotifyPausedNotice } from '../components/SpotifyPausedNotice/SpotifyPausedNotice.tsx';
 import { SessionProvider } from '../session/SessionProvider.tsx';
 
 /** The one layout every route sits under (spec §2): app bar, notices, the page, footer. */
@@ -18,6 +19,7 @@ export function RootLayout() {
             status reply (it tells whether the app runs against the simulated music world).
           */}
           <DemoBanner />
+          <SpotifyPausedNotice />
           <Outlet />
         </Container>
         {/* The GetSongBPM backlink goes into `attributions` once that tempo source is used. */}

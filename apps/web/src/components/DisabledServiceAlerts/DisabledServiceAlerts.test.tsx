@@ -33,4 +33,18 @@ describe('disabled services and demo mode', () => {
     expect(await screen.findByText(SPOTIFY_TEXTS.demoBanner)).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'reconnect to it' })).toBeNull();
   });
+
+  it('says when Spotify work resumes while it is paused', async () => {
+    const resumes = Math.floor(Date.UTC(2026, 10, 23, 3, 0) / 1000);
+    renderApp('/', whoami({ spotify: { connected: true, demo: false, work_resumes_at: resumes } }, []));
+    const notice = await screen.findByRole('status', { name: 'Spotify paused' });
+    expect(notice.textContent).toContain('resume at');
+    expect(notice.textContent).toContain('2026');
+  });
+
+  it('says nothing about pauses while Spotify work runs', async () => {
+    renderApp('/', whoami({ spotify: { connected: true, demo: false, work_resumes_at: null } }, []));
+    await screen.findByRole('navigation', { name: 'Account' });
+    expect(screen.queryByRole('status', { name: 'Spotify paused' })).toBeNull();
+  });
 });
