@@ -2,18 +2,14 @@
 // tempo module on it with its own pacing rows. Only tests import this file.
 import { randomUUID } from 'node:crypto';
 import { startSandbox, type Sandbox, type SandboxOptions } from '@pacebeat/sandbox';
-import { decodeMp3 } from '@pacebeat/sandbox/audio/mp3';
 import { testDb } from '../../test/db.ts';
-import { estimateTempo } from './estimator/estimate.ts';
+import estimateFromMp3 from './estimator/estimator.worker.ts';
 import { TempoConfigSchema } from './tempo.config.ts';
 import { createTempoModule, type TempoModuleOptions } from './tempo.module.ts';
 import type { TrackInput } from './tempo.service.ts';
 
-/** Decode + estimate on the test thread (the worker pool is the estimator's own concern). */
-export const estimateInline = async (mp3: Uint8Array) => {
-  const { pcm, sampleRate } = await decodeMp3(mp3);
-  return estimateTempo(pcm, sampleRate);
-};
+/** The estimator pool's own task (decode + estimate), run on the test thread. */
+export const estimateInline = (mp3: Uint8Array) => estimateFromMp3(mp3);
 
 let nextSeed = 4100;
 
