@@ -1,6 +1,7 @@
 import type { PgBoss, Queue, SendOptions } from 'pg-boss';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { SpotifyDeferredError } from '../spotify/errors.ts';
 import { TempoLookupPayload, type TempoLookups } from '../tempo/tempo.jobs.ts';
 import type { HousekeepingService } from './housekeeping.service.ts';
 
@@ -13,7 +14,7 @@ export interface JobServices {
   tempoLookups: Pick<TempoLookups, 'run'>;
 }
 
-interface JobDefinition<S extends z.ZodType> {
+export interface JobDefinition<S extends z.ZodType> {
   payload: S;
   /** Queue policy as data (retries, backoff, expiry). */
   queue: Omit<Queue, 'name'>;
@@ -69,14 +70,38 @@ export function createJobQueue(boss: PgBoss) {
 }
 export type JobQueue = ReturnType<typeof createJobQueue>;
 
+/**
+ * Runs one job. A handler that throws `SpotifyDeferredError` (rate limit, daily quota, outage) is not a
+ * failure: the same payload is queued again to start when Spotify work may resume, and no retry is spent
+ * (STYLE.md §9: never sleep in process).
+ */
+export async function runJob(
+  boss: Pick<PgBoss, 'send'>,
+  name: JobName,
+  def: JobDefinition<z.ZodType>,
+  services: JobServices,
+  data: unknown,
+): Promise<JobOutcome> {
+  const payload = def.payload.parse(data);
+  try {
+    return await def.handler(services, payload);
+  } catch (err) {
+    if (!(err instanceof SpotifyDeferredError)) throw err;
+    const id = await boss.send(name, payload as object, { startAfter: err.retryAt });
+    return {
+      status: 'skipped',
+      detail: { deferredUntil: err.retryAt.toISOString(), reason: err.reason, requeuedAs: id },
+    };
+  }
+}
+
 /** Consumer side (`work`): one worker per job name; a payload that fails its schema fails the job. */
 export async function startWorkers(boss: PgBoss, services: JobServices, log: Logger): Promise<void> {
   for (const [name, def] of Object.entries(jobRegistry) as [JobName, JobDefinition<z.ZodType>][]) {
     await boss.work(name, { batchSize: 1 }, async ([job]) => {
       if (!job) return;
       const jobLog = log.child({ job: name, jobId: job.id });
-      const payload = def.payload.parse(job.data);
-      const outcome = await def.handler(services, payload);
+      const outcome = await runJob(boss, name, def, services, job.data);
       jobLog.info({ outcome }, 'job finished');
       return outcome;
     });
