@@ -96,9 +96,9 @@ export function createSpotifyClient(deps: SpotifyClientDeps) {
       purpose: ctx.purpose,
       priority: ctx.priority,
     };
-    if (req.capability) {
-      const known = await deps.budget.getCapability(req.capability);
-      if (known && !known.available) throw new SpotifyCapabilityMissingError(req.capability, known.detail);
+    const known = req.capability ? await deps.budget.getCapability(req.capability) : undefined;
+    if (req.capability && known && !known.available) {
+      throw new SpotifyCapabilityMissingError(req.capability, known.detail);
     }
     let rejected: string | undefined;
     let refreshed = false;
@@ -140,7 +140,7 @@ export function createSpotifyClient(deps: SpotifyClientDeps) {
         'spotify call',
       );
       if (status >= 200 && status < 300) {
-        if (req.capability) await deps.budget.setCapability(req.capability, true, '');
+        if (req.capability && !known) await deps.budget.setCapability(req.capability, true, '');
         const body: unknown = text ? JSON.parse(text) : undefined;
         return schema ? schema.parse(body) : (body as T);
       }
