@@ -79,3 +79,20 @@ describe('decide with audio that contradicts a lone source', () => {
     expect(d.confidence).toBeGreaterThan(0.75);
   });
 });
+
+describe('decide: which side of a factor 2 the audio supports', () => {
+  it('prefers the estimator’s own answer over a candidate that scores as high', () => {
+    const estimate = {
+      bpm: 85,
+      confidence: 0.9,
+      candidates: [
+        { bpm: 170, score: 1 },
+        { bpm: 85, score: 1 },
+      ],
+    };
+    expect(decide([a('spotify', 170, 0.9), a('reccobeats', 85)], estimate)).toMatchObject({
+      bpm: 85,
+      source: 'reccobeats',
+    });
+  });
+});

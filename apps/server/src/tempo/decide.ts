@@ -41,11 +41,14 @@ export function octaveRelated(a: number, b: number): boolean {
 export const sameTempo = (a: number, b: number) => Math.abs(Math.log(a / b)) < Math.log(1.04);
 const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
 
-/** How strongly the audio supports `bpm`: the best candidate score within 4 %, relative to the top one. */
+/** How strongly the audio supports `bpm`: its answer (2), else the best candidate within 4 % relative to the top one. */
 function support(estimate: AudioEstimate, bpm: number): number {
+  // The estimator's own answer (salience and its octave prior) counts above any other candidate.
+  if (estimate.bpm !== null && sameTempo(estimate.bpm, bpm)) return 2;
   const top = Math.max(1e-9, ...estimate.candidates.map((c) => c.score));
-  let best = estimate.bpm !== null && sameTempo(estimate.bpm, bpm) ? 1 : 0;
-  for (const c of estimate.candidates) if (sameTempo(c.bpm, bpm)) best = Math.max(best, c.score / top);
+  let best = 0;
+  for (const c of estimate.candidates)
+    if (sameTempo(c.bpm, bpm)) best = Math.max(best, Math.min(1, c.score / top));
   return best;
 }
 
@@ -111,18 +114,27 @@ export function decide(answers: TempoAlternative[], estimate?: AudioEstimate): D
     };
   }
 
-  // Disagreement. With audio: the value the audio supports most (ties: the higher-priority source).
+  // Disagreement. With audio: the value the audio supports most; ties go to the value nearest the
+  // estimate (in octaves), then to the higher-priority source.
   if (estimate && estimate.bpm !== null) {
+    const e = estimate.bpm;
+    const distance = (a: TempoAlternative) => Math.abs(Math.log2(a.bpm / e));
     let best: TempoAlternative | undefined;
     let bestSupport = 0;
     for (const a of answers) {
       const s = support(estimate, a.bpm);
-      if (s > bestSupport + 1e-9) {
+      if (
+        s > bestSupport + 1e-9 ||
+        (best && Math.abs(s - bestSupport) <= 1e-9 && distance(a) < distance(best) - 1e-9)
+      ) {
         best = a;
         bestSupport = s;
       }
     }
-    if (!best) best = answers.find((a) => octaveRelated(a.bpm, estimate.bpm as number));
+    if (!best) {
+      const related = answers.filter((a) => octaveRelated(a.bpm, e));
+      best = related.sort((x, y) => distance(x) - distance(y))[0];
+    }
     if (best) {
       const allOctave = answers.every((a) => octaveRelated(a.bpm, best.bpm));
       const c = allOctave ? withAudio(best, best.confidence) : Math.min(best.confidence, 0.6);
