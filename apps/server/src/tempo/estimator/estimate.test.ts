@@ -59,6 +59,24 @@ describe('estimateTempo', () => {
     expect(r.confidence).toBeLessThan(0.15);
   });
 
+  it('answers null for random clicks (onsets without a pulse)', () => {
+    let s = 777;
+    const rand = () => {
+      s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+      return s / 2 ** 32;
+    };
+    // Decaying noise bursts at random times, about two a second.
+    let env = 0;
+    const pcm = new Float32Array(SR * 30).map(() => {
+      if (rand() < 2 / SR) env = 1;
+      env *= 0.999;
+      return env * (rand() - 0.5);
+    });
+    const r = estimateTempo(pcm, SR);
+    expect(r.bpm).toBeNull();
+    expect(r.reason).toBe('no clear pulse');
+  });
+
   it('answers null for a steady tone (no onsets at all)', () => {
     const pcm = new Float32Array(SR * 10).map((_, i) => 0.3 * Math.sin((2 * Math.PI * 440 * i) / SR));
     expect(estimateTempo(pcm, SR).bpm).toBeNull();

@@ -1,11 +1,10 @@
-// Tempo from audio: onset strength → autocorrelation → salience of each beat period → the metrical
-// family (a tempo with its doubles and halves) that best explains the music → an octave within it.
-//
-// Choosing the family first is what keeps 3:2 and 3:1 errors rare: a family's evidence is pooled over
-// octaves, so a dotted or triplet level only wins when the music really repeats at it. The octave
-// is then a matter of taste (runners can use half or double), decided by a prior around 120 BPM.
+// Tempo from audio: onset strength (onset.ts) → salience of each beat period (salience.ts) → the
+// metrical family that best explains the music (families.ts) → an octave within it, here.
+import { chooseFamily, logPrior, members, octaveRelated } from './families.ts';
 import { onsetEnvelopes } from './onset.ts';
-import { at, autocorrelation, peakNear } from './periodicity.ts';
+import { refine, salienceCurve, type SalienceCurve } from './salience.ts';
+
+export { octaveRelated };
 
 export interface TempoCandidate {
   bpm: number;
@@ -15,92 +14,32 @@ export interface TempoCandidate {
 
 export interface TempoEstimate {
   bpm: number | null;
-  /** 0..1; below about 0.3 treat the answer as a guess. */
+  /** 0..1. Under 0.5 a rival tempo (often at 3:2) is nearly as likely; `bpm` is null when there is no pulse. */
   confidence: number;
   candidates: TempoCandidate[];
   reason?: string;
 }
 
 export const MIN_SECONDS = 5;
-const MIN_BPM = 40;
-const MAX_BPM = 250;
-const GRID_STEP = 0.005;
 const SILENCE_RMS = 1e-4; // about -80 dBFS
-/** Lags beyond this (seconds) are not used: long lags blur with tempo drift. */
-const MAX_LAG_SECONDS = 6;
-/** Multiples of a beat period averaged into its comb score, up to this lag (seconds). */
-const COMB_SECONDS = 4.5;
-const OWN_WEIGHT = 0.3;
-/** Weight of the summed-band autocorrelation against the mean of per-band ones. */
-const SUM_WEIGHT = 0.5;
-const PRIOR_CENTRE = 120;
-/** Width (octaves) of the prior used to compare families, and of the one that picks the octave. */
-const FAMILY_PRIOR_OCTAVES = 1;
-const OCTAVE_PRIOR_OCTAVES = 0.8;
-/** Below this salience there is no pulse worth reporting. */
-const MIN_SALIENCE = 0.05;
-const MIN_CONFIDENCE = 0.15;
-
-const logPrior = (bpm: number, octaves: number) =>
-  Math.exp(-0.5 * (Math.log2(bpm / PRIOR_CENTRE) / octaves) ** 2);
-
 /**
- * How well a beat period explains the music: the autocorrelation at the period itself, and averaged
- * over all its multiples up to a few seconds (a comb). A lag that is a multiple of a fast
- * subdivision but does not divide the bar gets a low comb score.
+ * The octave is chosen under a log-normal prior centred on the average tempo of running playlists
+ * (the sandbox's tempo mixture averages about 127 BPM), 0.6 octave wide.
  */
-function salience(acf: Float64Array, rate: number, bpm: number): number {
-  const lag = (60 * rate) / bpm;
-  const limit = Math.min(COMB_SECONDS * rate, acf.length - 2);
-  const own = Math.max(0, peakNear(acf, lag, 0.015));
-  let comb = own;
-  let k = 2;
-  for (; k * lag <= limit; k++) comb += Math.max(0, peakNear(acf, k * lag, 0.015));
-  return OWN_WEIGHT * own + (1 - OWN_WEIGHT) * (comb / (k - 1));
-}
+const OCTAVE_PRIOR_CENTRE = 128;
+const OCTAVE_PRIOR_OCTAVES = 0.6;
+/** Below this pulse clarity the answer is "unknown" (noise and random clicks stay under 0.25)… */
+const MIN_CLARITY = 0.4;
+/** …and below this one as well, unless both halves of the clip agree on the family. */
+const CLEAR_WITHOUT_AGREEMENT = 0.8;
+/** The most confidence an answer can have after overriding the best-supported family. */
+const OVERRIDE_MAX_CONFIDENCE = 0.7;
+const DISAGREEMENT_FACTOR = 0.7;
 
-/** Exact tempo by fitting a comb of up to 8 beats to the autocorrelation within ±3 % of `bpm`. */
-function refine(acf: Float64Array, rate: number, bpm: number): number {
-  let best = bpm;
-  let bestScore = -Infinity;
-  for (let r = -0.03; r <= 0.03 + 1e-9; r += 0.001) {
-    const t = bpm * (1 + r);
-    const lag = (60 * rate) / t;
-    let s = 0;
-    let n = 0;
-    for (let k = 1; k <= 8 && k * lag < acf.length - 1; k++, n++) s += at(acf, k * lag);
-    if (n > 0 && s / n > bestScore) {
-      bestScore = s / n;
-      best = t;
-    }
-  }
-  return best;
-}
-
-export interface TempoAnalysis {
-  acf: Float64Array;
-  rate: number;
-  /** Tempo grid (BPM, log-spaced) and the salience at each. */
-  grid: number[];
-  salience: number[];
-}
-
-/** The intermediate curves, for estimation and for inspection. */
-export function analyseTempo(pcm: Float32Array, sampleRate: number): TempoAnalysis & { rms: number } {
+/** The intermediate curves, for inspection (the benchmark's debugging, tests). */
+export function analyseTempo(pcm: Float32Array, sampleRate: number): SalienceCurve & { rms: number } {
   const env = onsetEnvelopes(pcm, sampleRate);
-  const maxLag = Math.round(Math.min(MAX_LAG_SECONDS, pcm.length / sampleRate / 2) * env.rate);
-  const summed = autocorrelation([env.sum], maxLag);
-  const perBand = autocorrelation(env.bands, maxLag);
-  const acf = summed.map((v, i) => SUM_WEIGHT * v + (1 - SUM_WEIGHT) * (perBand[i] as number));
-  const grid: number[] = [];
-  for (let b = MIN_BPM; b <= MAX_BPM; b *= 1 + GRID_STEP) grid.push(b);
-  return { acf, rate: env.rate, grid, salience: grid.map((b) => salience(acf, env.rate, b)), rms: env.rms };
-}
-
-/** True when a and b are the same tempo up to a power of two (within 4 %). */
-export function octaveRelated(a: number, b: number): boolean {
-  const r = Math.log2(a / b);
-  return Math.abs(r - Math.round(r)) < Math.log2(1.04);
+  return { ...salienceCurve(env), rms: env.rms };
 }
 
 const none = (reason: string, confidence = 0, candidates: TempoCandidate[] = []): TempoEstimate => ({
@@ -111,6 +50,7 @@ const none = (reason: string, confidence = 0, candidates: TempoCandidate[] = [])
 });
 
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
+const clamp01 = (x: number) => Math.max(0, Math.min(1, x));
 
 /**
  * Estimate the tempo (beats per minute) of mono PCM. Right up to a factor of two by design; answers
@@ -121,64 +61,51 @@ export function estimateTempo(pcm: Float32Array, sampleRate: number): TempoEstim
   const seconds = pcm.length / sampleRate;
   if (seconds < MIN_SECONDS) return none(`clip too short (${seconds.toFixed(1)} s, need ${MIN_SECONDS} s)`);
 
-  const a = analyseTempo(pcm, sampleRate);
-  if (!(a.rms > SILENCE_RMS)) return none('silent audio');
-  const salAt = (bpm: number) => {
-    if (bpm < MIN_BPM || bpm > MAX_BPM) return 0;
-    const i = Math.log(bpm / MIN_BPM) / Math.log(1 + GRID_STEP);
-    const k = Math.floor(i);
-    const f = i - k;
-    return (a.salience[k] ?? 0) * (1 - f) + (a.salience[k + 1] ?? 0) * f;
-  };
-  const members = (c: number) => [c / 2, c, 2 * c, 4 * c].filter((m) => m >= MIN_BPM && m <= MAX_BPM);
+  const env = onsetEnvelopes(pcm, sampleRate);
+  if (!(env.rms > SILENCE_RMS)) return none('silent audio');
+  const curve = salienceCurve(env);
+  const choice = chooseFamily(curve);
+  if (!choice) return none('no periodic onsets');
+  const { top, pick, overridden, rival } = choice;
 
-  // Each family {c/2, c, 2c, 4c} with c in one octave scores its best member under a broad prior.
-  const families: { c: number; score: number; best: number }[] = [];
-  for (let c = 62.5; c < 125; c *= 1 + GRID_STEP) {
-    let score = 0;
-    let best = c;
-    for (const m of members(c)) {
-      const s = salAt(m) * logPrior(m, FAMILY_PRIOR_OCTAVES);
-      if (s > score) {
-        score = s;
-        best = m;
-      }
-    }
-    families.push({ c, score, best });
-  }
-  const peaks = families.filter((f, i) => {
-    // The octave wraps around: the family after the last is the first.
-    const prev = families[(i + families.length - 1) % families.length] as { score: number };
-    const next = families[(i + 1) % families.length] as { score: number };
-    return f.score > 0 && f.score >= prev.score && f.score > next.score;
-  });
-  peaks.sort((x, y) => y.score - x.score);
-  const top = peaks[0];
-  if (!top) return none('no periodic onsets');
-  const rival = peaks.find((p) => !octaveRelated(p.c, top.c));
-
-  // The octave within the family: salience under a narrower prior.
-  const octaves = members(top.c)
-    .map((m) => ({ bpm: m, score: salAt(m) * logPrior(m, OCTAVE_PRIOR_OCTAVES) }))
+  // The octave within the family: salience under the octave prior.
+  const octaves = members(pick.c)
+    .map((m) => ({ bpm: m, score: curve.at(m) * logPrior(m, OCTAVE_PRIOR_CENTRE, OCTAVE_PRIOR_OCTAVES) }))
     .sort((x, y) => y.score - x.score);
   const chosen = octaves[0] as { bpm: number; score: number };
-  const bpm = refine(a.acf, a.rate, chosen.bpm);
+  const bpm = refine(curve, chosen.bpm);
 
-  const strength = salAt(chosen.bpm);
-  const margin = rival ? 1 - rival.score / top.score : 1;
-  const confidence = round(Math.max(0, Math.min(1, (strength / 0.25) * (0.4 + margin))), 3);
+  // Is there a pulse at all? The family's salience is high, or stands well above the median
+  // salience (noise and random clicks stay under 0.05 and about 2x). A real tempo also holds over
+  // time, so each half of the clip should find the same family.
+  const sorted = [...curve.salience].sort((x, y) => x - y);
+  const median = Math.max(1e-9, sorted[Math.floor(sorted.length / 2)] as number);
+  const strength = Math.max(...members(pick.c).map((m) => curve.at(m)));
+  const clarity = clamp01(Math.max((strength / median - 1.5) / 2, (strength - 0.03) / 0.1));
+  const half = Math.floor(env.sum.length / 2);
+  const agree = [salienceCurve(env, 0, half), salienceCurve(env, half)].every((c) => {
+    const h = chooseFamily(c);
+    return h !== null && octaveRelated(h.pick.c, pick.c);
+  });
+
+  // Confidence: pulse clarity, and how far ahead of the best unrelated family the pick is.
+  const margin = rival ? Math.max(0, 1 - rival.score / Math.max(pick.score, top.score)) : 1;
+  let confidence = Math.sqrt(clarity * clamp01(margin / 0.5));
+  if (!agree) confidence *= DISAGREEMENT_FACTOR;
+  if (overridden) confidence = Math.min(confidence, OVERRIDE_MAX_CONFIDENCE);
+  confidence = round(confidence, 3);
 
   const best = Math.max(chosen.score, 1e-9);
   const candidates: TempoCandidate[] = [
     { bpm, score: 1 },
     ...octaves.slice(1).map((o) => ({ bpm: o.bpm, score: o.score / best })),
-    ...(rival ? [{ bpm: rival.best, score: rival.score / top.score }] : []),
+    ...[overridden, rival].flatMap((f) => (f ? [{ bpm: f.best, score: f.score / pick.score }] : [])),
   ]
-    .map((c) => ({ bpm: round(c.bpm, 2), score: round(Math.min(1, c.score), 3) }))
+    .map((c) => ({ bpm: round(c.bpm, 2), score: round(clamp01(c.score), 3) }))
     .sort((x, y) => y.score - x.score);
 
-  if (strength < MIN_SALIENCE || confidence < MIN_CONFIDENCE) {
-    return none('no clear pulse', Math.min(confidence, MIN_CONFIDENCE), candidates);
+  if (clarity < MIN_CLARITY || (!agree && clarity < CLEAR_WITHOUT_AGREEMENT)) {
+    return none('no clear pulse', Math.min(confidence, 0.2), candidates);
   }
   return { bpm: round(bpm, 2), confidence, candidates };
 }

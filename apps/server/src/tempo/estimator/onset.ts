@@ -39,15 +39,13 @@ export function downsample(pcm: Float32Array, sampleRate: number): { x: Float64A
 export function movingAverage(x: Float64Array, radius: number): Float64Array {
   const out = new Float64Array(x.length);
   let sum = 0;
-  let count = 0;
   let lo = 0;
   let hi = -1;
   for (let i = 0; i < x.length; i++) {
     const want = Math.min(x.length - 1, i + radius);
     while (hi < want) sum += x[++hi] as number;
     while (lo < i - radius) sum -= x[lo++] as number;
-    count = hi - lo + 1;
-    out[i] = sum / count;
+    out[i] = sum / (hi - lo + 1);
   }
   return out;
 }

@@ -4,9 +4,11 @@ import { Fft } from './fft.ts';
 
 /**
  * Mean autocorrelation of the curves by lag in frames, each normalised to 1 at lag 0 and corrected
- * for the shrinking overlap at longer lags.
+ * for the shrinking overlap at longer lags. With `weightFrom`, each curve is weighted by the square of
+ * its own highest autocorrelation at lags from `weightFrom` on, so curves that repeat (the bands the
+ * instruments play in) outweigh curves that do not (bands holding only noise).
  */
-export function autocorrelation(curves: Float64Array[], maxLag: number): Float64Array {
+export function autocorrelation(curves: Float64Array[], maxLag: number, weightFrom?: number): Float64Array {
   const n = curves[0]?.length ?? 0;
   let nfft = 2;
   while (nfft < 2 * n) nfft <<= 1;
@@ -15,7 +17,8 @@ export function autocorrelation(curves: Float64Array[], maxLag: number): Float64
   const acf = new Float64Array(lags + 1);
   const re = new Float64Array(nfft);
   const im = new Float64Array(nfft);
-  let used = 0;
+  const one = new Float64Array(acf.length);
+  let total = 0;
   for (const curve of curves) {
     let mean = 0;
     for (let i = 0; i < n; i++) mean += curve[i] as number;
@@ -32,10 +35,16 @@ export function autocorrelation(curves: Float64Array[], maxLag: number): Float64
     fft.transform(re, im);
     const zero = re[0] as number;
     if (!(zero > 0)) continue;
-    used++;
-    for (let l = 0; l <= lags; l++) acf[l]! += ((re[l] as number) / zero) * (n / (n - l));
+    let peak = 0;
+    for (let l = 0; l <= lags; l++) {
+      one[l] = ((re[l] as number) / zero) * (n / (n - l));
+      if (weightFrom !== undefined && l >= weightFrom) peak = Math.max(peak, one[l] as number);
+    }
+    const w = weightFrom === undefined ? 1 : peak * peak;
+    total += w;
+    for (let l = 0; l <= lags; l++) acf[l]! += w * (one[l] as number);
   }
-  if (used > 0) for (let l = 0; l < acf.length; l++) acf[l]! /= used;
+  if (total > 0) for (let l = 0; l < acf.length; l++) acf[l]! /= total;
   return acf;
 }
 
