@@ -10,7 +10,9 @@ import {
   type Pattern,
 } from './patterns.ts';
 import { Prng } from './prng.ts';
-import * as voice from './voices.ts';
+import type { VoiceContext } from './dsp.ts';
+import * as drums from './drums.ts';
+import * as tonal from './tonal.ts';
 
 export { PATTERNS, type Pattern };
 
@@ -157,14 +159,14 @@ export function synthesizeClip(opts: SynthOptions): Float32Array {
   const rng = new Prng(seed, pattern, 'arrangement');
   const arr = makeArrangement(pattern, bpm, rng);
   const harmony = makeHarmony(rng);
-  const kickTone: voice.KickTone = {
+  const kickTone: drums.KickTone = {
     low: rng.range(42, 58),
     high: rng.range(110, 190),
     pitchDecay: rng.range(0.025, 0.05),
     decay: rng.range(0.12, 0.3),
     click: rng.range(0.2, 0.8),
   };
-  const snareTone: voice.SnareTone = {
+  const snareTone: drums.SnareTone = {
     pitch: rng.range(160, 230),
     noiseDecay: rng.range(0.05, 0.12),
     bright: rng.next(),
@@ -189,7 +191,7 @@ export function synthesizeClip(opts: SynthOptions): Float32Array {
   const length = Math.round(seconds * sampleRate);
   const buf = new Float32Array(length);
   const noteRng = new Prng(seed, 'notes');
-  const ctx: voice.VoiceContext = { buf, sampleRate, rng: new Prng(seed, 'voices') };
+  const ctx: VoiceContext = { buf, sampleRate, rng: new Prng(seed, 'voices') };
   const firstBar = Math.floor(startBeat / arr.beatsPerBar) - 1;
   const lastBar = Math.ceil(totalBeats / arr.beatsPerBar);
   const beatSec = 60 / bpm;
@@ -202,43 +204,43 @@ export function synthesizeClip(opts: SynthOptions): Float32Array {
       const g = mix[e.kind];
       switch (e.kind) {
         case 'kick':
-          voice.kick(ctx, start, e.vel * g, kickTone);
+          drums.kick(ctx, start, e.vel * g, kickTone);
           break;
         case 'snare':
-          voice.snare(ctx, start, e.vel * g, snareTone);
+          drums.snare(ctx, start, e.vel * g, snareTone);
           break;
         case 'clap':
-          voice.clap(ctx, start, e.vel * g);
+          drums.clap(ctx, start, e.vel * g);
           break;
         case 'crash':
-          voice.crash(ctx, start, e.vel * g);
+          drums.crash(ctx, start, e.vel * g);
           break;
         case 'hat':
-          voice.hat(ctx, start, e.vel * g, e.open);
+          drums.hat(ctx, start, e.vel * g, e.open);
           break;
         case 'ride':
-          voice.ride(ctx, start, e.vel * g, rideBase);
+          drums.ride(ctx, start, e.vel * g, rideBase);
           break;
         case 'tom':
-          voice.tom(ctx, start, e.vel * g, e.pitch);
+          drums.tom(ctx, start, e.vel * g, e.pitch);
           break;
         case 'bass':
-          voice.bass(ctx, start, e.beats * beatSec, e.freq, e.vel * g, bassBright);
+          tonal.bass(ctx, start, e.beats * beatSec, e.freq, e.vel * g, bassBright);
           break;
         case 'sub':
-          voice.subBass(ctx, start, e.beats * beatSec, e.freq, e.vel * g);
+          tonal.subBass(ctx, start, e.beats * beatSec, e.freq, e.vel * g);
           break;
         case 'piano':
-          voice.piano(ctx, start, e.beats * beatSec, e.freq, e.vel * g);
+          tonal.piano(ctx, start, e.beats * beatSec, e.freq, e.vel * g);
           break;
         case 'lead':
-          voice.lead(ctx, start, e.beats * beatSec, e.freq, e.vel * g, vibratoRate);
+          tonal.lead(ctx, start, e.beats * beatSec, e.freq, e.vel * g, vibratoRate);
           break;
         case 'stab':
-          voice.stab(ctx, start, e.beats * beatSec, e.freqs, e.vel * g);
+          tonal.stab(ctx, start, e.beats * beatSec, e.freqs, e.vel * g);
           break;
         case 'pad':
-          voice.pad(ctx, start, e.beats * beatSec, e.freqs, e.vel * g);
+          tonal.pad(ctx, start, e.beats * beatSec, e.freqs, e.vel * g);
           break;
       }
     }
