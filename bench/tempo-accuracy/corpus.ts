@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Prng } from '@pacebeat/sandbox/audio/prng';
-import { PATTERNS, type Pattern } from '@pacebeat/sandbox/audio/synth';
+import { PATTERNS, synthesizeClip, type Pattern } from '@pacebeat/sandbox/audio/synth';
 import { runPool } from './pool.ts';
 
 export interface ClipSpec {
@@ -20,7 +20,6 @@ export interface ClipSpec {
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const SYNTH_DIR = path.resolve(here, '../../tools/sandbox/src/audio');
 export const CACHE_ROOT = path.resolve(here, '../.cache/tempo-accuracy');
 const CORPUS_VERSION = 1;
 export const PER_PATTERN = 55;
@@ -68,17 +67,31 @@ export function quickSubset(clips: ClipSpec[]): ClipSpec[] {
   return clips.filter((_, i) => (i % PER_PATTERN) % 7 === 0);
 }
 
-/** The cache folder for this corpus: keyed by the synthesiser's source and the corpus spec. */
+let cacheKey: string | undefined;
+
+/**
+ * The cache folder for this corpus, keyed by the corpus list and by what the synthesiser produces
+ * (a short probe clip of every pattern), so a change to its sound re-renders and a refactor does not.
+ */
 export function cacheDir(): string {
-  const h = crypto.createHash('sha256');
-  for (const f of fs
-    .readdirSync(SYNTH_DIR)
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
-    .sort()) {
-    h.update(f).update(fs.readFileSync(path.join(SYNTH_DIR, f)));
+  if (!cacheKey) {
+    const h = crypto.createHash('sha256').update(JSON.stringify(corpusSpec()));
+    for (const pattern of PATTERNS) {
+      const probe = synthesizeClip({
+        bpm: 123,
+        pattern,
+        seed: 1,
+        seconds: 3,
+        humanizeMs: 9,
+        driftPct: 2,
+        noise: 0.1,
+        reverb: 0.3,
+      });
+      h.update(Buffer.from(probe.buffer, probe.byteOffset, probe.byteLength));
+    }
+    cacheKey = h.digest('hex').slice(0, 12);
   }
-  h.update(JSON.stringify(corpusSpec()));
-  return path.join(CACHE_ROOT, h.digest('hex').slice(0, 12));
+  return path.join(CACHE_ROOT, cacheKey);
 }
 
 /** Render every clip not yet in the cache (in worker threads) and return the MP3 path per clip. */

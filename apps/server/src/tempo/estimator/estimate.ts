@@ -2,7 +2,7 @@
 // metrical family that best explains the music (families.ts) → an octave within it, here.
 import { chooseFamily, logPrior, members, octaveRelated } from './families.ts';
 import { onsetEnvelopes } from './onset.ts';
-import { refine, salienceCurve, type SalienceCurve } from './salience.ts';
+import { refine, salienceCurve } from './salience.ts';
 
 export { octaveRelated };
 
@@ -35,12 +35,6 @@ const CLEAR_WITHOUT_AGREEMENT = 0.8;
 /** The most confidence an answer can have after overriding the best-supported family. */
 const OVERRIDE_MAX_CONFIDENCE = 0.7;
 const DISAGREEMENT_FACTOR = 0.7;
-
-/** The intermediate curves, for inspection (the benchmark's debugging, tests). */
-export function analyseTempo(pcm: Float32Array, sampleRate: number): SalienceCurve & { rms: number } {
-  const env = onsetEnvelopes(pcm, sampleRate);
-  return { ...salienceCurve(env), rms: env.rms };
-}
 
 const none = (reason: string, confidence = 0, candidates: TempoCandidate[] = []): TempoEstimate => ({
   bpm: null,
