@@ -1,4 +1,4 @@
-// Deterministic randomness: every generated value is a pure function of the seed and a key, so the
+// Deterministic randomness for the whole sandbox (world and audio): every generated value is a pure function of the seed and a key, so the
 // world can be generated lazily and in any order and still be the same world.
 
 /** 32-bit hash of a list of numbers and strings (FNV-1a followed by a murmur3 finaliser). */
@@ -40,6 +40,16 @@ export class Rng {
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  /** Uniform in [min, max). */
+  range(min: number, max: number): number {
+    return min + (max - min) * this.next();
+  }
+
+  /** Uniform in [-1, 1), for noise sources. */
+  bipolar(): number {
+    return this.next() * 2 - 1;
   }
 
   /** Integer in [min, max] inclusive. */
