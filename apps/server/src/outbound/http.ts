@@ -33,6 +33,39 @@ export async function fetchWithTimeout(
   }
 }
 
+/**
+ * Reads a response body of at most `maxBytes`, stopping (and cancelling the download) as soon as it is
+ * larger: a misbehaving server cannot make us buffer more than that, whatever its Content-Length says.
+ */
+export async function readLimited(response: Response, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(response.headers.get('content-length'));
+  if (declared > maxBytes) {
+    await response.body?.cancel();
+    throw new Error(`body larger than ${maxBytes} bytes`);
+  }
+  if (!response.body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new Error(`body larger than ${maxBytes} bytes`);
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    body.set(c, at);
+    at += c.byteLength;
+  }
+  return body;
+}
+
 export class NetworkError extends Error {
   constructor(url: string, cause: unknown) {
     super(`network error calling ${new URL(url).pathname}: ${(cause as Error)?.message ?? String(cause)}`, {

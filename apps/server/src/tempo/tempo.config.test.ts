@@ -13,6 +13,12 @@ describe('tempo settings', () => {
       TEMPO_RETRY_UNKNOWN_DAYS: 30,
     });
     expect(c.GETSONGBPM_API_KEY).toBeUndefined();
+    expect(c.DEEZER_PREVIEW_HOSTS).toEqual(['dzcdn.net']);
+  });
+
+  it('reads preview hosts as a comma-separated list', () => {
+    const c = TempoConfigSchema.parse({ DEEZER_PREVIEW_HOSTS: ' dzcdn.net, CDN.Example.org ,' });
+    expect(c.DEEZER_PREVIEW_HOSTS).toEqual(['dzcdn.net', 'cdn.example.org']);
   });
 
   it('drops a trailing slash from base URLs and treats an empty key as none', () => {
@@ -30,6 +36,7 @@ describe('tempo settings', () => {
     ['DEEZER_RATE_PER_SECOND', '0'],
     ['TEMPO_TIMEOUT_SECONDS', '0.5'],
     ['TEMPO_RETRY_UNKNOWN_DAYS', '0'],
+    ['DEEZER_PREVIEW_HOSTS', 'http://dzcdn.net/'],
   ])('refuses %s=%s', (name, value) => {
     expect(TempoConfigSchema.safeParse({ [name]: value }).success).toBe(false);
   });

@@ -19,6 +19,20 @@ export const TempoSettings = {
   DEEZER_API_URL: baseUrl('https://api.deezer.com'),
   /** Deezer calls per second, all processes together (Deezer allows about 50 per 5 s). */
   DEEZER_RATE_PER_SECOND: rate(8),
+  /**
+   * Hosts (and their subdomains) previews may be downloaded from, comma-separated; the host of
+   * DEEZER_API_URL is always allowed too. Deezer serves previews from *.dzcdn.net.
+   */
+  DEEZER_PREVIEW_HOSTS: z
+    .string()
+    .default('dzcdn.net')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter((h) => h !== ''),
+    )
+    .pipe(z.array(z.string().regex(/^[a-z0-9.-]+$/, 'a host name such as dzcdn.net'))),
   /** Preview downloads per second, all processes together. */
   PREVIEW_RATE_PER_SECOND: rate(8),
   /** ReccoBeats' API (Spotify id → tempo, batched). */

@@ -49,7 +49,10 @@ export function createTempoModule(db: Db, config: TempoConfig, opts: TempoModule
       baseUrl: config.DEEZER_API_URL,
       http: caller('deezer', config.DEEZER_RATE_PER_SECOND),
     }),
-    previews: createPreviewClient({ http: caller('deezer-preview', config.PREVIEW_RATE_PER_SECOND) }),
+    previews: createPreviewClient({
+      http: caller('deezer-preview', config.PREVIEW_RATE_PER_SECOND),
+      allowedHosts: [...config.DEEZER_PREVIEW_HOSTS, new URL(config.DEEZER_API_URL).hostname.toLowerCase()],
+    }),
     ...(key
       ? {
           getsongbpm: createGetSongBpmClient({

@@ -2,7 +2,13 @@
 // PostgreSQL first, then one request with a time limit; 429 → a cooldown every process respects;
 // 5xx and network errors → a few quick retries with backoff, then "failed". Never throws for
 // anything the service does: every answer is an Outcome.
-import { backoffDelay, fetchWithTimeout, NetworkError, parseRetryAfter } from '../../outbound/http.ts';
+import {
+  backoffDelay,
+  fetchWithTimeout,
+  NetworkError,
+  parseRetryAfter,
+  readLimited,
+} from '../../outbound/http.ts';
 import type { SlotAnswer } from '../tempo.repository.ts';
 
 export type Outcome<T> =
@@ -130,8 +136,7 @@ export function createServiceCaller(deps: ServiceCallerDeps) {
       send(url, async (u) => {
         try {
           const response = await fetchImpl(u, { signal: AbortSignal.timeout(deps.timeoutMs) });
-          const body = new Uint8Array(await response.arrayBuffer());
-          if (body.byteLength > MAX_BYTES) throw new Error(`body larger than ${MAX_BYTES} bytes`);
+          const body = await readLimited(response, MAX_BYTES);
           return { status: response.status, headers: response.headers, body };
         } catch (err) {
           throw new NetworkError(u, err);
