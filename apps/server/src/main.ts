@@ -18,6 +18,7 @@ import { startDemoSpotify } from './spotify/demo.ts';
 import { createSpotifyModule, realSpotify } from './spotify/spotify.module.ts';
 import { cancelUserJobs } from './spotify/user-jobs.ts';
 import { createEstimatorPool, type EstimatorPool } from './tempo/estimator/index.ts';
+import { spotifyAudioFeaturesFor } from './tempo/spotify-audio-features.ts';
 import { createTempoLookups } from './tempo/tempo.jobs.ts';
 import { createTempoModule } from './tempo/tempo.module.ts';
 
@@ -128,8 +129,13 @@ async function main(): Promise<void> {
       : config,
     estimator ? { estimatePreview: (mp3) => estimator.estimateFromMp3(mp3) } : {},
   );
-  // Producer (enqueue, for library scans) and consumer (run, the tempo-lookup job) of tempo lookups.
-  const tempoLookups = createTempoLookups({ tempo: tempo.service, queue: createJobQueue(boss) });
+  // Producer (enqueue, for library scans) and consumer (run, the tempo-lookup job) of tempo lookups;
+  // a job for a user's library asks that user's Spotify for audio-features.
+  const tempoLookups = createTempoLookups({
+    tempo: tempo.service,
+    queue: createJobQueue(boss),
+    audioFeaturesFor: spotifyAudioFeaturesFor(spotify),
+  });
   if (runsJobs) {
     const housekeeping = createHousekeepingService({
       sessions: accounts.sessionRows,

@@ -72,7 +72,10 @@ export const spotifyCooldowns = pgTable(
   (t) => [primaryKey({ columns: [t.budget, t.kind] })],
 );
 
-/** Capabilities found at run time (extended-quota endpoints): a 403 is remembered, so it is tried once. */
+/**
+ * Capabilities found at run time (extended-quota endpoints): a 403 is remembered, so it is tried once.
+ * Keyed `<budget key>:<capability>`: they belong to one Spotify app.
+ */
 export const spotifyCapabilities = pgTable('spotify_capabilities', {
   capability: text('capability').primaryKey(),
   available: boolean('available').notNull(),

@@ -33,13 +33,16 @@ export const jobRegistry = {
     cron: '*/15 * * * *',
     handler: async ({ housekeeping }) => ({ status: 'success', detail: await housekeeping.run() }),
   }),
-  /** Tempo for a batch of tracks (src/tempo); deferred tracks are re-queued with startAfter by the handler. */
+  /**
+   * Tempo for a batch of tracks (src/tempo), of `userId`'s library when given (Spotify audio-features with
+   * their token); deferred tracks are re-queued with startAfter by the handler.
+   */
   'tempo-lookup': define({
     payload: TempoLookupPayload,
     queue: { policy: 'standard', retryLimit: 5, retryDelay: 60, retryBackoff: true, expireInSeconds: 1800 },
-    handler: async ({ tempoLookups }, { tracks }) => ({
+    handler: async ({ tempoLookups }, { tracks, userId }) => ({
       status: 'success',
-      detail: await tempoLookups.run(tracks),
+      detail: await tempoLookups.run(tracks, userId ? { userId } : {}),
     }),
   }),
 } satisfies Record<string, JobDefinition<z.ZodType>>;

@@ -42,6 +42,14 @@ const PlaylistBase = z.looseObject({
 });
 const SavedTrack = z.looseObject({ added_at: z.string().optional(), track: Track });
 const Snapshot = z.looseObject({ snapshot_id: z.string() });
+const AudioFeatures = z.looseObject({
+  audio_features: z.array(
+    z.looseObject({ id: z.string(), tempo: z.number().nullable().optional() }).nullable(),
+  ),
+});
+
+/** Ids per `GET /audio-features?ids=` call. */
+export const AUDIO_FEATURES_MAX_IDS = 100;
 
 export type Me = z.infer<typeof Me> & Partial<S['PrivateUserObject']>;
 
@@ -128,19 +136,28 @@ export function spotifyApi(client: SpotifyClient, ctx: CallContext) {
 
     track: (id: string) => get(`/tracks/${enc(id)}`, 'GET /tracks/{id}', Track) as Promise<TrackObject>,
 
-    /** `GET /audio-features/{id}`: only apps that had it before 2024-11-27; a 403 is remembered. */
-    audioFeatures: (id: string) =>
-      client.request(
+    /**
+     * `GET /audio-features?ids=` (≤ 100 ids, one call): tempo per track, `null` for unknown ids. Only
+     * extended-quota apps that used audio-features before 2024-11-27 have it (they keep the multi-get
+     * endpoints too); a development-mode app gets 403, which is remembered, so it is asked once.
+     */
+    async audioFeatures(ids: string[]) {
+      if (ids.length === 0 || ids.length > AUDIO_FEATURES_MAX_IDS)
+        throw new Error(`audioFeatures takes 1 to ${AUDIO_FEATURES_MAX_IDS} ids`);
+      const r = await client.request(
         ctx,
         {
           method: 'GET',
-          path: `/audio-features/${enc(id)}`,
-          endpoint: 'GET /audio-features/{id}',
+          path: '/audio-features',
+          endpoint: 'GET /audio-features',
+          query: { ids: ids.join(',') },
           idempotent: true,
           capability: 'audio-features',
         },
-        z.looseObject({ tempo: z.number().nullable().optional() }),
-      ),
+        AudioFeatures,
+      );
+      return r.audio_features.filter((f) => f !== null);
+    },
 
     /** `POST /me/playlists`. Not retried: a repeat would create a second playlist. */
     createPlaylist: (p: { name: string; description: string; public: boolean }) =>

@@ -71,6 +71,9 @@ export function createSpotifyClient(deps: SpotifyClientDeps) {
   const random = deps.random ?? Math.random;
   const retry = deps.retry ?? DEFAULT_RETRY;
 
+  /** Capabilities belong to one Spotify app (development mode or extended quota): keyed by its budget key. */
+  const capabilityKey = (capability: string) => `${deps.settings.limits.key}:${capability}`;
+
   function url(req: SpotifyRequest): string {
     const u = new URL(deps.settings.apiUrl.replace(/\/$/, '') + req.path);
     for (const [k, v] of Object.entries(req.query ?? {}))
@@ -96,7 +99,7 @@ export function createSpotifyClient(deps: SpotifyClientDeps) {
       purpose: ctx.purpose,
       priority: ctx.priority,
     };
-    const known = req.capability ? await deps.budget.getCapability(req.capability) : undefined;
+    const known = req.capability ? await deps.budget.getCapability(capabilityKey(req.capability)) : undefined;
     if (req.capability && known && !known.available) {
       throw new SpotifyCapabilityMissingError(req.capability, known.detail);
     }
@@ -140,7 +143,8 @@ export function createSpotifyClient(deps: SpotifyClientDeps) {
         'spotify call',
       );
       if (status >= 200 && status < 300) {
-        if (req.capability && !known) await deps.budget.setCapability(req.capability, true, '');
+        if (req.capability && !known)
+          await deps.budget.setCapability(capabilityKey(req.capability), true, '');
         const body: unknown = text ? JSON.parse(text) : undefined;
         return schema ? schema.parse(body) : (body as T);
       }
@@ -155,7 +159,7 @@ export function createSpotifyClient(deps: SpotifyClientDeps) {
         if (/not registered/i.test(message)) return disable(ctx, DISABLED_REASONS.notRegistered);
         if (/premium/i.test(message)) return disable(ctx, DISABLED_REASONS.premiumLapsed);
         if (req.capability) {
-          await deps.budget.setCapability(req.capability, false, message);
+          await deps.budget.setCapability(capabilityKey(req.capability), false, message);
           throw new SpotifyCapabilityMissingError(req.capability, message);
         }
       }

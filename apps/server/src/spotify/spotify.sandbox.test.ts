@@ -388,15 +388,22 @@ describe('limits and failures', () => {
   it('an extended-quota endpoint answering 403 is remembered and not tried again', async () => {
     const { userId, p } = await connected();
     const trackId = h.sandbox.admin.playlistItems('4PEP9pmqdKJSWhQuT6CL4Q')[0]!;
-    await h.db.db.execute(`delete from spotify_capabilities where capability = 'audio-features'`);
-    await expect(p.api(ctx(userId)).audioFeatures(trackId)).rejects.toBeInstanceOf(
+    await expect(p.api(ctx(userId)).audioFeatures([trackId])).rejects.toBeInstanceOf(
       SpotifyCapabilityMissingError,
     );
     const before = h.sandbox.admin.requests({ service: 'spotify-api' }).length;
-    await expect(p.api(ctx(userId)).audioFeatures(trackId)).rejects.toBeInstanceOf(
+    await expect(p.api(ctx(userId)).audioFeatures([trackId])).rejects.toBeInstanceOf(
       SpotifyCapabilityMissingError,
     );
     expect(h.sandbox.admin.requests({ service: 'spotify-api' }).length).toBe(before);
+    // Remembered for this app only: another app (budget key) still asks once.
+    const { userId: other, spotifyUser, p: q } = await connected(h.process());
+    const asked = () =>
+      h.sandbox.admin.requests({ userId: spotifyUser.id }).filter((r) => /audio-features/.test(r.url));
+    await expect(q.api(ctx(other)).audioFeatures([trackId])).rejects.toBeInstanceOf(
+      SpotifyCapabilityMissingError,
+    );
+    expect(asked()).toHaveLength(1);
     expect((await row(userId))!.disabledReason).toBeNull();
   });
 

@@ -1,23 +1,42 @@
-// Spotify audio-features as a tempo source, through the Spotify client (its budget, its remembered
-// capabilities). Apps created after 2024-11-27 get 403: then the source is 'unavailable' for good
-// (the client remembers it and does not call again). Not wired yet: a lookup job would need the
-// user whose token pays for the calls (see the report).
-import type { SpotifyApi } from '../spotify/api.ts';
+// Spotify audio-features as a tempo source, through the Spotify module's client (its budget, its
+// remembered capabilities). A tempo-lookup job for a user's library uses that user's token: one
+// `GET /audio-features?ids=` per 100 tracks, at the lowest priority. A development-mode app gets 403 on
+// its first call; the client remembers it, and from then on no call is made (the source is 'unavailable').
+import type { SpotifyAccountRepository } from '../spotify/account.repository.ts';
+import { AUDIO_FEATURES_MAX_IDS, type SpotifyApi } from '../spotify/api.ts';
+import type { CallContext } from '../spotify/client.ts';
 import { SpotifyCapabilityMissingError } from '../spotify/errors.ts';
+import type { AudioFeatures } from './tempo.service.ts';
 
-/** Adapts one user's Spotify API to the resolver's `audioFeatures` dependency (one call per track). */
-export function spotifyAudioFeatures(api: Pick<SpotifyApi, 'audioFeatures'>) {
-  return async (spotifyIds: string[]): Promise<Map<string, number> | 'unavailable'> => {
+/** Adapts one user's Spotify API to the resolver's `audioFeatures` source (one call per 100 tracks). */
+export function spotifyAudioFeatures(api: Pick<SpotifyApi, 'audioFeatures'>): AudioFeatures {
+  return async (spotifyIds) => {
     const out = new Map<string, number>();
-    for (const id of spotifyIds) {
+    for (let i = 0; i < spotifyIds.length; i += AUDIO_FEATURES_MAX_IDS) {
       try {
-        const f = await api.audioFeatures(id);
-        if (typeof f.tempo === 'number' && f.tempo > 0) out.set(id, f.tempo);
+        for (const f of await api.audioFeatures(spotifyIds.slice(i, i + AUDIO_FEATURES_MAX_IDS)))
+          if (typeof f.tempo === 'number' && f.tempo > 0) out.set(f.id, f.tempo);
       } catch (err) {
         if (err instanceof SpotifyCapabilityMissingError) return out.size > 0 ? out : 'unavailable';
-        throw err;
+        throw err; // deferred (budget, cooldown) or failed: the resolver notes it and asks the others
       }
     }
     return out;
+  };
+}
+
+/**
+ * The audio-features source for a user's tempo lookups; undefined when the user has no live Spotify
+ * connection (none, or disabled), so no Spotify call is made for them.
+ */
+export function spotifyAudioFeaturesFor(spotify: {
+  accounts: Pick<SpotifyAccountRepository, 'get'>;
+  api: (ctx: CallContext) => Pick<SpotifyApi, 'audioFeatures'>;
+}) {
+  return async (userId: string): Promise<AudioFeatures | undefined> => {
+    const account = await spotify.accounts.get(userId);
+    if (!account || account.disabledReason !== null) return undefined;
+    // Background work: it must never take budget from what a user is waiting for.
+    return spotifyAudioFeatures(spotify.api({ userId, purpose: 'tempo', priority: 'catalog_expansion' }));
   };
 }

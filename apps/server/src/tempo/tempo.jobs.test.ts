@@ -19,13 +19,19 @@ const answer = (status: TempoAnswer['status'], retryAt?: Date): TempoAnswer => (
   ...(retryAt ? { retryAt } : {}),
 });
 
+const USER = '0b6f1f4e-8a52-4c9b-9d7e-2a1c3e5f7a90';
+
 function fakeQueue() {
-  const sent: { tracks: TrackInput[]; startAfter?: Date }[] = [];
+  const sent: { tracks: TrackInput[]; userId?: string; startAfter?: Date }[] = [];
   return {
     sent,
-    send: async (_name: 'tempo-lookup', p: { tracks: TrackInput[] }, o: { startAfter?: Date } = {}) => {
+    send: async (
+      _name: 'tempo-lookup',
+      p: { tracks: TrackInput[]; userId?: string },
+      o: { startAfter?: Date } = {},
+    ) => {
       TempoLookupPayload.parse(p);
-      sent.push({ tracks: p.tracks, ...(o.startAfter ? { startAfter: o.startAfter } : {}) });
+      sent.push({ ...p, ...(o.startAfter ? { startAfter: o.startAfter } : {}) });
       return 'id';
     },
   };
@@ -38,6 +44,33 @@ describe('tempo lookups as jobs', () => {
     const tracks = Array.from({ length: 2 * TEMPO_BATCH + 3 }, (_, i) => track(i));
     expect(await lookups.enqueue(tracks)).toBe(3);
     expect(queue.sent.map((s) => s.tracks.length)).toEqual([TEMPO_BATCH, TEMPO_BATCH, 3]);
+    expect(queue.sent.map((s) => s.userId)).toEqual([undefined, undefined, undefined]);
+    await lookups.enqueue(tracks.slice(0, 2), { userId: USER });
+    expect(queue.sent[3]).toEqual({ tracks: tracks.slice(0, 2), userId: USER });
+  });
+
+  it('gives the resolver the user’s Spotify audio-features only for a job with a user', async () => {
+    const asked: string[] = [];
+    const given: boolean[] = [];
+    const audioFeatures = async () => new Map<string, number>();
+    const lookups = createTempoLookups({
+      tempo: {
+        resolveTempos: async (_ts, o = {}) => {
+          given.push(o.audioFeatures === audioFeatures);
+          return new Map();
+        },
+      },
+      queue: fakeQueue(),
+      audioFeaturesFor: async (userId) => {
+        asked.push(userId);
+        return userId === USER ? audioFeatures : undefined;
+      },
+    });
+    await lookups.run([track(1)]);
+    await lookups.run([track(1)], { userId: USER });
+    await lookups.run([track(1)], { userId: 'c2d3e4f5-0000-4000-8000-000000000000' });
+    expect(asked).toEqual([USER, 'c2d3e4f5-0000-4000-8000-000000000000']);
+    expect(given).toEqual([false, true, false]);
   });
 
   it('re-queues the deferred tracks for when the service allows, and counts outcomes', async () => {
@@ -55,9 +88,9 @@ describe('tempo lookups as jobs', () => {
       },
       queue,
     });
-    const counts = await lookups.run([track(1), track(2), track(3), track(4)]);
+    const counts = await lookups.run([track(1), track(2), track(3), track(4)], { userId: USER });
     expect(counts).toEqual({ found: 1, unknown: 1, deferred: 2 });
-    expect(queue.sent).toEqual([{ tracks: [track(3), track(4)], startAfter: later }]);
+    expect(queue.sent).toEqual([{ tracks: [track(3), track(4)], userId: USER, startAfter: later }]);
   });
 
   it('refuses a payload that is not a batch of tracks', () => {
@@ -66,5 +99,9 @@ describe('tempo lookups as jobs', () => {
       false,
     );
     expect(TempoLookupPayload.safeParse({ tracks: [track(1)] }).success).toBe(true);
+    expect(TempoLookupPayload.safeParse({ tracks: [track(1)], userId: USER }).success).toBe(true);
+    for (const userId of ['', 'ana', `${USER}x`, 42, null])
+      expect(TempoLookupPayload.safeParse({ tracks: [track(1)], userId }).success).toBe(false);
+    expect(TempoLookupPayload.safeParse({ tracks: [track(1)], user: USER }).success).toBe(false);
   });
 });

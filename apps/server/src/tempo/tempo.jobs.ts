@@ -1,7 +1,9 @@
 // Tempo lookups as pg-boss jobs: a library's new tracks are queued in batches, each batch is resolved
-// by one job, and tracks a service asked us to wait for are queued again with `startAfter`.
+// by one job, and tracks a service asked us to wait for are queued again with `startAfter`. A job
+// carries the `userId` whose library the tracks come from (so disconnecting cancels it): that user's
+// Spotify connection, if live, is asked for audio-features.
 import { z } from 'zod';
-import type { TempoService, TrackInput } from './tempo.service.ts';
+import type { AudioFeatures, TempoService, TrackInput } from './tempo.service.ts';
 
 /** Tracks per job: one ReccoBeats round trip per 40, Deezer paced across the batch. */
 export const TEMPO_BATCH = 50;
@@ -17,7 +19,7 @@ export const TrackInputSchema = z
   .strict();
 
 export const TempoLookupPayload = z
-  .object({ tracks: z.array(TrackInputSchema).min(1).max(TEMPO_BATCH) })
+  .object({ tracks: z.array(TrackInputSchema).min(1).max(TEMPO_BATCH), userId: z.uuid().optional() })
   .strict();
 
 /** What the job needs from the queue: a way to send itself again later. */
@@ -32,21 +34,25 @@ export interface TempoLookupQueue {
 export function createTempoLookups(deps: {
   tempo: Pick<TempoService, 'resolveTempos'>;
   queue: TempoLookupQueue;
+  /** A user's Spotify audio-features; undefined when they have no live connection. */
+  audioFeaturesFor?: (userId: string) => Promise<AudioFeatures | undefined>;
 }) {
   return {
-    /** Queues lookups for tracks in batches; returns the number of jobs. */
-    async enqueue(tracks: TrackInput[]): Promise<number> {
+    /** Queues lookups for tracks in batches (of `userId`'s library, when given); returns the number of jobs. */
+    async enqueue(tracks: TrackInput[], opts: { userId?: string } = {}): Promise<number> {
       let jobs = 0;
       for (let i = 0; i < tracks.length; i += TEMPO_BATCH) {
-        await deps.queue.send('tempo-lookup', { tracks: tracks.slice(i, i + TEMPO_BATCH) });
+        await deps.queue.send('tempo-lookup', { tracks: tracks.slice(i, i + TEMPO_BATCH), ...opts });
         jobs++;
       }
       return jobs;
     },
 
     /** The job: resolve a batch; tracks a service deferred go back on the queue for when it allows. */
-    async run(tracks: TrackInput[]) {
-      const answers = await deps.tempo.resolveTempos(tracks);
+    async run(tracks: TrackInput[], opts: { userId?: string } = {}) {
+      const audioFeatures =
+        opts.userId && deps.audioFeaturesFor ? await deps.audioFeaturesFor(opts.userId) : undefined;
+      const answers = await deps.tempo.resolveTempos(tracks, audioFeatures ? { audioFeatures } : {});
       const counts = { found: 0, unknown: 0, deferred: 0 };
       const later: TrackInput[] = [];
       let startAfter = 0;
@@ -60,7 +66,11 @@ export function createTempoLookups(deps: {
         }
       }
       if (later.length > 0)
-        await deps.queue.send('tempo-lookup', { tracks: later }, { startAfter: new Date(startAfter) });
+        await deps.queue.send(
+          'tempo-lookup',
+          { tracks: later, ...opts },
+          { startAfter: new Date(startAfter) },
+        );
       return counts;
     },
   };

@@ -12,7 +12,6 @@ import { createTempoService, type TempoServiceDeps } from './tempo.service.ts';
 type Db = Parameters<typeof createTempoRepository>[0];
 
 export interface TempoModuleOptions {
-  audioFeatures?: TempoServiceDeps['audioFeatures'];
   estimatePreview?: TempoServiceDeps['estimatePreview'];
   fetch?: typeof fetch;
   now?: () => Date;
@@ -62,7 +61,6 @@ export function createTempoModule(db: Db, config: TempoConfig, opts: TempoModule
           }),
         }
       : {}),
-    ...(opts.audioFeatures ? { audioFeatures: opts.audioFeatures } : {}),
     ...(opts.estimatePreview ? { estimatePreview: opts.estimatePreview } : {}),
     settings: { retryUnknownDays: config.TEMPO_RETRY_UNKNOWN_DAYS },
     ...(opts.now ? { now: opts.now } : {}),

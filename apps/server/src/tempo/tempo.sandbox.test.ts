@@ -176,12 +176,9 @@ describe('the estimator on the Deezer preview', () => {
       const w = (h as TempoHarness).sandbox.world;
       return new Map(ids.map((id) => [id, 2 * w.catalog.tempoOf(w.trackG(id) as number).bpm]));
     };
-    h = await startTempoHarness(
-      { audioFeaturesOctaveErrorShare: 0, reccobeats: { coverage: 1 } },
-      { module: { audioFeatures } },
-    );
+    h = await startTempoHarness({ audioFeaturesOctaveErrorShare: 0, reccobeats: { coverage: 1 } });
     const { tracks, truth } = h.liked('ana.runs', 4);
-    const answers = await h.module.service.resolveTempos(tracks);
+    const answers = await h.module.service.resolveTempos(tracks, { audioFeatures });
     let settled = 0;
     for (const [id, a] of answers) {
       const t = truth.get(id) as number;

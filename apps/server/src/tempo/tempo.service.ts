@@ -1,8 +1,8 @@
 // The tempo resolver: the one way the rest of the server gets a track's tempo. For each track, in
-// order: the shared cache → Spotify audio-features (when the app has it) → ReccoBeats (batched) →
-// Deezer (ISRC, else cleaned artist + title) → GetSongBPM (with a key) → the estimator on the Deezer
-// preview. Every answer carries its source, a confidence and the alternatives seen; a track nobody
-// knows is "unknown" with a reason and a retry time, cached for every user.
+// order: the shared cache → Spotify audio-features (a user's lookup, when the app still has it) →
+// ReccoBeats (batched) → Deezer (ISRC, else cleaned artist + title) → GetSongBPM (with a key) → the
+// estimator on the Deezer preview. Every answer carries its source, a confidence and the alternatives
+// seen; a track nobody knows is "unknown" with a reason and a retry time, cached for every user.
 import type { TempoAlternative } from '../db/tempo.schema.ts';
 import type { DeezerClient, DeezerTrack } from './clients/deezer.client.ts';
 import type { GetSongBpmClient } from './clients/getsongbpm.client.ts';
@@ -41,6 +41,12 @@ export interface TempoAnswer {
   cached: boolean;
 }
 
+/**
+ * Spotify audio-features for some tracks, through the Spotify client's budget (one user's token, so it
+ * is passed per lookup); 'unavailable' when the app lacks it. Throws when Spotify defers or fails.
+ */
+export type AudioFeatures = (spotifyIds: string[]) => Promise<Map<string, number> | 'unavailable'>;
+
 export interface TempoServiceDeps {
   repo: Pick<TempoRepository, 'getByKeys' | 'save'>;
   reccobeats: ReccoBeatsClient;
@@ -48,8 +54,6 @@ export interface TempoServiceDeps {
   previews: PreviewClient;
   /** Only with a GetSongBPM key. */
   getsongbpm?: GetSongBpmClient;
-  /** Spotify audio-features through the Spotify client's budget; 'unavailable' when the app lacks it. */
-  audioFeatures?: (spotifyIds: string[]) => Promise<Map<string, number> | 'unavailable'>;
   /** Tempo from a 30 s MP3 preview (the estimator's worker pool); throws when it cannot decode. */
   estimatePreview?: (mp3: Uint8Array) => Promise<AudioEstimate>;
   settings: { retryUnknownDays: number };
@@ -102,10 +106,10 @@ export function createTempoService(deps: TempoServiceDeps) {
     w.answers.push({ bpm: Math.round(bpm * 100) / 100, source, confidence: SOURCE_CONFIDENCE[source] });
   };
 
-  async function fromSpotify(items: Work[]): Promise<void> {
-    if (!deps.audioFeatures || items.length === 0) return;
+  async function fromSpotify(items: Work[], audioFeatures: AudioFeatures | undefined): Promise<void> {
+    if (!audioFeatures || items.length === 0) return;
     try {
-      const r = await deps.audioFeatures(items.map((w) => w.track.spotifyId));
+      const r = await audioFeatures(items.map((w) => w.track.spotifyId));
       if (r === 'unavailable') return;
       for (const w of items) {
         const bpm = r.get(w.track.spotifyId);
@@ -213,9 +217,13 @@ export function createTempoService(deps: TempoServiceDeps) {
   /**
    * Tempo for each track (by Spotify id). Answers from the shared cache when it can, otherwise asks
    * the sources in order and caches what it learns, including "unknown" with a retry time. Never
-   * throws for anything an outside service does.
+   * throws for anything an outside service does. `audioFeatures`: Spotify's, for the user whose library
+   * the tracks come from (tempo-lookup jobs); without it Spotify is not asked.
    */
-  async function resolveTempos(tracks: TrackInput[]): Promise<Map<string, TempoAnswer>> {
+  async function resolveTempos(
+    tracks: TrackInput[],
+    opts: { audioFeatures?: AudioFeatures } = {},
+  ): Promise<Map<string, TempoAnswer>> {
     const t0 = now();
     const byKey = new Map<string, TrackInput>();
     for (const t of tracks) if (!byKey.has(tempoKey(t))) byKey.set(tempoKey(t), t);
@@ -230,7 +238,7 @@ export function createTempoService(deps: TempoServiceDeps) {
     }
 
     const open = () => work.filter((w) => w.answers.length === 0);
-    await fromSpotify(work);
+    await fromSpotify(work, opts.audioFeatures);
     // Batched and cheap (2 calls per 40 tracks): a second opinion even where Spotify answered.
     await fromReccoBeats(work);
     await eachLimited(open(), concurrency, fromDeezer);
