@@ -1,6 +1,6 @@
 // Writes the SQL each repository method issues to db/queries/<file>.sql (STYLE.md §14, as immich's
 // server/src/queries), so a query change shows in review; queries.test.ts fails when a file is out of date.
-// Run: npm run db:queries. Each method is called with the fixed arguments below on the production Drizzle
+// Run: npm run db:queries. Each method is called with the fixed arguments of samples.ts on the production Drizzle
 // driver (node-postgres) over a client that records every statement instead of sending it; no database.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,250 +8,12 @@ import { fileURLToPath } from 'node:url';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { format } from 'sql-formatter';
-import { createAuthAttemptRepository } from '../../accounts/auth-attempt.repository.ts';
-import { createEmailCodeRepository } from '../../accounts/email-code.repository.ts';
-import { createSessionRepository } from '../../accounts/session.repository.ts';
-import { createUserRepository } from '../../accounts/user.repository.ts';
-import { createSpotifyAccountRepository } from '../../spotify/account.repository.ts';
-import { createBudgetRepository } from '../../spotify/budget.repository.ts';
-import { createTempoRepository } from '../../tempo/tempo.repository.ts';
 import type { Db } from '../client.ts';
 import * as schema from '../schema.ts';
+import { REPOSITORIES, type Case, type Method } from './samples.ts';
 
 export const QUERIES_DIR = path.dirname(fileURLToPath(import.meta.url));
 const SRC_DIR = path.resolve(QUERIES_DIR, '../..');
-
-type Method = (...args: never[]) => Promise<unknown>;
-
-interface Case<F extends Method> {
-  /** Told apart in the block title when a method has several cases (branches that issue other SQL). */
-  label?: string;
-  args: Parameters<F>;
-  /**
-   * Rows the recorder answers to the statement whose SQL contains the key (every other statement gets none),
-   * for methods that need a row to reach their next statement. In pg's shape: arrays for Drizzle's
-   * selects and `returning`, objects for raw `db.execute`.
-   */
-  rows?: Record<string, unknown[]>;
-  /** Math.random during the call, for a statement a method issues only now and then. */
-  random?: number;
-}
-
-type Samples<R> = { [K in keyof R]: R[K] extends Method ? Case<R[K]> | Case<R[K]>[] : never };
-
-interface Repository<R> {
-  /** The repository's file, from apps/server/src. */
-  source: string;
-  name: string;
-  create: (db: Db) => R;
-  /** One or more cases for every method: tsc, and render() at run time, refuse a method without one. */
-  samples: Samples<R>;
-}
-
-export const repository = <R extends Record<string, Method>>(r: Repository<R>) =>
-  r as unknown as Repository<Record<string, Method>>;
-
-// Fixed sample values, so the output only changes when the SQL does.
-const AT = new Date('2026-01-05T10:00:00.000Z');
-const LATER = new Date('2026-01-05T10:30:00.000Z');
-const USER_ID = '6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f';
-const SECRET_HASH = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
-const LIMITS = { key: 'spotify-client-id', ratePer30s: 40, dailyQuota: 10_000 };
-const LEDGER_ENTRY = {
-  userKey: USER_ID,
-  endpoint: 'GET /me/tracks',
-  purpose: 'scan:liked',
-  priority: 'library_scan' as const,
-};
-const BUDGET_STATE = 'with t as';
-const budgetState = (inRate: number) => ({
-  now: AT.toISOString(),
-  cooldown_until: null,
-  quota_cooldown: null,
-  in_rate: String(inRate),
-  in_day: '1200',
-  learned_rate: null,
-});
-
-export const REPOSITORIES = [
-  repository({
-    source: 'accounts/auth-attempt.repository.ts',
-    name: 'AuthAttemptRepository',
-    create: createAuthAttemptRepository,
-    samples: {
-      record: { args: ['login', ['email:runner@example.com', 'ip:203.0.113.7'], true] },
-      count: { args: ['login', ['email:runner@example.com', 'ip:203.0.113.7'], AT, true] },
-      clearFailures: { args: ['login', 'email:runner@example.com'] },
-      deleteOlderThan: { args: [AT] },
-    },
-  }),
-  repository({
-    source: 'accounts/email-code.repository.ts',
-    name: 'EmailCodeRepository',
-    create: createEmailCodeRepository,
-    samples: {
-      create: {
-        args: [{ codeHash: SECRET_HASH, userId: USER_ID, purpose: 'verify_email', expiresAt: LATER }],
-      },
-      find: { args: [SECRET_HASH, 'reset_password'] },
-      markUsed: { args: [SECRET_HASH, AT] },
-      deleteExpired: { args: [AT] },
-    },
-  }),
-  repository({
-    source: 'accounts/session.repository.ts',
-    name: 'SessionRepository',
-    create: createSessionRepository,
-    samples: {
-      create: {
-        args: [
-          {
-            id: SECRET_HASH,
-            userId: USER_ID,
-            expiresAt: LATER,
-            absoluteExpiresAt: new Date('2026-02-04T10:00:00.000Z'),
-            timeZone: 'Europe/Paris',
-          },
-        ],
-      },
-      findLive: { args: [SECRET_HASH, AT] },
-      touch: { args: [SECRET_HASH, AT, LATER] },
-      delete: { args: [SECRET_HASH] },
-      deleteForUser: { args: [USER_ID] },
-      deleteExpired: { args: [AT] },
-    },
-  }),
-  repository({
-    source: 'accounts/user.repository.ts',
-    name: 'UserRepository',
-    create: createUserRepository,
-    samples: {
-      findById: { args: [USER_ID] },
-      findByEmail: { args: ['runner@example.com'] },
-      findByFirebaseUid: { args: ['fb-uid-123'] },
-      create: {
-        label: 'first user may be admin',
-        args: [
-          { email: 'runner@example.com', name: 'Runner', passwordHash: '$argon2id$v=19$…' },
-          { firstIsAdmin: true },
-        ],
-      },
-      update: { args: [USER_ID, { name: 'Runner', emailVerifiedAt: AT }] },
-    },
-  }),
-  repository({
-    source: 'spotify/account.repository.ts',
-    name: 'SpotifyAccountRepository',
-    create: createSpotifyAccountRepository,
-    samples: {
-      get: { args: [USER_ID] },
-      saveTokens: {
-        args: [
-          USER_ID,
-          { accessTokenEnc: 'sealed-access', accessExpiresAt: LATER, refreshTokenEnc: 'sealed-refresh' },
-        ],
-      },
-      markDisabled: { args: [USER_ID, 'revoked'] },
-      findByAccountId: { args: ['spotify-account-id'] },
-      link: {
-        label: 'account not linked to another user',
-        args: [
-          {
-            userId: USER_ID,
-            accountId: 'spotify-account-id',
-            spotifyUserId: 'runner42',
-            displayName: 'Runner',
-            scopes: 'user-library-read playlist-modify-private',
-            refreshTokenEnc: 'sealed-refresh',
-            accessTokenEnc: 'sealed-access',
-            accessExpiresAt: LATER,
-          },
-        ],
-      },
-      delete: { args: [USER_ID] },
-      disabledOf: { args: [USER_ID] },
-      withRefreshLock: {
-        label: 'a token refresh: read the row, store the new tokens',
-        args: [
-          USER_ID,
-          async (q) => {
-            await q.get(USER_ID);
-            await q.saveTokens(USER_ID, { accessTokenEnc: 'sealed-access', accessExpiresAt: LATER });
-          },
-        ],
-      },
-    },
-  }),
-  repository({
-    source: 'spotify/budget.repository.ts',
-    name: 'BudgetRepository',
-    create: createBudgetRepository,
-    samples: {
-      reserve: [
-        {
-          label: 'granted, with the occasional prune of day-old slots',
-          args: [LIMITS, 'library_scan', LEDGER_ENTRY],
-          rows: { [BUDGET_STATE]: [budgetState(3)] },
-          random: 0,
-        },
-        {
-          label: 'rate window full',
-          args: [LIMITS, 'library_scan', LEDGER_ENTRY],
-          rows: { [BUDGET_STATE]: [budgetState(40)] },
-        },
-      ],
-      learnRate: { args: [LIMITS.key, AT], rows: { 'returning learned_rate': [{ learned: 32 }] } },
-      countFailure: { args: [LEDGER_ENTRY] },
-      countUnbudgeted: {
-        args: [{ ...LEDGER_ENTRY, endpoint: 'POST /api/token', purpose: 'refresh' }, false],
-      },
-      setCooldown: {
-        args: [LIMITS.key, 'rate', 30_000, 'Retry-After: 30'],
-        rows: { returning: [[LATER.toISOString()]] },
-      },
-      activeCooldowns: { args: [LIMITS.key] },
-      usedSince: {
-        args: [LIMITS.key, 30_250],
-        rows: { 'min(': [{ n: '3', now: AT.toISOString(), oldest: AT.toISOString() }] },
-      },
-      getCapability: { args: [`${LIMITS.key}:audio-features`] },
-      setCapability: { args: [`${LIMITS.key}:audio-features`, false, '403 Forbidden'] },
-      ledger: [
-        { label: 'everyone', args: [] },
-        { label: 'one user since a day', args: [{ userKey: USER_ID, sinceDay: '2026-01-01' }] },
-      ],
-      deleteLedgerOf: { args: [USER_ID] },
-    },
-  }),
-  repository({
-    source: 'tempo/tempo.repository.ts',
-    name: 'TempoRepository',
-    create: createTempoRepository,
-    samples: {
-      getByKeys: { args: [['isrc:USUM71703861', 'spotify:4uLU6hMCjMI75M1A2tKUQC']] },
-      save: {
-        args: [
-          [
-            {
-              key: 'isrc:USUM71703861',
-              isrc: 'USUM71703861',
-              spotifyId: '4uLU6hMCjMI75M1A2tKUQC',
-              bpm: 172,
-              source: 'deezer',
-              confidence: 0.9,
-              alternatives: [{ bpm: 86, source: 'estimator', confidence: 0.6 }],
-              reason: null,
-              retryAt: null,
-              resolvedAt: AT,
-            },
-          ],
-        ],
-      },
-      takeSlot: { label: 'slot refused: read why', args: ['deezer', AT, 200, 1000] },
-      setCooldown: { args: ['deezer', LATER, '429 Too Many Requests'] },
-    },
-  }),
-];
 
 interface Statement {
   sql: string;
@@ -302,7 +64,7 @@ export async function render(repositories = REPOSITORIES): Promise<Map<string, s
     const extra = Object.keys(samples).filter((m) => !methods.includes(m));
     if (missing.length || extra.length) {
       throw new Error(
-        `db/queries/generate.ts: ${repo.name}: ` +
+        `db/queries/samples.ts: ${repo.name}: ` +
           [
             missing.length ? `no sample arguments for ${missing.join(', ')}` : '',
             extra.length ? `samples for methods it does not have: ${extra.join(', ')}` : '',
@@ -330,14 +92,14 @@ export async function render(repositories = REPOSITORIES): Promise<Map<string, s
         const title = `-- ${repo.name}.${method}${c.label ? ` (${c.label})` : ''}`;
         const body = log.length ? log.map(formatStatement).join('\n') : '-- (no SQL)';
         const note = failure
-          ? `\n-- then threw on the recorder's answer (give it rows in generate.ts): ${failure}`
+          ? `\n-- then threw on the recorder's answer (give it rows in samples.ts): ${failure}`
           : '';
         blocks.push(`${title}\n${body}${note}\n`);
       }
     }
     const header =
       `-- Generated by \`npm run db:queries\` from apps/server/src/${repo.source}; do not edit.\n` +
-      `-- The SQL each method issues with the sample arguments in apps/server/src/db/queries/generate.ts.\n`;
+      `-- The SQL each method issues with the sample arguments in apps/server/src/db/queries/samples.ts.\n`;
     const name = outputName(repo.source);
     if (files.has(name)) throw new Error(`db/queries/generate.ts: two repositories would write ${name}`);
     files.set(name, [header, ...blocks].join('\n'));
@@ -359,7 +121,7 @@ export function readSnapshots(): Map<string, string> {
 
 async function main() {
   const unlisted = unlistedRepositories();
-  if (unlisted.length) throw new Error(`db/queries/generate.ts: add ${unlisted.join(', ')} to REPOSITORIES`);
+  if (unlisted.length) throw new Error(`db/queries/samples.ts: add ${unlisted.join(', ')} to REPOSITORIES`);
   const files = await render();
   for (const name of readSnapshots().keys()) {
     if (!files.has(name)) fs.rmSync(path.join(QUERIES_DIR, name));

@@ -1,0 +1,242 @@
+// The fixed arguments each repository method is called with by generate.ts (npm run db:queries): every
+// method of every *.repository.ts needs at least one case, or tsc, the generator and queries.test.ts fail.
+import { createAuthAttemptRepository } from '../../accounts/auth-attempt.repository.ts';
+import { createEmailCodeRepository } from '../../accounts/email-code.repository.ts';
+import { createSessionRepository } from '../../accounts/session.repository.ts';
+import { createUserRepository } from '../../accounts/user.repository.ts';
+import { createSpotifyAccountRepository } from '../../spotify/account.repository.ts';
+import { createBudgetRepository } from '../../spotify/budget.repository.ts';
+import { createTempoRepository } from '../../tempo/tempo.repository.ts';
+import type { Db } from '../client.ts';
+
+export type Method = (...args: never[]) => Promise<unknown>;
+
+export interface Case<F extends Method> {
+  /** Told apart in the block title when a method has several cases (branches that issue other SQL). */
+  label?: string;
+  args: Parameters<F>;
+  /**
+   * Rows the recorder answers to the statement whose SQL contains the key (every other statement gets none),
+   * for methods that need a row to reach their next statement. In pg's shape: arrays for Drizzle's
+   * selects and `returning`, objects for raw `db.execute`.
+   */
+  rows?: Record<string, unknown[]>;
+  /** Math.random during the call, for a statement a method issues only now and then. */
+  random?: number;
+}
+
+type Samples<R> = { [K in keyof R]: R[K] extends Method ? Case<R[K]> | Case<R[K]>[] : never };
+
+export interface Repository<R> {
+  /** The repository's file, from apps/server/src. */
+  source: string;
+  name: string;
+  create: (db: Db) => R;
+  /** One or more cases for every method: tsc, and render() at run time, refuse a method without one. */
+  samples: Samples<R>;
+}
+
+export const repository = <R extends Record<string, Method>>(r: Repository<R>) =>
+  r as unknown as Repository<Record<string, Method>>;
+
+// Fixed sample values, so the output only changes when the SQL does.
+const AT = new Date('2026-01-05T10:00:00.000Z');
+const LATER = new Date('2026-01-05T10:30:00.000Z');
+const USER_ID = '6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f';
+const SECRET_HASH = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
+const LIMITS = { key: 'spotify-client-id', ratePer30s: 40, dailyQuota: 10_000 };
+const LEDGER_ENTRY = {
+  userKey: USER_ID,
+  endpoint: 'GET /me/tracks',
+  purpose: 'scan:liked',
+  priority: 'library_scan' as const,
+};
+const BUDGET_STATE = 'with t as';
+const budgetState = (inRate: number) => ({
+  now: AT.toISOString(),
+  cooldown_until: null,
+  quota_cooldown: null,
+  in_rate: String(inRate),
+  in_day: '1200',
+  learned_rate: null,
+});
+
+export const REPOSITORIES = [
+  repository({
+    source: 'accounts/auth-attempt.repository.ts',
+    name: 'AuthAttemptRepository',
+    create: createAuthAttemptRepository,
+    samples: {
+      record: { args: ['login', ['email:runner@example.com', 'ip:203.0.113.7'], true] },
+      count: { args: ['login', ['email:runner@example.com', 'ip:203.0.113.7'], AT, true] },
+      clearFailures: { args: ['login', 'email:runner@example.com'] },
+      deleteOlderThan: { args: [AT] },
+    },
+  }),
+  repository({
+    source: 'accounts/email-code.repository.ts',
+    name: 'EmailCodeRepository',
+    create: createEmailCodeRepository,
+    samples: {
+      create: {
+        args: [{ codeHash: SECRET_HASH, userId: USER_ID, purpose: 'verify_email', expiresAt: LATER }],
+      },
+      find: { args: [SECRET_HASH, 'reset_password'] },
+      markUsed: { args: [SECRET_HASH, AT] },
+      deleteExpired: { args: [AT] },
+    },
+  }),
+  repository({
+    source: 'accounts/session.repository.ts',
+    name: 'SessionRepository',
+    create: createSessionRepository,
+    samples: {
+      create: {
+        args: [
+          {
+            id: SECRET_HASH,
+            userId: USER_ID,
+            expiresAt: LATER,
+            absoluteExpiresAt: new Date('2026-02-04T10:00:00.000Z'),
+            timeZone: 'Europe/Paris',
+          },
+        ],
+      },
+      findLive: { args: [SECRET_HASH, AT] },
+      touch: { args: [SECRET_HASH, AT, LATER] },
+      delete: { args: [SECRET_HASH] },
+      deleteForUser: { args: [USER_ID] },
+      deleteExpired: { args: [AT] },
+    },
+  }),
+  repository({
+    source: 'accounts/user.repository.ts',
+    name: 'UserRepository',
+    create: createUserRepository,
+    samples: {
+      findById: { args: [USER_ID] },
+      findByEmail: { args: ['runner@example.com'] },
+      findByFirebaseUid: { args: ['fb-uid-123'] },
+      create: {
+        label: 'first user may be admin',
+        args: [
+          { email: 'runner@example.com', name: 'Runner', passwordHash: '$argon2id$v=19$…' },
+          { firstIsAdmin: true },
+        ],
+      },
+      update: { args: [USER_ID, { name: 'Runner', emailVerifiedAt: AT }] },
+    },
+  }),
+  repository({
+    source: 'spotify/account.repository.ts',
+    name: 'SpotifyAccountRepository',
+    create: createSpotifyAccountRepository,
+    samples: {
+      get: { args: [USER_ID] },
+      saveTokens: {
+        args: [
+          USER_ID,
+          { accessTokenEnc: 'sealed-access', accessExpiresAt: LATER, refreshTokenEnc: 'sealed-refresh' },
+        ],
+      },
+      markDisabled: { args: [USER_ID, 'revoked'] },
+      findByAccountId: { args: ['spotify-account-id'] },
+      link: {
+        label: 'account not linked to another user',
+        args: [
+          {
+            userId: USER_ID,
+            accountId: 'spotify-account-id',
+            spotifyUserId: 'runner42',
+            displayName: 'Runner',
+            scopes: 'user-library-read playlist-modify-private',
+            refreshTokenEnc: 'sealed-refresh',
+            accessTokenEnc: 'sealed-access',
+            accessExpiresAt: LATER,
+          },
+        ],
+      },
+      delete: { args: [USER_ID] },
+      disabledOf: { args: [USER_ID] },
+      withRefreshLock: {
+        label: 'a token refresh: read the row, store the new tokens',
+        args: [
+          USER_ID,
+          async (q) => {
+            await q.get(USER_ID);
+            await q.saveTokens(USER_ID, { accessTokenEnc: 'sealed-access', accessExpiresAt: LATER });
+          },
+        ],
+      },
+    },
+  }),
+  repository({
+    source: 'spotify/budget.repository.ts',
+    name: 'BudgetRepository',
+    create: createBudgetRepository,
+    samples: {
+      reserve: [
+        {
+          label: 'granted, with the occasional prune of day-old slots',
+          args: [LIMITS, 'library_scan', LEDGER_ENTRY],
+          rows: { [BUDGET_STATE]: [budgetState(3)] },
+          random: 0,
+        },
+        {
+          label: 'rate window full',
+          args: [LIMITS, 'library_scan', LEDGER_ENTRY],
+          rows: { [BUDGET_STATE]: [budgetState(40)] },
+        },
+      ],
+      learnRate: { args: [LIMITS.key, AT], rows: { 'returning learned_rate': [{ learned: 32 }] } },
+      countFailure: { args: [LEDGER_ENTRY] },
+      countUnbudgeted: {
+        args: [{ ...LEDGER_ENTRY, endpoint: 'POST /api/token', purpose: 'refresh' }, false],
+      },
+      setCooldown: {
+        args: [LIMITS.key, 'rate', 30_000, 'Retry-After: 30'],
+        rows: { returning: [[LATER.toISOString()]] },
+      },
+      activeCooldowns: { args: [LIMITS.key] },
+      usedSince: {
+        args: [LIMITS.key, 30_250],
+        rows: { 'min(': [{ n: '3', now: AT.toISOString(), oldest: AT.toISOString() }] },
+      },
+      getCapability: { args: [`${LIMITS.key}:audio-features`] },
+      setCapability: { args: [`${LIMITS.key}:audio-features`, false, '403 Forbidden'] },
+      ledger: [
+        { label: 'everyone', args: [] },
+        { label: 'one user since a day', args: [{ userKey: USER_ID, sinceDay: '2026-01-01' }] },
+      ],
+      deleteLedgerOf: { args: [USER_ID] },
+    },
+  }),
+  repository({
+    source: 'tempo/tempo.repository.ts',
+    name: 'TempoRepository',
+    create: createTempoRepository,
+    samples: {
+      getByKeys: { args: [['isrc:USUM71703861', 'spotify:4uLU6hMCjMI75M1A2tKUQC']] },
+      save: {
+        args: [
+          [
+            {
+              key: 'isrc:USUM71703861',
+              isrc: 'USUM71703861',
+              spotifyId: '4uLU6hMCjMI75M1A2tKUQC',
+              bpm: 172,
+              source: 'deezer',
+              confidence: 0.9,
+              alternatives: [{ bpm: 86, source: 'estimator', confidence: 0.6 }],
+              reason: null,
+              retryAt: null,
+              resolvedAt: AT,
+            },
+          ],
+        ],
+      },
+      takeSlot: { label: 'slot refused: read why', args: ['deezer', AT, 200, 1000] },
+      setCooldown: { args: ['deezer', LATER, '429 Too Many Requests'] },
+    },
+  }),
+];
