@@ -3,3 +3,4 @@ export * from './common.ts';
 export * from './session.ts';
 export * from './accounts.ts';
 export * from './spotify.ts';
+export * from './tempo.ts';

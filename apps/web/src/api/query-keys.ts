@@ -9,5 +9,7 @@ export const queryKeys = {
   },
   ping: (sudo: string | null) => ['ping', { sudo }] as const,
   loginData: ['login_data'] as const,
+  /** Server-wide, not per user: no sudo in the key. */
+  tempoCredits: ['tempo_credits'] as const,
   logout: ['logout'] as const,
 };

@@ -5,6 +5,7 @@ import { AppFooter } from '../components/AppFooter/AppFooter.tsx';
 import { AppHeader } from '../components/AppHeader/AppHeader.tsx';
 import { DemoBanner } from '../components/DemoBanner/DemoBanner.tsx';
 import { SpotifyPausedNotice } from '../components/SpotifyPausedNotice/SpotifyPausedNotice.tsx';
+import { useTempoAttributions } from '../components/TempoCredits/TempoCredits.tsx';
 import { SessionProvider } from '../session/SessionProvider.tsx';
 
 /** The one layout every route sits under (spec §2): app bar, notices, the page, footer. */
@@ -22,9 +23,13 @@ export function RootLayout() {
           <SpotifyPausedNotice />
           <Outlet />
         </Container>
-        {/* The GetSongBPM backlink goes into `attributions` once that tempo source is used. */}
-        <AppFooter />
+        <Footer />
       </Box>
     </SessionProvider>
   );
+}
+
+/** The footer with the links the server's tempo sources require (inside the session: it uses its API client). */
+function Footer() {
+  return <AppFooter attributions={useTempoAttributions()} />;
 }

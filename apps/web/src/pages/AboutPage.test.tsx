@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PRIVACY_URL, TERMS_URL } from '../components/TermsAndPrivacy/TermsAndPrivacy.tsx';
 import { renderApp, visitorApi } from '../test/render-app.tsx';
 
 describe('AboutPage', () => {
@@ -17,5 +18,43 @@ describe('AboutPage', () => {
     expect(back.getAttribute('href')).toBe('/');
     fireEvent.click(back);
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+
+  describe('terms and privacy (the sign-in widget and the connect page link here)', () => {
+    const scrollIntoView = Element.prototype.scrollIntoView;
+    afterEach(() => {
+      Element.prototype.scrollIntoView = scrollIntoView; // jsdom has none
+    });
+
+    it.each([
+      [TERMS_URL, 'Terms of service', ['as is and without warranty', 'under Spotify']],
+      [
+        PRIVACY_URL,
+        'Privacy policy',
+        [
+          'email address',
+          'Spotify tokens (encrypted)',
+          'track ids',
+          'tempos',
+          'Deezer, ReccoBeats and GetSongBPM',
+        ],
+      ],
+    ])('%s is a section headed "%s", scrolled into view', async (url, title, phrases) => {
+      const scrolled = vi.fn();
+      Element.prototype.scrollIntoView = scrolled;
+      renderApp(url, visitorApi);
+      const section = await screen.findByRole('region', { name: title });
+      expect(`/about#${section.id}`).toBe(url);
+      for (const phrase of phrases) expect(section.textContent).toContain(phrase);
+      await waitFor(() => expect(scrolled).toHaveBeenCalled());
+      expect(scrolled.mock.contexts.at(-1)).toBe(section);
+    });
+
+    it('are not part of the About text the main page shows visitors', async () => {
+      renderApp('/', visitorApi);
+      await screen.findByRole('region', { name: 'About Pacebeat' });
+      expect(screen.queryByRole('region', { name: 'Terms of service' })).toBeNull();
+      expect(screen.queryByRole('region', { name: 'Privacy policy' })).toBeNull();
+    });
   });
 });

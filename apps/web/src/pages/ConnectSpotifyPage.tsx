@@ -8,6 +8,7 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { PRIVACY_URL, TERMS_URL } from '../components/TermsAndPrivacy/TermsAndPrivacy.tsx';
 import { useSession } from '../session/session-context.ts';
 import {
   authorizeUrl,
@@ -151,8 +152,7 @@ export function ConnectSpotifyPage() {
           )}
           {connectData.isError && <Alert severity="error">{connectData.error.message}</Alert>}
           <Typography variant="body2" color="text.secondary">
-            <Link href="/about#terms">Terms of service</Link> ·{' '}
-            <Link href="/about#privacy">Privacy policy</Link>
+            <Link href={TERMS_URL}>Terms of service</Link> · <Link href={PRIVACY_URL}>Privacy policy</Link>
           </Typography>
         </Stack>
       );

@@ -55,11 +55,13 @@ describe('StatusPage', () => {
   it('sends the page URL sudo value with every API call, also after leaving the page', async () => {
     const { fetchMock, router } = renderApp('/?sudo=alice%40example.com', signedIn);
     await screen.findByRole('navigation', { name: 'Account' });
-    expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/whoami?sudo=alice%40example.com');
+    const urls = () => fetchMock.mock.calls.map(([url]) => String(url));
+    expect(urls()).toContain('/api/whoami?sudo=alice%40example.com');
     await router.navigate('/ping');
-    await waitFor(() =>
-      expect(fetchMock.mock.calls.map(([url]) => url)).toContain('/api/ping?sudo=alice%40example.com'),
-    );
+    await waitFor(() => expect(urls()).toContain('/api/ping?sudo=alice%40example.com'));
+    // The footer's credits call included.
+    expect(urls()).toContain('/api/tempo/credits?sudo=alice%40example.com');
+    expect(urls().every((url) => url.endsWith('?sudo=alice%40example.com'))).toBe(true);
   });
 
   it('re-reads the session on /?refresh and drops the flag from the URL', async () => {

@@ -32,5 +32,8 @@ export function renderApp(path: string, api: FakeApi) {
   return { ...view, router, fetchMock, queryClient };
 }
 
-/** The whoami answer for a visitor until the accounts work lands. */
-export const visitorApi: FakeApi = () => errorReply(401, 'Unauthorized', 'Not signed in');
+/** A visitor: 401 to every call but the public tempo credits (no GetSongBPM key on this server). */
+export const visitorApi: FakeApi = (path) =>
+  path.startsWith('/api/tempo/credits')
+    ? jsonReply(200, { data: { getsongbpm: false } })
+    : errorReply(401, 'Unauthorized', 'Not signed in');

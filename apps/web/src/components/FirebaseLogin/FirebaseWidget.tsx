@@ -1,6 +1,7 @@
 import type { FirebaseWebConfig } from '@pacebeat/contract';
 import Box from '@mui/material/Box';
 import { useEffect, useRef } from 'react';
+import { PRIVACY_URL, TERMS_URL } from '../TermsAndPrivacy/TermsAndPrivacy.tsx';
 
 /** The signed-in Firebase user the page needs: an ID token, and a way to send the verification mail. */
 export interface WidgetUser {
@@ -72,8 +73,8 @@ export function FirebaseWidget({ webConfig, emulatorUrl, onSignedIn, onError }: 
           { provider: firebase.auth.EmailAuthProvider.PROVIDER_ID, requireDisplayName: false },
           firebase.auth.GoogleAuthProvider.PROVIDER_ID,
         ],
-        tosUrl: '/about#terms',
-        privacyPolicyUrl: '/about#privacy',
+        tosUrl: TERMS_URL,
+        privacyPolicyUrl: PRIVACY_URL,
         credentialHelper: firebaseui.auth.CredentialHelper.NONE,
         callbacks: {
           signInSuccessWithAuthResult(result: {
