@@ -112,19 +112,20 @@ async function main(): Promise<void> {
     ],
   });
 
-  // Tempo: in demo mode the simulated Deezer, ReccoBeats and GetSongBPM. Only job workers estimate
+  // Tempo: in demo mode the simulated Deezer, ReccoBeats and GetSongBPM (with its key). Only job workers estimate
   // from previews, on the estimator's worker threads.
   if (runsJobs) running.estimator = createEstimatorPool();
   const estimator = running.estimator;
-  const demo = running.demo?.baseUrls;
+  const demo = running.demo;
   const tempo = createTempoModule(
     db.db,
     demo
       ? {
           ...config,
-          DEEZER_API_URL: demo.deezer,
-          RECCOBEATS_API_URL: demo.reccobeats,
-          GETSONGBPM_API_URL: demo.getsongbpm,
+          DEEZER_API_URL: demo.baseUrls.deezer,
+          RECCOBEATS_API_URL: demo.baseUrls.reccobeats,
+          GETSONGBPM_API_URL: demo.baseUrls.getsongbpm,
+          GETSONGBPM_API_KEY: demo.getsongbpmKey,
         }
       : config,
     estimator ? { estimatePreview: (mp3) => estimator.estimateFromMp3(mp3) } : {},

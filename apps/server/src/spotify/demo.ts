@@ -8,6 +8,8 @@ export interface DemoSpotify {
   endpoints: SpotifyEndpoints;
   /** Every simulated service's base URL (Spotify accounts and API, Deezer, ReccoBeats, GetSongBPM). */
   baseUrls: Sandbox['baseUrls'];
+  /** A key the simulated GetSongBPM accepts, so demo mode shows every tempo source and its credit. */
+  getsongbpmKey: string;
   close(): Promise<void>;
 }
 
@@ -28,6 +30,7 @@ export async function startDemoSpotify(o: { host: string; log: Logger }): Promis
       demo: true,
     },
     baseUrls: sandbox.baseUrls,
+    getsongbpmKey: sandbox.admin.config().getsongbpm.apiKeys[0]!,
     close: () => sandbox.close(),
   };
 }
