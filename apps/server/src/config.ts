@@ -1,17 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { commaList, optionalString } from './config.fields.ts';
 import { SpotifySettings } from './spotify/spotify.config.ts';
 import { TempoSettings } from './tempo/tempo.config.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 const port = z.coerce.number().int().min(0).max(65535);
-const optionalString = z
-  .string()
-  .trim()
-  .optional()
-  .transform((v) => (v === '' ? undefined : v));
 
 /**
  * Every setting Pacebeat reads, from the environment (and an optional `.env`).
@@ -43,16 +39,7 @@ const ConfigSchema = z.object({
 
   // Accounts
   /** Comma-separated emails of admins (they may use `?sudo=`). In the embedded mode the first local account is one too. */
-  ADMIN_EMAILS: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((e) => e.trim().toLowerCase())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.email())),
+  ADMIN_EMAILS: commaList(z.email()),
   /** A session ends after this many hours without a request. */
   SESSION_IDLE_HOURS: z.coerce.number().positive().max(8760).default(336),
   /** A session ends this many hours after sign-in, however active. */

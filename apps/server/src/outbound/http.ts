@@ -57,13 +57,7 @@ export async function readLimited(response: Response, maxBytes: number): Promise
     }
     chunks.push(value);
   }
-  const body = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    body.set(c, at);
-    at += c.byteLength;
-  }
-  return body;
+  return new Uint8Array(Buffer.concat(chunks, size));
 }
 
 export class NetworkError extends Error {

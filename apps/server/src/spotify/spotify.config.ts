@@ -1,10 +1,5 @@
 import { z } from 'zod';
-
-const optionalString = z
-  .string()
-  .trim()
-  .optional()
-  .transform((v) => (v === '' ? undefined : v));
+import { optionalString } from '../config.fields.ts';
 
 /** A positive whole number, or `unlimited` (extended-quota apps); `unlimited` becomes `null`. */
 const limit = (fallback: number) =>

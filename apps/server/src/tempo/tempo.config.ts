@@ -1,12 +1,8 @@
 // Tempo settings, spread into the one config schema (config.ts): every outside service's base URL,
 // its pace, and how long negative results are kept.
 import { z } from 'zod';
+import { commaList, optionalString } from '../config.fields.ts';
 
-const optionalString = z
-  .string()
-  .trim()
-  .optional()
-  .transform((v) => (v === '' ? undefined : v));
 const baseUrl = (fallback: string) =>
   z
     .url({ protocol: /^https?$/ })
@@ -23,16 +19,10 @@ export const TempoSettings = {
    * Hosts (and their subdomains) previews may be downloaded from, comma-separated; the host of
    * DEEZER_API_URL is always allowed too. Deezer serves previews from *.dzcdn.net.
    */
-  DEEZER_PREVIEW_HOSTS: z
-    .string()
-    .default('dzcdn.net')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((h) => h.trim().toLowerCase())
-        .filter((h) => h !== ''),
-    )
-    .pipe(z.array(z.string().regex(/^[a-z0-9.-]+$/, 'a host name such as dzcdn.net'))),
+  DEEZER_PREVIEW_HOSTS: commaList(
+    z.string().regex(/^[a-z0-9.-]+$/, 'a host name such as dzcdn.net'),
+    'dzcdn.net',
+  ),
   /** Preview downloads per second, all processes together. */
   PREVIEW_RATE_PER_SECOND: rate(8),
   /** ReccoBeats' API (Spotify id → tempo, batched). */
