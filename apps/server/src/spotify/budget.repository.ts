@@ -39,6 +39,33 @@ export interface LedgerEntry {
 }
 
 export function createBudgetRepository(db: Db) {
+  /** Adds calls and failures to today's ledger row of this user, endpoint and purpose. */
+  async function addToLedger(entry: LedgerEntry, calls: number, failures: number): Promise<void> {
+    await db
+      .insert(spotifyCallLedger)
+      .values({
+        day: sql`(clock_timestamp() at time zone 'UTC')::date`,
+        userKey: entry.userKey,
+        endpoint: entry.endpoint,
+        purpose: entry.purpose,
+        priority: priorityRank(entry.priority),
+        calls,
+        failures,
+      })
+      .onConflictDoUpdate({
+        target: [
+          spotifyCallLedger.day,
+          spotifyCallLedger.userKey,
+          spotifyCallLedger.endpoint,
+          spotifyCallLedger.purpose,
+        ],
+        set: {
+          calls: sql`${spotifyCallLedger.calls} + ${calls}`,
+          failures: sql`${spotifyCallLedger.failures} + ${failures}`,
+        },
+      });
+  }
+
   return {
     /**
      * Takes one call slot for `priority` if the cooldowns and both rolling windows allow it, and counts the
@@ -163,55 +190,10 @@ export function createBudgetRepository(db: Db) {
     },
 
     /** Counts a failed call (the call itself was counted at reservation). */
-    async countFailure(entry: LedgerEntry): Promise<void> {
-      await db
-        .insert(spotifyCallLedger)
-        .values({
-          day: sql`(clock_timestamp() at time zone 'UTC')::date`,
-          userKey: entry.userKey,
-          endpoint: entry.endpoint,
-          purpose: entry.purpose,
-          priority: priorityRank(entry.priority),
-          calls: 0,
-          failures: 1,
-        })
-        .onConflictDoUpdate({
-          target: [
-            spotifyCallLedger.day,
-            spotifyCallLedger.userKey,
-            spotifyCallLedger.endpoint,
-            spotifyCallLedger.purpose,
-          ],
-          set: { failures: sql`${spotifyCallLedger.failures} + 1` },
-        });
-    },
+    countFailure: (entry: LedgerEntry) => addToLedger(entry, 0, 1),
 
     /** Counts a call that did not go through the budget (the accounts service's token endpoint). */
-    async countUnbudgeted(entry: LedgerEntry, failed: boolean): Promise<void> {
-      await db
-        .insert(spotifyCallLedger)
-        .values({
-          day: sql`(clock_timestamp() at time zone 'UTC')::date`,
-          userKey: entry.userKey,
-          endpoint: entry.endpoint,
-          purpose: entry.purpose,
-          priority: priorityRank(entry.priority),
-          calls: 1,
-          failures: failed ? 1 : 0,
-        })
-        .onConflictDoUpdate({
-          target: [
-            spotifyCallLedger.day,
-            spotifyCallLedger.userKey,
-            spotifyCallLedger.endpoint,
-            spotifyCallLedger.purpose,
-          ],
-          set: {
-            calls: sql`${spotifyCallLedger.calls} + 1`,
-            failures: sql`${spotifyCallLedger.failures} + ${failed ? 1 : 0}`,
-          },
-        });
-    },
+    countUnbudgeted: (entry: LedgerEntry, failed: boolean) => addToLedger(entry, 1, failed ? 1 : 0),
 
     /** Puts every process into a cooldown of `kind` for `ms` from now (database clock); never shortens one. */
     async setCooldown(budget: string, kind: 'rate' | 'quota', ms: number, detail: string): Promise<Date> {

@@ -212,7 +212,7 @@ returning
   learned_rate as learned;
 
 -- BudgetRepository.countFailure
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","GET /me/tracks","scan:liked",2,0,1]
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","GET /me/tracks","scan:liked",2,0,1,0,1]
 insert into
   "spotify_call_ledger" (
     "day",
@@ -235,10 +235,11 @@ values
   )
 on conflict ("day", "user_key", "endpoint", "purpose") do update
 set
-  "failures" = "spotify_call_ledger"."failures" + 1;
+  "calls" = "spotify_call_ledger"."calls" + $7,
+  "failures" = "spotify_call_ledger"."failures" + $8;
 
 -- BudgetRepository.countUnbudgeted
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","POST /api/token","refresh",2,1,0,0]
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","POST /api/token","refresh",2,1,0,1,0]
 insert into
   "spotify_call_ledger" (
     "day",
@@ -261,8 +262,8 @@ values
   )
 on conflict ("day", "user_key", "endpoint", "purpose") do update
 set
-  "calls" = "spotify_call_ledger"."calls" + 1,
-  "failures" = "spotify_call_ledger"."failures" + $7;
+  "calls" = "spotify_call_ledger"."calls" + $7,
+  "failures" = "spotify_call_ledger"."failures" + $8;
 
 -- BudgetRepository.setCooldown
 -- params: ["spotify-client-id","rate","30000 milliseconds","Retry-After: 30"]
