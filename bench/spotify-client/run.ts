@@ -19,6 +19,7 @@ import { runMigrations } from '../../apps/server/src/db/migrate.ts';
 import type { Priority } from '../../apps/server/src/spotify/budget.ts';
 import { SpotifyDeferredError } from '../../apps/server/src/spotify/errors.ts';
 import { createSpotifyModule } from '../../apps/server/src/spotify/spotify.module.ts';
+import { sandboxSpotifyEndpoints } from '../../apps/server/src/spotify/demo.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -48,12 +49,7 @@ function spotifyProcess(rate: number | null, budgetKey: string) {
   handles.push(h);
   return createSpotifyModule(
     h.db,
-    {
-      clientId: 'pacebeat-demo',
-      accountsUrl: sandbox.baseUrls.spotifyAccounts,
-      apiUrl: sandbox.baseUrls.spotifyApi,
-      demo: true,
-    },
+    sandboxSpotifyEndpoints(sandbox),
     {
       SPOTIFY_RATE_PER_30S: rate,
       SPOTIFY_DAILY_QUOTA: null,

@@ -13,22 +13,26 @@ export interface DemoSpotify {
   close(): Promise<void>;
 }
 
+/** The Spotify endpoints of a simulated world, for its first client id: demo mode, tests and benchmarks. */
+export function sandboxSpotifyEndpoints(sandbox: Sandbox): SpotifyEndpoints {
+  return {
+    clientId: sandbox.admin.config().clientIds[0]!,
+    accountsUrl: sandbox.baseUrls.spotifyAccounts,
+    apiUrl: sandbox.baseUrls.spotifyApi,
+    demo: true,
+  };
+}
+
 export async function startDemoSpotify(o: { host: string; log: Logger }): Promise<DemoSpotify> {
   // The browser must reach the consent page: listen on the app's own address (loopback by default).
   const host = o.host === '0.0.0.0' || o.host === '::' ? '127.0.0.1' : o.host;
   const sandbox = await startSandbox({ host, port: 0 });
-  const clientId = sandbox.admin.config().clientIds[0]!;
   o.log.warn(
     { sandbox: sandbox.url },
     'demo mode: no SPOTIFY_CLIENT_ID is set, so Pacebeat uses its built-in simulated Spotify',
   );
   return {
-    endpoints: {
-      clientId,
-      accountsUrl: sandbox.baseUrls.spotifyAccounts,
-      apiUrl: sandbox.baseUrls.spotifyApi,
-      demo: true,
-    },
+    endpoints: sandboxSpotifyEndpoints(sandbox),
     baseUrls: sandbox.baseUrls,
     getsongbpmKey: sandbox.admin.config().getsongbpm.apiKeys[0]!,
     close: () => sandbox.close(),

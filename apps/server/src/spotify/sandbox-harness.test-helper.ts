@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import { startSandbox, type Sandbox, type SandboxOptions } from '@pacebeat/sandbox';
 import { testDb } from '../../test/db.ts';
 import { createSpotifyModule, type SpotifyModuleOverrides, type SpotifySettings } from './spotify.module.ts';
+import { sandboxSpotifyEndpoints } from './demo.ts';
 
 type DbHandle = ReturnType<typeof testDb>;
 
@@ -52,12 +53,7 @@ export async function startHarness(sandboxOptions: SandboxOptions = {}): Promise
       handles.push(h);
       return createSpotifyModule(
         h.db,
-        {
-          clientId: 'pacebeat-demo',
-          accountsUrl: sandbox.baseUrls.spotifyAccounts,
-          apiUrl: sandbox.baseUrls.spotifyApi,
-          demo: true,
-        },
+        sandboxSpotifyEndpoints(sandbox),
         {
           SPOTIFY_RATE_PER_30S: null,
           SPOTIFY_DAILY_QUOTA: null,

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxOptions } from '@pacebeat/sandbox';
 import { testDb } from '../../test/db.ts';
 import { createSpotifyModule, type SpotifyModule } from '../spotify/spotify.module.ts';
+import { sandboxSpotifyEndpoints } from '../spotify/demo.ts';
 import { spotifyAudioFeatures, spotifyAudioFeaturesFor } from './spotify-audio-features.ts';
 import { createTempoLookups } from './tempo.jobs.ts';
 import { startTempoHarness, type TempoHarness } from './tempo.test-helper.ts';
@@ -38,12 +39,7 @@ async function start(sandbox: SandboxOptions) {
   const spotify = () =>
     createSpotifyModule(
       d.db,
-      {
-        clientId: 'pacebeat-demo',
-        accountsUrl: hh.sandbox.baseUrls.spotifyAccounts,
-        apiUrl: hh.sandbox.baseUrls.spotifyApi,
-        demo: true,
-      },
+      sandboxSpotifyEndpoints(hh.sandbox),
       {
         SPOTIFY_RATE_PER_30S: null,
         SPOTIFY_DAILY_QUOTA: null,
