@@ -37,12 +37,19 @@ export const RANGES: Record<Pattern, [number, number]> = {
   sparse: [60, 180],
 };
 
-/** Every clip of the corpus, in a fixed order. Tempi are stratified over each pattern's range. */
-export function corpusSpec(): ClipSpec[] {
+/**
+ * Every clip of the corpus, in a fixed order. Tempi are stratified over each pattern's range. Seed 0
+ * is the main corpus (the one the estimator was tuned on); any other seed draws a held-out corpus
+ * with the same recipe: same patterns, ranges and distributions, different tempi, songs and mixes.
+ */
+export function corpusSpec(seed = 0): ClipSpec[] {
   const clips: ClipSpec[] = [];
   for (const pattern of PATTERNS) {
     const [lo, hi] = RANGES[pattern];
-    const rng = new Prng('tempo-accuracy', CORPUS_VERSION, pattern);
+    const rng =
+      seed === 0
+        ? new Prng('tempo-accuracy', CORPUS_VERSION, pattern)
+        : new Prng('tempo-accuracy', CORPUS_VERSION, pattern, 'held-out', seed);
     for (let i = 0; i < PER_PATTERN; i++) {
       const bpm = Math.round((lo + ((hi - lo) * (i + rng.next())) / PER_PATTERN) * 100) / 100;
       const humanizeMs = pattern === 'sparse' ? rng.range(5, 30) : rng.range(0, 20);
@@ -67,15 +74,17 @@ export function quickSubset(clips: ClipSpec[]): ClipSpec[] {
   return clips.filter((_, i) => (i % PER_PATTERN) % 7 === 0);
 }
 
-let cacheKey: string | undefined;
+const cacheKeys = new Map<number, string>();
 
 /**
- * The cache folder for this corpus, keyed by the corpus list and by what the synthesiser produces
- * (a short probe clip of every pattern), so a change to its sound re-renders and a refactor does not.
+ * The cache folder for the corpus of this seed, keyed by the corpus list (so each seed has its own)
+ * and by what the synthesiser produces (a short probe clip of every pattern), so a change to its
+ * sound re-renders and a refactor does not.
  */
-export function cacheDir(): string {
+export function cacheDir(seed = 0): string {
+  let cacheKey = cacheKeys.get(seed);
   if (!cacheKey) {
-    const h = crypto.createHash('sha256').update(JSON.stringify(corpusSpec()));
+    const h = crypto.createHash('sha256').update(JSON.stringify(corpusSpec(seed)));
     for (const pattern of PATTERNS) {
       const probe = synthesizeClip({
         bpm: 123,
@@ -90,6 +99,7 @@ export function cacheDir(): string {
       h.update(Buffer.from(probe.buffer, probe.byteOffset, probe.byteLength));
     }
     cacheKey = h.digest('hex').slice(0, 12);
+    cacheKeys.set(seed, cacheKey);
   }
   return path.join(CACHE_ROOT, cacheKey);
 }
@@ -99,8 +109,9 @@ export async function ensureCorpus(
   clips: ClipSpec[],
   jobs: number,
   log: (s: string) => void,
+  seed = 0,
 ): Promise<Map<string, string>> {
-  const dir = cacheDir();
+  const dir = cacheDir(seed);
   fs.mkdirSync(dir, { recursive: true });
   const paths = new Map(clips.map((c) => [c.id, path.join(dir, `${c.id}.mp3`)]));
   const missing = clips.filter((c) => !fs.existsSync(paths.get(c.id) as string));

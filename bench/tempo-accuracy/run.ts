@@ -1,7 +1,7 @@
 // Tempo accuracy benchmark: Pacebeat's estimator against the JavaScript anchors on a synthesised,
 // MP3-round-tripped corpus with known tempo. Not a test: it prints a table.
 //
-//   node bench/tempo-accuracy/run.ts [--quick] [--jobs N] [--only pacebeat,music-tempo]
+//   node bench/tempo-accuracy/run.ts [--quick] [--seed N] [--jobs N] [--only pacebeat,music-tempo]
 //                                    [--reuse-anchors] [--failures]
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,18 +19,22 @@ const option = (name: string) => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const quick = flag('--quick');
+// Seed 0 is the main corpus; any other seed is a held-out corpus drawn with the same recipe.
+const seed = Number(option('--seed') ?? 0);
+if (!Number.isSafeInteger(seed) || seed < 0)
+  throw new Error(`--seed wants a whole number ≥ 0, got ${option('--seed')}`);
 const jobs = Number(option('--jobs') ?? Math.min(2, os.availableParallelism()));
 const only = option('--only')?.split(',');
 const names = Object.keys(ESTIMATORS).filter((n) => !only || only.includes(n));
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
-const all = corpusSpec();
+const all = corpusSpec(seed);
 const clips = quick ? quickSubset(all) : all;
-const paths = await ensureCorpus(clips, jobs, log);
+const paths = await ensureCorpus(clips, jobs, log, seed);
 
 // With --reuse-anchors, anchors' answers come from the last full run on the same corpus (to iterate
 // on Pacebeat's estimator without re-running the slow anchors); the table says so.
-const lastFile = path.join(cacheDir(), 'last-results.json');
+const lastFile = path.join(cacheDir(seed), 'last-results.json');
 type Stored = Record<string, EvalResult['results']>;
 const reused: Stored =
   flag('--reuse-anchors') && fs.existsSync(lastFile) ? JSON.parse(fs.readFileSync(lastFile, 'utf8')) : {};
@@ -103,7 +107,7 @@ for (const l of lines) console.log(fmt(l));
 
 const decodeMs = evals.reduce((s, e) => s + e.decodeMs, 0) / Math.max(1, evals.length);
 console.log(
-  `\nclips: ${clips.length}${quick ? ' (quick subset)' : ''}; 30 s each; MP3 decode (mpg123-decoder) ${(decodeMs / 1000).toFixed(3)} s / clip, not included above`,
+  `\nclips: ${clips.length}${quick ? ' (quick subset)' : ''} of ${seed === 0 ? 'the main corpus' : `held-out corpus --seed ${seed}`}; 30 s each; MP3 decode (mpg123-decoder) ${(decodeMs / 1000).toFixed(3)} s / clip, not included above`,
 );
 for (const name of names) {
   const msAll = clips.map((c) => results[c.id]?.[name]?.ms ?? 0);

@@ -42,6 +42,43 @@ describe('estimateTempo', () => {
     expect(r.candidates[0]?.bpm).toBe(r.bpm);
   });
 
+  // A fast pop 3/4 (kick on one, snare on three): the bar's double, 2/3 of the beat, collects the
+  // bar's evidence although nothing sounds at its own period. The estimator gave 130.6 for both.
+  it.each([13, 16])('a fast 3/4 at 196 BPM (seed %d) does not come out at 2/3 of its tempo', (seed) => {
+    const bpm = 196;
+    const pcm = synthesizeClip({
+      bpm,
+      pattern: 'waltz',
+      seed,
+      seconds: 20,
+      humanizeMs: 8,
+      driftPct: 1,
+      noise: 0.1,
+      reverb: 0.2,
+    });
+    const r = estimateTempo(pcm, SR);
+    expect(r.bpm).not.toBeNull();
+    expect(Math.abs((r.bpm as number) / bpm - 2 / 3)).toBeGreaterThan(0.04);
+    expect(rightForRunning(r.bpm as number, bpm)).toBe(true);
+  });
+
+  // The other side of the same call: a slow swing's triplets repeat too, but their middle slot is
+  // empty, so they are not the beat (that would put a runner 3:1 off).
+  it.each([62, 70])('a slow swing at %d BPM is not taken for its triplets', (bpm) => {
+    const pcm = synthesizeClip({
+      bpm,
+      pattern: 'swing',
+      seed: bpm * 7 + 1,
+      seconds: 20,
+      humanizeMs: 8,
+      driftPct: 1,
+      noise: 0.1,
+      reverb: 0.2,
+    });
+    const r = estimateTempo(pcm, SR);
+    expect(rightForRunning(r.bpm as number, bpm)).toBe(true);
+  });
+
   it('answers null for silence', () => {
     const r = estimateTempo(new Float32Array(SR * 10), SR);
     expect(r).toMatchObject({ bpm: null, confidence: 0, reason: 'silent audio' });

@@ -27,9 +27,11 @@ export interface FamilyChoice {
 const PRIOR_CENTRE = 120;
 const PRIOR_OCTAVES = 1;
 /** A faster triple-related family wins with this share of the top family's support… */
-const FASTER_SUPPORT = 0.75;
-/** …and this share of the slower level's own periodicity, up to this tempo. */
-const FASTER_OWN = 0.5;
+const FASTER_SUPPORT = 0.5;
+/** …this share of the slow pulse's own periodicity… */
+const FASTER_OWN = 0.25;
+/** …and this share of its continuity (it sounds on consecutive beats), up to this tempo. */
+const FASTER_CONTINUITY = 0.2;
 const FASTER_MAX_BPM = 220;
 const STEP = 0.005;
 
@@ -74,10 +76,15 @@ export function chooseFamily(curve: SalienceCurve): FamilyChoice | null {
   if (!top) return null;
 
   // Pooling favours a slow family when the music has a triple level: the bar of a 3/4 or a dotted
-  // pulse collects the bar's evidence. When a pulse three (or one and a half) times faster has
-  // nearly as much support and real periodicity of its own, it is the beat.
+  // pulse collects the bar's evidence, and the octave above the bar (2/3 of the beat) borrows it
+  // although nothing sounds at its own period. A pulse three (or one and a half) times faster is the
+  // beat when it has real periodicity of its own and sounds on consecutive beats nearly as reliably
+  // as the slow pulse does: the beats of a waltz all sound, while a swing's triplet grid has an
+  // empty middle slot, and a slow piano's dotted figures come and go. Both compare with the top
+  // family's real pulse (its member that repeats most), not with a member that only borrows.
   let pick = top;
   let overridden: Family | null = null;
+  const slow = members(top.c).reduce((a, b) => (curve.own(b) > curve.own(a) ? b : a));
   search: for (const ratio of [3, 1.5]) {
     for (const m of members(top.c)) {
       const near = m * ratio;
@@ -85,7 +92,11 @@ export function chooseFamily(curve: SalienceCurve): FamilyChoice | null {
       let fast = near;
       for (let x = near * 0.98; x <= near * 1.02; x *= 1.002) if (curve.at(x) > curve.at(fast)) fast = x;
       const alt = familyOf(curve, fast);
-      if (alt.score >= FASTER_SUPPORT * top.score && curve.own(fast) >= FASTER_OWN * curve.own(m)) {
+      if (
+        alt.score >= FASTER_SUPPORT * top.score &&
+        curve.own(fast) >= FASTER_OWN * curve.own(slow) &&
+        curve.continuity(fast) >= FASTER_CONTINUITY * curve.continuity(slow)
+      ) {
         pick = alt;
         overridden = top;
         break search;

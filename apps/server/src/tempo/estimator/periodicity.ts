@@ -65,3 +65,34 @@ export function peakNear(x: Float64Array, i: number, tol: number): number {
   }
   return best === -Infinity ? 0 : best;
 }
+
+/**
+ * How reliably a pulse of period `lag` (frames) sounds on consecutive beats: the mean of
+ * x(t)·y(t+d)·y(t+2d) for the best d within ±`tol` (relative) of `lag`, where x is the onset curve and
+ * y the same curve spread over a few frames (timing jitter). Three beats in a row must all hold
+ * onsets, so a grid with an empty slot (a swing's middle triplet, the half-bar of a 3/4) scores
+ * near zero although its autocorrelation can be high. Not normalised: compare values of one curve.
+ */
+export function continuity(x: Float64Array, y: Float64Array, lag: number, tol: number): number {
+  let best = 0;
+  for (let d = Math.max(1, Math.floor(lag * (1 - tol))); d <= Math.ceil(lag * (1 + tol)); d++) {
+    const n = x.length - 2 * d;
+    if (n <= 0) break;
+    let s = 0;
+    for (let t = 0; t < n; t++) s += (x[t] as number) * (y[t + d] as number) * (y[t + 2 * d] as number);
+    best = Math.max(best, s / n);
+  }
+  return best;
+}
+
+/** Running maximum over `radius` frames on each side. */
+export function spread(x: Float64Array, radius: number): Float64Array {
+  const out = new Float64Array(x.length);
+  for (let i = 0; i < x.length; i++) {
+    let m = 0;
+    for (let j = Math.max(0, i - radius); j <= Math.min(x.length - 1, i + radius); j++)
+      m = Math.max(m, x[j] as number);
+    out[i] = m;
+  }
+  return out;
+}

@@ -1,7 +1,7 @@
 // From onset curves to a salience for every candidate tempo: how well each beat period explains the
 // music's repetitions.
 import type { OnsetEnvelopes } from './onset.ts';
-import { at, autocorrelation, peakNear } from './periodicity.ts';
+import { at, autocorrelation, continuity, peakNear, spread } from './periodicity.ts';
 
 export const MIN_BPM = 40;
 export const MAX_BPM = 250;
@@ -15,6 +15,10 @@ const OWN_WEIGHT = 0.3;
 const SUM_WEIGHT = 0.5;
 /** Bands are weighted by their own repetition at lags from this (seconds) on. */
 const BAND_WEIGHT_FROM_SECONDS = 0.25;
+/** Onsets this far apart (seconds) still count as together in the continuity test (timing jitter). */
+const JITTER_SECONDS = 0.018;
+/** The continuity test counts as onsets what rises above this quantile of the onset curve. */
+const ONSET_QUANTILE = 0.75;
 
 export interface SalienceCurve {
   /** Mixed autocorrelation of the onset curves, by lag in frames. */
@@ -28,6 +32,11 @@ export interface SalienceCurve {
   at(bpm: number): number;
   /** Autocorrelation at the beat period of `bpm` (its own periodicity, ≥ 0). */
   own(bpm: number): number;
+  /**
+   * How reliably three consecutive beats at `bpm` all hold onsets: 1 for a pulse that never misses a
+   * beat, 0 (or below) for onsets at independent times or a grid with an empty slot.
+   */
+  continuity(bpm: number): number;
 }
 
 /**
@@ -61,6 +70,29 @@ export function salienceCurve(env: OnsetEnvelopes, from = 0, to = env.sum.length
   const grid: number[] = [];
   for (let b = MIN_BPM; b <= MAX_BPM; b *= 1 + GRID_STEP) grid.push(b);
   const values = grid.map((b) => salience(acf, rate, b));
+  // For the continuity test: the onsets (what rises above the upper quartile of the curve, the floor
+  // of noise, sustain and busy accompaniment), and the same spread over the timing jitter. Built on
+  // first use: only close calls need it.
+  let pulses: { x: Float64Array; y: Float64Array; chance: number; self: number } | undefined;
+  const onsets = () => {
+    if (!pulses) {
+      const raw = slice(env.sum);
+      const floor = [...raw].sort((a, b) => a - b)[Math.floor(raw.length * ONSET_QUANTILE)] ?? 0;
+      const x = raw.map((v) => Math.max(0, v - floor));
+      const y = spread(x, Math.round(JITTER_SECONDS * rate));
+      let mx = 0;
+      let my = 0;
+      let self = 0;
+      for (let i = 0; i < x.length; i++) {
+        mx += x[i] as number;
+        my += y[i] as number;
+        self += (x[i] as number) * (y[i] as number) ** 2;
+      }
+      const n = Math.max(1, x.length);
+      pulses = { x, y, chance: (mx / n) * (my / n) ** 2, self: self / n };
+    }
+    return pulses;
+  };
   return {
     acf,
     rate,
@@ -74,6 +106,12 @@ export function salienceCurve(env: OnsetEnvelopes, from = 0, to = env.sum.length
       return (values[k] ?? 0) * (1 - f) + (values[k + 1] ?? 0) * f;
     },
     own: (bpm) => Math.max(0, peakNear(acf, (60 * rate) / bpm, 0.015)),
+    continuity: (bpm) => {
+      // Above chance (onsets at independent times), relative to a pulse that never misses a beat.
+      const { x, y, chance, self } = onsets();
+      if (!(self > chance)) return 0;
+      return (continuity(x, y, (60 * rate) / bpm, 0.015) - chance) / (self - chance);
+    },
   };
 }
 
