@@ -92,11 +92,10 @@ export function chooseFamily(curve: SalienceCurve): FamilyChoice | null {
       let fast = near;
       for (let x = near * 0.98; x <= near * 1.02; x *= 1.002) if (curve.at(x) > curve.at(fast)) fast = x;
       const alt = familyOf(curve, fast);
-      if (
-        alt.score >= FASTER_SUPPORT * top.score &&
-        curve.own(fast) >= FASTER_OWN * curve.own(slow) &&
-        curve.continuity(fast) >= FASTER_CONTINUITY * curve.continuity(slow)
-      ) {
+      if (alt.score < FASTER_SUPPORT * top.score || curve.own(fast) < FASTER_OWN * curve.own(slow)) continue;
+      // Above chance in any case: a slow pulse with no continuity either (solo piano) proves nothing.
+      const continuity = curve.continuity(fast);
+      if (continuity > 0 && continuity >= FASTER_CONTINUITY * curve.continuity(slow)) {
         pick = alt;
         overridden = top;
         break search;
