@@ -182,6 +182,7 @@ main().catch((err) => {
     });
     return;
   }
-  console.error(err);
+  // A setting that only fails when used (e.g. a DATA_DIR PostgreSQL cannot reach): its message says it all.
+  console.error(err instanceof ConfigError ? err.message : err);
   process.exit(1);
 });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { PgBoss } from 'pg-boss';
 import pino from 'pino';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { runMigrations } from '../src/db/migrate.ts';
 
@@ -66,6 +66,23 @@ describe('database', () => {
     const { rows } = await second.pool.query("select email from users where email = 'kept@example.org'");
     expect(rows).toHaveLength(1);
   }, 120_000);
+
+  // Only as root does PostgreSQL run as another user ("postgres"); CI and this machine run as root.
+  it.runIf(process.getuid?.() === 0)(
+    'as root, refuses a DATA_DIR the postgres user cannot enter, with a message that says what to do',
+    async () => {
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'pacebeat-closed-')); // mode 0700
+      dirs.push(dir);
+      const err = await openDatabase(loadConfig({ DATA_DIR: path.join(dir, 'data') }), log).catch(
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as Error).message).toContain(`may not enter ${dir}, so it cannot reach ${dir}/data/pg`);
+      expect((err as Error).message).toMatch(/Choose a DATA_DIR under a folder every user may enter/);
+      // Nothing was created for the server to trip over later: no cluster, no half-made folder.
+      await expect(fs.stat(path.join(dir, 'data', 'pg', 'PG_VERSION'))).rejects.toThrow();
+    },
+  );
 
   it('uses the server given by DATABASE_URL', async () => {
     const db = await openDatabase(loadConfig({ DATABASE_URL: inject('databaseUrl') }), log);

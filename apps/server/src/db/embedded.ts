@@ -8,6 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { ConfigError } from '../config.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -124,6 +125,32 @@ async function readOrCreateSecret(file: string): Promise<string> {
 }
 
 /**
+ * As root, PostgreSQL runs as `postgres`, which must be able to enter every folder above its data
+ * folder. A DATA_DIR under /root (mode 0700) is the common way to get this wrong: say so plainly
+ * instead of letting initdb or postgres fail with "Permission denied".
+ */
+async function assertReachable(dataDir: string, ids: { uid: number; gid: number }): Promise<void> {
+  const closed: string[] = [];
+  for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
+    // `test -x` as that user: the kernel's own answer (groups, ACLs), not a guess from mode bits.
+    const ok = await execFileAsync('test', ['-x', dir], ids).then(
+      () => true,
+      () => false,
+    );
+    if (!ok) closed.push(dir);
+    if (dir === path.dirname(dir)) break;
+  }
+  if (closed.length > 0) {
+    const top = closed[closed.length - 1]!;
+    throw new ConfigError([
+      `DATA_DIR: the embedded PostgreSQL runs as the OS user "postgres" when Pacebeat runs as root, and that ` +
+        `user may not enter ${top}, so it cannot reach ${dataDir}. Choose a DATA_DIR under a folder every ` +
+        `user may enter (for example /var/lib/pacebeat), run Pacebeat as a normal user, or set DATABASE_URL.`,
+    ]);
+  }
+}
+
+/**
  * Starts (initialising on first use) the embedded server in `<dir>`, on a free loopback port,
  * with a password kept in `<dir>.password` (mode 0600). Resolves once it accepts connections.
  */
@@ -132,6 +159,7 @@ export async function startEmbeddedPostgres(dir: string, log: Logger): Promise<E
   const ids = await runAsIds();
   const dataDir = path.resolve(dir);
   await fs.mkdir(path.dirname(dataDir), { recursive: true });
+  if (ids) await assertReachable(dataDir, ids);
   const password = await readOrCreateSecret(`${dataDir}.password`);
 
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
