@@ -14,17 +14,10 @@ export interface CachedTempo {
   resolvedAt: Date;
 }
 
-export interface TempoRow {
-  key: string;
+/** A row to save: what the cache answers, plus the ids it was found by. */
+export interface TempoRow extends CachedTempo {
   isrc: string | null;
   spotifyId: string | null;
-  bpm: number | null;
-  source: string | null;
-  confidence: number;
-  alternatives: TempoAlternative[];
-  reason: string | null;
-  retryAt: Date | null;
-  resolvedAt: Date;
 }
 
 /** What a pacing request got: a slot now, or the time the service can be called again. */
