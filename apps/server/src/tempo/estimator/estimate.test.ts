@@ -23,18 +23,13 @@ const CASES: [Pattern, number][] = [
   ['sparse', 118],
 ];
 
+/** A 20-second clip mixed like a typical preview: some timing spread, drift, noise and reverb. */
+const typicalClip = (pattern: Pattern, bpm: number, seed: number) =>
+  synthesizeClip({ bpm, pattern, seed, seconds: 20, humanizeMs: 8, driftPct: 1, noise: 0.1, reverb: 0.2 });
+
 describe('estimateTempo', () => {
   it.each(CASES)('%s at %d BPM is right up to a factor of two', (pattern, bpm) => {
-    const pcm = synthesizeClip({
-      bpm,
-      pattern,
-      seed: bpm * 7 + 1,
-      seconds: 20,
-      humanizeMs: 8,
-      driftPct: 1,
-      noise: 0.1,
-      reverb: 0.2,
-    });
+    const pcm = typicalClip(pattern, bpm, bpm * 7 + 1);
     const r = estimateTempo(pcm, SR);
     expect(r.bpm).not.toBeNull();
     expect(rightForRunning(r.bpm as number, bpm)).toBe(true);
@@ -46,16 +41,7 @@ describe('estimateTempo', () => {
   // bar's evidence although nothing sounds at its own period. The estimator gave 130.6 for both.
   it.each([13, 16])('a fast 3/4 at 196 BPM (seed %d) does not come out at 2/3 of its tempo', (seed) => {
     const bpm = 196;
-    const pcm = synthesizeClip({
-      bpm,
-      pattern: 'waltz',
-      seed,
-      seconds: 20,
-      humanizeMs: 8,
-      driftPct: 1,
-      noise: 0.1,
-      reverb: 0.2,
-    });
+    const pcm = typicalClip('waltz', bpm, seed);
     const r = estimateTempo(pcm, SR);
     expect(r.bpm).not.toBeNull();
     expect(Math.abs((r.bpm as number) / bpm - 2 / 3)).toBeGreaterThan(0.04);
@@ -65,16 +51,7 @@ describe('estimateTempo', () => {
   // The other side of the same call: a slow swing's triplets repeat too, but their middle slot is
   // empty, so they are not the beat (that would put a runner 3:1 off).
   it.each([62, 70])('a slow swing at %d BPM is not taken for its triplets', (bpm) => {
-    const pcm = synthesizeClip({
-      bpm,
-      pattern: 'swing',
-      seed: bpm * 7 + 1,
-      seconds: 20,
-      humanizeMs: 8,
-      driftPct: 1,
-      noise: 0.1,
-      reverb: 0.2,
-    });
+    const pcm = typicalClip('swing', bpm, bpm * 7 + 1);
     const r = estimateTempo(pcm, SR);
     expect(rightForRunning(r.bpm as number, bpm)).toBe(true);
   });
