@@ -18,6 +18,7 @@ import { createEstimatorPool } from '@pacebeat/server/src/tempo/estimator/index.
 import { TempoConfigSchema } from '@pacebeat/server/src/tempo/tempo.config.ts';
 import { createTempoModule } from '@pacebeat/server/src/tempo/tempo.module.ts';
 import type { TempoAnswer, TrackInput } from '@pacebeat/server/src/tempo/tempo.service.ts';
+import { acc1, accRun } from '../tempo-accuracy/metrics.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
@@ -45,22 +46,12 @@ try {
   if (!user) throw new Error(`no user ${USER} in the ${SIZE} world`);
   // A deterministic spread over the whole library: every k-th liked song.
   const step = Math.max(1, Math.floor(user.liked.length / TRACKS));
-  const gs = user.liked
+  const facts = user.liked
     .filter((_, i) => i % step === 0)
     .slice(0, TRACKS)
-    .map((l) => l.g);
-  const cat = world.catalog;
-  const tracks: TrackInput[] = gs.map((g) => {
-    const t = cat.track(g);
-    return {
-      spotifyId: world.trackId(g),
-      isrc: t.isrc,
-      artists: t.artists.map((i) => cat.artists[i]?.name ?? ''),
-      title: t.name,
-      durationMs: t.durationMs,
-    };
-  });
-  const truth = new Map(gs.map((g) => [world.trackId(g), cat.tempoOf(g).bpm]));
+    .map((l) => world.trackFacts(l.g));
+  const tracks: TrackInput[] = facts.map(({ bpm: _truth, ...track }) => track);
+  const truth = new Map(facts.map((f) => [f.spotifyId, f.bpm]));
 
   const requests = new Map<string, number>();
   let estimates = 0;
@@ -128,9 +119,6 @@ try {
   const cachedSeconds = (performance.now() - t1) / 1000;
   const cachedRequests = [...requests.values()].reduce((a, b) => a + b, 0) - before;
 
-  const rightForRunning = (bpm: number, t: number) =>
-    [1, 2, 0.5].some((f) => Math.abs(Math.log((bpm * f) / t)) < Math.log(1.04));
-  const exact = (bpm: number, t: number) => Math.abs(Math.log(bpm / t)) < Math.log(1.04);
   const bySource = new Map<string, { n: number; right: number; exact: number; confSum: number }>();
   let unknown = 0;
   const reasons = new Map<string, number>();
@@ -147,8 +135,8 @@ try {
     const tt = truth.get(t.spotifyId) as number;
     s.n++;
     s.confSum += a.confidence;
-    if (rightForRunning(a.bpm, tt)) s.right++;
-    if (exact(a.bpm, tt)) s.exact++;
+    if (accRun(a.bpm, tt)) s.right++;
+    if (acc1(a.bpm, tt)) s.exact++;
     bySource.set(a.source ?? '?', s);
   }
   const resolved = tracks.length - unknown;

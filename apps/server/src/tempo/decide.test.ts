@@ -2,6 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { decide, MIN_ESTIMATE_CONFIDENCE } from './decide.ts';
 
 const a = (source: string, bpm: number, confidence = 0.85) => ({ source, bpm, confidence });
+/** An estimate from the audio: its answer and confidence, and the candidates as [bpm, score] pairs. */
+const audio = (bpm: number, confidence: number, candidates: [number, number][] = []) => ({
+  bpm,
+  confidence,
+  candidates: candidates.map(([b, score]) => ({ bpm: b, score })),
+});
 
 describe('decide', () => {
   it('takes the first source and raises confidence when sources agree', () => {
@@ -12,14 +18,10 @@ describe('decide', () => {
   });
 
   it('settles a factor-2 disagreement with the audio and keeps both', () => {
-    const estimate = {
-      bpm: 84.8,
-      confidence: 0.7,
-      candidates: [
-        { bpm: 84.8, score: 1 },
-        { bpm: 169.6, score: 0.4 },
-      ],
-    };
+    const estimate = audio(84.8, 0.7, [
+      [84.8, 1],
+      [169.6, 0.4],
+    ]);
     const d = decide([a('reccobeats', 170), a('deezer', 85, 0.8)], estimate);
     expect(d).toMatchObject({ bpm: 85, source: 'deezer' });
     expect(d.alternatives.map((x) => x.source)).toEqual(['reccobeats', 'deezer', 'estimator']);
@@ -38,11 +40,11 @@ describe('decide', () => {
   });
 
   it('uses a confident estimate alone, but not a guess', () => {
-    expect(decide([], { bpm: 150, confidence: 0.8, candidates: [] })).toMatchObject({
+    expect(decide([], audio(150, 0.8))).toMatchObject({
       bpm: 150,
       source: 'estimator',
     });
-    const guess = decide([], { bpm: 150, confidence: MIN_ESTIMATE_CONFIDENCE / 2, candidates: [] });
+    const guess = decide([], audio(150, MIN_ESTIMATE_CONFIDENCE / 2));
     expect(guess.bpm).toBeNull();
     expect(guess.reason).toMatch(/too uncertain/);
     expect(guess.alternatives).toEqual([{ bpm: 150, source: 'estimator', confidence: 0.15 }]);
@@ -56,11 +58,7 @@ describe('decide', () => {
 
 describe('decide with audio that contradicts a lone source', () => {
   it('lets a confident estimate overrule a text-matched value that is not a factor of 2 away, in doubt', () => {
-    const d = decide([a('getsongbpm', 76, 0.75)], {
-      bpm: 123,
-      confidence: 0.9,
-      candidates: [{ bpm: 123, score: 1 }],
-    });
+    const d = decide([a('getsongbpm', 76, 0.75)], audio(123, 0.9, [[123, 1]]));
     expect(d).toMatchObject({
       bpm: 123,
       source: 'estimator',
@@ -69,12 +67,12 @@ describe('decide with audio that contradicts a lone source', () => {
     expect(d.confidence).toBeLessThan(0.6);
   });
   it('keeps a more trusted source over a weak estimate, with lower confidence', () => {
-    const d = decide([a('reccobeats', 140)], { bpm: 93, confidence: 0.4, candidates: [] });
+    const d = decide([a('reccobeats', 140)], audio(93, 0.4));
     expect(d).toMatchObject({ bpm: 140, source: 'reccobeats' });
     expect(d.confidence).toBeLessThan(0.6);
   });
   it('a factor of 2 between a lone source and the audio is agreement', () => {
-    const d = decide([a('getsongbpm', 80, 0.75)], { bpm: 160, confidence: 0.9, candidates: [] });
+    const d = decide([a('getsongbpm', 80, 0.75)], audio(160, 0.9));
     expect(d).toMatchObject({ bpm: 80, source: 'getsongbpm' });
     expect(d.confidence).toBeGreaterThan(0.75);
   });
@@ -82,14 +80,10 @@ describe('decide with audio that contradicts a lone source', () => {
 
 describe('decide: which side of a factor 2 the audio supports', () => {
   it('prefers the estimator’s own answer over a candidate that scores as high', () => {
-    const estimate = {
-      bpm: 85,
-      confidence: 0.9,
-      candidates: [
-        { bpm: 170, score: 1 },
-        { bpm: 85, score: 1 },
-      ],
-    };
+    const estimate = audio(85, 0.9, [
+      [170, 1],
+      [85, 1],
+    ]);
     expect(decide([a('spotify', 170, 0.9), a('reccobeats', 85)], estimate)).toMatchObject({
       bpm: 85,
       source: 'reccobeats',

@@ -2,6 +2,7 @@
 // Pure. Sources that agree raise confidence; sources that disagree by a factor of 2 are settled by
 // the audio (the candidate the estimator's evidence supports) and both are kept as alternatives.
 import type { TempoAlternative } from '../db/tempo.schema.ts';
+import { octaveRelated } from './estimator/families.ts';
 
 export type TempoSource = 'spotify' | 'reccobeats' | 'deezer' | 'getsongbpm' | 'estimator';
 
@@ -31,11 +32,8 @@ export interface Decision {
   reason?: string;
 }
 
-/** True when a and b are the same tempo up to a power of two (within 4 %). */
-export function octaveRelated(a: number, b: number): boolean {
-  const r = Math.log2(a / b);
-  return Math.abs(r - Math.round(r)) < Math.log2(1.04);
-}
+/** Same tempo up to a power of two: the estimator's own test, so the two never disagree. */
+export { octaveRelated };
 
 /** Within 4 %: the same tempo. */
 export const sameTempo = (a: number, b: number) => Math.abs(Math.log(a / b)) < Math.log(1.04);

@@ -61,22 +61,13 @@ export async function startTempoHarness(
     requests,
     total: () => [...requests.values()].reduce((a, b) => a + b, 0),
     liked(user, n = Infinity) {
-      const w = sandbox.world;
-      const u = w.user(user);
+      const u = sandbox.world.user(user);
       if (!u) throw new Error(`no user ${user}`);
-      const cat = w.catalog;
-      const gs = u.liked.map((l) => l.g).slice(0, n);
-      const tracks = gs.map((g) => {
-        const t = cat.track(g);
-        return {
-          spotifyId: w.trackId(g),
-          isrc: t.isrc,
-          artists: t.artists.map((i) => cat.artists[i]?.name ?? ''),
-          title: t.name,
-          durationMs: t.durationMs,
-        };
-      });
-      return { tracks, truth: new Map(gs.map((g) => [w.trackId(g), cat.tempoOf(g).bpm])) };
+      const facts = u.liked.slice(0, n).map((l) => sandbox.world.trackFacts(l.g));
+      return {
+        tracks: facts.map(({ bpm: _truth, ...track }) => track),
+        truth: new Map(facts.map((f) => [f.spotifyId, f.bpm])),
+      };
     },
     async close() {
       await sandbox.close();

@@ -20,6 +20,22 @@ describe('world generation', () => {
     expect(again.users.map((u) => u.liked.length)).toEqual(w.users.map((u) => u.liked.length));
   });
 
+  it('tells what a client knows of a track and its true tempo (the ground truth of tempo lookups)', () => {
+    const g = w.users.find((u) => u.liked.length > 0)!.liked[0]!.g;
+    const f = w.trackFacts(g);
+    const t = w.catalog.track(g);
+    expect(f).toEqual({
+      spotifyId: w.trackId(g),
+      isrc: t.isrc,
+      artists: t.artists.map((i) => w.catalog.artists[i]!.name),
+      title: t.name,
+      durationMs: t.durationMs,
+      bpm: w.catalog.tempoOf(g).bpm,
+    });
+    expect(w.trackG(f.spotifyId)).toBe(g);
+    expect(f.artists.every((n) => n.length > 0)).toBe(true);
+  });
+
   it('has Spotify-style ids that decode back and reject ids it never issued', () => {
     const codec = new IdCodec(1);
     for (const n of [0, 1, 123456, 2 ** 40]) {

@@ -157,6 +157,22 @@ export class World {
     return this.ids.encode('track', g);
   }
 
+  /**
+   * What a client knows of a track (its Spotify id, ISRC, artist names, title, length) and the true
+   * tempo it should find: the ground truth tests and benchmarks of tempo lookups compare with.
+   */
+  trackFacts(g: number) {
+    const t = this.catalog.track(g);
+    return {
+      spotifyId: this.trackId(g),
+      isrc: t.isrc,
+      artists: t.artists.map((i) => this.catalog.artists[i]?.name ?? ''),
+      title: t.name,
+      durationMs: t.durationMs,
+      bpm: this.catalog.tempoOf(g).bpm,
+    };
+  }
+
   playlistId(p: number): string {
     return this.ids.encode('playlist', p);
   }
