@@ -8,7 +8,7 @@ import { createAccountsModule, type AccountsSettings } from '../src/accounts/acc
 import type { FirebaseVerifier } from '../src/accounts/firebase.ts';
 import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/http/app.ts';
-import type { UserServicesStatus } from '../src/http/accounts.routes.ts';
+import type { UserServicesStatus } from '../src/accounts/accounts.routes.ts';
 import { testDb } from './db.ts';
 
 export interface TestAppOptions {

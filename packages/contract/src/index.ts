@@ -4,3 +4,5 @@ export * from './session.ts';
 export * from './accounts.ts';
 export * from './spotify.ts';
 export * from './tempo.ts';
+export * from './library.ts';
+export * from './playlists.ts';

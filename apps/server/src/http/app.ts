@@ -4,7 +4,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { API_BASE } from '@pacebeat/contract';
-import { accountsRoutes, type AccountsRoutesOptions } from './accounts.routes.ts';
+import { accountsRoutes, type AccountsRoutesOptions } from '../accounts/accounts.routes.ts';
 import { authPlugin } from './auth.plugin.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { healthRoutes, type HealthDeps } from './health.routes.ts';

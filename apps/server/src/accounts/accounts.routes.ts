@@ -16,9 +16,9 @@ import {
   WhoamiReply,
   type DisabledService,
 } from '@pacebeat/contract';
-import type { AccountsService } from '../accounts/accounts.service.ts';
-import type { SessionService } from '../accounts/session.service.ts';
-import { appOrigin, cookieSecure, SESSION_COOKIE } from './auth.plugin.ts';
+import type { AccountsService } from './accounts.service.ts';
+import type { SessionService } from './session.service.ts';
+import { appOrigin, cookieSecure, SESSION_COOKIE } from '../http/auth.plugin.ts';
 
 /** What the status reply says about a user's music services; filled in by the music-service module. */
 export type UserServicesStatus = (userId: string) => Promise<{
