@@ -44,8 +44,12 @@ const ConfigSchema = z.object({
   SESSION_IDLE_HOURS: z.coerce.number().positive().max(8760).default(336),
   /** A session ends this many hours after sign-in, however active. */
   SESSION_ABSOLUTE_HOURS: z.coerce.number().positive().max(8760).default(720),
-  /** Failed sign-ins per account, and per client address, allowed within LOGIN_WINDOW_MINUTES. */
+  /**
+   * Failed sign-ins of one account from one client address, of one account from all addresses together,
+   * and from one client address, allowed within LOGIN_WINDOW_MINUTES.
+   */
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT_ALL_ADDRESSES: z.coerce.number().int().min(1).default(100),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
   /** New accounts, and verification/reset mails, allowed per client address within LOGIN_WINDOW_MINUTES. */
   SIGNUP_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(20),

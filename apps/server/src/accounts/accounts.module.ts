@@ -20,6 +20,7 @@ export type AccountsSettings = Pick<
   | 'SESSION_IDLE_HOURS'
   | 'SESSION_ABSOLUTE_HOURS'
   | 'LOGIN_MAX_FAILURES_PER_ACCOUNT'
+  | 'LOGIN_MAX_FAILURES_PER_ACCOUNT_ALL_ADDRESSES'
   | 'LOGIN_MAX_FAILURES_PER_ADDRESS'
   | 'SIGNUP_MAX_PER_ADDRESS'
   | 'LOGIN_WINDOW_MINUTES'
@@ -58,6 +59,7 @@ export function createAccountsModule(
       attempts,
       windowMinutes: s.LOGIN_WINDOW_MINUTES,
       maxFailuresPerAccount: s.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      maxFailuresPerAccountAllAddresses: s.LOGIN_MAX_FAILURES_PER_ACCOUNT_ALL_ADDRESSES,
       maxFailuresPerAddress: s.LOGIN_MAX_FAILURES_PER_ADDRESS,
       maxPerAddress: s.SIGNUP_MAX_PER_ADDRESS,
     }),

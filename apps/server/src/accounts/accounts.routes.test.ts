@@ -40,6 +40,7 @@ describe('accounts routes (local provider, no SMTP)', () => {
       env: {
         ADMIN_EMAILS: admin,
         LOGIN_MAX_FAILURES_PER_ACCOUNT: '3',
+        LOGIN_MAX_FAILURES_PER_ACCOUNT_ALL_ADDRESSES: '8',
         LOGIN_MAX_FAILURES_PER_ADDRESS: '5',
         SIGNUP_MAX_PER_ADDRESS: '3',
       },
@@ -248,17 +249,30 @@ describe('accounts routes (local provider, no SMTP)', () => {
     expect(missing.status).toBe(404);
   });
 
-  it('rate-limits failed sign-ins per account with the widget text, even with the right password', async () => {
+  it('rate-limits failed sign-ins per account and address with the widget text, even with the right password', async () => {
     const { email } = await signUp(t);
+    const ip = uniqueIp();
     for (let i = 0; i < 3; i++) {
-      expect((await login(t, { provider: 'local', email, password: `wrong${i}x` })).statusCode).toBe(401);
+      expect((await login(t, { provider: 'local', email, password: `wrong${i}x` }, { ip })).statusCode).toBe(
+        401,
+      );
     }
-    const limited = await login(t, { provider: 'local', email, password: PASSWORD });
+    const limited = await login(t, { provider: 'local', email, password: PASSWORD }, { ip });
     expect(limited.statusCode).toBe(429);
     expect(ErrorReply.parse(limited.json())).toMatchObject({
       error_name: 'TooManyAttempts',
       error: { message: AUTH_TEXTS.tooManyLogins },
     });
+    // The owner on their own address is not locked out by someone guessing from another one.
+    expect((await login(t, { provider: 'local', email, password: PASSWORD })).statusCode).toBe(200);
+  });
+
+  it('caps failed sign-ins of one account from all addresses together', async () => {
+    const { email } = await signUp(t);
+    for (let i = 0; i < 8; i++) {
+      expect((await login(t, { provider: 'local', email, password: `wrong${i}x` })).statusCode).toBe(401);
+    }
+    expect((await login(t, { provider: 'local', email, password: PASSWORD })).statusCode).toBe(429);
   });
 
   it('rate-limits failed sign-ins per address, and sign-ups per address', async () => {

@@ -90,22 +90,19 @@ export const createAccountsService = (d: AccountsDeps) => {
     }
   }
 
-  /** Checks a local account's password; throws the widget's errors (and counts failures). */
+  /** Checks a local account's password; throws the widget's errors (the attempt counts as a failure until it is right). */
   async function checkPassword(email: string, password: string, ip: string): Promise<User> {
-    await d.limits.checkLogin(email, ip);
+    const attempt = await d.limits.beginLogin(email, ip);
     const user = await d.users.findByEmail(email);
     if (!user) {
       await verifyPassword(await DUMMY_HASH_PROMISE, password).catch(() => false);
-      await d.limits.loginFailed(email, ip);
       throw unauthorized(AUTH_TEXTS.userNotFound, AUTH_ERRORS.userNotFound);
     }
     const ok = user.passwordHash
       ? await verifyPassword(user.passwordHash, password).catch(() => false)
       : false;
-    if (!ok) {
-      await d.limits.loginFailed(email, ip);
-      throw unauthorized(AUTH_TEXTS.wrongPassword, AUTH_ERRORS.wrongPassword);
-    }
+    if (!ok) throw unauthorized(AUTH_TEXTS.wrongPassword, AUTH_ERRORS.wrongPassword);
+    await d.limits.loginSucceeded(attempt);
     return user;
   }
 
@@ -172,20 +169,19 @@ export const createAccountsService = (d: AccountsDeps) => {
         requireLocal();
         const user = await checkPassword(body.email, body.password, ip);
         if (d.mailer.delivers && !user.emailVerifiedAt) throw emailNotVerified();
-        await d.limits.loginSucceeded(user.email);
         return user;
       }
       if (!d.firebase)
         throw new AppError('ProviderDisabled', 400, 'Firebase sign-in is not enabled on this server.');
-      await d.limits.checkLogin(undefined, ip);
+      const attempt = await d.limits.beginLogin(undefined, ip);
       let identity;
       try {
         identity = await d.firebase.verifyIdToken(body.token);
       } catch (err) {
-        await d.limits.loginFailed(undefined, ip);
         d.log.info({ err: (err as Error).message }, 'firebase token refused');
         throw unauthorized('The sign-in token is not valid.', AUTH_ERRORS.invalidToken);
       }
+      await d.limits.loginSucceeded(attempt);
       if (!identity.email) throw unauthorized('The account has no email address.', AUTH_ERRORS.invalidToken);
       if (!identity.emailVerified) throw emailNotVerified();
       let user = await d.users.findByFirebaseUid(identity.uid);

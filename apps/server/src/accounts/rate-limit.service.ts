@@ -3,9 +3,12 @@ import { tooManyRequests } from '../http/errors.ts';
 import type { AttemptKind, AuthAttemptRepository } from './auth-attempt.repository.ts';
 
 export interface RateLimitDeps {
-  attempts: Pick<AuthAttemptRepository, 'record' | 'count' | 'clearFailures'>;
+  attempts: Pick<AuthAttemptRepository, 'reserve' | 'release' | 'clearFailures'>;
   windowMinutes: number;
+  /** Failed sign-ins of one account from one address. */
   maxFailuresPerAccount: number;
+  /** Failed sign-ins of one account from all addresses together (a ceiling against distributed guessing). */
+  maxFailuresPerAccountAllAddresses: number;
   maxFailuresPerAddress: number;
   maxPerAddress: number;
   now?: () => Date;
@@ -13,38 +16,57 @@ export interface RateLimitDeps {
 
 export const TOO_MANY_CODE = 'TooManyAttempts';
 
-/** Limits on sign-in, sign-up and mail attempts, counted in PostgreSQL so every process shares them. */
+/** A sign-in attempt counted as a failure before the password is checked; released when it was right. */
+export interface LoginAttempt {
+  ids: number[];
+  pairKey?: string;
+}
+
+/**
+ * Limits on sign-in, sign-up and mail attempts, counted in PostgreSQL so every process shares them. The
+ * check and the count are one atomic step (see `reserve`): a sign-in counts as a failure before its
+ * password is checked, so simultaneous guesses cannot all slip under the limit.
+ */
 export const createRateLimitService = (d: RateLimitDeps) => {
   const since = () => new Date((d.now?.() ?? new Date()).getTime() - d.windowMinutes * 60_000);
   return {
-    /** Throws 429 when the account or the address has failed to sign in too often lately. */
-    async checkLogin(email: string | undefined, ip: string): Promise<void> {
-      const keys = [`ip:${ip}`, ...(email ? [`account:${email}`] : [])];
-      const n = await d.attempts.count('login', keys, since(), true);
-      if (
-        (n.get(`ip:${ip}`) ?? 0) >= d.maxFailuresPerAddress ||
-        (email && (n.get(`account:${email}`) ?? 0) >= d.maxFailuresPerAccount)
-      ) {
-        throw tooManyRequests(AUTH_TEXTS.tooManyLogins, TOO_MANY_CODE);
-      }
+    /**
+     * Counts a sign-in attempt as a failure, or throws 429 when the address, the (account, address) pair
+     * or the account as a whole has failed too often lately. A real owner on their own address is locked
+     * out only by the account-wide ceiling, which is much larger than the per-pair limit.
+     */
+    async beginLogin(email: string | undefined, ip: string): Promise<LoginAttempt> {
+      const pairKey = email ? `pair:${email}|ip:${ip}` : undefined;
+      const limits = [
+        { key: `ip:${ip}`, max: d.maxFailuresPerAddress },
+        ...(email && pairKey
+          ? [
+              { key: pairKey, max: d.maxFailuresPerAccount },
+              { key: `account:${email}`, max: d.maxFailuresPerAccountAllAddresses },
+            ]
+          : []),
+      ];
+      const ids = await d.attempts.reserve('login', limits, since(), { failedOnly: true, failed: true });
+      if (!ids) throw tooManyRequests(AUTH_TEXTS.tooManyLogins, TOO_MANY_CODE);
+      return { ids, pairKey };
     },
-    async loginFailed(email: string | undefined, ip: string): Promise<void> {
-      await d.attempts.record('login', [`ip:${ip}`, ...(email ? [`account:${email}`] : [])], true);
-    },
-    async loginSucceeded(email: string): Promise<void> {
-      await d.attempts.clearFailures('login', `account:${email}`);
+    /** The attempt was right: it is no failure, and the pair's earlier failures are forgiven. */
+    async loginSucceeded(attempt: LoginAttempt): Promise<void> {
+      await d.attempts.release(attempt.ids);
+      if (attempt.pairKey) await d.attempts.clearFailures('login', attempt.pairKey);
     },
     /** Counts a sign-up or a mail request from an address; throws 429 past the limit. */
     async take(kind: Exclude<AttemptKind, 'login'>, ip: string): Promise<void> {
-      const key = `ip:${ip}`;
-      const n = await d.attempts.count(kind, [key], since(), false);
-      if ((n.get(key) ?? 0) >= d.maxPerAddress) {
+      const ids = await d.attempts.reserve(kind, [{ key: `ip:${ip}`, max: d.maxPerAddress }], since(), {
+        failedOnly: false,
+        failed: false,
+      });
+      if (!ids) {
         throw tooManyRequests(
           kind === 'signup' ? AUTH_TEXTS.tooManySignups : AUTH_TEXTS.tooManyLogins,
           TOO_MANY_CODE,
         );
       }
-      await d.attempts.record(kind, [key], false);
     },
   };
 };

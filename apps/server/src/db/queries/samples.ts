@@ -67,8 +67,18 @@ export const REPOSITORIES = [
     name: 'AuthAttemptRepository',
     create: createAuthAttemptRepository,
     samples: {
-      record: { args: ['login', ['email:runner@example.com', 'ip:203.0.113.7'], true] },
-      count: { args: ['login', ['email:runner@example.com', 'ip:203.0.113.7'], AT, true] },
+      reserve: {
+        args: [
+          'login',
+          [
+            { key: 'ip:203.0.113.7', max: 50 },
+            { key: 'pair:runner@example.com|ip:203.0.113.7', max: 10 },
+          ],
+          AT,
+          { failedOnly: true, failed: true },
+        ],
+      },
+      release: { args: [[41, 42]] },
       clearFailures: { args: ['login', 'email:runner@example.com'] },
       deleteOlderThan: { args: [AT] },
     },

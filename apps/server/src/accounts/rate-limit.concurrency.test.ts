@@ -1,0 +1,111 @@
+// The sign-in, sign-up and mail limits under simultaneous requests: the check and the count are one atomic
+// step in PostgreSQL, so no burst slips past a limit, from one process or from several.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuthAttemptRepository } from './auth-attempt.repository.ts';
+import { buildTestApp, uniqueEmail, uniqueIp } from '../../test/accounts-app.ts';
+import { testDb } from '../../test/db.ts';
+
+type TestApp = Awaited<ReturnType<typeof buildTestApp>>;
+const PASSWORD = 'run4fun!';
+
+const tally = (codes: number[]) =>
+  codes.reduce<Record<number, number>>((m, c) => ({ ...m, [c]: (m[c] ?? 0) + 1 }), {});
+
+describe('rate limits under concurrency', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({
+      env: {
+        LOGIN_MAX_FAILURES_PER_ACCOUNT: '10',
+        LOGIN_MAX_FAILURES_PER_ADDRESS: '1000',
+        SIGNUP_MAX_PER_ADDRESS: '20',
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  const signUp = (email: string, ip: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/signup',
+      remoteAddress: ip,
+      payload: { email, name: 'Runner', password: PASSWORD },
+    });
+
+  it('60 simultaneous wrong passwords on one account: 10 answers 401, the rest 429', async () => {
+    const email = uniqueEmail();
+    expect((await signUp(email, uniqueIp())).statusCode).toBe(200);
+    const ip = uniqueIp();
+    const replies = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/login',
+          remoteAddress: ip,
+          payload: { provider: 'local', email, password: `wrong-${i}-x` },
+        }),
+      ),
+    );
+    expect(tally(replies.map((r) => r.statusCode))).toEqual({ 401: 10, 429: 50 });
+  });
+
+  it('the real password hidden among 80 simultaneous guesses does not sign in once the limit is reached', async () => {
+    const email = uniqueEmail();
+    expect((await signUp(email, uniqueIp())).statusCode).toBe(200);
+    const ip = uniqueIp();
+    const replies = await Promise.all(
+      Array.from({ length: 80 }, (_, i) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/login',
+          remoteAddress: ip,
+          payload: { provider: 'local', email, password: i === 70 ? PASSWORD : `guess-${i}-x` },
+        }),
+      ),
+    );
+    const codes = replies.map((r) => r.statusCode);
+    // At most 10 attempts were checked at all; the rest were refused before their password was looked at.
+    expect(codes.filter((c) => c !== 429).length).toBeLessThanOrEqual(10);
+    expect(codes.filter((c) => c === 200).length).toBeLessThanOrEqual(1);
+  });
+
+  it('40 simultaneous sign-ups from one address: exactly 20 accounts', async () => {
+    const ip = uniqueIp();
+    const replies = await Promise.all(Array.from({ length: 40 }, () => signUp(uniqueEmail(), ip)));
+    expect(tally(replies.map((r) => r.statusCode))).toEqual({ 200: 20, 429: 20 });
+  });
+
+  it('40 simultaneous reset mails from one address: exactly 20 pass', async () => {
+    const ip = uniqueIp();
+    const replies = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/password_reset',
+          remoteAddress: ip,
+          payload: { email: uniqueEmail() },
+        }),
+      ),
+    );
+    expect(tally(replies.map((r) => r.statusCode))).toEqual({ 200: 20, 429: 20 });
+  });
+
+  it('holds across processes: two connection pools racing on one key record exactly the limit', async () => {
+    const a = testDb();
+    const b = testDb();
+    try {
+      const repos = [createAuthAttemptRepository(a.db), createAuthAttemptRepository(b.db)];
+      const key = `ip:${uniqueIp()}`;
+      const since = new Date(Date.now() - 60_000);
+      const results = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          repos[i % 2]!.reserve('mail', [{ key, max: 7 }], since, { failedOnly: false, failed: false }),
+        ),
+      );
+      expect(results.filter((r) => r !== null)).toHaveLength(7);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
