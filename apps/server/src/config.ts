@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { commaList, optionalString } from './config.fields.ts';
+import { appOrigins, OriginSettingsError } from './http/origins.ts';
 import { SpotifySettings } from './spotify/spotify.config.ts';
 import { TempoSettings } from './tempo/tempo.config.ts';
 
@@ -34,6 +35,8 @@ const ConfigSchema = z.object({
   WEB_DIST_DIR: z.string().trim().min(1).default(path.join(repoRoot, 'apps/web/dist')),
   /** Public origin of the app when it is served behind a proxy, e.g. https://pace.example.org. */
   PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  /** More origins the app answers at (comma-separated), e.g. a second name or the Vite dev server. */
+  ALLOWED_ORIGINS: commaList(z.url({ protocol: /^https?$/ })),
   /** Seconds that in-flight requests and jobs get to finish on SIGTERM/SIGINT. */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
 
@@ -118,6 +121,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (d.SESSION_IDLE_HOURS > d.SESSION_ABSOLUTE_HOURS) {
     throw new ConfigError(['SESSION_IDLE_HOURS: must not exceed SESSION_ABSOLUTE_HOURS']);
+  }
+  try {
+    appOrigins(d);
+  } catch (err) {
+    if (err instanceof OriginSettingsError) throw new ConfigError([`PUBLIC_URL: ${err.message}`]);
+    throw err;
   }
   return Object.freeze({
     ...d,

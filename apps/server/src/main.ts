@@ -12,6 +12,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { runMigrations } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
+import { appOrigins } from './http/origins.ts';
 import { createHousekeepingService } from './jobs/housekeeping.service.ts';
 import { createJobQueue, jobRegistry, setupQueues, startWorkers } from './jobs/registry.ts';
 import { startDemoSpotify } from './spotify/demo.ts';
@@ -151,10 +152,10 @@ async function main(): Promise<void> {
     const app = await buildApp(
       {
         webDistDir: config.WEB_DIST_DIR,
+        origins: appOrigins(config),
         accounts: {
           accounts: accounts.accounts,
           sessions: accounts.sessions,
-          publicUrl: config.PUBLIC_URL,
           servicesStatus: (userId) => spotify.connect.status(userId),
         },
         spotify: { spotify: spotify.connect },

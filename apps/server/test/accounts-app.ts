@@ -6,7 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { createAccountsModule, type AccountsSettings } from '../src/accounts/accounts.module.ts';
 import type { FirebaseVerifier } from '../src/accounts/firebase.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { appOrigins, type AppOrigins } from '../src/http/origins.ts';
 import { buildApp } from '../src/http/app.ts';
 import type { UserServicesStatus } from '../src/accounts/accounts.routes.ts';
 import { testDb } from './db.ts';
@@ -16,6 +17,8 @@ export interface TestAppOptions {
   embedded?: boolean;
   firebase?: FirebaseVerifier;
   servicesStatus?: UserServicesStatus;
+  /** The app's origins; default: `testOrigins(config)`. */
+  origins?: AppOrigins;
   /** Log lines, for tests that read logged links or sudo records. */
   logLines?: Record<string, unknown>[];
 }
@@ -33,11 +36,11 @@ export async function buildTestApp(o: TestAppOptions = {}) {
   const app: FastifyInstance = await buildApp(
     {
       webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),
+      origins: o.origins ?? testOrigins(config),
       checkReady: async () => undefined,
       accounts: {
         accounts: mod.accounts,
         sessions: mod.sessions,
-        publicUrl: config.PUBLIC_URL,
         servicesStatus: o.servicesStatus,
       },
     },
@@ -54,6 +57,12 @@ export async function buildTestApp(o: TestAppOptions = {}) {
     },
   };
 }
+
+/**
+ * The app's origins for `app.inject`, whose requests say `Host: localhost:80`: the server is taken to
+ * listen on http://localhost (with PUBLIC_URL set, requests must name the public host).
+ */
+export const testOrigins = (config: Config) => appOrigins({ ...config, HOST: 'localhost', PORT: 80 });
 
 /** A unique email and a client address per test, so rate limits and accounts never collide. */
 export const uniqueEmail = () => `u-${randomUUID()}@example.org`;

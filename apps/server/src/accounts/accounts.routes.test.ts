@@ -342,14 +342,14 @@ describe('session cookie over HTTPS', () => {
       const other = await t.app.inject({
         method: 'POST',
         url: '/api/signup',
-        headers: { origin: 'http://localhost' },
+        headers: { host: 'pace.example.org', origin: 'http://localhost' },
         payload,
       });
       expect(other.statusCode).toBe(403);
       const res = await t.app.inject({
         method: 'POST',
         url: '/api/signup',
-        headers: { origin: 'https://pace.example.org' },
+        headers: { host: 'pace.example.org', origin: 'https://pace.example.org' },
         payload,
       });
       expect(res.statusCode).toBe(200);

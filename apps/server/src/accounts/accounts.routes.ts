@@ -18,7 +18,8 @@ import {
 } from '@pacebeat/contract';
 import type { AccountsService } from './accounts.service.ts';
 import type { SessionService } from './session.service.ts';
-import { appOrigin, cookieSecure, SESSION_COOKIE } from '../http/auth.plugin.ts';
+import { cookieSecure, SESSION_COOKIE } from '../http/auth.plugin.ts';
+import type { AppOrigins } from '../http/origins.ts';
 
 /** What the status reply says about a user's music services; filled in by the music-service module. */
 export type UserServicesStatus = (userId: string) => Promise<{
@@ -29,7 +30,8 @@ export type UserServicesStatus = (userId: string) => Promise<{
 export interface AccountsRoutesOptions {
   accounts: AccountsService;
   sessions: SessionService;
-  publicUrl?: string;
+  /** Set by the app: links in mails point to `origins.linkOrigin`, never to a request's Host. */
+  origins: AppOrigins;
   servicesStatus?: UserServicesStatus;
 }
 
@@ -39,7 +41,7 @@ const ok = { data: { ok: true as const } };
 export async function accountsRoutes(app: FastifyInstance, opts: AccountsRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { accounts, sessions } = opts;
-  const origin = (req: FastifyRequest) => appOrigin(req, opts.publicUrl);
+  const linkOrigin = opts.origins.linkOrigin;
 
   /** Rotates the session: the old one (if any) ends, a new secret is set. */
   async function startSession(req: FastifyRequest, reply: FastifyReply, userId: string, timeZone?: string) {
@@ -49,7 +51,7 @@ export async function accountsRoutes(app: FastifyInstance, opts: AccountsRoutesO
       path: '/',
       httpOnly: true,
       sameSite: 'lax',
-      secure: cookieSecure(req, opts.publicUrl),
+      secure: cookieSecure(req, opts.origins),
       maxAge: sessions.absoluteSeconds,
     });
   }
@@ -59,7 +61,7 @@ export async function accountsRoutes(app: FastifyInstance, opts: AccountsRoutesO
   );
 
   r.post('/signup', { schema: { body: SignupBody, response: { 200: SignupReply } } }, async (req, reply) => {
-    const { user, signedIn } = await accounts.signUp(req.body, req.ip, origin(req));
+    const { user, signedIn } = await accounts.signUp(req.body, req.ip, linkOrigin);
     if (signedIn) await startSession(req, reply, user.id, req.body.time_zone);
     return { data: { signed_in: signedIn } };
   });
@@ -94,7 +96,7 @@ export async function accountsRoutes(app: FastifyInstance, opts: AccountsRoutesO
       path: '/',
       httpOnly: true,
       sameSite: 'lax',
-      secure: cookieSecure(req, opts.publicUrl),
+      secure: cookieSecure(req, opts.origins),
     });
     return ok;
   });
@@ -103,7 +105,7 @@ export async function accountsRoutes(app: FastifyInstance, opts: AccountsRoutesO
     '/send_verification',
     { schema: { body: SendVerificationBody, response: { 200: OkReply } } },
     async (req) => {
-      await accounts.sendVerification(req.body.email, req.body.password, req.ip, origin(req));
+      await accounts.sendVerification(req.body.email, req.body.password, req.ip, linkOrigin);
       return ok;
     },
   );
@@ -117,7 +119,7 @@ export async function accountsRoutes(app: FastifyInstance, opts: AccountsRoutesO
     '/password_reset',
     { schema: { body: PasswordResetBody, response: { 200: OkReply } } },
     async (req) => {
-      await accounts.requestPasswordReset(req.body.email, req.ip, origin(req));
+      await accounts.requestPasswordReset(req.body.email, req.ip, linkOrigin);
       return ok;
     },
   );

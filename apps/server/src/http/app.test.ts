@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { ErrorReply } from '@pacebeat/contract';
+import { testOrigins } from '../../test/accounts-app.ts';
 import { testDb } from '../../test/db.ts';
 import { createAccountsModule } from '../accounts/accounts.module.ts';
 import { loadConfig } from '../config.ts';
@@ -32,6 +33,7 @@ describe('http app', () => {
     );
     app = await buildApp({
       webDistDir: dist,
+      origins: testOrigins(loadConfig({})),
       accounts: { accounts: accounts.accounts, sessions: accounts.sessions },
       checkReady: async () => {
         if (!ready) throw new Error('database down');

@@ -6,6 +6,8 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { API_BASE } from '@pacebeat/contract';
 import { accountsRoutes, type AccountsRoutesOptions } from '../accounts/accounts.routes.ts';
 import { authPlugin } from './auth.plugin.ts';
+import { AppError } from './errors.ts';
+import { requestHost, type AppOrigins } from './origins.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { healthRoutes, type HealthDeps } from './health.routes.ts';
 import { pingRoutes } from './ping.routes.ts';
@@ -15,8 +17,10 @@ import { webApp } from './web.ts';
 
 export interface AppDeps extends HealthDeps {
   webDistDir: string;
+  /** The app's own origins, decided once from the settings (`appOrigins(config)`). */
+  origins: AppOrigins;
   /** Sign-in, sessions and the user status (accounts module). */
-  accounts: AccountsRoutesOptions;
+  accounts: Omit<AccountsRoutesOptions, 'origins'>;
   /** Spotify connect and disconnect (spotify module). */
   spotify?: SpotifyRoutesOptions;
   /** Tempo sources' credits for the footer (tempo module). */
@@ -50,6 +54,17 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
     reply.header('X-Frame-Options', 'DENY');
   });
 
+  // Every request but the health checks must be addressed to one of the app's own hosts (DNS rebinding,
+  // forged Host headers). Supervisors and proxies probe /healthz and /readyz by any name.
+  const hosts = new Set(deps.origins.allowedHosts);
+  app.addHook('onRequest', async (request) => {
+    if (request.url === '/healthz' || request.url === '/readyz') return;
+    const host = requestHost(request.protocol, request.headers.host);
+    if (!hosts.has(host)) {
+      throw new AppError('HostNotAllowed', 421, `This server does not answer for ${host}.`);
+    }
+  });
+
   await app.register(healthRoutes, deps);
   await app.register(
     async (api) => {
@@ -57,9 +72,9 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
       await api.register(authPlugin, {
         accounts: deps.accounts.accounts,
         sessions: deps.accounts.sessions,
-        publicUrl: deps.accounts.publicUrl,
+        origins: deps.origins,
       });
-      await api.register(accountsRoutes, deps.accounts);
+      await api.register(accountsRoutes, { ...deps.accounts, origins: deps.origins });
       await api.register(pingRoutes);
       if (deps.spotify) await api.register(spotifyRoutes, { ...deps.spotify, prefix: '/spotify' });
       if (deps.tempo) await api.register(tempoRoutes, { ...deps.tempo, prefix: '/tempo' });

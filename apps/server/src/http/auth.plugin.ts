@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { AccountsService, ActingUser } from '../accounts/accounts.service.ts';
 import type { SessionService } from '../accounts/session.service.ts';
 import { forbidden, notFound, unauthorized } from './errors.ts';
+import { originAllowed, type AppOrigins } from './origins.ts';
 
 export const SESSION_COOKIE = 'pacebeat_session';
 
@@ -29,24 +30,13 @@ declare module 'fastify' {
 export interface AuthPluginOptions {
   accounts: Pick<AccountsService, 'acting' | 'findSudoTarget'>;
   sessions: Pick<SessionService, 'resume'>;
-  /** PUBLIC_URL: when set, the only origin accepted for state-changing requests, and https means Secure cookies. */
-  publicUrl?: string;
+  /** The app's own origins: the only ones a browser may send state-changing requests from. */
+  origins: AppOrigins;
 }
 
-/** The app's own origin: PUBLIC_URL when set (behind a proxy), else what the request was addressed to. */
-export const appOrigin = (request: FastifyRequest, publicUrl?: string) =>
-  new URL(publicUrl ?? `${request.protocol}://${request.host}`).origin;
-
-const sameOrigin = (origin: string, own: string) => {
-  try {
-    return new URL(origin).origin === own;
-  } catch {
-    return false;
-  }
-};
-
-export const cookieSecure = (request: FastifyRequest, publicUrl?: string) =>
-  publicUrl ? publicUrl.startsWith('https:') : request.protocol === 'https';
+/** Secure cookies when the public URL is https (behind a TLS proxy), or the request itself came over TLS. */
+export const cookieSecure = (request: FastifyRequest, origins: AppOrigins) =>
+  origins.publicUrl ? origins.publicUrl.startsWith('https:') : request.protocol === 'https';
 
 /**
  * Guards every /api request: refuses cross-site requests (CSRF: Origin and Sec-Fetch-Site must name
@@ -60,7 +50,7 @@ export const authPlugin = fp<AuthPluginOptions>(
     app.addHook('onRequest', async (request) => {
       const origin = request.headers.origin;
       const site = request.headers['sec-fetch-site'];
-      if (origin !== undefined && !sameOrigin(origin, appOrigin(request, opts.publicUrl))) {
+      if (origin !== undefined && !originAllowed(opts.origins, origin)) {
         throw forbidden('Cross-origin request refused.', 'CrossOriginRefused');
       }
       if (site !== undefined && site !== 'same-origin' && site !== 'none') {

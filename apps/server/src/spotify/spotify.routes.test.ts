@@ -10,6 +10,7 @@ import { createAccountsModule } from '../accounts/accounts.module.ts';
 import { loadConfig } from '../config.ts';
 import { spotifyAccounts } from '../db/spotify.schema.ts';
 import { buildApp } from '../http/app.ts';
+import { testOrigins } from '../../test/accounts-app.ts';
 import { startHarness, type Harness } from './sandbox-harness.test-helper.ts';
 
 let h: Harness;
@@ -25,6 +26,7 @@ beforeAll(async () => {
   app = await buildApp(
     {
       webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),
+      origins: testOrigins(config),
       checkReady: async () => undefined,
       accounts: {
         accounts: accounts.accounts,
