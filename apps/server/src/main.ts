@@ -6,13 +6,13 @@
 import closeWithGrace from 'close-with-grace';
 import dotenv from 'dotenv';
 import { PgBoss } from 'pg-boss';
-import pino from 'pino';
 import { createAccountsModule } from './accounts/accounts.module.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { runMigrations } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
 import { appOrigins } from './http/origins.ts';
+import { createLogger } from './log.ts';
 import { createHousekeepingService } from './jobs/housekeeping.service.ts';
 import { createJobQueue, jobRegistry, setupQueues, startWorkers } from './jobs/registry.ts';
 import { startDemoSpotify } from './spotify/demo.ts';
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = pino({ level: config.LOG_LEVEL, base: { cmd: command } });
+  const log = createLogger({ level: config.LOG_LEVEL, base: { cmd: command } });
 
   const db = await openDatabase(config, log);
   // Filled in as parts start, so a signal during start-up stops what is already running.

@@ -27,13 +27,20 @@ export const SpotifyConnectDataReply = z.object({
 export type SpotifyConnectDataReply = z.infer<typeof SpotifyConnectDataReply>;
 
 /** Spotify's token reply, as the browser received it from the token endpoint. */
+/** Tokens travel in HTTP headers and forms: visible ASCII only (no spaces, CR, LF or NUL). */
+const Token = z
+  .string()
+  .min(1)
+  .max(4096)
+  .regex(/^[\x21-\x7E]+$/, 'must be visible ASCII characters only');
+
 export const SpotifyTokenInfo = z.object({
-  access_token: z.string().min(1).max(4096),
+  access_token: Token,
   token_type: z.string().refine((t) => t.toLowerCase() === 'bearer', 'must be Bearer'),
   /** Granted scopes, space-separated. */
   scope: z.string().max(4096),
   expires_in: z.number().int().positive().max(86_400),
-  refresh_token: z.string().min(1).max(4096),
+  refresh_token: Token,
 });
 export type SpotifyTokenInfo = z.infer<typeof SpotifyTokenInfo>;
 

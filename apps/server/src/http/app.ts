@@ -9,11 +9,13 @@ import { authPlugin } from './auth.plugin.ts';
 import { AppError } from './errors.ts';
 import { requestHost, type AppOrigins } from './origins.ts';
 import { installErrorHandler } from './error-handler.ts';
+import { installInputGuard } from './input-guard.ts';
 import { healthRoutes, type HealthDeps } from './health.routes.ts';
 import { pingRoutes } from './ping.routes.ts';
 import { spotifyRoutes, type SpotifyRoutesOptions } from '../spotify/spotify.routes.ts';
 import { tempoRoutes, type TempoRoutesOptions } from '../tempo/tempo.routes.ts';
 import { webApp } from './web.ts';
+import { redactUrl } from '../log.ts';
 
 export interface AppDeps extends HealthDeps {
   webDistDir: string;
@@ -40,11 +42,14 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     trustProxy: false,
+    // One line per request, written below with secrets taken out of the URL.
+    disableRequestLogging: true,
     ...opts,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  installInputGuard(app);
 
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, { global: false });
@@ -63,6 +68,17 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
     if (!hosts.has(host)) {
       throw new AppError('HostNotAllowed', 421, `This server does not answer for ${host}.`);
     }
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const line = {
+      method: request.method,
+      url: redactUrl(request.url),
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+    };
+    if (request.url === '/healthz' || request.url === '/readyz') request.log.debug(line, 'request');
+    else request.log.info(line, 'request');
   });
 
   await app.register(healthRoutes, deps);

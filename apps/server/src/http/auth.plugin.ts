@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { AccountsService, ActingUser } from '../accounts/accounts.service.ts';
 import type { SessionService } from '../accounts/session.service.ts';
 import { forbidden, notFound, unauthorized } from './errors.ts';
+import { redactUrl } from '../log.ts';
 import { originAllowed, type AppOrigins } from './origins.ts';
 
 export const SESSION_COOKIE = 'pacebeat_session';
@@ -80,7 +81,7 @@ export const authPlugin = fp<AuthPluginOptions>(
       if (!target) throw notFound(`No user "${sudo}".`, 'SudoUserNotFound');
       request.auth = { ...request.auth, user: opts.accounts.acting(target), admin, sudo };
       request.log.info(
-        { adminId: admin.id, sudoUserId: target.id, method: request.method, url: request.url },
+        { adminId: admin.id, sudoUserId: target.id, method: request.method, url: redactUrl(request.url) },
         'sudo request',
       );
     });

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorReply } from '@pacebeat/contract';
 import { AppError } from './errors.ts';
+import { redactUrl } from '../log.ts';
 
 function send(reply: FastifyReply, request: FastifyRequest, status: number, code: string, message: string) {
   const body: ErrorReply = { error: { code, message }, error_name: code, requestId: String(request.id) };
@@ -33,7 +34,7 @@ export function installErrorHandler(app: FastifyInstance): void {
       // Fastify's own client errors: bad JSON, body too large, wrong content type.
       return send(reply, request, status, err.code ?? 'BadRequest', err.message);
     }
-    request.log.error({ err, url: request.url, method: request.method }, 'unhandled error');
+    request.log.error({ err, url: redactUrl(request.url), method: request.method }, 'unhandled error');
     return send(reply, request, 500, 'InternalError', 'Internal Server Error');
   });
 }
