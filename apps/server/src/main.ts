@@ -6,9 +6,10 @@
 import closeWithGrace from 'close-with-grace';
 import dotenv from 'dotenv';
 import { PgBoss } from 'pg-boss';
-import { createAccountsModule } from './accounts/accounts.module.ts';
+import { createAccountsModule, type AccountsModule } from './accounts/accounts.module.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { openDatabase } from './db/database.ts';
+import { openDatabase, type Database } from './db/database.ts';
+import { AlreadyRunningError } from './db/embedded.ts';
 import { runMigrations } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
 import { appOrigins } from './http/origins.ts';
@@ -45,15 +46,16 @@ async function main(): Promise<void> {
   }
   const log = createLogger({ level: config.LOG_LEVEL, base: { cmd: command } });
 
-  const db = await openDatabase(config, log);
   // Filled in as parts start, so a signal during start-up stops what is already running.
   const running: {
+    stopPostgres?: () => Promise<void>;
+    db?: Database;
     boss?: PgBoss;
+    accounts?: AccountsModule;
     app?: Awaited<ReturnType<typeof buildApp>>;
     demo?: Awaited<ReturnType<typeof startDemoSpotify>>;
     estimator?: EstimatorPool;
   } = {};
-  let stopping = false;
   closeWithGrace({ delay: config.SHUTDOWN_TIMEOUT_SECONDS * 1000, logger: log }, async ({ signal, err }) => {
     stopping = true;
     if (err) log.error({ err }, 'shutting down after an error');
@@ -65,11 +67,36 @@ async function main(): Promise<void> {
       timeout: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     });
     await running.estimator?.close();
-    await accounts.close();
-    await db.close();
+    await running.accounts?.close();
+    if (running.db) await running.db.close();
+    else await running.stopPostgres?.();
     await running.demo?.close();
   });
   graceInstalled = true;
+
+  let db: Database;
+  try {
+    db = await openDatabase(config, log, {
+      onStoppable: (stop) => (running.stopPostgres = stop),
+      // Without its database the process is no use: exit non-zero (after an orderly shutdown) so a
+      // supervisor (systemd, a container runtime) starts it again, with a fresh embedded server.
+      onUnexpectedExit: () => {
+        if (stopping) return;
+        setImmediate(() => {
+          throw new Error(
+            'the embedded PostgreSQL server exited; stopping so a supervisor can restart Pacebeat',
+          );
+        });
+      },
+    });
+  } catch (err) {
+    if (err instanceof AlreadyRunningError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  running.db = db;
 
   await runMigrations(db);
   if (command === 'migrate') {
@@ -100,6 +127,7 @@ async function main(): Promise<void> {
     { ...config, embedded: db.embedded },
     log.child({ module: 'accounts' }),
   );
+  running.accounts = accounts;
   // Spotify: the real one when a client id is set; otherwise demo mode, the simulated world in-process.
   let spotifyEndpoints = realSpotify(config);
   if (!spotifyEndpoints) {
@@ -174,7 +202,10 @@ async function main(): Promise<void> {
 }
 
 let graceInstalled = false;
+/** Set when the orderly shutdown begins; start-up steps still in flight then fail, and that is expected. */
+let stopping = false;
 main().catch((err) => {
+  if (stopping) return; // the shutdown under way stops what started and exits
   if (graceInstalled) {
     // Start-up failed after parts were running (e.g. the port is taken): raise it where close-with-grace
     // catches errors, so the same orderly shutdown runs (the embedded PostgreSQL stops) before exit(1).

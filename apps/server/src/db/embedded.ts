@@ -91,6 +91,54 @@ async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: numbe
   return check();
 }
 
+/** Another Pacebeat process already runs the embedded server of this data folder. */
+export class AlreadyRunningError extends Error {
+  readonly pid: number;
+  constructor(pid: number, dataDir: string) {
+    super(`Pacebeat is already running on ${dataDir} (pid ${pid}). Stop it first, or use another DATA_DIR.`);
+    this.name = 'AlreadyRunningError';
+    this.pid = pid;
+  }
+}
+
+/** True when `pid` is a live Node process (on Linux; elsewhere any live process counts). */
+async function isLiveNode(pid: number): Promise<boolean> {
+  if (!isAlive(pid)) return false;
+  try {
+    const cmd = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8');
+    return /node/i.test(cmd);
+  } catch {
+    return os.platform() !== 'linux';
+  }
+}
+
+/**
+ * Takes the data folder for this process: `<dataDir>.owner` holds the pid of the Pacebeat process that
+ * runs its server. A second start finds a live owner and refuses (before it could take the running
+ * server for a leftover and stop it); an owner that died (kill -9) is replaced. Exclusive create, so two
+ * starts at once cannot both win. Answers a release function.
+ */
+export async function lockDataFolder(dataDir: string, pid = process.pid): Promise<() => Promise<void>> {
+  const file = `${dataDir}.owner`;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      await fs.writeFile(file, `${pid}\n`, { flag: 'wx', mode: 0o644 });
+      return async () => {
+        const held = Number((await fs.readFile(file, 'utf8').catch(() => '')).trim());
+        if (held === pid) await fs.rm(file, { force: true });
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const owner = Number((await fs.readFile(file, 'utf8').catch(() => '')).trim());
+    if (Number.isInteger(owner) && owner > 0 && owner !== pid && (await isLiveNode(owner))) {
+      throw new AlreadyRunningError(owner, path.dirname(dataDir));
+    }
+    await fs.rm(file, { force: true }); // a dead owner's (or our own leftover) lock
+  }
+  throw new Error(`Could not lock ${dataDir}`);
+}
+
 /** A server left running by a run that was killed (kill -9, power cut) holds the data folder: stop it. */
 async function stopStaleServer(dataDir: string, log: Logger): Promise<void> {
   const pidFile = path.join(dataDir, 'postmaster.pid');
@@ -154,12 +202,26 @@ async function assertReachable(dataDir: string, ids: { uid: number; gid: number 
  * Starts (initialising on first use) the embedded server in `<dir>`, on a free loopback port,
  * with a password kept in `<dir>.password` (mode 0600). Resolves once it accepts connections.
  */
-export async function startEmbeddedPostgres(dir: string, log: Logger): Promise<EmbeddedPostgres> {
+export interface EmbeddedHooks {
+  /** Called with what a shutdown must do, as soon as there is something (the lock, then the server), so a
+   *  shutdown during start-up leaves neither a server nor a lock behind. */
+  onStoppable?: (stop: () => Promise<void>) => void;
+  /** Called when the server exits without being asked to (crashed, killed). */
+  onUnexpectedExit?: (detail: { code: number | null; signal: string | null; lastLines: string }) => void;
+}
+
+export async function startEmbeddedPostgres(
+  dir: string,
+  log: Logger,
+  hooks: EmbeddedHooks = {},
+): Promise<EmbeddedPostgres> {
   const bin = await binaries();
   const ids = await runAsIds();
   const dataDir = path.resolve(dir);
   await fs.mkdir(path.dirname(dataDir), { recursive: true });
   if (ids) await assertReachable(dataDir, ids);
+  const unlock = await lockDataFolder(dataDir);
+  hooks.onStoppable?.(unlock); // a shutdown during initdb still gives the folder back
   const password = await readOrCreateSecret(`${dataDir}.password`);
 
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
@@ -217,12 +279,35 @@ export async function startEmbeddedPostgres(dir: string, log: Logger): Promise<E
       if (line.trim()) log.debug({ postgres: line.trim() }, 'postgres');
     }
   });
+  let stopping: Promise<void> | undefined;
   const exitedPromise = new Promise<void>((resolve) =>
-    child.once('exit', () => {
+    child.once('exit', (code, signal) => {
       exited = true;
       resolve();
+      if (!stopping) {
+        log.error(
+          { code, signal, postgres: lastLines.slice(-1000) },
+          'embedded PostgreSQL exited unexpectedly',
+        );
+        void unlock();
+        hooks.onUnexpectedExit?.({ code, signal, lastLines });
+      }
     }),
   );
+  const stop = () => {
+    stopping ??= (async () => {
+      if (!exited) {
+        child.kill('SIGINT');
+        const timer = setTimeout(() => child.kill('SIGQUIT'), 15_000);
+        await exitedPromise;
+        clearTimeout(timer);
+        log.info('embedded PostgreSQL stopped');
+      }
+      await unlock();
+    })();
+    return stopping;
+  };
+  hooks.onStoppable?.(stop);
 
   const adminUrl = `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
   const ready = await waitFor(async () => {
@@ -239,6 +324,7 @@ export async function startEmbeddedPostgres(dir: string, log: Logger): Promise<E
   }, 30_000);
   if (exited || !ready) {
     if (!exited) child.kill('SIGQUIT');
+    await unlock();
     throw new Error(`The embedded PostgreSQL server did not start:\n${lastLines}`);
   }
 
@@ -252,20 +338,9 @@ export async function startEmbeddedPostgres(dir: string, log: Logger): Promise<E
   }
 
   log.info({ port, dataDir }, 'embedded PostgreSQL is running');
-  let stopping: Promise<void> | undefined;
   return {
     port,
     url: `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DB_NAME}`,
-    stop() {
-      stopping ??= (async () => {
-        if (exited) return;
-        child.kill('SIGINT');
-        const timer = setTimeout(() => child.kill('SIGQUIT'), 15_000);
-        await exitedPromise;
-        clearTimeout(timer);
-        log.info('embedded PostgreSQL stopped');
-      })();
-      return stopping;
-    },
+    stop,
   };
 }

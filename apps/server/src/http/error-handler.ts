@@ -9,6 +9,34 @@ function send(reply: FastifyReply, request: FastifyRequest, status: number, code
   return reply.status(status).send(body);
 }
 
+const DB_DOWN_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
+
+/** True when `err` (or one of its causes) says the database cannot be reached right now. */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 6; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && DB_DOWN_CODES.has(code)) return true;
+    if (
+      /Connection terminated|connect ECONNREFUSED|the database system is (starting up|shutting down)/.test(
+        e.message,
+      )
+    )
+      return true;
+  }
+  return false;
+}
+
 /** One envelope for every error; 4xx say what was wrong, 5xx say nothing of the internals. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
@@ -33,6 +61,18 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       // Fastify's own client errors: bad JSON, body too large, wrong content type.
       return send(reply, request, status, err.code ?? 'BadRequest', err.message);
+    }
+    if (isDatabaseUnavailable(err)) {
+      // Not a bug but an outage: say so, and let clients and proxies retry (/readyz says 503 too).
+      request.log.error({ err, url: redactUrl(request.url) }, 'database unreachable');
+      reply.header('Retry-After', '5');
+      return send(
+        reply,
+        request,
+        503,
+        'DatabaseUnavailable',
+        'The database is not reachable. Try again in a moment.',
+      );
     }
     request.log.error({ err, url: redactUrl(request.url), method: request.method }, 'unhandled error');
     return send(reply, request, 500, 'InternalError', 'Internal Server Error');

@@ -1,0 +1,48 @@
+// With its database unreachable the API says so (503 with Retry-After), instead of a bare 500.
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { testOrigins } from '../../test/accounts-app.ts';
+import { createAccountsModule } from '../accounts/accounts.module.ts';
+import { loadConfig } from '../config.ts';
+import { createDb } from '../db/client.ts';
+import { buildApp } from './app.ts';
+import { isDatabaseUnavailable } from './error-handler.ts';
+
+describe('database unreachable', () => {
+  it('answers 503 DatabaseUnavailable with Retry-After', async () => {
+    const handle = createDb('postgres://nobody:nothing@127.0.0.1:1/none', { max: 1 });
+    const config = loadConfig({});
+    const accounts = createAccountsModule(
+      handle.db,
+      { ...config, embedded: false },
+      pino({ level: 'silent' }),
+    );
+    const app = await buildApp(
+      {
+        webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),
+        origins: testOrigins(config),
+        accounts: { accounts: accounts.accounts, sessions: accounts.sessions },
+        checkReady: async () => undefined,
+      },
+      { loggerInstance: pino({ level: 'silent' }) },
+    );
+    try {
+      const res = await app.inject({ url: '/api/whoami', headers: { cookie: 'pacebeat_session=abc' } });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.json()).toMatchObject({ error_name: 'DatabaseUnavailable' });
+    } finally {
+      await app.close();
+      await handle.close();
+    }
+  });
+
+  it('tells an outage from a bug', () => {
+    expect(
+      isDatabaseUnavailable(new Error('x', { cause: Object.assign(new Error('y'), { code: '57P01' }) })),
+    ).toBe(true);
+    expect(isDatabaseUnavailable(new TypeError('undefined is not a function'))).toBe(false);
+  });
+});
