@@ -186,7 +186,7 @@ async function main(): Promise<void> {
           sessions: accounts.sessions,
           servicesStatus: (userId) => spotify.connect.status(userId),
         },
-        spotify: { spotify: spotify.connect },
+        spotify: { spotify: spotify.connect, limits: accounts.limits },
         tempo: { tempo: tempo.service },
         async checkReady() {
           if (stopping) throw new Error('shutting down');

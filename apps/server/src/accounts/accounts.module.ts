@@ -50,19 +50,20 @@ export function createAccountsModule(
     s.authProvider === 'firebase'
       ? (overrides.firebase ?? createFirebaseVerifier(s.FIREBASE_PROJECT_ID!))
       : undefined;
+  const limits = createRateLimitService({
+    attempts,
+    windowMinutes: s.LOGIN_WINDOW_MINUTES,
+    maxFailuresPerAccount: s.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+    maxFailuresPerAccountAllAddresses: s.LOGIN_MAX_FAILURES_PER_ACCOUNT_ALL_ADDRESSES,
+    maxFailuresPerAddress: s.LOGIN_MAX_FAILURES_PER_ADDRESS,
+    maxPerAddress: s.SIGNUP_MAX_PER_ADDRESS,
+  });
   const accounts = createAccountsService({
     users: createUserRepository(db),
     codes,
     sessionRows,
     sessions,
-    limits: createRateLimitService({
-      attempts,
-      windowMinutes: s.LOGIN_WINDOW_MINUTES,
-      maxFailuresPerAccount: s.LOGIN_MAX_FAILURES_PER_ACCOUNT,
-      maxFailuresPerAccountAllAddresses: s.LOGIN_MAX_FAILURES_PER_ACCOUNT_ALL_ADDRESSES,
-      maxFailuresPerAddress: s.LOGIN_MAX_FAILURES_PER_ADDRESS,
-      maxPerAddress: s.SIGNUP_MAX_PER_ADDRESS,
-    }),
+    limits,
     mailer: createMailer({ smtpUrl: s.SMTP_URL, from: s.SMTP_FROM, log }),
     firebase,
     firebaseWebConfig: s.FIREBASE_WEB_CONFIG,
@@ -75,6 +76,8 @@ export function createAccountsModule(
   });
   return {
     accounts,
+    /** Attempt limits shared by every process (sign-in, sign-up, mails, Spotify connects). */
+    limits,
     sessions,
     sessionRows,
     attempts,

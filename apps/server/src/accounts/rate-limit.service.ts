@@ -16,6 +16,10 @@ export interface RateLimitDeps {
 
 export const TOO_MANY_CODE = 'TooManyAttempts';
 
+/** Spotify connect attempts (each costs a `GET /me` from the installation's shared budget) per window. */
+export const CONNECT_MAX_PER_USER = 10;
+export const CONNECT_MAX_PER_ADDRESS = 30;
+
 /** A sign-in attempt counted as a failure before the password is checked; released when it was right. */
 export interface LoginAttempt {
   ids: number[];
@@ -55,8 +59,26 @@ export const createRateLimitService = (d: RateLimitDeps) => {
       await d.attempts.release(attempt.ids);
       if (attempt.pairKey) await d.attempts.clearFailures('login', attempt.pairKey);
     },
+    /** Counts a Spotify connect attempt of a user from an address; throws 429 past either limit. */
+    async takeConnect(userId: string, ip: string): Promise<void> {
+      const ids = await d.attempts.reserve(
+        'connect',
+        [
+          { key: `user:${userId}`, max: CONNECT_MAX_PER_USER },
+          { key: `ip:${ip}`, max: CONNECT_MAX_PER_ADDRESS },
+        ],
+        since(),
+        { failedOnly: false, failed: false },
+      );
+      if (!ids) {
+        throw tooManyRequests(
+          'Too many attempts to connect Spotify. Wait a few minutes and try again.',
+          TOO_MANY_CODE,
+        );
+      }
+    },
     /** Counts a sign-up or a mail request from an address; throws 429 past the limit. */
-    async take(kind: Exclude<AttemptKind, 'login'>, ip: string): Promise<void> {
+    async take(kind: 'signup' | 'mail', ip: string): Promise<void> {
       const ids = await d.attempts.reserve(kind, [{ key: `ip:${ip}`, max: d.maxPerAddress }], since(), {
         failedOnly: false,
         failed: false,

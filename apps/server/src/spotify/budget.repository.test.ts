@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db.ts';
 import { RATE_SAFETY_MS, RATE_WINDOW_MS, type BudgetLimits } from './budget.ts';
-import { createBudgetRepository } from './budget.repository.ts';
+import { LEDGER_GONE_KEY, createBudgetRepository } from './budget.repository.ts';
 
 const processA = testDb();
 const processB = testDb();
@@ -110,8 +110,12 @@ describe('call budget', () => {
       { endpoint: 'GET /me/tracks', purpose: 'scan:liked', calls: 2, failures: 1 },
       { endpoint: 'POST /api/token', purpose: 'refresh', calls: 1, failures: 0 },
     ]);
-    await a.deleteLedgerOf(user);
+    // After a disconnect the user is gone from the ledger, but what they spent still counts, under `gone`.
+    const goneBefore = await a.ledger({ userKey: LEDGER_GONE_KEY });
+    const sum = (rows: { calls: number }[]) => rows.reduce((n, r) => n + r.calls, 0);
+    await a.forgetUserInLedger(user);
     expect(await a.ledger({ userKey: user })).toEqual([]);
+    expect(sum(await a.ledger({ userKey: LEDGER_GONE_KEY })) - sum(goneBefore)).toBeGreaterThanOrEqual(4);
   });
 
   it('remembers capabilities', async () => {

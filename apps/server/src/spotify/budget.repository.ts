@@ -38,6 +38,9 @@ export interface LedgerEntry {
   priority: Priority;
 }
 
+/** The ledger key of calls made for users who have since disconnected. */
+export const LEDGER_GONE_KEY = 'gone';
+
 export function createBudgetRepository(db: Db) {
   /** Adds calls and failures to today's ledger row of this user, endpoint and purpose. */
   async function addToLedger(entry: LedgerEntry, calls: number, failures: number): Promise<void> {
@@ -278,8 +281,21 @@ export function createBudgetRepository(db: Db) {
         .orderBy(spotifyCallLedger.endpoint, spotifyCallLedger.purpose);
     },
 
-    async deleteLedgerOf(userKey: string): Promise<void> {
-      await db.delete(spotifyCallLedger).where(eq(spotifyCallLedger.userKey, userKey));
+    /**
+     * Takes a user out of the ledger but keeps what they spent: their rows fold into the `gone` key (per
+     * day, endpoint and purpose), so the day's totals stay true after a disconnect.
+     */
+    async forgetUserInLedger(userKey: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`
+          insert into ${spotifyCallLedger} (day, user_key, endpoint, purpose, priority, calls, failures)
+          select day, ${LEDGER_GONE_KEY}, endpoint, purpose, priority, calls, failures
+            from ${spotifyCallLedger} where ${spotifyCallLedger.userKey} = ${userKey}
+          on conflict (day, user_key, endpoint, purpose) do update
+            set calls = ${spotifyCallLedger}.calls + excluded.calls,
+                failures = ${spotifyCallLedger}.failures + excluded.failures`);
+        await tx.delete(spotifyCallLedger).where(eq(spotifyCallLedger.userKey, userKey));
+      });
     },
   };
 }

@@ -18,7 +18,7 @@ import type { SpotifyTokens } from './tokens.service.ts';
 
 export interface SpotifyConnectDeps {
   accounts: Pick<SpotifyAccountRepository, 'get' | 'findByAccountId' | 'link' | 'delete' | 'disabledOf'>;
-  budget: Pick<BudgetRepository, 'activeCooldowns' | 'usedSince' | 'deleteLedgerOf'>;
+  budget: Pick<BudgetRepository, 'activeCooldowns' | 'usedSince' | 'forgetUserInLedger' | 'ledger'>;
   client: SpotifyClient;
   tokens: Pick<SpotifyTokens, 'forget'>;
   cipher: TokenCipher;
@@ -32,6 +32,12 @@ export interface SpotifyConnectDeps {
   now?: () => number;
 }
 
+/** Spotify's `GET /me` calls one user may spend on connecting per UTC day (a share of the shared budget). */
+export const CONNECT_CALLS_PER_USER_PER_DAY = 20;
+
+/** An access token that Spotify could have issued: long, and base64url characters only. */
+const PLAUSIBLE_ACCESS_TOKEN = /^[A-Za-z0-9_-]{40,}$/;
+
 export const ACCOUNT_TAKEN_MESSAGE =
   'This Spotify account is already connected to another Pacebeat account. Disconnect it there first, or connect a different Spotify account.';
 
@@ -40,7 +46,7 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
 
   async function musicAccountGone(userId: string) {
     for (const hook of deps.onMusicAccountGone ?? []) await hook(userId);
-    await deps.budget.deleteLedgerOf(userId);
+    await deps.budget.forgetUserInLedger(userId);
   }
 
   return {
@@ -67,6 +73,21 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
       const missing = SPOTIFY_SCOPES.filter((s) => !granted.has(s));
       if (missing.length > 0) {
         throw badRequest(`Spotify did not grant: ${missing.join(', ')}.`, SPOTIFY_ERRORS.missingScopes);
+      }
+      // Refuse what cannot be a token before it costs a call from everyone's budget.
+      if (!PLAUSIBLE_ACCESS_TOKEN.test(info.access_token)) {
+        throw badRequest('Spotify did not accept this token.', SPOTIFY_ERRORS.badToken);
+      }
+      const today = new Date(now()).toISOString().slice(0, 10);
+      const spent = (await deps.budget.ledger({ userKey: userId, sinceDay: today }))
+        .filter((r) => r.purpose === 'connect')
+        .reduce((n, r) => n + r.calls, 0);
+      if (spent >= CONNECT_CALLS_PER_USER_PER_DAY) {
+        throw new AppError(
+          'TooManyAttempts',
+          429,
+          'Too many attempts to connect Spotify today. Try again tomorrow.',
+        );
       }
       let me;
       try {

@@ -10,7 +10,7 @@ import { createAccountsModule } from '../accounts/accounts.module.ts';
 import { loadConfig } from '../config.ts';
 import { spotifyAccounts } from '../db/spotify.schema.ts';
 import { buildApp } from '../http/app.ts';
-import { testOrigins } from '../../test/accounts-app.ts';
+import { testOrigins, uniqueIp } from '../../test/accounts-app.ts';
 import { startHarness, type Harness } from './sandbox-harness.test-helper.ts';
 
 let h: Harness;
@@ -33,7 +33,7 @@ beforeAll(async () => {
         sessions: accounts.sessions,
         servicesStatus: (userId) => spotify.connect.status(userId),
       },
-      spotify: { spotify: spotify.connect },
+      spotify: { spotify: spotify.connect, limits: accounts.limits },
     },
     { loggerInstance: log },
   );
@@ -65,6 +65,7 @@ const put = (url: string, cookie: string | undefined, payload?: object) =>
   app.inject({
     method: 'PUT',
     url,
+    remoteAddress: uniqueIp(),
     headers: cookie ? { cookie } : {},
     ...(payload === undefined ? {} : { payload }),
   });
@@ -112,6 +113,41 @@ describe('/api/spotify', () => {
       ErrorReply.parse(res.json());
     }
     expect(await stored(userId)).toBe(0);
+  });
+
+  it('refuses implausible tokens without a Spotify call, and limits connect attempts per user', async () => {
+    const { cookie } = await signUp();
+    const good = tokenFor().token_info;
+    const calls = () => h.sandbox.admin.requests({ service: 'spotify-api' }).length;
+    const before = calls();
+    const forged = await put('/api/spotify/connect', cookie, {
+      token_info: { ...good, access_token: 'BQforged' },
+    });
+    expect(forged.statusCode).toBe(400);
+    expect(calls()).toBe(before);
+    const codes: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const token_info = { ...good, access_token: `BQ${'f'.repeat(60)}${i}` };
+      codes.push((await put('/api/spotify/connect', cookie, { token_info })).statusCode);
+    }
+    expect(codes).toEqual([...Array<number>(9).fill(400), 429]);
+    expect(calls() - before).toBe(9);
+  });
+
+  it('caps the Spotify calls one user may spend on connecting per day, and keeps them counted after a disconnect', async () => {
+    const spotify = h.process();
+    const userId = await h.newUser();
+    const good = tokenFor().token_info;
+    for (let i = 0; i < 20; i++) {
+      await expect(
+        spotify.connect.connect(userId, { ...good, access_token: `BQ${'g'.repeat(60)}${i}` }),
+      ).rejects.toMatchObject({
+        statusCode: 400,
+      });
+    }
+    await expect(spotify.connect.connect(userId, good)).rejects.toMatchObject({ statusCode: 429 });
+    const spent = (await spotify.budget.ledger({ userKey: userId })).find((r) => r.purpose === 'connect');
+    expect(spent?.calls).toBe(20);
   });
 
   it('connects, shows in whoami, refuses a second claim with 409, and disconnects', async () => {

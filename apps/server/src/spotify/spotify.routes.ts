@@ -8,10 +8,13 @@ import {
   SudoQuery,
 } from '@pacebeat/contract';
 import { forbidSudo, requireUser } from '../http/auth.plugin.ts';
+import type { RateLimitService } from '../accounts/rate-limit.service.ts';
 import type { SpotifyConnectService } from './connect.service.ts';
 
 export interface SpotifyRoutesOptions {
   spotify: Pick<SpotifyConnectService, 'connectData' | 'connect' | 'disconnect'>;
+  /** Connect attempts per user and address (each one costs a call from everyone's Spotify budget). */
+  limits: Pick<RateLimitService, 'takeConnect'>;
 }
 
 /** The Spotify calls of spec §7, under /api/spotify. Connect and disconnect are refused in sudo mode. */
@@ -35,6 +38,7 @@ export async function spotifyRoutes(app: FastifyInstance, opts: SpotifyRoutesOpt
       schema: { querystring: SudoQuery, body: SpotifyConnectBody, response: { 200: SpotifyConnectReply } },
     },
     async (req) => {
+      await opts.limits.takeConnect(req.auth!.user.id, req.ip);
       const { display_name } = await opts.spotify.connect(req.auth!.user.id, req.body.token_info);
       return { data: { connected: true as const, display_name } };
     },

@@ -375,8 +375,37 @@ order by
   "spotify_call_ledger"."endpoint",
   "spotify_call_ledger"."purpose";
 
--- BudgetRepository.deleteLedgerOf
+-- BudgetRepository.forgetUserInLedger
+begin;
+-- params: ["gone","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+insert into
+  "spotify_call_ledger" (
+    day,
+    user_key,
+    endpoint,
+    purpose,
+    priority,
+    calls,
+    failures
+  )
+select
+  day,
+  $1,
+  endpoint,
+  purpose,
+  priority,
+  calls,
+  failures
+from
+  "spotify_call_ledger"
+where
+  "spotify_call_ledger"."user_key" = $2
+on conflict (day, user_key, endpoint, purpose) do update
+set
+  calls = "spotify_call_ledger".calls + excluded.calls,
+  failures = "spotify_call_ledger".failures + excluded.failures;
 -- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
 delete from "spotify_call_ledger"
 where
   "spotify_call_ledger"."user_key" = $1;
+commit;

@@ -218,7 +218,7 @@ export const REPOSITORIES = [
         { label: 'everyone', args: [] },
         { label: 'one user since a day', args: [{ userKey: USER_ID, sinceDay: '2026-01-01' }] },
       ],
-      deleteLedgerOf: { args: [USER_ID] },
+      forgetUserInLedger: { args: [USER_ID] },
     },
   }),
   repository({
