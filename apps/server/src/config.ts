@@ -37,6 +37,27 @@ const ConfigSchema = z.object({
   PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   /** More origins the app answers at (comma-separated), e.g. a second name or the Vite dev server. */
   ALLOWED_ORIGINS: commaList(z.url({ protocol: /^https?$/ })),
+  /**
+   * Behind a reverse proxy: whom to believe about the client's address and scheme (X-Forwarded-For,
+   * X-Forwarded-Proto): `true` (the nearest proxy, whatever it is), a number of proxy hops, or
+   * comma-separated proxy addresses/CIDRs (e.g. `127.0.0.1,::1`). Default: no one.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .default('false')
+    .transform((v): boolean | string[] | ((address: string, hop: number) => boolean) => {
+      if (v === '' || v === 'false') return false;
+      if (v === 'true') return true;
+      if (/^\d+$/.test(v)) {
+        const hops = Number(v);
+        return (_address, hop) => hop < hops;
+      }
+      return v
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean);
+    }),
   /** Seconds that in-flight requests and jobs get to finish on SIGTERM/SIGINT. */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
 

@@ -12,6 +12,7 @@ import { openDatabase, type Database } from './db/database.ts';
 import { AlreadyRunningError } from './db/embedded.ts';
 import { runMigrations } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
+import { contentSecurityPolicy } from './http/csp.ts';
 import { appOrigins } from './http/origins.ts';
 import { createLogger } from './log.ts';
 import { createHousekeepingService } from './jobs/housekeeping.service.ts';
@@ -181,6 +182,18 @@ async function main(): Promise<void> {
       {
         webDistDir: config.WEB_DIST_DIR,
         origins: appOrigins(config),
+        csp: contentSecurityPolicy({
+          spotifyAccountsUrl: spotifyEndpoints!.accountsUrl,
+          firebase:
+            config.authProvider === 'firebase'
+              ? {
+                  authDomain: config.FIREBASE_WEB_CONFIG?.authDomain,
+                  emulatorUrl: config.FIREBASE_AUTH_EMULATOR_HOST
+                    ? `http://${config.FIREBASE_AUTH_EMULATOR_HOST}`
+                    : undefined,
+                }
+              : undefined,
+        }),
         accounts: {
           accounts: accounts.accounts,
           sessions: accounts.sessions,
@@ -194,7 +207,7 @@ async function main(): Promise<void> {
           if (!(await boss.getQueue('housekeeping'))) throw new Error('job queue not set up');
         },
       },
-      { loggerInstance: log },
+      { loggerInstance: log, trustProxy: config.TRUST_PROXY },
     );
     running.app = app;
     await app.listen({ host: config.HOST, port: config.PORT });

@@ -17,6 +17,8 @@ export interface TestAppOptions {
   embedded?: boolean;
   firebase?: FirebaseVerifier;
   servicesStatus?: UserServicesStatus;
+  /** Use the TRUST_PROXY setting (as main.ts does). */
+  trustProxy?: boolean;
   /** The app's origins; default: `testOrigins(config)`. */
   origins?: AppOrigins;
   /** Log lines, for tests that read logged links or sudo records. */
@@ -44,7 +46,7 @@ export async function buildTestApp(o: TestAppOptions = {}) {
         servicesStatus: o.servicesStatus,
       },
     },
-    { loggerInstance: log },
+    { loggerInstance: log, ...(o.trustProxy ? { trustProxy: config.TRUST_PROXY } : {}) },
   );
   return {
     app,

@@ -182,11 +182,24 @@ describe('accounts routes (local provider, no SMTP)', () => {
 
   it('ends the session at logout: the old cookie no longer signs in', async () => {
     const { cookie } = await signUp(t);
-    const out = await t.app.inject({ url: '/api/logout', headers: { cookie } });
+    const out = await t.app.inject({ method: 'POST', url: '/api/logout', headers: { cookie } });
     expect(out.statusCode).toBe(200);
     expect(String(out.headers['set-cookie'])).toMatch(/pacebeat_session=;/);
     expect(WhoamiReply.parse((await whoami(t, cookie)).body).data.authenticated).toBe(false);
     expect((await t.app.inject({ url: '/api/ping', headers: { cookie } })).statusCode).toBe(401);
+  });
+
+  it("logout by GET only from the app itself: an old browser's cross-site GET (no fetch metadata) is refused", async () => {
+    const { cookie } = await signUp(t);
+    const bare = await t.app.inject({ url: '/api/logout', headers: { cookie } });
+    expect(bare.statusCode).toBe(403);
+    expect(WhoamiReply.parse((await whoami(t, cookie)).body).data.authenticated).toBe(true);
+    const own = await t.app.inject({
+      url: '/api/logout',
+      headers: { cookie, 'sec-fetch-site': 'same-origin' },
+    });
+    expect(own.statusCode).toBe(200);
+    expect(WhoamiReply.parse((await whoami(t, cookie)).body).data.authenticated).toBe(false);
   });
 
   it('does not accept an expired session', async () => {
@@ -331,6 +344,32 @@ describe('accounts routes (local provider, no SMTP)', () => {
     expect(c.statusCode, c.body).toBe(200);
     expect((await login(t, { provider: 'local', email, password: PASSWORD })).statusCode).toBe(401);
     expect((await login(t, { provider: 'local', email, password: 'newpass42' })).statusCode).toBe(200);
+  });
+});
+
+describe('behind a TLS proxy (TRUST_PROXY)', () => {
+  it('believes X-Forwarded-Proto and -For from a trusted proxy: Secure cookies, limits per real client', async () => {
+    const t = await buildTestApp({
+      env: { TRUST_PROXY: '127.0.0.1', SIGNUP_MAX_PER_ADDRESS: '1' },
+      trustProxy: true,
+    });
+    try {
+      const signup = (client: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/signup',
+          remoteAddress: '127.0.0.1',
+          headers: { host: 'localhost', 'x-forwarded-proto': 'https', 'x-forwarded-for': client },
+          payload: { email: uniqueEmail(), name: 'R', password: PASSWORD },
+        });
+      const first = await signup('198.51.100.1');
+      expect(first.statusCode, first.body).toBe(200);
+      expect(String(first.headers['set-cookie'])).toMatch(/Secure/);
+      expect((await signup('198.51.100.2')).statusCode).toBe(200); // another client behind the same proxy
+      expect((await signup('198.51.100.1')).statusCode).toBe(429);
+    } finally {
+      await t.close();
+    }
   });
 });
 

@@ -19,6 +19,7 @@ import {
 import type { AccountsService } from './accounts.service.ts';
 import type { SessionService } from './session.service.ts';
 import { cookieSecure, SESSION_COOKIE } from '../http/auth.plugin.ts';
+import { forbidden } from '../http/errors.ts';
 import type { AppOrigins } from '../http/origins.ts';
 
 /** What the status reply says about a user's music services; filled in by the music-service module. */
@@ -90,7 +91,8 @@ export async function accountsRoutes(app: FastifyInstance, opts: AccountsRoutesO
     };
   });
 
-  r.get('/logout', { schema: { querystring: SudoQuery, response: { 200: OkReply } } }, async (req, reply) => {
+  /** Ends the session. POST is the real call; GET (spec §7) is kept for same-origin pages only. */
+  async function logout(req: FastifyRequest, reply: FastifyReply) {
     if (req.sessionSecret) await sessions.end(req.sessionSecret);
     reply.clearCookie(SESSION_COOKIE, {
       path: '/',
@@ -99,7 +101,23 @@ export async function accountsRoutes(app: FastifyInstance, opts: AccountsRoutesO
       secure: cookieSecure(req, opts.origins),
     });
     return ok;
-  });
+  }
+  r.post('/logout', { schema: { querystring: SudoQuery, response: { 200: OkReply } } }, logout);
+  r.get(
+    '/logout',
+    {
+      schema: { querystring: SudoQuery, response: { 200: OkReply } },
+      // A GET that changes state: only from this app's own pages (or typed in the address bar), which
+      // browsers prove with fetch metadata. A cross-site <img> from an old browser sends none: refused.
+      onRequest: async (req) => {
+        const site = req.headers['sec-fetch-site'];
+        if (site !== 'same-origin' && site !== 'none') {
+          throw forbidden('Log out with POST /api/logout.', 'CrossOriginRefused');
+        }
+      },
+    },
+    logout,
+  );
 
   r.post(
     '/send_verification',

@@ -146,10 +146,12 @@ export const createAccountsService = (d: AccountsDeps) => {
       if (!isStrongPassword(body.password))
         throw badRequest(AUTH_TEXTS.weakPassword, AUTH_ERRORS.weakPassword);
       await d.limits.take('signup', ip);
+      // Hash first, whether or not the address is taken: the 409 then costs the same time as a sign-up.
+      const passwordHash = await hashPassword(body.password);
       if (await d.users.findByEmail(body.email))
         throw conflict(AUTH_TEXTS.emailInUse, AUTH_ERRORS.emailInUse);
       const user = await d.users.create(
-        { email: body.email, name: body.name, passwordHash: await hashPassword(body.password) },
+        { email: body.email, name: body.name, passwordHash },
         { firstIsAdmin: d.firstLocalIsAdmin },
       );
       if (!user) throw conflict(AUTH_TEXTS.emailInUse, AUTH_ERRORS.emailInUse);

@@ -10,6 +10,7 @@ import { testDb } from '../../test/db.ts';
 import { createAccountsModule } from '../accounts/accounts.module.ts';
 import { loadConfig } from '../config.ts';
 import { buildApp } from './app.ts';
+import { contentSecurityPolicy } from './csp.ts';
 
 describe('http app', () => {
   let app: FastifyInstance;
@@ -44,6 +45,26 @@ describe('http app', () => {
     await app.close();
     await handle.close();
     await fs.rm(dist, { recursive: true, force: true });
+  });
+
+  it('sends a strict Content-Security-Policy with every answer', async () => {
+    const csp = String((await app.inject('/')).headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).not.toContain('googleapis');
+  });
+
+  it("allows Spotify's token endpoint, and Firebase only when its widget is used", () => {
+    const plain = contentSecurityPolicy({ spotifyAccountsUrl: 'https://accounts.spotify.com/api/token' });
+    expect(plain).toContain("connect-src 'self' https://accounts.spotify.com;");
+    expect(plain).toContain("frame-src 'none'");
+    const firebase = contentSecurityPolicy({
+      firebase: { authDomain: 'pace.firebaseapp.com', emulatorUrl: 'http://127.0.0.1:9099' },
+    });
+    expect(firebase).toContain('https://identitytoolkit.googleapis.com');
+    expect(firebase).toContain('http://127.0.0.1:9099');
+    expect(firebase).toContain('frame-src https://pace.firebaseapp.com');
   });
 
   it('answers /healthz', async () => {

@@ -6,6 +6,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { API_BASE } from '@pacebeat/contract';
 import { accountsRoutes, type AccountsRoutesOptions } from '../accounts/accounts.routes.ts';
 import { authPlugin } from './auth.plugin.ts';
+import { contentSecurityPolicy } from './csp.ts';
 import { AppError } from './errors.ts';
 import { requestHost, type AppOrigins } from './origins.ts';
 import { installErrorHandler } from './error-handler.ts';
@@ -21,6 +22,8 @@ export interface AppDeps extends HealthDeps {
   webDistDir: string;
   /** The app's own origins, decided once from the settings (`appOrigins(config)`). */
   origins: AppOrigins;
+  /** The Content-Security-Policy header (`contentSecurityPolicy(...)`); default: this origin only. */
+  csp?: string;
   /** Sign-in, sessions and the user status (accounts module). */
   accounts: Omit<AccountsRoutesOptions, 'origins'>;
   /** Spotify connect and disconnect (spotify module). */
@@ -53,7 +56,9 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
 
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, { global: false });
+  const csp = deps.csp ?? contentSecurityPolicy();
   app.addHook('onSend', async (_request, reply) => {
+    reply.header('Content-Security-Policy', csp);
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'same-origin');
     reply.header('X-Frame-Options', 'DENY');
@@ -64,7 +69,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   const hosts = new Set(deps.origins.allowedHosts);
   app.addHook('onRequest', async (request) => {
     if (request.url === '/healthz' || request.url === '/readyz') return;
-    const host = requestHost(request.protocol, request.headers.host);
+    const host = requestHost(request.protocol, request.host); // X-Forwarded-Host only with TRUST_PROXY
     if (!hosts.has(host)) {
       throw new AppError('HostNotAllowed', 421, `This server does not answer for ${host}.`);
     }

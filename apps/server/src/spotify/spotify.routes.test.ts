@@ -5,7 +5,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorReply, SpotifyConnectDataReply, WhoamiReply } from '@pacebeat/contract';
+import { ErrorReply, SpotifyConnectDataReply, SpotifyTokenInfo, WhoamiReply } from '@pacebeat/contract';
 import { createAccountsModule } from '../accounts/accounts.module.ts';
 import { loadConfig } from '../config.ts';
 import { spotifyAccounts } from '../db/spotify.schema.ts';
@@ -137,7 +137,7 @@ describe('/api/spotify', () => {
   it('caps the Spotify calls one user may spend on connecting per day, and keeps them counted after a disconnect', async () => {
     const spotify = h.process();
     const userId = await h.newUser();
-    const good = tokenFor().token_info;
+    const good = SpotifyTokenInfo.parse(tokenFor().token_info);
     for (let i = 0; i < 20; i++) {
       await expect(
         spotify.connect.connect(userId, { ...good, access_token: `BQ${'g'.repeat(60)}${i}` }),

@@ -1,0 +1,62 @@
+// An attacker timing the answers learns nothing the texts do not already say: a sign-up for a taken
+// address and a wrong login for an unknown one do the same argon2 work as their other outcome.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+const work = vi.hoisted(() => ({ hashes: 0, verifies: 0 }));
+vi.mock('./passwords.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./passwords.ts')>();
+  return {
+    ...real,
+    hashPassword: (p: string) => {
+      work.hashes++;
+      return real.hashPassword(p);
+    },
+    verifyPassword: (h: string, p: string) => {
+      work.verifies++;
+      return real.verifyPassword(h, p);
+    },
+  };
+});
+
+const { buildTestApp, uniqueEmail, uniqueIp } = await import('../../test/accounts-app.ts');
+type TestApp = Awaited<ReturnType<typeof buildTestApp>>;
+
+describe('equal work whatever the account', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  /** The argon2 hashes and verifies one request cost, and its status. */
+  async function cost(url: string, payload: object) {
+    const before = { ...work };
+    const res = await t.app.inject({ method: 'POST', url, remoteAddress: uniqueIp(), payload });
+    return {
+      status: res.statusCode,
+      hashes: work.hashes - before.hashes,
+      verifies: work.verifies - before.verifies,
+    };
+  }
+
+  it('sign-up: a taken address costs the same hash as a new account', async () => {
+    const email = uniqueEmail();
+    const created = await cost('/api/signup', { email, name: 'R', password: 'run4fun!' });
+    const taken = await cost('/api/signup', { email, name: 'R', password: 'run4fun!' });
+    expect(created).toMatchObject({ status: 200, hashes: 1 });
+    expect(taken).toMatchObject({ status: 409, hashes: 1 });
+  });
+
+  it('login: an unknown account costs the same verify as a wrong password', async () => {
+    const email = uniqueEmail();
+    await cost('/api/signup', { email, name: 'R', password: 'run4fun!' });
+    const wrong = await cost('/api/login', { provider: 'local', email, password: 'wrong1x' });
+    const unknown = await cost('/api/login', {
+      provider: 'local',
+      email: uniqueEmail(),
+      password: 'wrong1x',
+    });
+    expect(wrong).toMatchObject({ status: 401, verifies: 1, hashes: 0 });
+    expect(unknown).toMatchObject({ status: 401, verifies: 1, hashes: 0 });
+  });
+});

@@ -1,0 +1,45 @@
+// The Content-Security-Policy of every answer: scripts only from this origin, no framing, and the few
+// outside origins the pages really talk to (Spotify's token endpoint from the connect page; Firebase's
+// sign-in services only when the Firebase sign-in widget is in use).
+
+export interface CspOptions {
+  /** Spotify's accounts service (the connect page posts the code there), or the simulated one. */
+  spotifyAccountsUrl?: string;
+  /** Set when sign-in uses the Firebase widget. */
+  firebase?: { authDomain?: string; emulatorUrl?: string };
+}
+
+const origin = (url: string) => new URL(url).origin;
+
+export function contentSecurityPolicy(o: CspOptions = {}): string {
+  const script = ["'self'"];
+  const connect = ["'self'"];
+  const frame: string[] = [];
+  const img = ["'self'", 'data:'];
+  if (o.spotifyAccountsUrl) connect.push(origin(o.spotifyAccountsUrl));
+  if (o.firebase) {
+    script.push('https://apis.google.com', 'https://www.gstatic.com');
+    connect.push(
+      'https://identitytoolkit.googleapis.com',
+      'https://securetoken.googleapis.com',
+      'https://www.googleapis.com',
+    );
+    if (o.firebase.emulatorUrl) connect.push(origin(o.firebase.emulatorUrl));
+    if (o.firebase.authDomain) frame.push(`https://${o.firebase.authDomain}`);
+    frame.push('https://apis.google.com');
+    img.push('https://www.gstatic.com');
+  }
+  return [
+    "default-src 'self'",
+    `script-src ${script.join(' ')}`,
+    // MUI (emotion) writes its styles into <style> elements at run time.
+    "style-src 'self' 'unsafe-inline'",
+    `img-src ${img.join(' ')}`,
+    `connect-src ${connect.join(' ')}`,
+    `frame-src ${frame.length ? frame.join(' ') : "'none'"}`,
+    "frame-ancestors 'none'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+  ].join('; ');
+}
