@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { API_BASE } from '@pacebeat/contract';
 import { accountsRoutes, type AccountsRoutesOptions } from '../accounts/accounts.routes.ts';
@@ -46,7 +46,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
     requestIdHeader: false,
     trustProxy: false,
     // One line per request, written below with secrets taken out of the URL.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     ...opts,
   });
   app.setValidatorCompiler(validatorCompiler);
