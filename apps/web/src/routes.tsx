@@ -1,4 +1,4 @@
-import { Navigate, type RouteObject } from 'react-router';
+import type { RouteObject } from 'react-router';
 import { RootLayout } from './layout/RootLayout.tsx';
 import { AboutPage } from './pages/AboutPage.tsx';
 import { ConnectSpotifyPage } from './pages/ConnectSpotifyPage.tsx';
@@ -7,6 +7,7 @@ import { LoginPage } from './pages/LoginPage.tsx';
 import { LogoutPage } from './pages/LogoutPage.tsx';
 import { PingPage } from './pages/PingPage.tsx';
 import { StatusPage } from './pages/StatusPage.tsx';
+import { SudoNavigate } from './session/sudo-navigation.tsx';
 
 /** Every route of the spec (§2), under one root layout; any other path goes to `/`. */
 export const routes: RouteObject[] = [
@@ -20,7 +21,7 @@ export const routes: RouteObject[] = [
       { path: '/logout', element: <LogoutPage /> },
       { path: '/connect/spotify', element: <ConnectSpotifyPage /> },
       { path: '/disconnect/spotify', element: <DisconnectSpotifyPage /> },
-      { path: '*', element: <Navigate to="/" replace /> },
+      { path: '*', element: <SudoNavigate to="/" /> },
     ],
   },
 ];

@@ -5,8 +5,11 @@ import { AppFooter } from '../components/AppFooter/AppFooter.tsx';
 import { AppHeader } from '../components/AppHeader/AppHeader.tsx';
 import { DemoBanner } from '../components/DemoBanner/DemoBanner.tsx';
 import { SpotifyPausedNotice } from '../components/SpotifyPausedNotice/SpotifyPausedNotice.tsx';
+import { SudoBanner, SudoRefused } from '../components/SudoNotice/SudoNotice.tsx';
 import { useTempoAttributions } from '../components/TempoCredits/TempoCredits.tsx';
 import { SessionProvider } from '../session/SessionProvider.tsx';
+import { useSession } from '../session/session-context.ts';
+import { usePageTitle } from './page-title.ts';
 
 /** The one layout every route sits under (spec §2): app bar, notices, the page, footer. */
 export function RootLayout() {
@@ -14,18 +17,27 @@ export function RootLayout() {
     <SessionProvider>
       <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
         <AppHeader />
-        <Container component="main" maxWidth="md" sx={{ flex: 1, py: { xs: 3, sm: 5 } }}>
-          {/*
-            Notices slot, above every page: the "Demo mode" banner goes here, driven by the
-            status reply (it tells whether the app runs against the simulated music world).
-          */}
-          <DemoBanner />
-          <SpotifyPausedNotice />
-          <Outlet />
+        <Container component="main" maxWidth="md" sx={{ flex: 1, py: { xs: 2, sm: 5 } }}>
+          <Page />
         </Container>
         <Footer />
       </Box>
     </SessionProvider>
+  );
+}
+
+/** The notices above every page (sudo mode, demo mode, Spotify paused), then the page itself. */
+function Page() {
+  const { sudoRefused } = useSession();
+  usePageTitle();
+  if (sudoRefused !== null) return <SudoRefused />;
+  return (
+    <>
+      <SudoBanner />
+      <DemoBanner />
+      <SpotifyPausedNotice />
+      <Outlet />
+    </>
   );
 }
 

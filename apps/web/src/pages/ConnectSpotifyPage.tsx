@@ -7,9 +7,11 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
+import { queryKeys } from '../api/query-keys.ts';
 import { PRIVACY_URL, TERMS_URL } from '../components/TermsAndPrivacy/TermsAndPrivacy.tsx';
 import { useSession } from '../session/session-context.ts';
+import { SudoLink, useSudoNavigate } from '../session/sudo-navigation.tsx';
 import {
   authorizeUrl,
   challengeOf,
@@ -46,7 +48,7 @@ function viewOf(r: Returned): View {
  */
 export function ConnectSpotifyPage() {
   const { api, sudo, requestRefresh } = useSession();
-  const navigate = useNavigate();
+  const navigate = useSudoNavigate();
   const [params, setParams] = useSearchParams();
   const [returned] = useState<Returned>(() => ({
     code: params.get('code'),
@@ -58,7 +60,7 @@ export function ConnectSpotifyPage() {
   const [leaving, setLeaving] = useState(false);
 
   const connectData = useQuery({
-    queryKey: ['spotify', 'connect_data', { sudo }],
+    queryKey: queryKeys.spotify.connectData(sudo),
     queryFn: () => api.get('spotify/connect_data', SpotifyConnectDataReply),
     enabled: view === 'initial',
   });
@@ -136,7 +138,7 @@ export function ConnectSpotifyPage() {
           <Typography variant="h1">{T.welcome}</Typography>
           <Typography>{T.explanation}</Typography>
           {sudo ? (
-            <Link component={RouterLink} to="/">
+            <Link component={SudoLink} to="/">
               {T.sudoNote}
             </Link>
           ) : (

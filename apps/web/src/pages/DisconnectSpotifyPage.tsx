@@ -5,8 +5,8 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router';
 import { useSession } from '../session/session-context.ts';
+import { SudoLink, useSudoNavigate } from '../session/sudo-navigation.tsx';
 import { AFTER_PAGE, SPOTIFY_TEXTS as T } from '../spotify/texts.ts';
 
 type View = 'initial' | 'disconnecting' | 'success';
@@ -14,7 +14,7 @@ type View = 'initial' | 'disconnecting' | 'success';
 /** /disconnect/spotify (spec §2, §4): PUT disconnect erases the music-account data; Spotify is not touched. */
 export function DisconnectSpotifyPage() {
   const { api, sudo, requestRefresh } = useSession();
-  const navigate = useNavigate();
+  const navigate = useSudoNavigate();
   const [view, setView] = useState<View>('initial');
   const [problem, setProblem] = useState<string | null>(null);
 
@@ -39,7 +39,7 @@ export function DisconnectSpotifyPage() {
           <Typography variant="h1">{T.disconnectButton}</Typography>
           <Typography>{T.disconnectExplanation}</Typography>
           {sudo ? (
-            <Link component={RouterLink} to="/">
+            <Link component={SudoLink} to="/">
               {T.sudoNote}
             </Link>
           ) : (

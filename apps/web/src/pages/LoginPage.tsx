@@ -4,7 +4,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { isApiError } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import {
@@ -15,6 +15,7 @@ import { FirebaseWidget, type WidgetUser } from '../components/FirebaseLogin/Fir
 import { ActionCodeView, type ActionMode } from '../components/LocalLogin/ActionCodeView.tsx';
 import { LocalLoginForm } from '../components/LocalLogin/LocalLoginForm.tsx';
 import { useSession } from '../session/session-context.ts';
+import { useSudoNavigate } from '../session/sudo-navigation.tsx';
 import { useDelayedFlag } from '../session/use-delayed-flag.ts';
 import { LOGIN_TEXTS, RETRY_AFTER_ERROR_MS, STILL_LOADING_AFTER_MS } from './login-texts.ts';
 
@@ -30,7 +31,7 @@ const isFirebaseError = (e: unknown) =>
 export function LoginPage() {
   const session = useSession();
   const { api, requestRefresh, markUnauthenticated } = session;
-  const navigate = useNavigate();
+  const navigate = useSudoNavigate();
   const [params] = useSearchParams();
   const [verification, setVerification] = useState<VerificationState | null>(null);
   const [widgetError, setWidgetError] = useState(false);

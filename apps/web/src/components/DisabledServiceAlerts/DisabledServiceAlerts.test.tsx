@@ -44,7 +44,7 @@ describe('disabled services and demo mode', () => {
 
   it('says nothing about pauses while Spotify work runs', async () => {
     renderApp('/', whoami({ spotify: { connected: true, demo: false, work_resumes_at: null } }, []));
-    await screen.findByRole('navigation', { name: 'Account' });
+    await screen.findByRole('button', { name: 'Account: Runner' });
     expect(screen.queryByRole('status', { name: 'Spotify paused' })).toBeNull();
   });
 });

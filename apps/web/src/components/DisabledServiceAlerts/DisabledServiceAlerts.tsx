@@ -1,8 +1,8 @@
 import Alert from '@mui/material/Alert';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import { Link as RouterLink } from 'react-router';
 import { useSession } from '../../session/session-context.ts';
+import { SudoLink } from '../../session/sudo-navigation.tsx';
 
 /** One red alert per disabled service, with the "reconnect to it" link (spec §2). */
 export function DisabledServiceAlerts() {
@@ -13,7 +13,7 @@ export function DisabledServiceAlerts() {
       {disabled_services.map(({ service, reason }) => (
         <Alert key={service} severity="error">
           Service &quot;{service}&quot; is in disabled state in your account. Reason: {reason}. You may try to{' '}
-          <Link component={RouterLink} to={`/connect/${service}`} color="inherit">
+          <Link component={SudoLink} to={`/connect/${service}`} color="inherit">
             reconnect to it
           </Link>
           .
