@@ -3,13 +3,17 @@ import Container from '@mui/material/Container';
 import { Outlet } from 'react-router';
 import { AppFooter } from '../components/AppFooter/AppFooter.tsx';
 import { AppHeader } from '../components/AppHeader/AppHeader.tsx';
-import { DemoBanner } from '../components/DemoBanner/DemoBanner.tsx';
-import { SpotifyPausedNotice } from '../components/SpotifyPausedNotice/SpotifyPausedNotice.tsx';
-import { SudoBanner, SudoRefused } from '../components/SudoNotice/SudoNotice.tsx';
+import { lazy, Suspense } from 'react';
 import { useTempoAttributions } from '../components/TempoCredits/TempoCredits.tsx';
 import { SessionProvider } from '../session/SessionProvider.tsx';
 import { useSession } from '../session/session-context.ts';
 import { usePageTitle } from './page-title.ts';
+
+// Only signed-in users (and refused sudo values) see notices: loaded on demand.
+const Notices = lazy(() => import('./Notices.tsx'));
+const SudoRefused = lazy(async () => ({
+  default: (await import('../components/SudoNotice/SudoNotice.tsx')).SudoRefused,
+}));
 
 /** The one layout every route sits under (spec §2): app bar, notices, the page, footer. */
 export function RootLayout() {
@@ -28,14 +32,22 @@ export function RootLayout() {
 
 /** The notices above every page (sudo mode, demo mode, Spotify paused), then the page itself. */
 function Page() {
-  const { sudoRefused } = useSession();
+  const { sudoRefused, isAuthenticated } = useSession();
   usePageTitle();
-  if (sudoRefused !== null) return <SudoRefused />;
+  if (sudoRefused !== null) {
+    return (
+      <Suspense fallback={null}>
+        <SudoRefused />
+      </Suspense>
+    );
+  }
   return (
     <>
-      <SudoBanner />
-      <DemoBanner />
-      <SpotifyPausedNotice />
+      {isAuthenticated && (
+        <Suspense fallback={null}>
+          <Notices />
+        </Suspense>
+      )}
       <Outlet />
     </>
   );

@@ -106,7 +106,7 @@ describe('ConnectSpotifyPage', () => {
     };
     const { router } = renderApp('/connect/spotify?code=CODE1&state=STATE1', api);
     expect(await screen.findByText(T.processing)).toBeTruthy();
-    expect(router.state.location.search).toBe(''); // code and state removed from the URL
+    await waitFor(() => expect(router.state.location.search).toBe('')); // code and state removed from the URL
     expect(await screen.findByText(T.connected)).toBeTruthy();
     const exchange = calls.find((c) => c.path === pending.token_url)!;
     expect(exchange.init?.method).toBe('POST');

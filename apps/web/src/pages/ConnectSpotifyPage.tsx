@@ -1,4 +1,4 @@
-import { SPOTIFY_ERRORS, SpotifyConnectDataReply, SpotifyConnectReply } from '@pacebeat/contract';
+import { SPOTIFY_ERRORS, type SpotifyConnectDataReply, type SpotifyConnectReply } from '@pacebeat/contract';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -8,7 +8,7 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { isApiError } from '../api/client.ts';
+import { isApiError, typed } from '../api/client.ts';
 import { plainMessage } from '../api/plain-message.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { DisabledServiceAlert } from '../components/DisabledServiceAlerts/DisabledServiceAlerts.tsx';
@@ -69,7 +69,7 @@ export function ConnectSpotifyPage() {
 
   const connectData = useQuery({
     queryKey: queryKeys.spotify.connectData(sudo),
-    queryFn: () => api.get('spotify/connect_data', SpotifyConnectDataReply),
+    queryFn: () => api.get('spotify/connect_data', typed<SpotifyConnectDataReply>()),
     enabled: view === 'initial' && session.isAuthenticated,
   });
 
@@ -99,7 +99,7 @@ export function ConnectSpotifyPage() {
         clearPending();
       }
       try {
-        await api.put('spotify/connect', { token_info: tokenInfo }, SpotifyConnectReply);
+        await api.put('spotify/connect', { token_info: tokenInfo }, typed<SpotifyConnectReply>());
         setView('success');
         requestRefresh();
       } catch (error) {

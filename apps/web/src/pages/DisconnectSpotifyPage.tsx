@@ -1,4 +1,5 @@
-import { SpotifyDisconnectReply } from '@pacebeat/contract';
+import { type SpotifyDisconnectReply } from '@pacebeat/contract';
+import { typed } from '../api/client.ts';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
@@ -26,7 +27,7 @@ export function DisconnectSpotifyPage() {
     setView('disconnecting');
     setProblem(null);
     try {
-      await api.put('spotify/disconnect', undefined, SpotifyDisconnectReply);
+      await api.put('spotify/disconnect', undefined, typed<SpotifyDisconnectReply>());
       setView('success');
       requestRefresh();
     } catch (error) {

@@ -1,4 +1,10 @@
-import { AUTH_ERRORS, LoginDataReply, LoginReply, OkReply, WhoamiReply } from '@pacebeat/contract';
+import {
+  AUTH_ERRORS,
+  type LoginDataReply,
+  type LoginReply,
+  type OkReply,
+  type WhoamiReply,
+} from '@pacebeat/contract';
 import Alert from '@mui/material/Alert';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -6,7 +12,7 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { isApiError } from '../api/client.ts';
+import { isApiError, typed } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import {
   EmailVerificationView,
@@ -54,7 +60,7 @@ export function LoginPage() {
   const loginData = useQuery({
     queryKey: queryKeys.loginData,
     enabled: !isActionLink,
-    queryFn: () => api.post('login_data', { kinds: ['firebase', 'local'] }, LoginDataReply),
+    queryFn: () => api.post('login_data', { kinds: ['firebase', 'local'] }, typed<LoginDataReply>()),
     retry: false,
     refetchInterval: (query) => (query.state.status === 'error' ? RETRY_AFTER_ERROR_MS : false),
   });
@@ -72,7 +78,7 @@ export function LoginPage() {
   }, [configMissing]);
 
   const signedIn = useCallback(async () => {
-    await api.get('whoami', WhoamiReply);
+    await api.get('whoami', typed<WhoamiReply>());
     requestRefresh();
     await navigate('/');
   }, [api, requestRefresh, navigate]);
@@ -87,7 +93,7 @@ export function LoginPage() {
     async (user: WidgetUser) => {
       try {
         const token = await user.getIdToken();
-        await api.post('login', { provider: 'firebase', token, time_zone: timeZone() }, LoginReply);
+        await api.post('login', { provider: 'firebase', token, time_zone: timeZone() }, typed<LoginReply>());
         await user.signOut(); // the server's session is the session from here on
         await signedIn();
       } catch (error) {
@@ -122,7 +128,7 @@ export function LoginPage() {
     async (email: string, password: string) => {
       setVerification('SENDING');
       try {
-        await api.post('send_verification', { email, password }, OkReply);
+        await api.post('send_verification', { email, password }, typed<OkReply>());
         setVerification('SENT');
       } catch (error) {
         console.error('sending the verification email failed:', error);

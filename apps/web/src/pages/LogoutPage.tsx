@@ -1,4 +1,5 @@
-import { OkReply } from '@pacebeat/contract';
+import { type OkReply } from '@pacebeat/contract';
+import { typed } from '../api/client.ts';
 import Alert from '@mui/material/Alert';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
@@ -18,7 +19,7 @@ export function LogoutPage() {
   const navigate = useSudoNavigate();
   const logout = useQuery({
     queryKey: queryKeys.logout,
-    queryFn: () => api.get('logout', OkReply),
+    queryFn: () => api.get('logout', typed<OkReply>()),
     retry: false,
     gcTime: 0,
     refetchInterval: (query) => (query.state.status === 'error' ? RETRY_AFTER_ERROR_MS : false),

@@ -1,4 +1,5 @@
-import { PingReply } from '@pacebeat/contract';
+import { type PingReply } from '@pacebeat/contract';
+import { typed } from '../api/client.ts';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import { useQuery } from '@tanstack/react-query';
@@ -15,7 +16,7 @@ export function PingPage() {
   const { api, sudo, dataReady, isAuthenticated } = useSession();
   const ping = useQuery({
     queryKey: queryKeys.ping(sudo),
-    queryFn: () => api.get('ping', PingReply),
+    queryFn: () => api.get('ping', typed<PingReply>()),
     retry: false,
     enabled: isAuthenticated,
   });

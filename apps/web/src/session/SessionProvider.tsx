@@ -1,4 +1,4 @@
-import { SudoQuery } from '@pacebeat/contract';
+import { SUDO_MAX_LENGTH } from '@pacebeat/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
@@ -11,8 +11,9 @@ import { readWhoami, VISITOR, type Session } from './user-status.ts';
 const RETRY_AFTER_ERROR_MS = 10_000;
 
 function sudoFrom(params: URLSearchParams): string | null {
-  const parsed = SudoQuery.safeParse({ sudo: params.get('sudo') ?? undefined });
-  return parsed.success ? (parsed.data.sudo ?? null) : null;
+  // The contract's SudoQuery rule (trimmed, 1 to 320 characters); anything else is no sudo at all.
+  const sudo = params.get('sudo')?.trim();
+  return sudo && sudo.length <= SUDO_MAX_LENGTH ? sudo : null;
 }
 
 /** A refused `?sudo=` (not an admin, or no such user): a 4xx that is final, not a backend failure. */

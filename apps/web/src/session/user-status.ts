@@ -1,5 +1,5 @@
-import { WhoamiReply } from '@pacebeat/contract';
-import { isApiError, type ApiClient } from '../api/client.ts';
+import { type WhoamiReply } from '@pacebeat/contract';
+import { isApiError, type ApiClient, typed } from '../api/client.ts';
 
 export type WhoamiData = WhoamiReply['data'];
 
@@ -18,7 +18,7 @@ export const VISITOR: WhoamiData = {
 /** GET /api/whoami; a 401 is not a failure but the answer "visitor". */
 export async function readWhoami(api: ApiClient): Promise<WhoamiData> {
   try {
-    const reply = await api.get('whoami', WhoamiReply);
+    const reply = await api.get('whoami', typed<WhoamiReply>());
     return reply.data;
   } catch (error) {
     if (isApiError(error) && error.status === 401) return VISITOR;

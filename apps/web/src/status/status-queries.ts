@@ -1,13 +1,13 @@
 import {
-  SourceChangeReply,
-  SourcesReply,
-  TargetsReply,
+  type SourceChangeReply,
+  type SourcesReply,
+  type TargetsReply,
   type Source,
   type SourceChangeBody,
 } from '@pacebeat/contract';
 import { useMutation, useQuery, useQueryClient, type Query } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { isApiError } from '../api/client.ts';
+import { isApiError, typed } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { RETRY_AFTER_ERROR_MS } from '../pages/login-texts.ts';
 import { useSession } from '../session/session-context.ts';
@@ -44,12 +44,12 @@ export function useStatusData() {
   const targets = useQuery({
     ...common,
     queryKey: queryKeys.spotify.targets(sudo),
-    queryFn: () => api.get('spotify/targets', TargetsReply),
+    queryFn: () => api.get('spotify/targets', typed<TargetsReply>()),
   });
   const sources = useQuery({
     ...common,
     queryKey: queryKeys.spotify.sources(sudo),
-    queryFn: () => api.get('spotify/sources', SourcesReply),
+    queryFn: () => api.get('spotify/sources', typed<SourcesReply>()),
   });
 
   const unauthorized = isUnauthorized(targets.error) || isUnauthorized(sources.error);
@@ -96,7 +96,8 @@ export function useSourceChange() {
 
   return useMutation({
     mutationKey,
-    mutationFn: (body: SourceChangeBody) => api.post('spotify/source_change', body, SourceChangeReply),
+    mutationFn: (body: SourceChangeBody) =>
+      api.post('spotify/source_change', body, typed<SourceChangeReply>()),
     onMutate: async (body) => {
       await queryClient.cancelQueries({ queryKey: sourcesKey });
       const before = queryClient

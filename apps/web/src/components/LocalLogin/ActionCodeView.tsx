@@ -1,11 +1,11 @@
-import { AUTH_TEXTS, FIELD_LIMITS, isStrongPassword, OkReply } from '@pacebeat/contract';
+import { AUTH_TEXTS, FIELD_LIMITS, isStrongPassword, type OkReply } from '@pacebeat/contract';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { ApiClient } from '../../api/client.ts';
+import { type ApiClient, typed } from '../../api/client.ts';
 import { plainMessage } from '../../api/plain-message.ts';
 
 export type ActionMode = 'verifyEmail' | 'resetPassword';
@@ -34,7 +34,7 @@ export function ActionCodeView({
     started.current = true;
     setState('busy');
     api
-      .post('verify_email', { code }, OkReply)
+      .post('verify_email', { code }, typed<OkReply>())
       .then(() => setState('done'))
       .catch((err: unknown) => {
         setError(message(err));
@@ -49,7 +49,7 @@ export function ActionCodeView({
     setState('busy');
     setError(null);
     try {
-      await api.post('password_reset/confirm', { code, password }, OkReply);
+      await api.post('password_reset/confirm', { code, password }, typed<OkReply>());
       setState('done');
     } catch (err) {
       setError(message(err));

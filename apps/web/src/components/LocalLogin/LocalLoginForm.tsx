@@ -6,9 +6,9 @@ import {
   FIELD_LIMITS,
   FIELD_TEXTS,
   isStrongPassword,
-  LoginReply,
-  OkReply,
-  SignupReply,
+  type LoginReply,
+  type OkReply,
+  type SignupReply,
 } from '@pacebeat/contract';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -17,7 +17,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
-import { isApiError, type ApiClient } from '../../api/client.ts';
+import { isApiError, type ApiClient, typed } from '../../api/client.ts';
 import { plainMessage } from '../../api/plain-message.ts';
 
 type Mode = 'signIn' | 'signUp' | 'reset';
@@ -105,14 +105,22 @@ export function LocalLoginForm({
     setBusy(true);
     try {
       if (mode === 'signIn') {
-        await api.post('login', { provider: 'local', email, password, time_zone: timeZone }, LoginReply);
+        await api.post(
+          'login',
+          { provider: 'local', email, password, time_zone: timeZone },
+          typed<LoginReply>(),
+        );
         onSignedIn();
       } else if (mode === 'signUp') {
-        const reply = await api.post('signup', { email, name, password, time_zone: timeZone }, SignupReply);
+        const reply = await api.post(
+          'signup',
+          { email, name, password, time_zone: timeZone },
+          typed<SignupReply>(),
+        );
         if (reply.data.signed_in) onSignedIn();
         else onVerificationSent();
       } else {
-        await api.post('password_reset', { email }, OkReply);
+        await api.post('password_reset', { email }, typed<OkReply>());
         setResetSent(true);
       }
     } catch (error) {
