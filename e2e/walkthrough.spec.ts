@@ -145,6 +145,8 @@ for (const { name, viewport } of WIDTHS) {
         // Centred on a desktop, not a narrow form pinned left.
         expect(box.x).toBeGreaterThan(viewport.width / 4);
       }
+      await expect(page.getByRole('banner').getByRole('link', { name: 'Log in' })).toHaveCount(0); // already here
+      await page.goto('/about');
       await expect(page.getByRole('banner').getByRole('link', { name: 'Log in' })).toBeVisible();
 
       await signUpByApi(page);

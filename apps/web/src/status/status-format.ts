@@ -32,13 +32,13 @@ export function targetNameState(t: Target): TargetNameState {
   return t.timestamp_last_job_finished !== null ? 'plain' : 'creating';
 }
 
-/** A time in the browser's zone, short: "14:05" today, else "Nov 23, 14:05". */
+/** A time in the browser's zone and locale, short: "14:05" today, else "23 Nov, 14:05". */
 export function shortTime(unixSeconds: number, now = Date.now()): string {
   const at = new Date(unixSeconds * 1000);
   const sameDay = new Date(now).toDateString() === at.toDateString();
   return sameDay
-    ? at.toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit' })
-    : at.toLocaleString('en', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+    ? at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
+    : at.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 }
 
 /**

@@ -5,6 +5,7 @@ import Container from '@mui/material/Container';
 import Link from '@mui/material/Link';
 import Toolbar from '@mui/material/Toolbar';
 import { lazy, Suspense } from 'react';
+import { useLocation } from 'react-router';
 import { useSession } from '../../session/session-context.ts';
 import { SudoLink } from '../../session/sudo-navigation.tsx';
 import { PacebeatLogo } from '../PacebeatLogo/PacebeatLogo.tsx';
@@ -15,6 +16,7 @@ const AccountMenu = lazy(() => import('../AccountMenu/AccountMenu.tsx'));
 /** The app bar: the logo home, and "Log in" for a visitor or the account menu for a signed-in user. */
 export function AppHeader() {
   const { dataReady, isAuthenticated, sudoRefused } = useSession();
+  const onLoginPage = useLocation().pathname === '/login';
   return (
     <AppBar position="static" color="primary">
       <Container maxWidth="md" disableGutters>
@@ -31,7 +33,7 @@ export function AppHeader() {
             Pacebeat
           </Link>
           <Box sx={{ flex: 1 }} />
-          {dataReady && !isAuthenticated && sudoRefused === null && (
+          {dataReady && !isAuthenticated && sudoRefused === null && !onLoginPage && (
             <Button component={SudoLink} to="/login" color="inherit" variant="outlined">
               Log in
             </Button>

@@ -24,8 +24,14 @@ export function SourceName({ source }: { source: Source }) {
         ) : null}
       </Box>
       {(line || tempo) && (
-        <Typography variant="body2" color={failed ? 'error' : 'text.secondary'} data-testid="source-progress">
-          {[line, tempo].filter(Boolean).join(' · ')}
+        <Typography variant="body2" color="text.secondary" data-testid="source-progress">
+          {line && (
+            <Box component="span" sx={failed ? { color: 'error.main' } : undefined}>
+              {line}
+            </Box>
+          )}
+          {line && tempo ? ' · ' : null}
+          {tempo}
         </Typography>
       )}
       {percent !== null && (

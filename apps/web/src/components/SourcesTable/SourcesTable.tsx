@@ -58,7 +58,7 @@ export function SourcesTable({ sources }: { sources: Source[] }) {
             <TableCell sx={{ fontWeight: 600 }}>Name</TableCell>
             <TableCell sx={{ fontWeight: 600 }}>Enabled</TableCell>
             <TableCell sx={{ fontWeight: 600 }}>Last scan</TableCell>
-            <TableCell align="right" sx={{ fontWeight: 600 }}>
+            <TableCell align="right" sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>
               Tracks seen
             </TableCell>
           </TableRow>

@@ -47,7 +47,7 @@ export function TargetName({ target }: { target: Target }) {
       return (
         <>
           {target.target}{' '}
-          <Typography component="span" color="text.secondary">
+          <Typography component="span" variant="inherit" color="text.secondary">
             {T.creating}
           </Typography>
         </>
@@ -93,7 +93,11 @@ export function TargetsTable({ targets }: { targets: Target[] }) {
         <TableHead>
           <TableRow>
             {HEAD.map((h, i) => (
-              <TableCell key={h} align={i >= 3 ? 'right' : 'left'} sx={{ fontWeight: 600 }}>
+              <TableCell
+                key={h}
+                align={i >= 3 ? 'right' : 'left'}
+                sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}
+              >
                 {h}
               </TableCell>
             ))}
