@@ -32,6 +32,26 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
+    // Sudo mode lives in the URL: every in-app link and redirect must keep `?sudo=` (sudo-navigation.tsx).
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/session/sudo-navigation.tsx', 'apps/web/src/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'react-router',
+              importNames: ['Link', 'NavLink', 'Navigate', 'useNavigate', 'redirect'],
+              message:
+                'Use SudoLink, SudoNavigate or useSudoNavigate (session/sudo-navigation.tsx): they keep ?sudo=.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Only repositories, db/ itself, and tests may issue SQL (STYLE.md §1).
     files: ['apps/server/src/**/*.ts'],
     ignores: [

@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { renderApp, visitorApi } from './test/render-app.tsx';
+import { jsonReply, renderApp, visitorApi } from './test/render-app.tsx';
+import { whoamiReply } from './test/status-fixtures.ts';
 
 describe('routes', () => {
   it('redirects an unknown path to /', async () => {
@@ -16,10 +17,22 @@ describe('routes', () => {
     ['/connect/spotify', 'Welcome!'],
     ['/disconnect/spotify', 'Disconnect from Spotify'],
   ])('serves %s under the root layout', async (path, heading) => {
-    const { router } = renderApp(path, visitorApi);
+    // Connect and disconnect are for signed-in users: the first without Spotify, the second with it.
+    const connected = path === '/disconnect/spotify';
+    const { router } = renderApp(path, (url, init) =>
+      url.startsWith('/api/whoami') && path.includes('connect/')
+        ? jsonReply(200, whoamiReply({ connected }))
+        : visitorApi(url, init),
+    );
     expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeTruthy();
     expect(router.state.location.pathname).toBe(path);
     expect(screen.getByRole('banner').textContent).toContain('Pacebeat');
     expect(screen.getByRole('contentinfo').textContent).toMatch(/v0\.6-3 · build \S+/);
+  });
+
+  it.each(['/connect/spotify', '/disconnect/spotify'])('sends a visitor on %s to /login', async (path) => {
+    const { router } = renderApp(path, visitorApi);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(screen.queryByText('Not signed in.')).toBeNull();
   });
 });

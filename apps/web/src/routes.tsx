@@ -1,12 +1,14 @@
-import { Navigate, type RouteObject } from 'react-router';
+import type { ComponentType } from 'react';
+import type { RouteObject } from 'react-router';
 import { RootLayout } from './layout/RootLayout.tsx';
-import { AboutPage } from './pages/AboutPage.tsx';
-import { ConnectSpotifyPage } from './pages/ConnectSpotifyPage.tsx';
-import { DisconnectSpotifyPage } from './pages/DisconnectSpotifyPage.tsx';
-import { LoginPage } from './pages/LoginPage.tsx';
-import { LogoutPage } from './pages/LogoutPage.tsx';
-import { PingPage } from './pages/PingPage.tsx';
 import { StatusPage } from './pages/StatusPage.tsx';
+import { SudoNavigate } from './session/sudo-navigation.tsx';
+
+/**
+ * A page loaded on first visit (React Router's route-level `lazy`): a visitor's first load of / carries
+ * only the layout and the status page; every other page, and what it alone needs, is its own chunk.
+ */
+const page = (load: () => Promise<ComponentType>) => async () => ({ Component: await load() });
 
 /** Every route of the spec (§2), under one root layout; any other path goes to `/`. */
 export const routes: RouteObject[] = [
@@ -14,13 +16,19 @@ export const routes: RouteObject[] = [
     element: <RootLayout />,
     children: [
       { path: '/', element: <StatusPage /> },
-      { path: '/about', element: <AboutPage /> },
-      { path: '/ping', element: <PingPage /> },
-      { path: '/login', element: <LoginPage /> },
-      { path: '/logout', element: <LogoutPage /> },
-      { path: '/connect/spotify', element: <ConnectSpotifyPage /> },
-      { path: '/disconnect/spotify', element: <DisconnectSpotifyPage /> },
-      { path: '*', element: <Navigate to="/" replace /> },
+      { path: '/about', lazy: page(async () => (await import('./pages/AboutPage.tsx')).AboutPage) },
+      { path: '/ping', lazy: page(async () => (await import('./pages/PingPage.tsx')).PingPage) },
+      { path: '/login', lazy: page(async () => (await import('./pages/LoginPage.tsx')).LoginPage) },
+      { path: '/logout', lazy: page(async () => (await import('./pages/LogoutPage.tsx')).LogoutPage) },
+      {
+        path: '/connect/spotify',
+        lazy: page(async () => (await import('./pages/ConnectSpotifyPage.tsx')).ConnectSpotifyPage),
+      },
+      {
+        path: '/disconnect/spotify',
+        lazy: page(async () => (await import('./pages/DisconnectSpotifyPage.tsx')).DisconnectSpotifyPage),
+      },
+      { path: '*', element: <SudoNavigate to="/" /> },
     ],
   },
 ];

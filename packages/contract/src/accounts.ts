@@ -35,7 +35,35 @@ export const AUTH_ERRORS = {
 
 /** The same address pattern the widget applies (a standard pattern, top-level domain of 2 to 63 characters). */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@.]{2,63}$/;
-export const PASSWORD_MAX_LENGTH = 256;
+
+/**
+ * The length limits of every field a person types (the browser applies them too, so a form never
+ * sends what the server would refuse): the usual email limits (RFC 5321: 64 characters before the @,
+ * 254 in all), and room for any real name or passphrase.
+ */
+export const FIELD_LIMITS = {
+  emailLocalPart: 64,
+  email: 254,
+  name: 200,
+  password: 256,
+} as const;
+export const PASSWORD_MAX_LENGTH = FIELD_LIMITS.password;
+
+/** Plain messages for the limits above (the server answers them as `error.message` too). */
+export const FIELD_TEXTS = {
+  emailTooLong: `That email address is too long: at most ${FIELD_LIMITS.emailLocalPart} characters before the @ and ${FIELD_LIMITS.email} in all`,
+  nameTooLong: `Your name can have at most ${FIELD_LIMITS.name} characters`,
+  passwordTooLong: `Your password can have at most ${FIELD_LIMITS.password} characters`,
+} as const;
+
+/** The length rules of an email address (the pattern aside): a message when one is broken, else null. */
+export function emailLengthProblem(email: string): string | null {
+  const at = email.lastIndexOf('@');
+  const local = at < 0 ? email : email.slice(0, at);
+  return email.length > FIELD_LIMITS.email || local.length > FIELD_LIMITS.emailLocalPart
+    ? FIELD_TEXTS.emailTooLong
+    : null;
+}
 
 /** The widget's strength rule: at least 6 characters with letters and numbers. */
 export const isStrongPassword = (p: string) => p.length >= 6 && /\p{L}/u.test(p) && /\p{N}/u.test(p);
@@ -44,10 +72,14 @@ export const Email = z
   .string()
   .trim()
   .min(1, AUTH_TEXTS.emailMissing)
-  .max(320, AUTH_TEXTS.emailInvalid)
+  .max(FIELD_LIMITS.email, { error: FIELD_TEXTS.emailTooLong, abort: true })
+  .refine((e) => emailLengthProblem(e) === null, { error: FIELD_TEXTS.emailTooLong, abort: true })
   .regex(EMAIL_PATTERN, AUTH_TEXTS.emailInvalid)
   .transform((e) => e.toLowerCase());
-const Password = z.string().min(1, AUTH_TEXTS.passwordMissing).max(PASSWORD_MAX_LENGTH);
+const Password = z
+  .string()
+  .min(1, AUTH_TEXTS.passwordMissing)
+  .max(FIELD_LIMITS.password, FIELD_TEXTS.passwordTooLong);
 /** The browser's IANA time zone, used to format times for the user. */
 const TimeZone = z.string().trim().min(1).max(64).optional();
 
@@ -97,7 +129,7 @@ export type LoginReply = z.infer<typeof LoginReply>;
 /** POST /api/signup — a new local account. */
 export const SignupBody = z.object({
   email: Email,
-  name: z.string().trim().min(1, AUTH_TEXTS.nameMissing).max(200),
+  name: z.string().trim().min(1, AUTH_TEXTS.nameMissing).max(FIELD_LIMITS.name, FIELD_TEXTS.nameTooLong),
   password: Password,
   time_zone: TimeZone,
 });

@@ -14,9 +14,12 @@ export const ErrorReply = z.object({
 });
 export type ErrorReply = z.infer<typeof ErrorReply>;
 
+/** The longest `?sudo=` value (an email or a user id). */
+export const SUDO_MAX_LENGTH = 320;
+
 /** Query accepted by every /api route: an admin may act as another user (spec §6). */
 export const SudoQuery = z.object({
-  sudo: z.string().trim().min(1).max(320).optional(),
+  sudo: z.string().trim().min(1).max(SUDO_MAX_LENGTH).optional(),
 });
 export type SudoQuery = z.infer<typeof SudoQuery>;
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_TEXTS, ErrorReply, LoginDataReply, WhoamiReply } from '@pacebeat/contract';
+import { AUTH_TEXTS, ErrorReply, FIELD_TEXTS, LoginDataReply, WhoamiReply } from '@pacebeat/contract';
 import { buildTestApp, sessionCookie, uniqueEmail, uniqueIp } from '../../test/accounts-app.ts';
 
 type TestApp = Awaited<ReturnType<typeof buildTestApp>>;
@@ -167,6 +167,29 @@ describe('accounts routes (local provider, no SMTP)', () => {
       payload: { email: uniqueEmail(), password: PASSWORD, name: ' ' },
     });
     expect(ErrorReply.parse(noName.json()).error.message).toContain(AUTH_TEXTS.nameMissing);
+  });
+
+  it('keeps the usual email limits: 64 characters before the @, 254 in all (a 312-character one was accepted)', async () => {
+    const signup = (email: string) =>
+      t.app.inject({ method: 'POST', url: '/api/signup', payload: { email, password: PASSWORD, name: 'R' } });
+    for (const email of [
+      `${'a'.repeat(300)}@example.org`, // 312 characters
+      `${'a'.repeat(65)}@example.org`, // 65 before the @
+      `${'a'.repeat(60)}@${'b'.repeat(190)}.org`, // 255 in all
+    ]) {
+      const res = await signup(email);
+      expect(res.statusCode, email).toBe(400);
+      expect(ErrorReply.parse(res.json()).error.message).toContain(FIELD_TEXTS.emailTooLong);
+    }
+    const longest = `${'a'.repeat(64)}@${'b'.repeat(185)}.org`; // 64 before the @, 254 in all
+    expect(longest).toHaveLength(254);
+    expect((await signup(longest)).statusCode).toBe(200);
+    const longName = await t.app.inject({
+      method: 'POST',
+      url: '/api/signup',
+      payload: { email: uniqueEmail(), password: PASSWORD, name: 'n'.repeat(201) },
+    });
+    expect(ErrorReply.parse(longName.json()).error.message).toContain(FIELD_TEXTS.nameTooLong);
   });
 
   it('refuses an oversized body with 413', async () => {

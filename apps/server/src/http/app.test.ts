@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
@@ -12,6 +13,8 @@ import { loadConfig } from '../config.ts';
 import { buildApp } from './app.ts';
 import { contentSecurityPolicy } from './csp.ts';
 
+const INDEX_HTML = '<!doctype html><title>Pacebeat</title><div id="root"></div>';
+
 describe('http app', () => {
   let app: FastifyInstance;
   let dist: string;
@@ -21,11 +24,15 @@ describe('http app', () => {
   beforeAll(async () => {
     dist = await fs.mkdtemp(path.join(os.tmpdir(), 'pacebeat-dist-'));
     await fs.mkdir(path.join(dist, 'assets'));
-    await fs.writeFile(
-      path.join(dist, 'index.html'),
-      '<!doctype html><title>Pacebeat</title><div id="root"></div>',
-    );
+    await fs.writeFile(path.join(dist, 'index.html'), INDEX_HTML);
     await fs.writeFile(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
+    // What the build's precompress step writes beside each text file.
+    await fs.writeFile(
+      path.join(dist, 'assets', 'index-abc123.js.br'),
+      zlib.brotliCompressSync('console.log(1)'),
+    );
+    await fs.writeFile(path.join(dist, 'assets', 'index-abc123.js.gz'), zlib.gzipSync('console.log(1)'));
+    await fs.writeFile(path.join(dist, 'index.html.gz'), zlib.gzipSync(INDEX_HTML));
     await fs.writeFile(path.join(dist, 'favicon.svg'), '<svg/>');
     const accounts = createAccountsModule(
       handle.db,
@@ -121,6 +128,33 @@ describe('http app', () => {
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     const icon = await app.inject('/favicon.svg');
     expect(icon.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('sends the precompressed copies the browser accepts, with Content-Encoding and Vary', async () => {
+    const url = '/assets/index-abc123.js';
+    const br = await app.inject({ url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['vary']).toMatch(/accept-encoding/i);
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe('console.log(1)');
+
+    const gz = await app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe('console.log(1)');
+
+    const plain = await app.inject({ url, headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['vary']).toMatch(/accept-encoding/i);
+    expect(plain.body).toBe('console.log(1)');
+
+    // The history-mode fallback too; a file without a compressed copy is sent as it is.
+    const page = await app.inject({ url: '/about', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(page.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(page.rawPayload).toString()).toBe(INDEX_HTML);
+    const icon = await app.inject({ url: '/favicon.svg', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(icon.headers['content-encoding']).toBeUndefined();
+    expect(icon.body).toBe('<svg/>');
   });
 
   it('falls back to index.html for every non-API path (history mode)', async () => {

@@ -8,7 +8,9 @@ const YEAR = 365 * 24 * 3600;
 
 /**
  * Serves the built web app: hashed assets cached for a year, everything else revalidated,
- * and the history-mode fallback (any non-API GET answers index.html).
+ * and the history-mode fallback (any non-API GET answers index.html). The build writes brotli and gzip
+ * copies of every text file (`file.br`, `file.gz`); a browser that accepts one gets it as it is, with
+ * `Content-Encoding` and `Vary: Accept-Encoding`, so no request pays for compression.
  */
 export async function webApp(app: FastifyInstance, { distDir }: { distDir: string }) {
   const built = existsSync(path.join(distDir, 'index.html'));
@@ -17,6 +19,7 @@ export async function webApp(app: FastifyInstance, { distDir }: { distDir: strin
       root: distDir,
       index: false,
       wildcard: false,
+      preCompressed: true,
       setHeaders(res, file) {
         const hashed = file.includes(`${path.sep}assets${path.sep}`);
         res.header('Cache-Control', hashed ? `public, max-age=${YEAR}, immutable` : 'no-cache');

@@ -12,4 +12,11 @@ export const queryKeys = {
   /** Server-wide, not per user: no sudo in the key. */
   tempoCredits: ['tempo_credits'] as const,
   logout: ['logout'] as const,
+  /** The status page's data (spec §7): GET targets and sources, POST source_change. */
+  spotify: {
+    targets: (sudo: string | null) => ['spotify', 'targets', { sudo }] as const,
+    sources: (sudo: string | null) => ['spotify', 'sources', { sudo }] as const,
+    sourceChange: (sudo: string | null) => ['spotify', 'source_change', { sudo }] as const,
+    connectData: (sudo: string | null) => ['spotify', 'connect_data', { sudo }] as const,
+  },
 };

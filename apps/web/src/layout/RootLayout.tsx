@@ -3,10 +3,17 @@ import Container from '@mui/material/Container';
 import { Outlet } from 'react-router';
 import { AppFooter } from '../components/AppFooter/AppFooter.tsx';
 import { AppHeader } from '../components/AppHeader/AppHeader.tsx';
-import { DemoBanner } from '../components/DemoBanner/DemoBanner.tsx';
-import { SpotifyPausedNotice } from '../components/SpotifyPausedNotice/SpotifyPausedNotice.tsx';
+import { lazy, Suspense } from 'react';
 import { useTempoAttributions } from '../components/TempoCredits/TempoCredits.tsx';
 import { SessionProvider } from '../session/SessionProvider.tsx';
+import { useSession } from '../session/session-context.ts';
+import { usePageTitle } from './page-title.ts';
+
+// Only signed-in users (and refused sudo values) see notices: loaded on demand.
+const Notices = lazy(() => import('./Notices.tsx'));
+const SudoRefused = lazy(async () => ({
+  default: (await import('../components/SudoNotice/SudoNotice.tsx')).SudoRefused,
+}));
 
 /** The one layout every route sits under (spec §2): app bar, notices, the page, footer. */
 export function RootLayout() {
@@ -14,18 +21,35 @@ export function RootLayout() {
     <SessionProvider>
       <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
         <AppHeader />
-        <Container component="main" maxWidth="md" sx={{ flex: 1, py: { xs: 3, sm: 5 } }}>
-          {/*
-            Notices slot, above every page: the "Demo mode" banner goes here, driven by the
-            status reply (it tells whether the app runs against the simulated music world).
-          */}
-          <DemoBanner />
-          <SpotifyPausedNotice />
-          <Outlet />
+        <Container component="main" maxWidth="md" sx={{ flex: 1, py: { xs: 2, sm: 5 } }}>
+          <Page />
         </Container>
         <Footer />
       </Box>
     </SessionProvider>
+  );
+}
+
+/** The notices above every page (sudo mode, demo mode, Spotify paused), then the page itself. */
+function Page() {
+  const { sudoRefused, isAuthenticated } = useSession();
+  usePageTitle();
+  if (sudoRefused !== null) {
+    return (
+      <Suspense fallback={null}>
+        <SudoRefused />
+      </Suspense>
+    );
+  }
+  return (
+    <>
+      {isAuthenticated && (
+        <Suspense fallback={null}>
+          <Notices />
+        </Suspense>
+      )}
+      <Outlet />
+    </>
   );
 }
 

@@ -2,9 +2,10 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useEffect } from 'react';
-import { Link as RouterLink, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { AboutText } from '../components/AboutText/AboutText.tsx';
 import { TermsAndPrivacy } from '../components/TermsAndPrivacy/TermsAndPrivacy.tsx';
+import { SudoLink } from '../session/sudo-navigation.tsx';
 
 /** /about (spec §2): the About text, the terms and privacy sections, and a way back. */
 export function AboutPage() {
@@ -21,7 +22,7 @@ export function AboutPage() {
       <AboutText />
       <TermsAndPrivacy />
       <div>
-        <Button component={RouterLink} to="/" variant="outlined">
+        <Button component={SudoLink} to="/" variant="outlined">
           Back to main page
         </Button>
       </div>

@@ -16,15 +16,16 @@ const whoami = (sudo: string | null = null, extra: object = {}) =>
       ...extra,
     },
   });
-const connectData = jsonReply(200, {
-  data: {
-    client_id: 'pacebeat-demo',
-    scopes: [...SPOTIFY_SCOPES],
-    authorize_url: 'http://127.0.0.1:9/spotify/accounts/authorize',
-    token_url: 'http://127.0.0.1:9/spotify/accounts/api/token',
-    demo: true,
-  },
-});
+const connectData = () =>
+  jsonReply(200, {
+    data: {
+      client_id: 'pacebeat-demo',
+      scopes: [...SPOTIFY_SCOPES],
+      authorize_url: 'http://127.0.0.1:9/spotify/accounts/authorize',
+      token_url: 'http://127.0.0.1:9/spotify/accounts/api/token',
+      demo: true,
+    },
+  });
 const TOKEN_REPLY = {
   access_token: 'BQ-access',
   token_type: 'Bearer',
@@ -59,7 +60,7 @@ describe('ConnectSpotifyPage', () => {
       assign,
       origin: 'http://127.0.0.1:8080',
     });
-    renderApp('/connect/spotify', (path) => (path.startsWith('/api/whoami') ? whoami() : connectData));
+    renderApp('/connect/spotify', (path) => (path.startsWith('/api/whoami') ? whoami() : connectData()));
     expect(await screen.findByRole('heading', { name: T.welcome })).toBeTruthy();
     expect(screen.getByText(T.explanation)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Terms of service' })).toBeTruthy();
@@ -86,7 +87,7 @@ describe('ConnectSpotifyPage', () => {
 
   it('in sudo mode shows the sudo note instead of the button', async () => {
     renderApp('/connect/spotify?sudo=bob%40example.com', (path) =>
-      path.startsWith('/api/whoami') ? whoami('bob@example.com') : connectData,
+      path.startsWith('/api/whoami') ? whoami('bob@example.com') : connectData(),
     );
     expect(await screen.findByText(T.sudoNote)).toBeTruthy();
     expect(screen.queryByRole('button', { name: T.connectButton })).toBeNull();
@@ -105,7 +106,7 @@ describe('ConnectSpotifyPage', () => {
     };
     const { router } = renderApp('/connect/spotify?code=CODE1&state=STATE1', api);
     expect(await screen.findByText(T.processing)).toBeTruthy();
-    expect(router.state.location.search).toBe(''); // code and state removed from the URL
+    await waitFor(() => expect(router.state.location.search).toBe('')); // code and state removed from the URL
     expect(await screen.findByText(T.connected)).toBeTruthy();
     const exchange = calls.find((c) => c.path === pending.token_url)!;
     expect(exchange.init?.method).toBe('POST');

@@ -1,4 +1,4 @@
-import { SpotifyConnectDataReply, SpotifyConnectReply } from '@pacebeat/contract';
+import { SPOTIFY_ERRORS, type SpotifyConnectDataReply, type SpotifyConnectReply } from '@pacebeat/contract';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -7,9 +7,16 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
+import { isApiError, typed } from '../api/client.ts';
+import { plainMessage } from '../api/plain-message.ts';
+import { queryKeys } from '../api/query-keys.ts';
+import { DisabledServiceAlert } from '../components/DisabledServiceAlerts/DisabledServiceAlerts.tsx';
 import { PRIVACY_URL, TERMS_URL } from '../components/TermsAndPrivacy/TermsAndPrivacy.tsx';
 import { useSession } from '../session/session-context.ts';
+import { SudoLink, SudoNavigate, useSudoNavigate } from '../session/sudo-navigation.tsx';
+import { MUSIC_SERVICE } from '../session/user-status.ts';
+import { SpotifyLogo } from '../components/SpotifyLogo/SpotifyLogo.tsx';
 import {
   authorizeUrl,
   challengeOf,
@@ -22,6 +29,8 @@ import {
 import { AFTER_PAGE, SPOTIFY_TEXTS as T } from '../spotify/texts.ts';
 
 type View = 'initial' | 'got_code' | 'success' | 'error' | 'unknown';
+/** Why PUT connect failed: Spotify refused the account (shown as the disabled-service alert), or else. */
+type Problem = { refused: boolean; message: string };
 type Returned = { code: string | null; error: string | null; state: string | null };
 
 /** Parameters Spotify adds on the way back; they are removed from the URL (spec §4). */
@@ -45,8 +54,9 @@ function viewOf(r: Returned): View {
  * back exchanges the code from the browser and hands the token reply to the server (PUT connect).
  */
 export function ConnectSpotifyPage() {
-  const { api, sudo, requestRefresh } = useSession();
-  const navigate = useNavigate();
+  const session = useSession();
+  const { api, sudo, requestRefresh } = session;
+  const navigate = useSudoNavigate();
   const [params, setParams] = useSearchParams();
   const [returned] = useState<Returned>(() => ({
     code: params.get('code'),
@@ -54,13 +64,13 @@ export function ConnectSpotifyPage() {
     state: params.get('state'),
   }));
   const [view, setView] = useState<View>(() => viewOf(returned));
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
   const [leaving, setLeaving] = useState(false);
 
   const connectData = useQuery({
-    queryKey: ['spotify', 'connect_data', { sudo }],
-    queryFn: () => api.get('spotify/connect_data', SpotifyConnectDataReply),
-    enabled: view === 'initial',
+    queryKey: queryKeys.spotify.connectData(sudo),
+    queryFn: () => api.get('spotify/connect_data', typed<SpotifyConnectDataReply>()),
+    enabled: view === 'initial' && session.isAuthenticated,
   });
 
   // The code or error (and state) leave the URL at once.
@@ -89,12 +99,13 @@ export function ConnectSpotifyPage() {
         clearPending();
       }
       try {
-        await api.put('spotify/connect', { token_info: tokenInfo }, SpotifyConnectReply);
+        await api.put('spotify/connect', { token_info: tokenInfo }, typed<SpotifyConnectReply>());
         setView('success');
         requestRefresh();
       } catch (error) {
         console.error('PUT /api/spotify/connect failed:', error);
-        setProblem(error instanceof Error ? error.message : String(error));
+        const refused = isApiError(error) && error.code === SPOTIFY_ERRORS.accountRefused;
+        setProblem({ refused, message: refused ? error.message : plainMessage(error) });
       }
     })();
   }, [view, returned, api, requestRefresh]);
@@ -128,15 +139,27 @@ export function ConnectSpotifyPage() {
       {T.proceed}
     </Button>
   );
+  const tryAgain = () => {
+    setProblem(null);
+    setView('initial');
+  };
+
+  // Connect is for signed-in users: a visitor goes to sign in first.
+  if (session.dataReady && !session.isAuthenticated) return <SudoNavigate to="/login" />;
+
+  const connected = session.services[MUSIC_SERVICE]?.connected ?? false;
+  const disabled = session.disabled_services.some((d) => d.service === MUSIC_SERVICE);
 
   switch (view) {
     case 'initial':
+      if (!session.dataReady) return null;
+      if (connected && !disabled) return <AlreadyConnected />;
       return (
         <Stack spacing={3} sx={{ alignItems: 'flex-start' }}>
           <Typography variant="h1">{T.welcome}</Typography>
           <Typography>{T.explanation}</Typography>
           {sudo ? (
-            <Link component={RouterLink} to="/">
+            <Link component={SudoLink} to="/">
               {T.sudoNote}
             </Link>
           ) : (
@@ -145,42 +168,82 @@ export function ConnectSpotifyPage() {
               size="large"
               disabled={!connectData.data || leaving}
               onClick={() => void connect()}
+              startIcon={<SpotifyLogo titleAccess={undefined} sx={{ color: '#000' }} />}
               sx={{ bgcolor: '#1DB954', color: '#000', '&:hover': { bgcolor: '#1ed760' } }}
             >
               {T.connectButton}
             </Button>
           )}
-          {connectData.isError && <Alert severity="error">{connectData.error.message}</Alert>}
+          {connectData.isError && <Alert severity="error">{plainMessage(connectData.error)}</Alert>}
           <Typography variant="body2" color="text.secondary">
             <Link href={TERMS_URL}>Terms of service</Link> · <Link href={PRIVACY_URL}>Privacy policy</Link>
           </Typography>
         </Stack>
       );
     case 'got_code':
-      return (
-        <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
-          <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-            {!problem && <CircularProgress size={20} />}
-            <Typography>{T.processing}</Typography>
+      if (problem) {
+        return (
+          <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
+            {problem.refused ? (
+              <DisabledServiceAlert service={MUSIC_SERVICE} reason={problem.message} onReconnect={tryAgain} />
+            ) : (
+              <Alert severity="error">{problem.message}</Alert>
+            )}
+            <Stack direction="row" spacing={2}>
+              {!problem.refused && (
+                <Button variant="outlined" onClick={tryAgain}>
+                  Try again
+                </Button>
+              )}
+              {proceed}
+            </Stack>
           </Stack>
-          {problem && <Alert severity="error">{problem}</Alert>}
+        );
+      }
+      return (
+        <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+          <CircularProgress size={20} />
+          <Typography>{T.processing}</Typography>
         </Stack>
       );
     case 'success':
       return (
-        <Stack spacing={2}>
-          <Typography>{T.connected}</Typography>
+        <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
+          <Alert severity="success">{T.connected}</Alert>
           {proceed}
         </Stack>
       );
     case 'error':
       return (
-        <Stack spacing={2}>
+        <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
           <Alert severity="error">{T.connectError}</Alert>
           {proceed}
         </Stack>
       );
     default:
-      return <Alert severity="error">{T.unknownState}</Alert>;
+      return (
+        <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
+          <Alert severity="error">{T.unknownState}</Alert>
+          {proceed}
+        </Stack>
+      );
   }
+}
+
+/** /connect/spotify when Spotify is already connected and working: nothing to connect. */
+function AlreadyConnected() {
+  return (
+    <Stack spacing={3} sx={{ alignItems: 'flex-start' }}>
+      <Typography variant="h1">Spotify is connected</Typography>
+      <Alert severity="success">{T.alreadyConnected}</Alert>
+      <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+        <Button variant="contained" component={SudoLink} to="/">
+          See your playlists
+        </Button>
+        <Button variant="outlined" component={SudoLink} to={`/disconnect/${MUSIC_SERVICE}`}>
+          Disconnect Spotify
+        </Button>
+      </Stack>
+    </Stack>
+  );
 }

@@ -1,20 +1,25 @@
-import { SpotifyDisconnectReply } from '@pacebeat/contract';
+import { type SpotifyDisconnectReply } from '@pacebeat/contract';
+import { typed } from '../api/client.ts';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import CircularProgress from '@mui/material/CircularProgress';
+import { plainMessage } from '../api/plain-message.ts';
 import { useSession } from '../session/session-context.ts';
+import { SudoLink, SudoNavigate, useSudoNavigate } from '../session/sudo-navigation.tsx';
+import { MUSIC_SERVICE } from '../session/user-status.ts';
 import { AFTER_PAGE, SPOTIFY_TEXTS as T } from '../spotify/texts.ts';
 
 type View = 'initial' | 'disconnecting' | 'success';
 
 /** /disconnect/spotify (spec §2, §4): PUT disconnect erases the music-account data; Spotify is not touched. */
 export function DisconnectSpotifyPage() {
-  const { api, sudo, requestRefresh } = useSession();
-  const navigate = useNavigate();
+  const session = useSession();
+  const { api, sudo, requestRefresh } = session;
+  const navigate = useSudoNavigate();
   const [view, setView] = useState<View>('initial');
   const [problem, setProblem] = useState<string | null>(null);
 
@@ -22,24 +27,45 @@ export function DisconnectSpotifyPage() {
     setView('disconnecting');
     setProblem(null);
     try {
-      await api.put('spotify/disconnect', undefined, SpotifyDisconnectReply);
+      await api.put('spotify/disconnect', undefined, typed<SpotifyDisconnectReply>());
       setView('success');
       requestRefresh();
     } catch (error) {
       console.error('PUT /api/spotify/disconnect failed:', error);
-      setProblem(error instanceof Error ? error.message : String(error));
+      setProblem(plainMessage(error));
       setView('initial');
     }
   }
 
+  // Disconnect is for signed-in users; with nothing connected there is nothing to disconnect.
+  if (!session.dataReady) return null;
+  if (!session.isAuthenticated) return <SudoNavigate to="/login" />;
+  const connected = session.services[MUSIC_SERVICE]?.connected ?? false;
+
   switch (view) {
     case 'initial':
+      if (!connected) {
+        return (
+          <Stack spacing={3} sx={{ alignItems: 'flex-start' }}>
+            <Typography variant="h1">{T.disconnectButton}</Typography>
+            <Alert severity="info">{T.notConnected}</Alert>
+            <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+              <Button variant="contained" component={SudoLink} to={`/connect/${MUSIC_SERVICE}`}>
+                Connect Spotify
+              </Button>
+              <Button variant="outlined" component={SudoLink} to="/about">
+                About Pacebeat
+              </Button>
+            </Stack>
+          </Stack>
+        );
+      }
       return (
         <Stack spacing={3} sx={{ alignItems: 'flex-start' }}>
           <Typography variant="h1">{T.disconnectButton}</Typography>
           <Typography>{T.disconnectExplanation}</Typography>
           {sudo ? (
-            <Link component={RouterLink} to="/">
+            <Link component={SudoLink} to="/">
               {T.sudoNote}
             </Link>
           ) : (
@@ -56,11 +82,16 @@ export function DisconnectSpotifyPage() {
         </Stack>
       );
     case 'disconnecting':
-      return <Typography>{T.disconnecting}</Typography>;
+      return (
+        <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+          <CircularProgress size={20} />
+          <Typography>{T.disconnecting}</Typography>
+        </Stack>
+      );
     case 'success':
       return (
         <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
-          <Typography>{T.disconnected}</Typography>
+          <Alert severity="success">{T.disconnected}</Alert>
           <Button variant="contained" onClick={() => void navigate(AFTER_PAGE)}>
             {T.proceed}
           </Button>

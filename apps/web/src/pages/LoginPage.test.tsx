@@ -1,7 +1,9 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { AUTH_TEXTS } from '@pacebeat/contract';
+import { AUTH_TEXTS, FIELD_LIMITS, FIELD_TEXTS } from '@pacebeat/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { errorReply, jsonReply, renderApp, type FakeApi } from '../test/render-app.tsx';
+import { PLAIN } from '../api/plain-message.ts';
+import { whoamiReply } from '../test/status-fixtures.ts';
 import { LOGIN_TEXTS } from './login-texts.ts';
 
 const LOCAL = { data: { local: { data: { email_verification: true } } } };
@@ -42,11 +44,66 @@ function fillSignIn(email: string, password: string) {
 }
 
 describe('LoginPage', () => {
-  it('goes to / when the user is already signed in (ping answers)', async () => {
+  it('goes to / when the user is already signed in', async () => {
     const { router } = renderApp('/login', (path) =>
-      path === '/api/ping' ? jsonReply(200, { message: 'pong' }) : jsonReply(200, LOCAL),
+      path.startsWith('/api/whoami') ? jsonReply(200, whoamiReply()) : jsonReply(200, LOCAL),
     );
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+
+  it('a visitor: no call that answers 401 (no ping) and nothing in the console', async () => {
+    const log = vi.spyOn(console, 'error');
+    const { fetchMock } = renderApp('/login', (path) =>
+      path.startsWith('/api/whoami')
+        ? jsonReply(200, { data: { ...whoamiReply().data, authenticated: false, user: null, services: {} } })
+        : path === '/api/login_data'
+          ? jsonReply(200, LOCAL)
+          : jsonReply(200, { data: { getsongbpm: false } }),
+    );
+    await screen.findByRole('heading', { name: 'Sign in' });
+    const urls = fetchMock.mock.calls.map(([url]) => String(url));
+    expect(urls).not.toContain('/api/ping');
+    expect(log).not.toHaveBeenCalled();
+  });
+
+  it('limits every field and checks the email lengths before calling the server', async () => {
+    const signup = vi.fn(() => jsonReply(200, { data: { signed_in: true } }));
+    renderApp(
+      '/login',
+      localServer(
+        () => jsonReply(200, {}),
+        (path) => (path === '/api/signup' ? signup() : errorReply(404, 'NotFound', 'no')),
+      ),
+    );
+    await screen.findByRole('heading', { name: 'Sign in' });
+    fireEvent.click(screen.getByRole('button', { name: 'Create an account' }));
+    expect(screen.getByLabelText('Email').getAttribute('maxlength')).toBe(String(FIELD_LIMITS.email));
+    expect(screen.getByLabelText('First & last name').getAttribute('maxlength')).toBe(
+      String(FIELD_LIMITS.name),
+    );
+    expect(screen.getByLabelText('Choose password').getAttribute('maxlength')).toBe(
+      String(FIELD_LIMITS.password),
+    );
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: `${'a'.repeat(65)}@example.org` } });
+    fireEvent.change(screen.getByLabelText('First & last name'), { target: { value: 'Ria' } });
+    fireEvent.change(screen.getByLabelText('Choose password'), { target: { value: 'stride170' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(FIELD_TEXTS.emailTooLong)).toBeTruthy();
+    expect(signup).not.toHaveBeenCalled();
+  });
+
+  it('never shows a raw validation message from the server', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderApp(
+      '/login',
+      localServer(() =>
+        errorReply(400, 'ValidationError', 'body: name: Too big: expected string to have <=200 characters'),
+      ),
+    );
+    await screen.findByRole('heading', { name: 'Sign in' });
+    fillSignIn('r@example.org', 'stride170');
+    expect(await screen.findByText(PLAIN.notAccepted)).toBeTruthy();
+    expect(screen.queryByText(/Too big/)).toBeNull();
   });
 
   it('checks the fields with the widget texts before calling the server', async () => {

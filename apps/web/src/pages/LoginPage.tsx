@@ -1,11 +1,18 @@
-import { AUTH_ERRORS, LoginDataReply, LoginReply, OkReply, PingReply, WhoamiReply } from '@pacebeat/contract';
+import {
+  AUTH_ERRORS,
+  type LoginDataReply,
+  type LoginReply,
+  type OkReply,
+  type WhoamiReply,
+} from '@pacebeat/contract';
 import Alert from '@mui/material/Alert';
+import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
-import { isApiError } from '../api/client.ts';
+import { useSearchParams } from 'react-router';
+import { isApiError, typed } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import {
   EmailVerificationView,
@@ -15,6 +22,7 @@ import { FirebaseWidget, type WidgetUser } from '../components/FirebaseLogin/Fir
 import { ActionCodeView, type ActionMode } from '../components/LocalLogin/ActionCodeView.tsx';
 import { LocalLoginForm } from '../components/LocalLogin/LocalLoginForm.tsx';
 import { useSession } from '../session/session-context.ts';
+import { useSudoNavigate } from '../session/sudo-navigation.tsx';
 import { useDelayedFlag } from '../session/use-delayed-flag.ts';
 import { LOGIN_TEXTS, RETRY_AFTER_ERROR_MS, STILL_LOADING_AFTER_MS } from './login-texts.ts';
 
@@ -30,28 +38,19 @@ const isFirebaseError = (e: unknown) =>
 export function LoginPage() {
   const session = useSession();
   const { api, requestRefresh, markUnauthenticated } = session;
-  const navigate = useNavigate();
+  const navigate = useSudoNavigate();
   const [params] = useSearchParams();
   const [verification, setVerification] = useState<VerificationState | null>(null);
   const [widgetError, setWidgetError] = useState(false);
   /** Bumped to start the widget afresh after a refused sign-in (it shows nothing once it has signed in). */
   const [widgetRun, setWidgetRun] = useState(0);
 
-  // On mount: an already signed-in user goes to / (spec §2, §7: ping).
+  // An already signed-in user goes to / (spec §2). The spec checks with GET ping; the session's whoami
+  // answers the same question without a 401 for visitors, so a visitor's page logs no error.
+  const alreadySignedIn = session.dataReady && session.isAuthenticated;
   useEffect(() => {
-    let active = true;
-    api.get('ping', PingReply).then(
-      () => {
-        if (active) void navigate('/', { replace: true });
-      },
-      (error: unknown) => {
-        if (!(isApiError(error) && error.status === 401)) console.error('GET /api/ping failed:', error);
-      },
-    );
-    return () => {
-      active = false;
-    };
-  }, [api, navigate]);
+    if (alreadySignedIn) void navigate('/', { replace: true });
+  }, [alreadySignedIn, navigate]);
 
   const actionMode = params.get('mode');
   const actionCode = params.get('code');
@@ -61,7 +60,7 @@ export function LoginPage() {
   const loginData = useQuery({
     queryKey: queryKeys.loginData,
     enabled: !isActionLink,
-    queryFn: () => api.post('login_data', { kinds: ['firebase', 'local'] }, LoginDataReply),
+    queryFn: () => api.post('login_data', { kinds: ['firebase', 'local'] }, typed<LoginDataReply>()),
     retry: false,
     refetchInterval: (query) => (query.state.status === 'error' ? RETRY_AFTER_ERROR_MS : false),
   });
@@ -79,7 +78,7 @@ export function LoginPage() {
   }, [configMissing]);
 
   const signedIn = useCallback(async () => {
-    await api.get('whoami', WhoamiReply);
+    await api.get('whoami', typed<WhoamiReply>());
     requestRefresh();
     await navigate('/');
   }, [api, requestRefresh, navigate]);
@@ -94,7 +93,7 @@ export function LoginPage() {
     async (user: WidgetUser) => {
       try {
         const token = await user.getIdToken();
-        await api.post('login', { provider: 'firebase', token, time_zone: timeZone() }, LoginReply);
+        await api.post('login', { provider: 'firebase', token, time_zone: timeZone() }, typed<LoginReply>());
         await user.signOut(); // the server's session is the session from here on
         await signedIn();
       } catch (error) {
@@ -129,7 +128,7 @@ export function LoginPage() {
     async (email: string, password: string) => {
       setVerification('SENDING');
       try {
-        await api.post('send_verification', { email, password }, OkReply);
+        await api.post('send_verification', { email, password }, typed<OkReply>());
         setVerification('SENT');
       } catch (error) {
         console.error('sending the verification email failed:', error);
@@ -160,28 +159,41 @@ export function LoginPage() {
     return <Alert severity="error">{LOGIN_TEXTS.error}</Alert>;
   }
 
+  // A card in the middle of the page on a desktop, the full width on a phone.
   return (
-    <Stack spacing={3}>
-      <Typography variant="h1">Log in or register</Typography>
-      {data?.local ? (
-        <LocalLoginForm
-          api={api}
-          onSignedIn={() => void signedIn()}
-          onEmailNotVerified={(email, password) => void resendLocal(email, password)}
-          onVerificationSent={() => setVerification('SENT')}
-        />
-      ) : (
-        <FirebaseWidget
-          key={widgetRun}
-          webConfig={webConfig!}
-          emulatorUrl={data?.firebase?.data.auth_emulator_url}
-          onSignedIn={(user) => void afterWidgetSignIn(user)}
-          onError={(error) => {
-            console.error('sign-in widget failed:', error);
-            setWidgetError(true);
-          }}
-        />
-      )}
-    </Stack>
+    <Paper
+      variant="outlined"
+      sx={{
+        maxWidth: 480,
+        mx: 'auto',
+        p: { xs: 2.5, sm: 4 },
+        border: { xs: 0, sm: 1 },
+        borderColor: { sm: 'divider' },
+        bgcolor: { xs: 'transparent', sm: 'background.paper' },
+      }}
+    >
+      <Stack spacing={3}>
+        <Typography variant="h1">Log in or register</Typography>
+        {data?.local ? (
+          <LocalLoginForm
+            api={api}
+            onSignedIn={() => void signedIn()}
+            onEmailNotVerified={(email, password) => void resendLocal(email, password)}
+            onVerificationSent={() => setVerification('SENT')}
+          />
+        ) : (
+          <FirebaseWidget
+            key={widgetRun}
+            webConfig={webConfig!}
+            emulatorUrl={data?.firebase?.data.auth_emulator_url}
+            onSignedIn={(user) => void afterWidgetSignIn(user)}
+            onError={(error) => {
+              console.error('sign-in widget failed:', error);
+              setWidgetError(true);
+            }}
+          />
+        )}
+      </Stack>
+    </Paper>
   );
 }

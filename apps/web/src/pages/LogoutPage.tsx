@@ -1,11 +1,12 @@
-import { OkReply } from '@pacebeat/contract';
+import { type OkReply } from '@pacebeat/contract';
+import { typed } from '../api/client.ts';
 import Alert from '@mui/material/Alert';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useNavigate } from 'react-router';
 import { queryKeys } from '../api/query-keys.ts';
 import { useSession } from '../session/session-context.ts';
+import { useSudoNavigate } from '../session/sudo-navigation.tsx';
 import { useDelayedFlag } from '../session/use-delayed-flag.ts';
 import { LOGIN_TEXTS, RETRY_AFTER_ERROR_MS, STILL_LOADING_AFTER_MS } from './login-texts.ts';
 
@@ -15,10 +16,10 @@ import { LOGIN_TEXTS, RETRY_AFTER_ERROR_MS, STILL_LOADING_AFTER_MS } from './log
  */
 export function LogoutPage() {
   const { api, markUnauthenticated, requestRefresh } = useSession();
-  const navigate = useNavigate();
+  const navigate = useSudoNavigate();
   const logout = useQuery({
     queryKey: queryKeys.logout,
-    queryFn: () => api.get('logout', OkReply),
+    queryFn: () => api.get('logout', typed<OkReply>()),
     retry: false,
     gcTime: 0,
     refetchInterval: (query) => (query.state.status === 'error' ? RETRY_AFTER_ERROR_MS : false),

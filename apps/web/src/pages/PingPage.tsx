@@ -1,17 +1,24 @@
-import { PingReply } from '@pacebeat/contract';
+import { type PingReply } from '@pacebeat/contract';
+import { typed } from '../api/client.ts';
+import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { queryKeys } from '../api/query-keys.ts';
 import { useSession } from '../session/session-context.ts';
+import { SudoLink } from '../session/sudo-navigation.tsx';
 
-/** /ping (spec §2): a button labelled with the ping message; clicking it pings again. */
+/**
+ * /ping (spec §2): a button labelled with the ping message; clicking it pings again. Ping answers only
+ * signed-in users, so a visitor is told so (and offered the way in) instead of a button without a label.
+ */
 export function PingPage() {
-  const { api, sudo } = useSession();
+  const { api, sudo, dataReady, isAuthenticated } = useSession();
   const ping = useQuery({
     queryKey: queryKeys.ping(sudo),
-    queryFn: () => api.get('ping', PingReply),
+    queryFn: () => api.get('ping', typed<PingReply>()),
     retry: false,
+    enabled: isAuthenticated,
   });
 
   useEffect(() => {
@@ -19,6 +26,21 @@ export function PingPage() {
     if (ping.error) console.error('GET /api/ping failed:', ping.error);
   }, [ping.error]);
 
+  if (!dataReady) return null;
+  if (!isAuthenticated) {
+    return (
+      <Alert
+        severity="info"
+        action={
+          <Button component={SudoLink} to="/login" color="inherit" size="small">
+            Log in
+          </Button>
+        }
+      >
+        Ping answers signed-in users only: log in first.
+      </Alert>
+    );
+  }
   return (
     <Button variant="contained" onClick={() => void ping.refetch()} disabled={ping.isFetching}>
       {ping.data?.message ?? '…'}

@@ -1,23 +1,29 @@
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { errorReply, jsonReply, renderApp, visitorApi, type FakeApi } from '../test/render-app.tsx';
 import { queryKeys } from '../api/query-keys.ts';
 import { INTERNAL_ERROR_TEXT } from './StatusPage.tsx';
 
 const signedIn: FakeApi = (path) =>
-  path.startsWith('/api/whoami')
-    ? jsonReply(200, {
-        data: {
-          authenticated: true,
-          user: { id: 'u1', email: 'runner@example.com', name: 'Runner', is_admin: false },
-          services: { spotify: { connected: true } },
-          disabled_services: [],
-          sudo: null,
-        },
-      })
-    : path.startsWith('/api/ping')
-      ? jsonReply(200, { message: 'pong' })
-      : errorReply(404, 'NotFound', 'Not found');
+  path.startsWith('/api/spotify/targets')
+    ? jsonReply(200, { data: { targets: [] } })
+    : path.startsWith('/api/spotify/sources')
+      ? jsonReply(200, {
+          data: { sources: [], summary: { tracks_known: 0, tracks_with_tempo: 0, tracks_without_tempo: 0 } },
+        })
+      : path.startsWith('/api/whoami')
+        ? jsonReply(200, {
+            data: {
+              authenticated: true,
+              user: { id: 'u1', email: 'runner@example.com', name: 'Runner', is_admin: false },
+              services: { spotify: { connected: true } },
+              disabled_services: [],
+              sudo: null,
+            },
+          })
+        : path.startsWith('/api/ping')
+          ? jsonReply(200, { message: 'pong' })
+          : errorReply(404, 'NotFound', 'Not found');
 
 describe('StatusPage', () => {
   it('treats a 401 from whoami as a visitor: login button, then the About text', async () => {
@@ -44,20 +50,41 @@ describe('StatusPage', () => {
     expect(screen.queryByRole('link', { name: 'Log in or register' })).toBeNull();
   });
 
-  it('shows the navigation to a signed-in user', async () => {
+  it('offers a signed-in user /disconnect/spotify and /logout in the account menu, a visitor /login', async () => {
     renderApp('/', signedIn);
-    const nav = await screen.findByRole('navigation', { name: 'Account' });
-    const hrefs = Array.from(nav.querySelectorAll('a')).map((a) => a.getAttribute('href'));
-    expect(hrefs).toEqual(['/logout', '/login', '/disconnect/spotify']);
+    const account = await screen.findByRole('button', { name: 'Account: Runner' });
+    fireEvent.click(account);
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByText('Signed in as Runner')).toBeTruthy();
+    const hrefs = within(menu)
+      .getAllByRole('menuitem')
+      .map((a) => a.getAttribute('href'))
+      .filter(Boolean);
+    expect(hrefs).toEqual(['/disconnect/spotify', '/logout']);
     expect(screen.queryByRole('link', { name: 'Log in or register' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Log in' })).toBeNull();
   });
 
-  it('sends the page URL sudo value with every API call, also after leaving the page', async () => {
+  it('offers a visitor "Log in" in the header', async () => {
+    renderApp('/', visitorApi);
+    const login = await screen.findByRole('link', { name: 'Log in' });
+    expect(login.getAttribute('href')).toBe('/login');
+    expect(screen.queryByRole('button', { name: /^Account/ })).toBeNull();
+  });
+
+  it('sends the page URL sudo value with every API call, and in-app links keep it in the URL', async () => {
     const { fetchMock, router } = renderApp('/?sudo=alice%40example.com', signedIn);
-    await screen.findByRole('navigation', { name: 'Account' });
+    await screen.findByRole('heading', { name: 'Target playlists' });
     const urls = () => fetchMock.mock.calls.map(([url]) => String(url));
     expect(urls()).toContain('/api/whoami?sudo=alice%40example.com');
-    await router.navigate('/ping');
+    expect(urls()).toContain('/api/spotify/targets?sudo=alice%40example.com');
+    expect(urls()).toContain('/api/spotify/sources?sudo=alice%40example.com');
+    const about = within(screen.getByRole('contentinfo')).getByRole('link', { name: 'About Pacebeat' });
+    expect(about.getAttribute('href')).toBe('/about?sudo=alice%40example.com');
+    await router.navigate(about.getAttribute('href')!);
+    await screen.findByRole('heading', { name: 'About Pacebeat', level: 1 });
+    expect(router.state.location.search).toBe('?sudo=alice%40example.com');
+    await router.navigate('/ping?sudo=alice%40example.com');
     await waitFor(() => expect(urls()).toContain('/api/ping?sudo=alice%40example.com'));
     // The footer's credits call included.
     expect(urls()).toContain('/api/tempo/credits?sudo=alice%40example.com');
@@ -72,7 +99,7 @@ describe('StatusPage', () => {
     });
     await screen.findByRole('link', { name: 'Log in or register' });
     await router.navigate('/?refresh');
-    await screen.findByRole('navigation', { name: 'Account' });
+    await screen.findByRole('heading', { name: 'Target playlists' });
     expect(calls).toBe(2);
     expect(router.state.location.search).toBe('');
   });

@@ -2,67 +2,67 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { Link as RouterLink } from 'react-router';
+import { lazy, Suspense } from 'react';
 import { AboutText } from '../components/AboutText/AboutText.tsx';
-import { DisabledServiceAlerts } from '../components/DisabledServiceAlerts/DisabledServiceAlerts.tsx';
+import { StillLoading } from '../components/StillLoading/StillLoading.tsx';
 import { useSession } from '../session/session-context.ts';
+import { SudoLink, SudoNavigate } from '../session/sudo-navigation.tsx';
+import { useDelayedFlag } from '../session/use-delayed-flag.ts';
+import { MUSIC_SERVICE } from '../session/user-status.ts';
+import { STATUS_TEXTS } from '../status/status-format.ts';
+import { STILL_LOADING_AFTER_MS } from './login-texts.ts';
 
-export const INTERNAL_ERROR_TEXT = '(Internal error occured! should not be here!)';
+export const INTERNAL_ERROR_TEXT = STATUS_TEXTS.internalError;
 
-/** / (spec §2): the visitor's welcome, or the signed-in user's status. */
-export function StatusPage() {
-  const session = useSession();
+const SignedInStatus = lazy(() => import('./SignedInStatus.tsx'));
 
-  if (!session.dataReady || session.errorBackend) {
-    return <Typography color="text.secondary">{INTERNAL_ERROR_TEXT}</Typography>;
-  }
+/** The still-loading indicator, once 1 s has passed (spec §2, §4). */
+function DelayedLoading() {
+  return useDelayedFlag(true, STILL_LOADING_AFTER_MS) ? (
+    <StillLoading text={STATUS_TEXTS.stillLoading} />
+  ) : null;
+}
 
-  if (!session.isAuthenticated) {
-    return (
-      <Stack spacing={{ xs: 3, sm: 4 }}>
-        <Paper variant="outlined" sx={{ p: { xs: 3, sm: 5 } }}>
-          <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
-            <Typography variant="h1">Playlists at the tempo of your stride</Typography>
-            <Typography color="text.secondary" sx={{ fontSize: '1.1rem' }}>
-              One playlist per pace, built from your own music and growing as you listen.
-            </Typography>
-            <Button component={RouterLink} to="/login" variant="contained" size="large">
-              Log in or register
-            </Button>
-          </Stack>
-        </Paper>
-        <Stack spacing={2}>
-          <Typography variant="h2">About Pacebeat</Typography>
-          <AboutText />
-        </Stack>
-      </Stack>
-    );
-  }
-
-  // Signed in: the disabled-service alerts, the "Target playlists" and "Sources" tables, and the
-  // redirect to /connect/{service} when no music service is connected arrive with the playlists
-  // issue; until then the page shows only the navigation.
+function VisitorWelcome() {
   return (
-    <Stack spacing={3}>
-      <DisabledServiceAlerts />
-      <Stack
-        direction="row"
-        component="nav"
-        aria-label="Account"
-        spacing={1}
-        sx={{ flexWrap: 'wrap' }}
-        useFlexGap
-      >
-        <Button component={RouterLink} to="/logout" variant="outlined">
-          Log out
-        </Button>
-        <Button component={RouterLink} to="/login" variant="outlined">
-          Log in
-        </Button>
-        <Button component={RouterLink} to="/disconnect/spotify" variant="outlined">
-          Disconnect Spotify
-        </Button>
+    <Stack spacing={{ xs: 3, sm: 4 }}>
+      <Paper variant="outlined" sx={{ p: { xs: 3, sm: 5 } }}>
+        <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
+          <Typography variant="h1">Playlists at the tempo of your stride</Typography>
+          <Typography color="text.secondary" sx={{ fontSize: '1.1rem' }}>
+            One playlist per pace, built from your own music and growing as you listen.
+          </Typography>
+          <Button component={SudoLink} to="/login" variant="contained" size="large">
+            Log in or register
+          </Button>
+        </Stack>
+      </Paper>
+      <Stack spacing={2}>
+        <Typography variant="h2">About Pacebeat</Typography>
+        <AboutText />
       </Stack>
     </Stack>
+  );
+}
+
+/**
+ * / (spec §2): the visitor's welcome, or the signed-in user's status. A user without a connected
+ * music service is sent to /connect/{service}. While the user status loads, nothing for 1 s, then the
+ * still-loading indicator; a backend error shows the spec's internal-error text.
+ */
+export function StatusPage() {
+  const session = useSession();
+  if (!session.dataReady) return <DelayedLoading />;
+  if (session.errorBackend) {
+    return <Typography color="text.secondary">{INTERNAL_ERROR_TEXT}</Typography>;
+  }
+  if (!session.isAuthenticated) return <VisitorWelcome />;
+  if (!session.services[MUSIC_SERVICE]?.connected) {
+    return <SudoNavigate to={`/connect/${MUSIC_SERVICE}`} />;
+  }
+  return (
+    <Suspense fallback={<DelayedLoading />}>
+      <SignedInStatus />
+    </Suspense>
   );
 }

@@ -34,7 +34,9 @@ describe('SessionProvider (the user status of spec §3)', () => {
       urls.push(path);
       return path.startsWith('/api/whoami')
         ? jsonReply(200, signedIn('bob@example.org'))
-        : jsonReply(200, { message: 'pong, bob@example.org' });
+        : path.startsWith('/api/tempo/credits')
+          ? jsonReply(200, { data: { getsongbpm: false } })
+          : jsonReply(200, { message: 'pong, bob@example.org' });
     });
     expect(await screen.findByRole('button', { name: 'pong, bob@example.org' })).toBeTruthy();
     expect(urls.length).toBeGreaterThanOrEqual(2);

@@ -1,8 +1,8 @@
-import { SudoQuery } from '@pacebeat/contract';
+import { SUDO_MAX_LENGTH } from '@pacebeat/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import { createApiClient } from '../api/client.ts';
+import { createApiClient, isApiError } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { SessionContext } from './session-context.ts';
 import { readWhoami, VISITOR, type Session } from './user-status.ts';
@@ -11,29 +11,34 @@ import { readWhoami, VISITOR, type Session } from './user-status.ts';
 const RETRY_AFTER_ERROR_MS = 10_000;
 
 function sudoFrom(params: URLSearchParams): string | null {
-  const parsed = SudoQuery.safeParse({ sudo: params.get('sudo') ?? undefined });
-  return parsed.success ? (parsed.data.sudo ?? null) : null;
+  // The contract's SudoQuery rule (trimmed, 1 to 320 characters); anything else is no sudo at all.
+  const sudo = params.get('sudo')?.trim();
+  return sudo && sudo.length <= SUDO_MAX_LENGTH ? sudo : null;
 }
+
+/** A refused `?sudo=` (not an admin, or no such user): a 4xx that is final, not a backend failure. */
+const isSudoRefusal = (error: unknown) => isApiError(error) && (error.status === 403 || error.status === 404);
 
 /**
  * Holds the user status in one place for every screen. Must sit inside the router: it reads `?sudo=`
- * (kept for the rest of the visit once seen, since in-app links do not carry it) and `?refresh`
+ * (the URL is the one source of sudo mode: in-app links keep it, see sudo-navigation.tsx) and `?refresh`
  * (re-read the session, then drop the flag from the URL).
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [params, setParams] = useSearchParams();
   const queryClient = useQueryClient();
 
-  const urlSudo = sudoFrom(params);
-  const [sudo, setSudo] = useState(urlSudo);
-  if (urlSudo !== null && urlSudo !== sudo) setSudo(urlSudo);
-
+  const sudo = sudoFrom(params);
   const api = useMemo(() => createApiClient({ sudo }), [sudo]);
   const whoami = useQuery({
     queryKey: queryKeys.session.whoami(sudo),
     queryFn: () => readWhoami(api),
     retry: false,
-    refetchInterval: (query) => (query.state.status === 'error' ? RETRY_AFTER_ERROR_MS : false),
+    // A failed whoami is retried after 10 s, except a refused sudo, which no retry will change.
+    refetchInterval: (query) =>
+      query.state.status === 'error' && !(sudo && isSudoRefusal(query.state.error))
+        ? RETRY_AFTER_ERROR_MS
+        : false,
   });
 
   const requestRefresh = useCallback(() => {
@@ -58,10 +63,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [refreshInUrl, requestRefresh, setParams]);
 
   const data = whoami.data;
+  const sudoRefused = sudo && whoami.isError && isSudoRefusal(whoami.error) ? whoami.error.message : null;
   const session = useMemo<Session>(
     () => ({
       dataReady: !whoami.isPending,
-      errorBackend: whoami.isError,
+      errorBackend: whoami.isError && sudoRefused === null,
+      sudoRefused,
       isAuthenticated: data?.authenticated ?? false,
       user: data?.user ?? null,
       services: data?.services ?? {},
@@ -76,6 +83,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       whoami.isPending,
       whoami.isFetching,
       whoami.isError,
+      sudoRefused,
       data,
       sudo,
       api,

@@ -1,7 +1,10 @@
-import { WhoamiReply } from '@pacebeat/contract';
-import { isApiError, type ApiClient } from '../api/client.ts';
+import { type WhoamiReply } from '@pacebeat/contract';
+import { isApiError, type ApiClient, typed } from '../api/client.ts';
 
 export type WhoamiData = WhoamiReply['data'];
+
+/** The music service a user must connect before the status page has anything to show (spec §2, §9). */
+export const MUSIC_SERVICE = 'spotify';
 
 /** What the server says about a visitor: until the accounts work lands, whoami answers 401 to everyone. */
 export const VISITOR: WhoamiData = {
@@ -15,7 +18,7 @@ export const VISITOR: WhoamiData = {
 /** GET /api/whoami; a 401 is not a failure but the answer "visitor". */
 export async function readWhoami(api: ApiClient): Promise<WhoamiData> {
   try {
-    const reply = await api.get('whoami', WhoamiReply);
+    const reply = await api.get('whoami', typed<WhoamiReply>());
     return reply.data;
   } catch (error) {
     if (isApiError(error) && error.status === 401) return VISITOR;
@@ -36,6 +39,8 @@ export type UserStatus = {
   disabled_services: WhoamiData['disabled_services'];
   /** The admin's impersonation value from `?sudo=` (spec §6), or null. */
   sudo: string | null;
+  /** The server refused that sudo value (not an admin, or no such user): its message, else null. */
+  sudoRefused: string | null;
   /** The session is being re-read (after `requestRefresh()`, `/?refresh`, or a retry). */
   refresh: boolean;
 };

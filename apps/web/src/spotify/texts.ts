@@ -17,8 +17,10 @@ export const SPOTIFY_TEXTS = {
   cancelDisconnect: 'Cancel disconnect',
   disconnecting: 'Processing disconnect request...',
   disconnected: 'You disconnected our service from Spotify. Feel free to come back and connect again :-)',
-  demoBanner:
-    'Demo mode: Pacebeat is running against its built-in simulated Spotify. Set SPOTIFY_CLIENT_ID to use the real one.',
+  demoBanner: 'Demo mode: Spotify is simulated here, so no real account is used.',
+  alreadyConnected:
+    'Your Spotify account is connected: Pacebeat is reading your library and filling your playlists.',
+  notConnected: 'Spotify is not connected, so there is nothing to disconnect.',
 } as const;
 
 /** Proceed and Cancel go to /?refresh (spec §2). */

@@ -4,8 +4,8 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import { Link as RouterLink } from 'react-router';
 import { versionLine } from '../../build-info.ts';
+import { SudoLink } from '../../session/sudo-navigation.tsx';
 
 type AppFooterProps = {
   /** Links crediting outside data sources (e.g. GetSongBPM's required backlink); shown when given. */
@@ -26,7 +26,7 @@ export function AppFooter({ attributions }: AppFooterProps) {
           sx={{ justifyContent: 'space-between', alignItems: { xs: 'flex-start', sm: 'center' } }}
         >
           <Typography variant="body2" color="text.secondary">
-            <Link component={RouterLink} to="/about" color="inherit">
+            <Link component={SudoLink} to="/about" color="inherit">
               About Pacebeat
             </Link>
           </Typography>

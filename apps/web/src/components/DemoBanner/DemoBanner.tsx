@@ -7,7 +7,13 @@ export function DemoBanner() {
   const { services } = useSession();
   if (!Object.values(services).some((s) => s.demo)) return null;
   return (
-    <Alert severity="info" variant="outlined" sx={{ mb: 3 }} role="status" aria-label="Demo mode">
+    <Alert
+      severity="info"
+      variant="outlined"
+      role="status"
+      aria-label="Demo mode"
+      sx={{ mb: { xs: 2, sm: 3 }, py: 0, '& .MuiAlert-message': { py: 0.75 } }}
+    >
       {SPOTIFY_TEXTS.demoBanner}
     </Alert>
   );

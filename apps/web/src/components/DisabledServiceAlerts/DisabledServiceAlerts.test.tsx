@@ -34,6 +34,15 @@ describe('disabled services and demo mode', () => {
     expect(screen.queryByRole('link', { name: 'reconnect to it' })).toBeNull();
   });
 
+  it('adds one full stop to a reason that ends with its own', async () => {
+    renderApp(
+      '/',
+      whoami({ spotify: { connected: true } }, [{ service: 'spotify', reason: 'Connect again.' }]),
+    );
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Reason: Connect again. You may try');
+  });
+
   it('says when Spotify work resumes while it is paused', async () => {
     const resumes = Math.floor(Date.UTC(2026, 10, 23, 3, 0) / 1000);
     renderApp('/', whoami({ spotify: { connected: true, demo: false, work_resumes_at: resumes } }, []));
@@ -44,7 +53,7 @@ describe('disabled services and demo mode', () => {
 
   it('says nothing about pauses while Spotify work runs', async () => {
     renderApp('/', whoami({ spotify: { connected: true, demo: false, work_resumes_at: null } }, []));
-    await screen.findByRole('navigation', { name: 'Account' });
+    await screen.findByRole('button', { name: 'Account: Runner' });
     expect(screen.queryByRole('status', { name: 'Spotify paused' })).toBeNull();
   });
 });

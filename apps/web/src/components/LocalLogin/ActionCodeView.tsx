@@ -1,15 +1,16 @@
-import { AUTH_TEXTS, isStrongPassword, OkReply } from '@pacebeat/contract';
+import { AUTH_TEXTS, FIELD_LIMITS, isStrongPassword, type OkReply } from '@pacebeat/contract';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { isApiError, type ApiClient } from '../../api/client.ts';
+import { type ApiClient, typed } from '../../api/client.ts';
+import { plainMessage } from '../../api/plain-message.ts';
 
 export type ActionMode = 'verifyEmail' | 'resetPassword';
 
-const message = (error: unknown) => (isApiError(error) ? error.message : 'A network error has occurred');
+const message = plainMessage;
 
 /** The links of the mails: `/login?mode=verifyEmail&code=…` and `/login?mode=resetPassword&code=…`. */
 export function ActionCodeView({
@@ -33,7 +34,7 @@ export function ActionCodeView({
     started.current = true;
     setState('busy');
     api
-      .post('verify_email', { code }, OkReply)
+      .post('verify_email', { code }, typed<OkReply>())
       .then(() => setState('done'))
       .catch((err: unknown) => {
         setError(message(err));
@@ -48,7 +49,7 @@ export function ActionCodeView({
     setState('busy');
     setError(null);
     try {
-      await api.post('password_reset/confirm', { code, password }, OkReply);
+      await api.post('password_reset/confirm', { code, password }, typed<OkReply>());
       setState('done');
     } catch (err) {
       setError(message(err));
@@ -93,6 +94,7 @@ export function ActionCodeView({
             autoComplete="new-password"
             value={password}
             onChange={(e) => setPassword(e.target.value)}
+            slotProps={{ htmlInput: { maxLength: FIELD_LIMITS.password } }}
             error={Boolean(error)}
             helperText={error}
           />

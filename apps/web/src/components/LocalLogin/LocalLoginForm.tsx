@@ -2,10 +2,13 @@ import {
   AUTH_ERRORS,
   AUTH_TEXTS,
   EMAIL_PATTERN,
+  emailLengthProblem,
+  FIELD_LIMITS,
+  FIELD_TEXTS,
   isStrongPassword,
-  LoginReply,
-  OkReply,
-  SignupReply,
+  type LoginReply,
+  type OkReply,
+  type SignupReply,
 } from '@pacebeat/contract';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -14,7 +17,8 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
-import { isApiError, type ApiClient } from '../../api/client.ts';
+import { isApiError, type ApiClient, typed } from '../../api/client.ts';
+import { plainMessage } from '../../api/plain-message.ts';
 
 type Mode = 'signIn' | 'signUp' | 'reset';
 type FieldErrors = { email?: string; name?: string; password?: string; form?: string };
@@ -29,31 +33,39 @@ export interface LocalLoginFormProps {
   onVerificationSent: () => void;
 }
 
-/** The same checks, in the same order and words, as the sign-in widget (spec §5). */
+/**
+ * The same checks, in the same order and words, as the sign-in widget (spec §5), plus the contract's
+ * length limits, so the form never sends what the server would refuse.
+ */
 function validate(mode: Mode, email: string, name: string, password: string): FieldErrors {
   const errors: FieldErrors = {};
-  if (email.trim() === '') errors.email = AUTH_TEXTS.emailMissing;
-  else if (!EMAIL_PATTERN.test(email.trim())) errors.email = AUTH_TEXTS.emailInvalid;
+  const address = email.trim();
+  if (address === '') errors.email = AUTH_TEXTS.emailMissing;
+  else if (emailLengthProblem(address)) errors.email = FIELD_TEXTS.emailTooLong;
+  else if (!EMAIL_PATTERN.test(address)) errors.email = AUTH_TEXTS.emailInvalid;
   if (mode === 'signUp' && name.trim() === '') errors.name = AUTH_TEXTS.nameMissing;
+  else if (mode === 'signUp' && name.trim().length > FIELD_LIMITS.name) errors.name = FIELD_TEXTS.nameTooLong;
   if (mode !== 'reset') {
     if (password === '') errors.password = AUTH_TEXTS.passwordMissing;
+    else if (password.length > FIELD_LIMITS.password) errors.password = FIELD_TEXTS.passwordTooLong;
     else if (mode === 'signUp' && !isStrongPassword(password)) errors.password = AUTH_TEXTS.weakPassword;
   }
   return errors;
 }
 
-/** Where the server's error belongs on the form. */
+/** Where the server's error belongs on the form, in plain words (never a raw validation message). */
 function placeError(error: unknown): FieldErrors {
-  if (!isApiError(error)) return { form: String(error) };
+  const message = plainMessage(error);
+  if (!isApiError(error)) return { form: message };
   switch (error.code) {
     case AUTH_ERRORS.emailInUse:
     case AUTH_ERRORS.userNotFound:
-      return { email: error.message };
+      return { email: message };
     case AUTH_ERRORS.wrongPassword:
     case AUTH_ERRORS.weakPassword:
-      return { password: error.message };
+      return { password: message };
     default:
-      return { form: error.status === 0 ? 'A network error has occurred' : error.message };
+      return { form: message };
   }
 }
 
@@ -93,14 +105,22 @@ export function LocalLoginForm({
     setBusy(true);
     try {
       if (mode === 'signIn') {
-        await api.post('login', { provider: 'local', email, password, time_zone: timeZone }, LoginReply);
+        await api.post(
+          'login',
+          { provider: 'local', email, password, time_zone: timeZone },
+          typed<LoginReply>(),
+        );
         onSignedIn();
       } else if (mode === 'signUp') {
-        const reply = await api.post('signup', { email, name, password, time_zone: timeZone }, SignupReply);
+        const reply = await api.post(
+          'signup',
+          { email, name, password, time_zone: timeZone },
+          typed<SignupReply>(),
+        );
         if (reply.data.signed_in) onSignedIn();
         else onVerificationSent();
       } else {
-        await api.post('password_reset', { email }, OkReply);
+        await api.post('password_reset', { email }, typed<OkReply>());
         setResetSent(true);
       }
     } catch (error) {
@@ -124,6 +144,7 @@ export function LocalLoginForm({
         autoComplete="email"
         value={email}
         onChange={(e) => setEmail(e.target.value)}
+        slotProps={{ htmlInput: { maxLength: FIELD_LIMITS.email } }}
         error={Boolean(errors.email)}
         helperText={errors.email}
       />
@@ -133,6 +154,7 @@ export function LocalLoginForm({
           autoComplete="name"
           value={name}
           onChange={(e) => setName(e.target.value)}
+          slotProps={{ htmlInput: { maxLength: FIELD_LIMITS.name } }}
           error={Boolean(errors.name)}
           helperText={errors.name}
         />
@@ -144,6 +166,7 @@ export function LocalLoginForm({
           autoComplete={mode === 'signUp' ? 'new-password' : 'current-password'}
           value={password}
           onChange={(e) => setPassword(e.target.value)}
+          slotProps={{ htmlInput: { maxLength: FIELD_LIMITS.password } }}
           error={Boolean(errors.password)}
           helperText={errors.password}
         />

@@ -1,4 +1,5 @@
-import { GETSONGBPM_URL, TempoCreditsReply } from '@pacebeat/contract';
+import { GETSONGBPM_URL, type TempoCreditsReply } from '@pacebeat/contract';
+import { typed } from '../../api/client.ts';
 import Link from '@mui/material/Link';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
@@ -24,7 +25,7 @@ export function useTempoAttributions(): ReactNode {
   const api = useApi();
   const credits = useQuery({
     queryKey: queryKeys.tempoCredits,
-    queryFn: () => api.get('tempo/credits', TempoCreditsReply),
+    queryFn: () => api.get('tempo/credits', typed<TempoCreditsReply>()),
     staleTime: Infinity,
     gcTime: Infinity,
   });

@@ -1,0 +1,88 @@
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import { useId, useState } from 'react';
+import { useSession } from '../../session/session-context.ts';
+import { LeaveSudoLink, SudoLink } from '../../session/sudo-navigation.tsx';
+import { MUSIC_SERVICE } from '../../session/user-status.ts';
+
+/**
+ * Who is signed in, and where they can go (spec §2: /logout and /disconnect/spotify; connect instead
+ * when Spotify is not connected). In sudo mode it names the user being viewed and offers the way out.
+ */
+export default function AccountMenu() {
+  const { user, sudo, services } = useSession();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const menuId = useId();
+  if (!user) return null;
+  const label = user.name.trim() || user.email;
+  const connected = services[MUSIC_SERVICE]?.connected ?? false;
+  const close = () => setAnchor(null);
+
+  return (
+    <>
+      <Button
+        color="inherit"
+        aria-label={`Account: ${label}`}
+        aria-haspopup="menu"
+        aria-controls={anchor ? menuId : undefined}
+        aria-expanded={anchor ? 'true' : undefined}
+        onClick={(e) => setAnchor(e.currentTarget)}
+        sx={{ minWidth: 0, gap: 1, px: 1 }}
+      >
+        <Avatar sx={{ width: 30, height: 30, fontSize: 15, bgcolor: sudo ? 'info.dark' : 'primary.dark' }}>
+          {label.slice(0, 1).toUpperCase()}
+        </Avatar>
+        <Box
+          component="span"
+          sx={{
+            display: { xs: 'none', sm: 'inline' },
+            maxWidth: 200,
+            overflow: 'hidden',
+            textOverflow: 'ellipsis',
+            whiteSpace: 'nowrap',
+          }}
+        >
+          {label}
+        </Box>
+      </Button>
+      <Menu
+        id={menuId}
+        anchorEl={anchor}
+        open={anchor !== null}
+        onClose={close}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      >
+        <MenuItem disabled sx={{ opacity: '1 !important' }}>
+          <ListItemText
+            primary={sudo ? `Viewing as ${label}` : `Signed in as ${label}`}
+            secondary={user.email === label ? undefined : user.email}
+          />
+        </MenuItem>
+        <Divider />
+        {connected ? (
+          <MenuItem component={SudoLink} to={`/disconnect/${MUSIC_SERVICE}`} onClick={close}>
+            Disconnect Spotify
+          </MenuItem>
+        ) : (
+          <MenuItem component={SudoLink} to={`/connect/${MUSIC_SERVICE}`} onClick={close}>
+            Connect Spotify
+          </MenuItem>
+        )}
+        {sudo && (
+          <MenuItem component={LeaveSudoLink} onClick={close}>
+            Leave sudo mode
+          </MenuItem>
+        )}
+        <MenuItem component={SudoLink} to="/logout" onClick={close}>
+          Log out
+        </MenuItem>
+      </Menu>
+    </>
+  );
+}

@@ -1,0 +1,24 @@
+import type { SourcesReply } from '@pacebeat/contract';
+import Typography from '@mui/material/Typography';
+import { count } from '../../status/status-format.ts';
+
+type Summary = SourcesReply['data']['summary'];
+
+/** The library at a glance (beyond the spec): how many tracks are known and how many have a tempo. */
+export function LibrarySummary({ summary }: { summary: Summary }) {
+  if (summary.tracks_known === 0) {
+    return (
+      <Typography color="text.secondary" data-testid="library-summary">
+        Reading your library: no tracks found yet.
+      </Typography>
+    );
+  }
+  const share = Math.floor((summary.tracks_with_tempo / summary.tracks_known) * 100);
+  return (
+    <Typography color="text.secondary" data-testid="library-summary">
+      Your library: {count(summary.tracks_known)} tracks known, {count(summary.tracks_with_tempo)} with a
+      tempo ({share} %)
+      {summary.tracks_without_tempo > 0 ? `, ${count(summary.tracks_without_tempo)} without one yet` : ''}.
+    </Typography>
+  );
+}

@@ -1,0 +1,122 @@
+import type { Target } from '@pacebeat/contract';
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import { useTheme } from '@mui/material/styles';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import {
+  bpmRange,
+  lastJob,
+  statOrNa,
+  STATUS_TEXTS as T,
+  targetNameState,
+} from '../../status/status-format.ts';
+import { SpotifyLogo } from '../SpotifyLogo/SpotifyLogo.tsx';
+import { CardField } from '../CardField/CardField.tsx';
+
+/**
+ * The target's name (spec §2): a link to its Spotify playlist with Spotify's logo once it has a public
+ * URL; plain once a first job finished; otherwise followed by "(creating...)".
+ */
+export function TargetName({ target }: { target: Target }) {
+  switch (targetNameState(target)) {
+    case 'published':
+      return (
+        <Link
+          href={target.public_url!}
+          target="_blank"
+          rel="noopener noreferrer"
+          sx={{ display: 'inline-flex', alignItems: 'center', gap: 1, fontWeight: 600 }}
+        >
+          <SpotifyLogo />
+          {target.target}
+        </Link>
+      );
+    case 'plain':
+      return <>{target.target}</>;
+    case 'creating':
+      return (
+        <>
+          {target.target}{' '}
+          <Typography component="span" variant="inherit" color="text.secondary">
+            {T.creating}
+          </Typography>
+        </>
+      );
+  }
+}
+
+const HEAD = ['Name', 'BPM', 'Last update', 'Tracks added', 'In 7 days'] as const;
+
+/** The "Target playlists" table (spec §2): a table from 600 px up, a card per playlist on a phone. */
+export function TargetsTable({ targets }: { targets: Target[] }) {
+  const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
+  if (targets.length === 0) {
+    return <Typography color="text.secondary">No target playlists yet.</Typography>;
+  }
+  if (phone) {
+    return (
+      <Stack spacing={1.5} component="ul" aria-label={T.targetsTitle} sx={{ p: 0, m: 0, listStyle: 'none' }}>
+        {targets.map((t) => (
+          <Card component="li" variant="outlined" key={t.target_id}>
+            <CardContent sx={{ '&:last-child': { pb: 2 } }}>
+              <Typography component="div" sx={{ mb: 1, overflowWrap: 'anywhere' }}>
+                <TargetName target={t} />
+              </Typography>
+              <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 1 }}>
+                <CardField label="BPM" value={bpmRange(t)} />
+                <CardField label="Last update" value={lastJob(t)} />
+                <CardField label="Tracks added" value={statOrNa(t.stats?.tracks_added)} />
+                <CardField label="In 7 days" value={statOrNa(t.stats?.tracks_added_7days)} />
+              </Box>
+            </CardContent>
+          </Card>
+        ))}
+      </Stack>
+    );
+  }
+  return (
+    <TableContainer
+      component={Box}
+      sx={{ border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: 'background.paper' }}
+    >
+      <Table size="small" aria-label={T.targetsTitle}>
+        <TableHead>
+          <TableRow>
+            {HEAD.map((h, i) => (
+              <TableCell
+                key={h}
+                align={i >= 3 ? 'right' : 'left'}
+                sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}
+              >
+                {h}
+              </TableCell>
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {targets.map((t) => (
+            <TableRow key={t.target_id}>
+              <TableCell sx={{ overflowWrap: 'anywhere' }}>
+                <TargetName target={t} />
+              </TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{bpmRange(t)}</TableCell>
+              <TableCell>{lastJob(t)}</TableCell>
+              <TableCell align="right">{statOrNa(t.stats?.tracks_added)}</TableCell>
+              <TableCell align="right">{statOrNa(t.stats?.tracks_added_7days)}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}

@@ -1,0 +1,80 @@
+import type { Source, SourceProgress, Target } from '@pacebeat/contract';
+
+/** The status page's texts (spec §2), word for word where the spec quotes them. */
+export const STATUS_TEXTS = {
+  targetsTitle: 'Target playlists',
+  sourcesTitle: 'Sources',
+  creating: '(creating...)',
+  noTimestamp: '-',
+  noStats: 'N/A',
+  stillLoading: 'Please wait... Still trying to load page...',
+  internalError: '(Internal error occured! should not be here!)',
+} as const;
+
+const numberFormat = new Intl.NumberFormat('en');
+/** Counts as a runner reads them: 10,000 rather than 10000. */
+export const count = (n: number) => numberFormat.format(n);
+
+/** BPM as min-max (spec §2). */
+export const bpmRange = (t: Target) => `${t.bpms.min}-${t.bpms.max}`;
+
+/** A preformatted time string, or '-' when the timestamp is absent (spec §2). */
+export const lastJob = (row: Pick<Target | Source, 'timestamp_last_job_finished_str'>) =>
+  row.timestamp_last_job_finished_str ?? STATUS_TEXTS.noTimestamp;
+
+/** A count, or N/A when the stats are missing (spec §2). */
+export const statOrNa = (n: number | undefined) => (n === undefined ? STATUS_TEXTS.noStats : count(n));
+
+/** How the Name cell of a target reads (spec §2, §4): a link once published, else plain or "creating". */
+export type TargetNameState = 'published' | 'plain' | 'creating';
+export function targetNameState(t: Target): TargetNameState {
+  if (t.public_url) return 'published';
+  return t.timestamp_last_job_finished !== null ? 'plain' : 'creating';
+}
+
+/** A time in the browser's zone and locale, short: "14:05" today, else "23 Nov, 14:05". */
+export function shortTime(unixSeconds: number, now = Date.now()): string {
+  const at = new Date(unixSeconds * 1000);
+  const sameDay = new Date(now).toDateString() === at.toDateString();
+  return sameDay
+    ? at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
+    : at.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+}
+
+/**
+ * One line on where a source's scan stands (beyond the spec): "1,240 of 10,000 read", "waiting for
+ * Spotify until 14:05", "failed: …". Null when there is nothing to say beyond the counts.
+ */
+export function progressText(p: SourceProgress, now = Date.now()): string | null {
+  const read =
+    p.items_total !== null
+      ? `${count(p.items_read)} of ${count(p.items_total)} read`
+      : p.items_read > 0
+        ? `${count(p.items_read)} read so far`
+        : null;
+  switch (p.state) {
+    case 'scanning':
+      return read ?? 'Scan starting...';
+    case 'waiting': {
+      const until = p.resumes_at !== null ? ` until ${shortTime(p.resumes_at, now)}` : '';
+      return `${read ? `${read}; ` : ''}waiting for Spotify${until}`;
+    }
+    case 'failed':
+      return `Scan failed: ${p.error ?? 'no reason given'}`;
+    case 'unreadable':
+      return 'Spotify does not let Pacebeat read this one';
+    case 'idle':
+      return null;
+  }
+}
+
+/** Share of a source's scan done, 0-100, when its total is known and it is still running. */
+export function progressPercent(p: SourceProgress): number | null {
+  if (p.state !== 'scanning' && p.state !== 'waiting') return null;
+  if (!p.items_total) return null;
+  return Math.min(100, Math.round((p.items_read / p.items_total) * 100));
+}
+
+/** "812 with a tempo", for a source with known tracks. */
+export const tempoLine = (p: SourceProgress, known: number | undefined) =>
+  known ? `${count(p.tracks_with_tempo)} with a tempo` : null;

@@ -1,0 +1,132 @@
+import {
+  type SourceChangeReply,
+  type SourcesReply,
+  type TargetsReply,
+  type Source,
+  type SourceChangeBody,
+} from '@pacebeat/contract';
+import { useMutation, useQuery, useQueryClient, type Query } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { isApiError, typed } from '../api/client.ts';
+import { queryKeys } from '../api/query-keys.ts';
+import { RETRY_AFTER_ERROR_MS } from '../pages/login-texts.ts';
+import { useSession } from '../session/session-context.ts';
+
+/** After a successful load the status page reloads every 15 s (spec §4, §9). */
+export const RELOAD_AFTER_SUCCESS_MS = 15_000;
+
+export const isUnauthorized = (error: unknown) => isApiError(error) && error.status === 401;
+
+/**
+ * The status page's timers (spec §4) as TanStack Query's `refetchInterval`: 15 s after a success, 10 s
+ * after a failure that is not a 401, none after a 401. They stop when the page unmounts (no observer
+ * left), and pause while a source switch is being saved, so a reload cannot undo its optimistic flip.
+ */
+function statusInterval(isSaving: () => boolean) {
+  return (query: { state: Pick<Query['state'], 'status' | 'error'> }): number | false => {
+    if (query.state.status === 'error') {
+      return isUnauthorized(query.state.error) ? false : RETRY_AFTER_ERROR_MS;
+    }
+    return isSaving() ? false : RELOAD_AFTER_SUCCESS_MS;
+  };
+}
+
+/**
+ * GET targets and GET sources of the signed-in user (spec §7), with the spec's timing. A 401 marks the
+ * user signed out and re-reads the session (spec §8); other failures are logged and retried.
+ */
+export function useStatusData() {
+  const { api, sudo, markUnauthenticated, requestRefresh } = useSession();
+  const queryClient = useQueryClient();
+  const isSaving = () => queryClient.isMutating({ mutationKey: queryKeys.spotify.sourceChange(sudo) }) > 0;
+  const common = { retry: false, refetchInterval: statusInterval(isSaving) } as const;
+
+  const targets = useQuery({
+    ...common,
+    queryKey: queryKeys.spotify.targets(sudo),
+    queryFn: () => api.get('spotify/targets', typed<TargetsReply>()),
+  });
+  const sources = useQuery({
+    ...common,
+    queryKey: queryKeys.spotify.sources(sudo),
+    queryFn: () => api.get('spotify/sources', typed<SourcesReply>()),
+  });
+
+  const unauthorized = isUnauthorized(targets.error) || isUnauthorized(sources.error);
+  useEffect(() => {
+    if (!unauthorized) return;
+    markUnauthenticated();
+    requestRefresh();
+  }, [unauthorized, markUnauthenticated, requestRefresh]);
+
+  const failure = [targets.error, sources.error].find((e) => e && !isUnauthorized(e));
+  useEffect(() => {
+    if (failure) console.error('loading the status failed:', failure);
+  }, [failure]);
+
+  return {
+    targets: targets.data?.data.targets,
+    sources: sources.data?.data.sources,
+    summary: sources.data?.data.summary,
+    /** Still waiting for a first answer of either call. */
+    isLoading: targets.isPending || sources.isPending,
+    /** The spec's backend error flag: the last load failed with something other than a 401. */
+    errorBackend: Boolean(failure),
+  };
+}
+
+function patchSource(reply: SourcesReply | undefined, body: SourceChangeBody, patch: Partial<Source>) {
+  if (!reply) return reply;
+  const sources = reply.data.sources.map((s) =>
+    s.kind === body.kind && s.source_id === body.source_id ? { ...s, ...patch } : s,
+  );
+  return { ...reply, data: { ...reply.data, sources } };
+}
+
+/**
+ * The Enabled switch of one source (spec §4, §7): flips at once (optimistic), and flips back when
+ * POST source_change fails (spec §8: no message, only a log line). Each row has its own mutation, so
+ * only that row's switch is disabled with a spinner while its call runs.
+ */
+export function useSourceChange() {
+  const { api, sudo, markUnauthenticated, requestRefresh } = useSession();
+  const queryClient = useQueryClient();
+  const sourcesKey = queryKeys.spotify.sources(sudo);
+  const mutationKey = queryKeys.spotify.sourceChange(sudo);
+
+  return useMutation({
+    mutationKey,
+    mutationFn: (body: SourceChangeBody) =>
+      api.post('spotify/source_change', body, typed<SourceChangeReply>()),
+    onMutate: async (body) => {
+      await queryClient.cancelQueries({ queryKey: sourcesKey });
+      const before = queryClient
+        .getQueryData<SourcesReply>(sourcesKey)
+        ?.data.sources.find((s) => s.kind === body.kind && s.source_id === body.source_id);
+      queryClient.setQueryData<SourcesReply>(sourcesKey, (old) =>
+        patchSource(old, body, { enabled: body.enabled }),
+      );
+      return { previousEnabled: before?.enabled ?? !body.enabled };
+    },
+    onError: (error, body, context) => {
+      console.error('POST /api/spotify/source_change failed:', error);
+      // Only this row goes back: another switch flipped meanwhile keeps its own state.
+      queryClient.setQueryData<SourcesReply>(sourcesKey, (old) =>
+        patchSource(old, body, { enabled: context?.previousEnabled ?? !body.enabled }),
+      );
+      if (isUnauthorized(error)) {
+        markUnauthenticated();
+        requestRefresh();
+      }
+    },
+    onSuccess: (reply, body) => {
+      queryClient.setQueryData<SourcesReply>(sourcesKey, (old) => patchSource(old, body, reply.data.source));
+    },
+    onSettled: () => {
+      // The last change in flight re-reads the list (earlier ones would read a half-saved state).
+      if (queryClient.isMutating({ mutationKey }) === 1) {
+        void queryClient.invalidateQueries({ queryKey: sourcesKey });
+      }
+    },
+  });
+}

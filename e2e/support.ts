@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import { expect, type Page } from '@playwright/test';
+
+// Shared steps of the status-page and walk-through tests (demo mode: the simulated Spotify in-process).
+
+export const PASSWORD = 'stride170';
+/** The admin named in ADMIN_EMAILS by playwright.config.ts. */
+export const ADMIN_EMAIL = 'e2e-admin@example.org';
+/** Both widths the issue asks for: a desktop and a phone. */
+export const WIDTHS = [
+  { name: 'desktop', viewport: { width: 1280, height: 900 } },
+  { name: 'phone', viewport: { width: 360, height: 780 } },
+] as const;
+
+export const uniqueEmail = (tag: string) => `e2e-${tag}-${randomUUID().slice(0, 8)}@example.org`;
+
+/** A new local account through the API (the browser keeps its session cookie). */
+export async function signUpByApi(page: Page, email = uniqueEmail('runner'), name = 'Ria Runner') {
+  const res = await page.request.post('/api/signup', { data: { email, name, password: PASSWORD } });
+  expect(res.ok(), await res.text()).toBe(true);
+  return email;
+}
+
+/** Signs in as the admin, creating the account on first use (tests run in parallel). */
+export async function signInAsAdmin(page: Page) {
+  const signup = await page.request.post('/api/signup', {
+    data: { email: ADMIN_EMAIL, name: 'Ada Admin', password: PASSWORD },
+  });
+  if (!signup.ok()) {
+    const login = await page.request.post('/api/login', {
+      data: { provider: 'local', email: ADMIN_EMAIL, password: PASSWORD },
+    });
+    expect(login.ok(), await login.text()).toBe(true);
+  }
+}
+
+/** The simulated Spotify's admin API, found from the authorize URL the server gives the connect page. */
+export async function sandboxAdmin(page: Page) {
+  const res = await page.request.get('/api/spotify/connect_data');
+  const { data } = (await res.json()) as { data: { authorize_url: string } };
+  return `${new URL(data.authorize_url).origin}/admin`;
+}
+
+/** A fresh simulated Spotify user (on the app's user list unless `registered` is false). */
+export async function newSpotifyUser(page: Page, opts: { registered?: boolean } = {}) {
+  const admin = await sandboxAdmin(page);
+  const res = await page.request.post(`${admin}/users`, {
+    data: { username: `e2e${randomUUID().slice(0, 8)}` },
+  });
+  expect(res.status()).toBe(201);
+  const { id } = (await res.json()) as { id: string };
+  if (opts.registered === false) {
+    const off = await page.request.put(`${admin}/users/${id}/registration`, { data: { registered: false } });
+    expect(off.ok()).toBe(true);
+  }
+  return id;
+}
+
+/** From /connect/spotify through the simulated consent page, accepting as `spotifyUser`. */
+export async function connectThroughConsent(page: Page, spotifyUser: string) {
+  await page.goto('/connect/spotify');
+  await page.getByRole('button', { name: 'Connect to Spotify' }).click();
+  await expect(page).toHaveURL(/\/spotify\/accounts\/authorize\?/);
+  await page.locator('#user').selectOption(spotifyUser);
+  await page.locator('#accept').click();
+}
+
+/** True when the page is wider than the window (it would scroll sideways). */
+export const scrollsSideways = (page: Page) =>
+  page.evaluate('document.documentElement.scrollWidth > window.innerWidth + 1') as Promise<boolean>;
