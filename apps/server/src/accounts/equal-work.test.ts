@@ -1,10 +1,11 @@
 // An attacker timing the answers learns nothing the texts do not already say: a sign-up for a taken
 // address and a wrong login for an unknown one do the same argon2 work as their other outcome.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type * as Passwords from './passwords.ts';
 
 const work = vi.hoisted(() => ({ hashes: 0, verifies: 0 }));
 vi.mock('./passwords.ts', async (importOriginal) => {
-  const real = await importOriginal<typeof import('./passwords.ts')>();
+  const real = await importOriginal<typeof Passwords>();
   return {
     ...real,
     hashPassword: (p: string) => {

@@ -1,6 +1,6 @@
 import { AUTH_TEXTS } from '@pacebeat/contract';
 import { tooManyRequests } from '../http/errors.ts';
-import type { AttemptKind, AuthAttemptRepository } from './auth-attempt.repository.ts';
+import type { AuthAttemptRepository } from './auth-attempt.repository.ts';
 
 export interface RateLimitDeps {
   attempts: Pick<AuthAttemptRepository, 'reserve' | 'release' | 'clearFailures'>;
