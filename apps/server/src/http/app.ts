@@ -5,6 +5,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { API_BASE } from '@pacebeat/contract';
 import { accountsRoutes, type AccountsRoutesOptions } from '../accounts/accounts.routes.ts';
+import { apiDocs } from './api-docs.ts';
 import { authPlugin } from './auth.plugin.ts';
 import { contentSecurityPolicy } from './csp.ts';
 import { AppError } from './errors.ts';
@@ -86,6 +87,8 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
     else request.log.info(line, 'request');
   });
 
+  // Before the routes: it reads every route as it is added (OpenAPI at /api/openapi.json, /api/docs).
+  await app.register(apiDocs);
   await app.register(healthRoutes, deps);
   await app.register(
     async (api) => {
