@@ -13,6 +13,8 @@ import { requestHost, type AppOrigins } from './origins.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { installInputGuard } from './input-guard.ts';
 import { healthRoutes, type HealthDeps } from './health.routes.ts';
+import { httpMetrics } from './metrics.plugin.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { pingRoutes } from './ping.routes.ts';
 import { spotifyRoutes, type SpotifyRoutesOptions } from '../spotify/spotify.routes.ts';
 import { tempoRoutes, type TempoRoutesOptions } from '../tempo/tempo.routes.ts';
@@ -31,6 +33,8 @@ export interface AppDeps extends HealthDeps {
   spotify?: SpotifyRoutesOptions;
   /** Tempo sources' credits for the footer (tempo module). */
   tempo?: TempoRoutesOptions;
+  /** Prometheus metrics: every request is counted by route pattern and status (metrics/). */
+  metrics?: Pick<Metrics, 'httpRequest'>;
 }
 
 /** Largest request body any /api route accepts; larger ones answer 413. */
@@ -89,6 +93,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
 
   // Before the routes: it reads every route as it is added (OpenAPI at /api/openapi.json, /api/docs).
   await app.register(apiDocs);
+  if (deps.metrics) await app.register(httpMetrics, { metrics: deps.metrics });
   await app.register(healthRoutes, deps);
   await app.register(
     async (api) => {
