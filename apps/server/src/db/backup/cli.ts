@@ -13,6 +13,8 @@ import { backupSource, restoreTarget } from './target.ts';
 const stamp = () => new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
 const size = (bytes: number) =>
   bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+/** FILE as the user typed it: npm runs scripts in the project folder, and says where they were in INIT_CWD. */
+const userPath = (file: string) => path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
 const total = (rows: Record<string, number>) => Object.values(rows).reduce((a, b) => a + b, 0);
 
 async function main(): Promise<void> {
@@ -26,7 +28,7 @@ async function main(): Promise<void> {
     : path.join(config.dataDir, 'secret.key');
 
   if (command === 'backup') {
-    const file = path.resolve(args[0] ?? `pacebeat-backup-${stamp()}.sql.gz`);
+    const file = userPath(args[0] ?? `pacebeat-backup-${stamp()}.sql.gz`);
     const source = await backupSource(config, log);
     try {
       const s = await writeBackup(source.url, file, { keyId: key ? keyId(key) : null });
@@ -50,7 +52,7 @@ async function main(): Promise<void> {
     if (!file) throw new RestoreRefusedError('Usage: npm run restore FILE [-- --ignore-key]');
     const keyCheck = { keyId: key ? keyId(key) : null, ignoreKey: args.includes('--ignore-key') };
     try {
-      checkKey(await readBackupMeta(path.resolve(file)), keyCheck);
+      checkKey(await readBackupMeta(userPath(file)), keyCheck);
     } catch (err) {
       if (!(err instanceof RestoreRefusedError)) throw err;
       throw new RestoreRefusedError(
@@ -61,7 +63,7 @@ async function main(): Promise<void> {
     }
     const target = await restoreTarget(config, log);
     try {
-      const s = await restoreBackup(target.url, path.resolve(file), keyCheck);
+      const s = await restoreBackup(target.url, userPath(file), keyCheck);
       await target.close();
       console.log(
         `Restored ${Object.keys(s.rows).length} tables, ${total(s.rows)} rows from ${file} ` +
