@@ -1,4 +1,5 @@
 // `npm run backup [FILE]` and `npm run restore FILE [--ignore-key]` (see the README, "Backups").
+import fs from 'node:fs';
 import path from 'node:path';
 import dotenv from 'dotenv';
 import { ConfigError, loadConfig } from '../../config.ts';
@@ -28,7 +29,13 @@ async function main(): Promise<void> {
     : path.join(config.dataDir, 'secret.key');
 
   if (command === 'backup') {
-    const file = userPath(args[0] ?? `pacebeat-backup-${stamp()}.sql.gz`);
+    // FILE, or a folder to write `pacebeat-backup-<UTC time>.sql.gz` into (the current one by default).
+    const given = userPath(args[0] ?? '.');
+    const isFolder =
+      args[0] === undefined ||
+      args[0].endsWith('/') ||
+      fs.statSync(given, { throwIfNoEntry: false })?.isDirectory();
+    const file = isFolder ? path.join(given, `pacebeat-backup-${stamp()}.sql.gz`) : given;
     const source = await backupSource(config, log);
     try {
       const s = await writeBackup(source.url, file, { keyId: key ? keyId(key) : null });
