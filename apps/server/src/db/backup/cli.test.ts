@@ -87,10 +87,16 @@ describe('npm run backup / npm run restore', () => {
     expect(again.code).toBe(1);
     expect(again.out).toContain('already holds a database');
 
-    // A stopped installation: the backup starts the server itself, and stops it.
-    const fromStopped = await cli(b, 'backup', path.join(root, 'b.sql.gz'));
+    // A stopped installation: the backup starts the server itself, and stops it; given a folder, it names
+    // the file (as the nightly timer does).
+    const nightly = path.join(root, 'nightly');
+    fs.mkdirSync(nightly);
+    const fromStopped = await cli(b, 'backup', nightly);
     expect(fromStopped.out).toContain('(started for the backup)');
     expect(fromStopped.code).toBe(0);
+    expect(fs.readdirSync(nightly)).toEqual([
+      expect.stringMatching(/^pacebeat-backup-\d{8}-\d{6}\.sql\.gz$/),
+    ]);
 
     const started = await startEmbeddedPostgres(path.join(b, 'pg'), log);
     try {
