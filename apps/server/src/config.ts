@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { commaList, optionalString } from './config.fields.ts';
 import { appOrigins, OriginSettingsError } from './http/origins.ts';
+import { MetricsSettings, metricsSettingsProblem } from './metrics/metrics.config.ts';
 import { SpotifySettings } from './spotify/spotify.config.ts';
 import { TempoSettings } from './tempo/tempo.config.ts';
 
@@ -107,6 +108,9 @@ const ConfigSchema = z.object({
 
   // Tempo services (src/tempo/tempo.config.ts)
   ...TempoSettings,
+
+  // Prometheus metrics (src/metrics/metrics.config.ts)
+  ...MetricsSettings,
 });
 
 export type Config = Readonly<
@@ -143,6 +147,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (d.SESSION_IDLE_HOURS > d.SESSION_ABSOLUTE_HOURS) {
     throw new ConfigError(['SESSION_IDLE_HOURS: must not exceed SESSION_ABSOLUTE_HOURS']);
   }
+  const metricsProblem = metricsSettingsProblem(d);
+  if (metricsProblem) throw new ConfigError([metricsProblem]);
   try {
     appOrigins(d);
   } catch (err) {

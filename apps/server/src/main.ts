@@ -13,10 +13,14 @@ import { AlreadyRunningError } from './db/embedded.ts';
 import { runMigrations } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
 import { contentSecurityPolicy } from './http/csp.ts';
+import { startMetricsServer, type MetricsServer } from './http/metrics-server.ts';
 import { appOrigins } from './http/origins.ts';
 import { createLogger } from './log.ts';
 import { createHousekeepingService } from './jobs/housekeeping.service.ts';
 import { createJobQueue, jobRegistry, setupQueues, startWorkers } from './jobs/registry.ts';
+import { registerCoreGauges } from './metrics/core-gauges.ts';
+import { createMetrics } from './metrics/metrics.ts';
+import { createMetricsRepository } from './metrics/metrics.repository.ts';
 import { startDemoSpotify } from './spotify/demo.ts';
 import { createSpotifyModule, realSpotify } from './spotify/spotify.module.ts';
 import { cancelUserJobs } from './spotify/user-jobs.ts';
@@ -56,12 +60,14 @@ async function main(): Promise<void> {
     app?: Awaited<ReturnType<typeof buildApp>>;
     demo?: Awaited<ReturnType<typeof startDemoSpotify>>;
     estimator?: EstimatorPool;
+    metricsServer?: MetricsServer;
   } = {};
   closeWithGrace({ delay: config.SHUTDOWN_TIMEOUT_SECONDS * 1000, logger: log }, async ({ signal, err }) => {
     stopping = true;
     if (err) log.error({ err }, 'shutting down after an error');
     else log.info({ signal }, 'shutting down');
     await running.app?.close(); // stop accepting, let in-flight requests finish
+    await running.metricsServer?.close();
     await running.boss?.stop({
       graceful: true,
       close: true,
@@ -123,6 +129,12 @@ async function main(): Promise<void> {
   running.boss = boss;
   await setupQueues(boss);
 
+  // Prometheus metrics (METRICS_LISTEN): this process's counters, and gauges read from PostgreSQL per scrape.
+  const metricsRepo = createMetricsRepository(db.db);
+  const metrics = config.METRICS_LISTEN
+    ? createMetrics({ pingDatabase: () => metricsRepo.ping() })
+    : undefined;
+
   const accounts = createAccountsModule(
     db.db,
     { ...config, embedded: db.embedded },
@@ -137,6 +149,7 @@ async function main(): Promise<void> {
     if (command !== 'all') log.warn('demo mode runs its simulated Spotify inside each process: use `all`');
   }
   const spotify = createSpotifyModule(db.db, spotifyEndpoints!, config, log, {
+    observe: metrics?.spotifyRequest,
     onMusicAccountGone: [
       async (userId) => void (await cancelUserJobs(boss, Object.keys(jobRegistry), userId)),
     ],
@@ -158,7 +171,13 @@ async function main(): Promise<void> {
           GETSONGBPM_API_KEY: demo.getsongbpmKey,
         }
       : config,
-    estimator ? { estimatePreview: (mp3) => estimator.estimateFromMp3(mp3) } : {},
+    estimator
+      ? {
+          estimatePreview: metrics
+            ? metrics.timeEstimator((mp3: Uint8Array) => estimator.estimateFromMp3(mp3))
+            : (mp3) => estimator.estimateFromMp3(mp3),
+        }
+      : {},
   );
   // Producer (enqueue, for library scans) and consumer (run, the tempo-lookup job) of tempo lookups;
   // a job for a user's library asks that user's Spotify for audio-features.
@@ -201,6 +220,7 @@ async function main(): Promise<void> {
         },
         spotify: { spotify: spotify.connect, limits: accounts.limits },
         tempo: { tempo: tempo.service },
+        metrics,
         async checkReady() {
           if (stopping) throw new Error('shutting down');
           await db.pool.query('select 1');
@@ -211,6 +231,15 @@ async function main(): Promise<void> {
     );
     running.app = app;
     await app.listen({ host: config.HOST, port: config.PORT });
+  }
+
+  if (metrics && config.METRICS_LISTEN) {
+    registerCoreGauges(metrics, metricsRepo, spotify.limits);
+    running.metricsServer = await startMetricsServer(metrics, {
+      ...config.METRICS_LISTEN,
+      token: config.METRICS_TOKEN,
+      log,
+    });
   }
 }
 

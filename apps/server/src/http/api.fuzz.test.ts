@@ -2,30 +2,13 @@
 // and control characters, huge and deep values, bad content types, bad Host and Origin headers, bad
 // `?sudo`) must never answer 5xx. The routes are read from the app itself, so a new route is fuzzed too.
 // Short in `npm test`; a long run: FUZZ_RUNS=5000 npx vitest run apps/server/src/http/api.fuzz.test.ts
-import os from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testOrigins, uniqueIp } from '../../test/accounts-app.ts';
-import { createAccountsModule } from '../accounts/accounts.module.ts';
-import { loadConfig } from '../config.ts';
-import { startHarness, type Harness } from '../spotify/sandbox-harness.test-helper.ts';
-import { buildApp } from './app.ts';
+import { uniqueIp } from '../../test/accounts-app.ts';
+import { apiRoutes, buildFullApp, type FullApp } from '../../test/full-app.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
-
-/** Every route of the app, as [method, url] pairs, from Fastify's own route table. */
-function apiRoutes(app: FastifyInstance): [string, string][] {
-  const out: [string, string][] = [];
-  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const m = /(\/\S*) \(([A-Z, ]+)\)/.exec(line);
-    if (!m || !m[1]!.startsWith('/api/')) continue;
-    for (const method of m[2]!.split(', ')) if (method !== 'HEAD') out.push([method, m[1]!]);
-  }
-  return out;
-}
 
 const nasty = fc.oneof(
   fc.string(),
@@ -122,46 +105,17 @@ const request = fc.record({
 });
 
 describe('fuzzing every /api route', () => {
-  let h: Harness;
+  let full: FullApp;
   let app: FastifyInstance;
   let cookie = '';
   beforeAll(async () => {
-    h = await startHarness();
-    const log = pino({ level: 'silent' });
-    const email = `fuzz-${Date.now()}@example.org`;
-    const config = loadConfig({
-      ADMIN_EMAILS: email, // an admin, so `?sudo=` values reach the user lookup
-      LOGIN_MAX_FAILURES_PER_ADDRESS: '100000',
-      SIGNUP_MAX_PER_ADDRESS: '100000',
-    });
-    const accounts = createAccountsModule(h.db.db, { ...config, embedded: false }, log);
-    const spotify = h.process();
-    app = await buildApp(
-      {
-        webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),
-        origins: testOrigins(config),
-        checkReady: async () => undefined,
-        accounts: {
-          accounts: accounts.accounts,
-          sessions: accounts.sessions,
-          servicesStatus: (userId) => spotify.connect.status(userId),
-        },
-        spotify: { spotify: spotify.connect, limits: accounts.limits },
-        tempo: { tempo: { credits: () => ({ getSongBpm: false }) } },
-      },
-      { loggerInstance: log },
-    );
-    const signup = await app.inject({
-      method: 'POST',
-      url: '/api/signup',
-      payload: { email, name: 'Fuzz', password: 'run4fun!' },
-    });
-    const c = signup.cookies.find((x) => x.name === 'pacebeat_session');
-    cookie = c ? `pacebeat_session=${c.value}` : '';
+    // Signed in as an admin, so `?sudo=` values reach the user lookup.
+    full = await buildFullApp({ LOGIN_MAX_FAILURES_PER_ADDRESS: '100000', SIGNUP_MAX_PER_ADDRESS: '100000' });
+    app = full.app;
+    cookie = full.adminCookie;
   });
   afterAll(async () => {
-    await app.close();
-    await h.close();
+    await full.close();
   });
 
   it('knows the routes it fuzzes', () => {

@@ -5,6 +5,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { API_BASE } from '@pacebeat/contract';
 import { accountsRoutes, type AccountsRoutesOptions } from '../accounts/accounts.routes.ts';
+import { apiDocs } from './api-docs.ts';
 import { authPlugin } from './auth.plugin.ts';
 import { contentSecurityPolicy } from './csp.ts';
 import { AppError } from './errors.ts';
@@ -12,6 +13,8 @@ import { requestHost, type AppOrigins } from './origins.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { installInputGuard } from './input-guard.ts';
 import { healthRoutes, type HealthDeps } from './health.routes.ts';
+import { httpMetrics } from './metrics.plugin.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { pingRoutes } from './ping.routes.ts';
 import { spotifyRoutes, type SpotifyRoutesOptions } from '../spotify/spotify.routes.ts';
 import { tempoRoutes, type TempoRoutesOptions } from '../tempo/tempo.routes.ts';
@@ -30,6 +33,8 @@ export interface AppDeps extends HealthDeps {
   spotify?: SpotifyRoutesOptions;
   /** Tempo sources' credits for the footer (tempo module). */
   tempo?: TempoRoutesOptions;
+  /** Prometheus metrics: every request is counted by route pattern and status (metrics/). */
+  metrics?: Pick<Metrics, 'httpRequest'>;
 }
 
 /** Largest request body any /api route accepts; larger ones answer 413. */
@@ -86,6 +91,9 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
     else request.log.info(line, 'request');
   });
 
+  // Before the routes: it reads every route as it is added (OpenAPI at /api/openapi.json, /api/docs).
+  await app.register(apiDocs);
+  if (deps.metrics) await app.register(httpMetrics, { metrics: deps.metrics });
   await app.register(healthRoutes, deps);
   await app.register(
     async (api) => {

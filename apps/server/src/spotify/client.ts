@@ -58,6 +58,8 @@ export interface SpotifyClientDeps {
   random?: () => number;
   /** Retries of transient failures: attempts in all, and the backoff. */
   retry?: { attempts: number; baseMs: number; capMs: number };
+  /** Told of every request sent and its answer (`network` when none came): the metrics count them. */
+  observe?: (call: { endpoint: string; purpose: string; status: number | 'network' }) => void;
 }
 
 const DEFAULT_RETRY = { attempts: 4, baseMs: 500, capMs: 8_000 };
@@ -129,6 +131,7 @@ export function createSpotifyClient(deps: SpotifyClientDeps) {
         ));
       } catch (err) {
         if (!(err instanceof NetworkError)) throw err;
+        deps.observe?.({ endpoint: req.endpoint, purpose: ctx.purpose, status: 'network' });
         await deps.budget.countFailure(entry);
         deps.log.warn({ ...entry, attempt, err: err.message }, 'spotify call failed (network)');
         if (req.idempotent && attempt < retry.attempts) {
@@ -138,6 +141,7 @@ export function createSpotifyClient(deps: SpotifyClientDeps) {
         throw new SpotifyApiError(req.endpoint, 0, err.message);
       }
       const status = response.status;
+      deps.observe?.({ endpoint: req.endpoint, purpose: ctx.purpose, status });
       deps.log.info(
         { ...entry, status, ms: Math.round(performance.now() - started), attempt },
         'spotify call',

@@ -42,6 +42,7 @@ export interface SpotifyModuleOverrides {
   fetch?: typeof fetch;
   sleep?: SpotifyClientDeps['sleep'];
   retry?: SpotifyClientDeps['retry'];
+  observe?: SpotifyClientDeps['observe'];
   onMusicAccountGone?: SpotifyConnectDeps['onMusicAccountGone'];
   /** Budget key; default: the client id (the rate limit is per app). */
   budgetKey?: string;
@@ -82,6 +83,7 @@ export function createSpotifyModule(
     fetch: o.fetch,
     sleep: o.sleep,
     retry: o.retry,
+    observe: o.observe,
   });
   const connect = createSpotifyConnectService({
     accounts,

@@ -1,6 +1,6 @@
 // Spotify tokens are encrypted at rest with AES-256-GCM. The key comes from TOKEN_ENCRYPTION_KEY, or from
 // `<DATA_DIR>/secret.key`, created with mode 0600 on first start (STYLE.md §11: secrets never get defaults).
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -70,4 +70,20 @@ export function loadOrCreateKey(opts: { setting: string | undefined; dataDir: st
     throw new Error(`${file} is readable by other users (mode ${mode.toString(8)}); run: chmod 600 ${file}`);
   }
   return parseKey(fs.readFileSync(file, 'utf8').trim());
+}
+
+/** The key in use, if there is one (the setting, else the key file), without creating it (backups). */
+export function findKey(opts: { setting: string | undefined; dataDir: string }): Buffer | null {
+  if (opts.setting) return parseKey(opts.setting);
+  try {
+    return parseKey(fs.readFileSync(path.join(opts.dataDir, 'secret.key'), 'utf8').trim());
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+/** A short name of a key that tells two keys apart and reveals nothing of either (a backup records it). */
+export function keyId(key: Buffer): string {
+  return createHash('sha256').update('pacebeat token key id\0').update(key).digest('hex').slice(0, 16);
 }

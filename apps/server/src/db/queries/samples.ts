@@ -6,6 +6,7 @@ import { createSessionRepository } from '../../accounts/session.repository.ts';
 import { createUserRepository } from '../../accounts/user.repository.ts';
 import { createSpotifyAccountRepository } from '../../spotify/account.repository.ts';
 import { createBudgetRepository } from '../../spotify/budget.repository.ts';
+import { createMetricsRepository } from '../../metrics/metrics.repository.ts';
 import { createTempoRepository } from '../../tempo/tempo.repository.ts';
 import type { Db } from '../client.ts';
 
@@ -247,6 +248,23 @@ export const REPOSITORIES = [
       },
       takeSlot: { label: 'slot refused: read why', args: ['deezer', AT, 200, 1000] },
       setCooldown: { args: ['deezer', LATER, '429 Too Many Requests'] },
+    },
+  }),
+  repository({
+    source: 'metrics/metrics.repository.ts',
+    name: 'MetricsRepository',
+    create: (db: Db) => createMetricsRepository(db),
+    samples: {
+      ping: { args: [] },
+      spotifyBudget: { args: [LIMITS.key] },
+      spotifyLedgerToday: { args: [] },
+      accounts: { args: [] },
+      jobs: [
+        { label: 'before pg-boss made its tables', args: [] },
+        { label: 'jobs by queue and state', args: [], rows: { to_regclass: [{ ok: true }] } },
+      ],
+      tempoRecordings: { args: [] },
+      tempoCooldowns: { args: [] },
     },
   }),
 ];

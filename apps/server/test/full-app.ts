@@ -1,0 +1,71 @@
+// The HTTP app with every feature's routes on the real test database and the simulated Spotify, for
+// the tests that walk Fastify's route table (fuzzing, the API document's coverage). A feature that adds
+// routes adds its module here, and those tests cover its routes with no other change.
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { createAccountsModule } from '../src/accounts/accounts.module.ts';
+import { loadConfig } from '../src/config.ts';
+import { buildApp } from '../src/http/app.ts';
+import { startHarness, type Harness } from '../src/spotify/sandbox-harness.test-helper.ts';
+import { testOrigins } from './accounts-app.ts';
+
+export interface FullApp {
+  app: FastifyInstance;
+  harness: Harness;
+  /** The session cookie of a signed-in admin (`ADMIN_EMAILS`), as a `cookie` header value. */
+  adminCookie: string;
+  close(): Promise<void>;
+}
+
+export async function buildFullApp(env: Record<string, string> = {}): Promise<FullApp> {
+  const harness = await startHarness();
+  const log = pino({ level: 'silent' });
+  const email = `full-${Date.now()}-${Math.random().toString(36).slice(2)}@example.org`;
+  const config = loadConfig({ ADMIN_EMAILS: email, ...env });
+  const accounts = createAccountsModule(harness.db.db, { ...config, embedded: false }, log);
+  const spotify = harness.process();
+  const app = await buildApp(
+    {
+      webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),
+      origins: testOrigins(config),
+      checkReady: async () => undefined,
+      accounts: {
+        accounts: accounts.accounts,
+        sessions: accounts.sessions,
+        servicesStatus: (userId) => spotify.connect.status(userId),
+      },
+      spotify: { spotify: spotify.connect, limits: accounts.limits },
+      tempo: { tempo: { credits: () => ({ getSongBpm: false }) } },
+    },
+    { loggerInstance: log },
+  );
+  const signup = await app.inject({
+    method: 'POST',
+    url: '/api/signup',
+    payload: { email, name: 'Admin', password: 'run4fun!' },
+  });
+  const c = signup.cookies.find((x) => x.name === 'pacebeat_session');
+  return {
+    app,
+    harness,
+    adminCookie: c ? `pacebeat_session=${c.value}` : '',
+    async close() {
+      await app.close();
+      await accounts.close();
+      await harness.close();
+    },
+  };
+}
+
+/** Every route of the app under /api, as [method, url] pairs, from Fastify's own route table. */
+export function apiRoutes(app: FastifyInstance): [string, string][] {
+  const out: [string, string][] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const m = /(\/\S*) \(([A-Z, ]+)\)/.exec(line);
+    if (!m || !m[1]!.startsWith('/api/')) continue;
+    for (const method of m[2]!.split(', ')) if (method !== 'HEAD') out.push([method, m[1]!]);
+  }
+  return out;
+}
