@@ -14,6 +14,7 @@ import { createAdmin, type Admin } from './admin/admin.ts';
 export type { SandboxOptions, SandboxConfig } from './config.ts';
 export type { BaseUrls } from './context.ts';
 export type { FaultRule } from './limits/faults.ts';
+export { transientFaultMix } from './limits/faults.ts';
 export type { Admin } from './admin/admin.ts';
 export type { ScoreRequest, TargetScore } from './admin/scoring.ts';
 export { PRODUCT_SCOPES } from './admin/admin.ts';
