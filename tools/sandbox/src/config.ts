@@ -2,6 +2,7 @@
 // API (PUT /admin/config) changes them while it runs.
 import type { WorldSize } from './world/sizes.ts';
 import type { FaultRule } from './limits/faults.ts';
+import { REALISTIC_TEMPO_ERRORS, type TempoErrorConfig } from './world/tempo-errors.ts';
 
 export interface WindowLimit {
   windowSeconds: number;
@@ -32,6 +33,8 @@ export interface SandboxConfig {
   dailyQuotaScope: 'account' | 'client';
   /** Share of tracks whose audio-features tempo (and ReccoBeats') is at double or half tempo. */
   audioFeaturesOctaveErrorShare: number;
+  /** The tempo services' other errors: 3:2, another version's tempo, tempo changes, wrong entries. */
+  tempoErrors: TempoErrorConfig;
   deezer: {
     /** Share of tracks Deezer has at all (by ISRC). */
     coverage: number;
@@ -58,7 +61,7 @@ export interface SandboxConfig {
 }
 
 export interface SandboxOptions extends Partial<
-  Omit<SandboxConfig, 'deezer' | 'reccobeats' | 'getsongbpm' | 'previews'>
+  Omit<SandboxConfig, 'deezer' | 'reccobeats' | 'getsongbpm' | 'previews' | 'tempoErrors'>
 > {
   seed?: number;
   size?: WorldSize;
@@ -69,8 +72,26 @@ export interface SandboxOptions extends Partial<
   reccobeats?: Partial<SandboxConfig['reccobeats']>;
   getsongbpm?: Partial<SandboxConfig['getsongbpm']>;
   previews?: Partial<SandboxConfig['previews']>;
+  tempoErrors?: TempoErrorOptions;
   /** Log requests with Fastify's logger (pino) to stdout. */
   logger?: boolean;
+}
+
+export interface TempoErrorOptions {
+  tempoChangeShare?: number;
+  spotify?: Partial<TempoErrorConfig['spotify']>;
+  deezer?: Partial<TempoErrorConfig['deezer']>;
+  getsongbpm?: Partial<TempoErrorConfig['getsongbpm']>;
+}
+
+/** `base` with the given shares changed. */
+export function mergeTempoErrors(base: TempoErrorConfig, patch: TempoErrorOptions = {}): TempoErrorConfig {
+  return {
+    tempoChangeShare: patch.tempoChangeShare ?? base.tempoChangeShare,
+    spotify: { ...base.spotify, ...patch.spotify },
+    deezer: { ...base.deezer, ...patch.deezer },
+    getsongbpm: { ...base.getsongbpm, ...patch.getsongbpm },
+  };
 }
 
 export const DAY_SECONDS = 86_400;
@@ -95,6 +116,7 @@ export function buildConfig(opts: SandboxOptions): SandboxConfig {
     dailyQuota: opts.dailyQuota ?? (extendedQuota ? false : DEFAULT_DAILY_QUOTA),
     dailyQuotaScope: opts.dailyQuotaScope ?? 'account',
     audioFeaturesOctaveErrorShare: opts.audioFeaturesOctaveErrorShare ?? 0.1,
+    tempoErrors: mergeTempoErrors(REALISTIC_TEMPO_ERRORS, opts.tempoErrors),
     deezer: {
       coverage: 0.95,
       unknownBpmShare: 0.3,

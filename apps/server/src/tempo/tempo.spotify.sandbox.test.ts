@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SandboxOptions } from '@pacebeat/sandbox';
+import { OCTAVE_ERRORS_ONLY, type SandboxOptions } from '@pacebeat/sandbox';
 import { testDb } from '../../test/db.ts';
 import { createSpotifyModule, type SpotifyModule } from '../spotify/spotify.module.ts';
 import { sandboxSpotifyEndpoints } from '../spotify/demo.ts';
@@ -133,7 +133,11 @@ describe('tempo lookups with Spotify audio-features', () => {
   });
 
   it('extended quota: 150 tracks cost two calls, and the tempos are the simulated Spotify’s', async () => {
-    const { h, p } = await start({ extendedQuota: true, audioFeaturesOctaveErrorShare: 0 });
+    const { h, p } = await start({
+      extendedQuota: true,
+      audioFeaturesOctaveErrorShare: 0,
+      tempoErrors: OCTAVE_ERRORS_ONLY,
+    });
     const userId = await connectedUser(h, p);
     const ids = catalogTracks(h, 0, 150).map((t) => t.spotifyId);
     const got = await spotifyAudioFeatures(

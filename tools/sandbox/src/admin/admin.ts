@@ -6,10 +6,11 @@ import type { SandboxConfig, SandboxOptions } from '../config.ts';
 import type { FaultRule } from '../limits/faults.ts';
 import { s256, type TokenAnswer } from '../spotify/tokens.ts';
 import { quotaKey } from '../spotify/route.ts';
-import { DEFAULT_DAILY_QUOTA } from '../config.ts';
+import { DEFAULT_DAILY_QUOTA, mergeTempoErrors } from '../config.ts';
 import type { Playlist, User } from '../world/library.ts';
 import type { UserSpec } from '../world/sizes.ts';
 import { score, type ScoreRequest } from './scoring.ts';
+import { otherSection } from '../tempo/views.ts';
 
 export class AdminError extends Error {
   readonly status: number;
@@ -207,6 +208,7 @@ export function createAdmin(ctx: Ctx, initial: SandboxConfig) {
         reccobeats: { ...c.reccobeats, ...patch.reccobeats },
         getsongbpm: { ...c.getsongbpm, ...patch.getsongbpm },
         previews: { ...c.previews, ...patch.previews },
+        tempoErrors: mergeTempoErrors(c.tempoErrors, patch.tempoErrors),
       };
       if (patch.faults) ctx.faults.set(patch.faults);
       return ctx.config;
@@ -253,6 +255,8 @@ export function createAdmin(ctx: Ctx, initial: SandboxConfig) {
       const cat = w().catalog;
       const t = cat.track(g as number);
       const truth = cat.tempoOf(g as number);
+      // A song whose tempo changes: its other section's tempo (trueTempo is the main one).
+      const other = otherSection(ctx, g as number);
       return {
         id: trackId,
         name: t.name,
@@ -263,6 +267,7 @@ export function createAdmin(ctx: Ctx, initial: SandboxConfig) {
         trueTempo: truth.bpm,
         pattern: truth.pattern,
         timeSignature: truth.timeSignature,
+        ...(other !== undefined ? { otherSectionTempo: other } : {}),
         recordingTrackId: w().trackId(t.recording),
       };
     },

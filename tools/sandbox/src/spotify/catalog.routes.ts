@@ -6,7 +6,7 @@ import { ApiError, addRoute, intParam, strParam, type Call } from './route.ts';
 import { paging } from './present.ts';
 import { BASE62_ID } from '../world/ids.ts';
 import type { Release } from '../world/catalog.ts';
-import { analysedTempo } from '../world/tempo.ts';
+import { reportedTempo } from '../tempo/views.ts';
 import { hash32, unit } from '../world/rng.ts';
 import { search } from './search.ts';
 
@@ -47,7 +47,7 @@ export function audioFeatures(ctx: Ctx, g: number) {
     loudness: -Math.round(unit(ctx.world.seed, 'loud', rec) * 14000) / 1000 - 2,
     mode: hash32(ctx.world.seed, 'mode', rec) % 2,
     speechiness: f('speechiness') / 4,
-    tempo: analysedTempo(ctx.world.seed, rec, truth, 'spotify', ctx.config.audioFeaturesOctaveErrorShare),
+    tempo: reportedTempo(ctx, 'spotify', rec, g, truth, ctx.config.audioFeaturesOctaveErrorShare).bpm,
     time_signature: truth.timeSignature,
     track_href: `${ctx.baseUrls.spotifyApi}/tracks/${id}`,
     type: 'audio_features' as const,
