@@ -96,8 +96,17 @@ export class Catalog extends CatalogSkeleton {
         return `${this.releaseTitle(src)} (Remastered ${rel.year})`;
       }
       case 'compilation':
+        if (rel.box)
+          return rng.pick([
+            'The Complete Recordings',
+            'The Studio Albums (Box Set)',
+            `Anthology ${this.releaseOf(rel.sources?.[0] as number).year}-${rel.year}`,
+            'Collected Works',
+          ]);
         return rng.pick(['Greatest Hits', 'The Best Of', 'Essentials', 'Anthology', 'Singles Collection']);
       case 'va':
+        if (rel.box)
+          return `${rel.trackCount} ${rng.pick(['Running', 'Workout', 'Gym', 'Party'])} ${rng.pick(['Hits', 'Anthems', 'Classics'])} ${rel.year}`;
         return `${rng.pick(['Running', 'Workout', 'Summer', 'Party', 'Chill', 'Road Trip'])} ${rng.pick(['Hits', 'Anthems', 'Classics', 'Vibes'])} ${rel.year}`;
       default:
         return albumTitle(rng, nonLatin);

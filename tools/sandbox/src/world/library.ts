@@ -133,8 +133,9 @@ export class LibraryFactory {
     const artist = this.catalog.artists[favourites[idx] as number];
     if (!artist) throw new Error('no favourite artists');
     const rels = artist.releases.map((r) => this.catalog.releases[r] as Release);
+    // Box sets are never drawn from (their tracks are other releases' recordings).
     const weights = rels.map((r) =>
-      r.kind === 'studio' ? 4 : r.kind === 'single' || r.kind === 'ep' ? 2 : 0.6,
+      r.box ? 0 : r.kind === 'studio' ? 4 : r.kind === 'single' || r.kind === 'ep' ? 2 : 0.6,
     );
     const rel = rels[rng.weighted(weights)] as Release;
     return rel.firstG + rng.int(0, rel.trackCount - 1);
@@ -144,6 +145,7 @@ export class LibraryFactory {
     const rng = new Rng(this.seed, 'library', spec.username);
     const fav = this.favourites(rng, spec.favouriteArtists);
     if (fav.length === 0) return fav;
+    if (spec.boxSetFan) this.followBoxSetArtist(fav, spec.followedArtists);
     const seen = new Set<number>();
     let t = this.now - 4 * 365 * DAY;
     const step = (4 * 365 * DAY) / Math.max(1, spec.liked);
@@ -189,6 +191,24 @@ export class LibraryFactory {
       user.playlists.unshift(pl.p);
     }
     return fav;
+  }
+
+  /**
+   * Makes sure one of the followed artists (the last of them) has a box set, so a library scan must
+   * follow `tracks.next` of `GET /albums/{id}`: the most popular such artist takes that place.
+   */
+  private followBoxSetArtist(fav: number[], followed: number): void {
+    const hasBox = (i: number) =>
+      (this.catalog.artists[i]?.releases ?? []).some((r) => this.catalog.releases[r]?.box);
+    const slot = Math.min(Math.max(0, followed - 1), fav.length - 1);
+    if (fav.slice(0, slot + 1).some(hasBox)) return;
+    const boxed = this.catalog.artists
+      .filter((a) => a.i > 0 && hasBox(a.i))
+      .sort((a, b) => b.popularity - a.popularity || a.i - b.i)[0];
+    if (!boxed) return;
+    const at = fav.indexOf(boxed.i);
+    if (at >= 0) fav.splice(at, 1);
+    fav.splice(slot, 0, boxed.i);
   }
 
   newPlaylist(

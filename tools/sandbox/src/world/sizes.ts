@@ -21,6 +21,8 @@ export interface UserSpec {
   collaborator?: string;
   /** Has local files in a playlist. */
   localFiles?: boolean;
+  /** Follows an artist with a box set (an album of more than 50 tracks). */
+  boxSetFan?: boolean;
 }
 
 export interface SizeSpec {
@@ -59,6 +61,7 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         followedArtists: 4,
         favouriteArtists: 8,
         localFiles: true,
+        boxSetFan: true,
       }),
       u('ben.pace', 'Ben Pace', {
         liked: 15,
@@ -94,6 +97,7 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         followedArtists: 10,
         favouriteArtists: 25,
         localFiles: true,
+        boxSetFan: true,
       }),
       u('ben.pace', 'Ben Pace', {
         liked: 40,
@@ -122,6 +126,7 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         followedArtists: 25,
         favouriteArtists: 60,
         localFiles: true,
+        boxSetFan: true,
       }),
       u('ben.pace', 'Ben Pace', {
         liked: 80,
@@ -159,6 +164,7 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         followedArtists: 25,
         favouriteArtists: 60,
         localFiles: true,
+        boxSetFan: true,
       }),
       u('ben.pace', 'Ben Pace', {
         liked: 80,
