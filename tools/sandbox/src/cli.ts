@@ -16,6 +16,7 @@ const { values } = parseArgs({
     'rate-limit': { type: 'string' },
     'no-rotation': { type: 'boolean', default: false },
     lenient: { type: 'boolean', default: false },
+    'transient-failures': { type: 'string' },
     log: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -33,6 +34,8 @@ if (values.help) {
   --rate-limit N        calls per rolling 30 s per app (0 = off; default 180)
   --no-rotation         refresh does not rotate the refresh token
   --lenient             ignore unknown query parameters instead of answering 400
+  --transient-failures S  share of calls that fail transiently (5xx, resets, slow answers;
+                        default 0, realistic 0.005)
   --log                 log every request`);
   process.exit(0);
 }
@@ -57,6 +60,9 @@ const sandbox = await startSandbox({
     : {}),
   ...(rate !== undefined ? { rateLimit: rate > 0 ? { windowSeconds: 30, maxRequests: rate } : false } : {}),
   ...(values['no-rotation'] ? { rotateRefreshTokens: 'never' as const } : {}),
+  ...(values['transient-failures'] !== undefined
+    ? { transientFailures: Number(values['transient-failures']) }
+    : {}),
 });
 
 const w = sandbox.admin.world();

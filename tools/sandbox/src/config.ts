@@ -7,6 +7,8 @@ import { REALISTIC_TEMPO_ERRORS, type TempoErrorConfig } from './world/tempo-err
 export interface WindowLimit {
   windowSeconds: number;
   maxRequests: number;
+  /** How inexact the limit is: the allowance drifts between (1 - jitter) and (1 + jitter / 2) × maxRequests. */
+  jitter?: number;
 }
 
 export interface SandboxConfig {
@@ -25,7 +27,7 @@ export interface SandboxConfig {
   refreshTokenTtlSeconds: number;
   /** 'always': every refresh returns a new refresh token and retires the old one; 'never'; 'sometimes': half. */
   rotateRefreshTokens: 'always' | 'never' | 'sometimes';
-  /** Spotify's rolling 30-second limit per app. false = off. */
+  /** Spotify's rolling 30-second limit per app (unpublished, and not exact: see `jitter`). false = off. */
   rateLimit: WindowLimit | false;
   /** Spotify's daily quota (rolling 24 h). false = off (default in extended quota). */
   dailyQuota: (WindowLimit & { minRetryAfterSeconds: number }) | false;
@@ -57,6 +59,12 @@ export interface SandboxConfig {
   };
   previews: { seconds: number; sampleRate: number; kbps: number; cacheSize: number };
   faults: FaultRule[];
+  /**
+   * A background of transient failures on every service (transientFaultMix): the share of calls that
+   * fail in some way. 0 = none (the default: unit tests need determinism); demo mode and the
+   * benchmarks use REALISTIC_TRANSIENT_SHARE.
+   */
+  transientFailures: number;
   requestLogSize: number;
 }
 
@@ -94,6 +102,9 @@ export function mergeTempoErrors(base: TempoErrorConfig, patch: TempoErrorOption
   };
 }
 
+/** A realistic low background of transient failures: 0.5 % of calls (5xx, resets, slow answers). */
+export const REALISTIC_TRANSIENT_SHARE = 0.005;
+
 export const DAY_SECONDS = 86_400;
 export const DEFAULT_DAILY_QUOTA = {
   windowSeconds: DAY_SECONDS,
@@ -112,7 +123,7 @@ export function buildConfig(opts: SandboxOptions): SandboxConfig {
     accessTokenTtlSeconds: opts.accessTokenTtlSeconds ?? 3600,
     refreshTokenTtlSeconds: opts.refreshTokenTtlSeconds ?? 182 * DAY_SECONDS,
     rotateRefreshTokens: opts.rotateRefreshTokens ?? 'always',
-    rateLimit: opts.rateLimit ?? { windowSeconds: 30, maxRequests: 180 },
+    rateLimit: opts.rateLimit ?? { windowSeconds: 30, maxRequests: 180, jitter: 0.2 },
     dailyQuota: opts.dailyQuota ?? (extendedQuota ? false : DEFAULT_DAILY_QUOTA),
     dailyQuotaScope: opts.dailyQuotaScope ?? 'account',
     audioFeaturesOctaveErrorShare: opts.audioFeaturesOctaveErrorShare ?? 0.1,
@@ -141,6 +152,7 @@ export function buildConfig(opts: SandboxOptions): SandboxConfig {
     },
     previews: { seconds: 30, sampleRate: 22050, kbps: 96, cacheSize: 64, ...opts.previews },
     faults: opts.faults ?? [],
+    transientFailures: opts.transientFailures ?? 0,
     requestLogSize: opts.requestLogSize ?? 10_000,
   };
 }

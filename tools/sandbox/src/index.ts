@@ -19,6 +19,7 @@ export { OCTAVE_ERRORS_ONLY, REALISTIC_TEMPO_ERRORS, type TempoErrorConfig } fro
 export type { Admin } from './admin/admin.ts';
 export type { ScoreRequest, TargetScore } from './admin/scoring.ts';
 export { PRODUCT_SCOPES } from './admin/admin.ts';
+export { REALISTIC_TRANSIENT_SHARE } from './config.ts';
 export { World } from './world/world.ts';
 
 export interface Sandbox {
@@ -49,6 +50,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     baseUrls: { spotifyAccounts: '', spotifyApi: '', deezer: '', reccobeats: '', getsongbpm: '', admin: '' },
   };
   ctx.tokens = new TokenStore(() => ctx.config, clock, seed);
+  ctx.faults.setBackground(config.transientFailures);
   const admin = createAdmin(ctx, config);
   const app = buildApp(ctx, admin, { logger: opts.logger ?? false });
   await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });

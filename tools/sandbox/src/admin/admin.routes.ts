@@ -86,6 +86,7 @@ export function registerAdminRoutes(app: FastifyInstance, _ctx: Ctx, admin: Admi
     );
     return admin.faults();
   });
+  app.get('/faults/background', async () => admin.backgroundFaults());
   app.delete('/faults', async () => {
     admin.setFaults([]);
     return [];

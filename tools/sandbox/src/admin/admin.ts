@@ -211,6 +211,7 @@ export function createAdmin(ctx: Ctx, initial: SandboxConfig) {
         tempoErrors: mergeTempoErrors(c.tempoErrors, patch.tempoErrors),
       };
       if (patch.faults) ctx.faults.set(patch.faults);
+      if (patch.transientFailures !== undefined) ctx.faults.setBackground(patch.transientFailures);
       return ctx.config;
     },
     setFaults: (rules: FaultRule[]) => {
@@ -218,6 +219,8 @@ export function createAdmin(ctx: Ctx, initial: SandboxConfig) {
       ctx.config = { ...ctx.config, faults: rules };
     },
     faults: () => ctx.faults.stats(),
+    /** The background of transient failures (transientFailures): its rules, how often each fired. */
+    backgroundFaults: () => ctx.faults.backgroundStats(),
     requests: (filter: { service?: string; since?: number; clientId?: string; userId?: string } = {}) =>
       ctx.log.list(filter),
     counters: () => ctx.log.counters(),
@@ -247,6 +250,7 @@ export function createAdmin(ctx: Ctx, initial: SandboxConfig) {
       ctx.clock.reset();
       ctx.config = { ...initial };
       ctx.faults.set(initial.faults);
+      ctx.faults.setBackground(initial.transientFailures);
       delete ctx.loginUser;
     },
     /** What the world knows about a track: its true tempo and identity. */

@@ -105,6 +105,8 @@ export class Faults {
   rules: FaultRule[] = [];
   private seen: number[] = [];
   private fired: number[] = [];
+  /** The background (transientFailures), checked after the explicit rules. */
+  private background: Faults | undefined;
   private readonly seed: number;
 
   constructor(seed: number, rules: FaultRule[]) {
@@ -118,8 +120,22 @@ export class Faults {
     this.fired = rules.map(() => 0);
   }
 
-  /** The first rule that fires for this request, if any. */
+  /** Sets the background of transient failures (share of calls; 0 = none). */
+  setBackground(share: number): void {
+    this.background = share > 0 ? new Faults(this.seed + 1, transientFaultMix(share)) : undefined;
+  }
+
+  /** How often the background's rules matched and fired. */
+  backgroundStats(): Array<{ rule: FaultRule; matched: number; fired: number }> {
+    return this.background?.stats() ?? [];
+  }
+
+  /** The first rule that fires for this request (explicit rules first, then the background), if any. */
   pick(service: Service, method: string, path: string): FiredFault | undefined {
+    return this.pickExplicit(service, method, path) ?? this.background?.pick(service, method, path);
+  }
+
+  private pickExplicit(service: Service, method: string, path: string): FiredFault | undefined {
     for (let i = 0; i < this.rules.length; i++) {
       const rule = this.rules[i] as FaultRule;
       if (rule.service && rule.service !== service) continue;

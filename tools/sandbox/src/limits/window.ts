@@ -1,5 +1,8 @@
-// A rolling-window counter: at most maxRequests in any windowSeconds, per key.
+// A rolling-window counter: at most maxRequests in any windowSeconds, per key. With `jitter` the
+// allowance is less exact, as a real service's is: it drifts between (1 - jitter) and (1 + jitter / 2)
+// times maxRequests from one window-long period to the next.
 import type { WindowLimit } from '../config.ts';
+import { unit } from '../world/rng.ts';
 
 export interface WindowVerdict {
   ok: boolean;
@@ -13,13 +16,14 @@ export class RollingWindow {
   /** Records a request at `now` if the limit allows it. */
   take(key: string, limit: WindowLimit, now: number): WindowVerdict {
     const windowMs = limit.windowSeconds * 1000;
+    const max = allowance(key, limit, now);
     let list = this.hits.get(key);
     if (!list) this.hits.set(key, (list = []));
     let drop = 0;
     while (drop < list.length && (list[drop] as number) <= now - windowMs) drop++;
     if (drop > 0) list.splice(0, drop);
-    if (list.length >= limit.maxRequests) {
-      const oldest = list[list.length - limit.maxRequests] as number;
+    if (list.length >= max) {
+      const oldest = list[list.length - max] as number;
       return { ok: false, retryAfter: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)) };
     }
     list.push(now);
@@ -33,4 +37,13 @@ export class RollingWindow {
   clear(): void {
     this.hits.clear();
   }
+}
+
+/** The number of requests allowed in the window that ends now. */
+export function allowance(key: string, limit: WindowLimit, now: number): number {
+  const jitter = limit.jitter ?? 0;
+  if (jitter <= 0) return limit.maxRequests;
+  const period = Math.floor(now / (limit.windowSeconds * 1000));
+  const factor = 1 - jitter + 1.5 * jitter * unit('allowance', key, period);
+  return Math.max(1, Math.round(limit.maxRequests * factor));
 }
