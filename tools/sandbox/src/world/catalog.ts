@@ -186,6 +186,22 @@ export class Catalog extends CatalogSkeleton {
     return code;
   }
 
+  /** Every track of the recording with this ISRC: the original and its reissues on compilations. */
+  tracksByIsrc(isrc: string): number[] {
+    const g = this.trackByIsrc(isrc);
+    if (g === undefined) return [];
+    const a = this.artists[this.releaseOf(g).artist] as Artist;
+    const out = [g];
+    for (const r of [...a.releases, ...a.appearsOn]) {
+      const rel = this.releases[r] as Release;
+      if (rel.kind !== 'compilation' && rel.kind !== 'va') continue;
+      rel.sources?.forEach((src, t) => {
+        if (src === g) out.push(rel.firstG + t);
+      });
+    }
+    return out;
+  }
+
   /** The track whose recording has this ISRC (the original release, not a compilation). */
   trackByIsrc(isrc: string): number | undefined {
     const code = isrc.toUpperCase();
