@@ -33,6 +33,11 @@ export interface SandboxConfig {
   dailyQuota: (WindowLimit & { minRetryAfterSeconds: number }) | false;
   /** Who shares the daily quota: 'account' (every client id belongs to one developer account) or 'client'. */
   dailyQuotaScope: 'account' | 'client';
+  /**
+   * Extended quota only: whether this app used audio-features before 2024-11-27 and so keeps it. An
+   * extended-quota app that did not gets 403 from the audio-features endpoints (and keeps the rest).
+   */
+  audioFeaturesAccess: boolean;
   /** Share of tracks whose audio-features tempo (and ReccoBeats') is at double or half tempo. */
   audioFeaturesOctaveErrorShare: number;
   /** The tempo services' other errors: 3:2, another version's tempo, tempo changes, wrong entries. */
@@ -126,6 +131,7 @@ export function buildConfig(opts: SandboxOptions): SandboxConfig {
     rateLimit: opts.rateLimit ?? { windowSeconds: 30, maxRequests: 180, jitter: 0.2 },
     dailyQuota: opts.dailyQuota ?? (extendedQuota ? false : DEFAULT_DAILY_QUOTA),
     dailyQuotaScope: opts.dailyQuotaScope ?? 'account',
+    audioFeaturesAccess: opts.audioFeaturesAccess ?? true,
     audioFeaturesOctaveErrorShare: opts.audioFeaturesOctaveErrorShare ?? 0.1,
     tempoErrors: mergeTempoErrors(REALISTIC_TEMPO_ERRORS, opts.tempoErrors),
     deezer: {

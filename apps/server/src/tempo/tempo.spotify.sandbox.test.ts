@@ -110,6 +110,15 @@ describe('tempo lookups with Spotify audio-features', () => {
     expect((await p.accounts.get(userId))!.disabledReason).toBeNull();
   });
 
+  it('extended quota without audio-features (not used before 2024-11-27): one 403, remembered', async () => {
+    const { h, p, lookups } = await start({ extendedQuota: true, audioFeaturesAccess: false });
+    const userId = await connectedUser(h, p);
+    expect((await lookups().run(catalogTracks(h, 0, 10), { userId })).found).toBe(10);
+    await lookups().run(catalogTracks(h, 10, 10), { userId });
+    expect(audioFeatureCalls(h).map((r) => r.status)).toEqual([403]);
+    expect((await p.accounts.get(userId))!.disabledReason).toBeNull();
+  });
+
   it('extended quota: the tempo comes from Spotify, one batch call per job', async () => {
     const { h, p, lookups } = await start({ extendedQuota: true, audioFeaturesOctaveErrorShare: 0 });
     const userId = await connectedUser(h, p);

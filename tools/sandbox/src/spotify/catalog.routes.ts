@@ -2,7 +2,7 @@
 // apps the multi-get endpoints and audio-features.
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context.ts';
-import { ApiError, addRoute, intParam, strParam, type Call } from './route.ts';
+import { ApiError, NO_MESSAGE, addRoute, intParam, strParam, type Call } from './route.ts';
 import { paging } from './present.ts';
 import { BASE62_ID } from '../world/ids.ts';
 import type { Release } from '../world/catalog.ts';
@@ -54,6 +54,11 @@ export function audioFeatures(ctx: Ctx, g: number) {
     uri: `spotify:track:${id}`,
     valence: f('valence'),
   };
+}
+
+/** An extended-quota app that did not use audio-features before 2024-11-27 gets 403, as a new app does. */
+function requireAudioFeatures(ctx: Ctx): void {
+  if (!ctx.config.audioFeaturesAccess) throw new ApiError(403, NO_MESSAGE);
 }
 
 export function registerCatalogRoutes(app: FastifyInstance, ctx: Ctx): void {
@@ -197,21 +202,26 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: Ctx): void {
     url: '/audio-features',
     op: 'get-several-audio-features',
     eqOnly: true,
-    handler: (call) => ({
-      audio_features: idsParam(call, 100).map((id) =>
-        w.trackG(id) === undefined ? null : audioFeatures(ctx, w.trackG(id) as number),
-      ),
-    }),
+    handler: (call) => {
+      requireAudioFeatures(ctx);
+      return {
+        audio_features: idsParam(call, 100).map((id) =>
+          w.trackG(id) === undefined ? null : audioFeatures(ctx, w.trackG(id) as number),
+        ),
+      };
+    },
   });
   addRoute(app, ctx, {
     method: 'GET',
     url: '/audio-features/:id',
     op: 'get-audio-features',
     eqOnly: true,
-    handler: (call) =>
-      audioFeatures(
+    handler: (call) => {
+      requireAudioFeatures(ctx);
+      return audioFeatures(
         ctx,
         lookup(call.params['id'], (id) => w.trackG(id)),
-      ),
+      );
+    },
   });
 }

@@ -1,6 +1,6 @@
 // Presenters: world objects as Spotify Web API JSON. Development mode (dm) drops the fields the
 // OpenAPI document marks deprecated and uses the new names (`items`, `item`); extended quota (eq)
-// keeps the old fields and sends both names.
+// keeps the old fields and only the old names (`tracks`, `track`), as Spotify left those apps unchanged.
 import type { Mode } from './openapi.ts';
 import type { World } from '../world/world.ts';
 import type { Artist, Release, Track } from '../world/catalog.ts';
@@ -256,7 +256,10 @@ export class Presenter {
       item,
     };
     if (adder) out['added_by'] = this.user(adder);
-    if (this.eq) out['track'] = item;
+    if (this.eq) {
+      delete out['item'];
+      out['track'] = item;
+    }
     return out;
   }
 
@@ -290,9 +293,9 @@ export class Presenter {
 
   playlistSimplified(pl: Playlist) {
     const id = this.world.playlistId(pl.p);
-    const ref = { href: `${this.base}/playlists/${id}/items`, total: pl.entries.length };
-    const out: Record<string, unknown> = { ...this.playlistBase(pl), items: ref };
+    const out: Record<string, unknown> = { ...this.playlistBase(pl) };
     if (this.eq) out['tracks'] = { href: `${this.base}/playlists/${id}/tracks`, total: pl.entries.length };
+    else out['items'] = { href: `${this.base}/playlists/${id}/items`, total: pl.entries.length };
     return out;
   }
 
@@ -305,10 +308,10 @@ export class Presenter {
     };
     const limit = this.eq ? 100 : 50;
     const entries = pl.entries.slice(0, limit).map((e) => this.playlistItem(e));
-    if (withItems)
-      out['items'] = paging(this.base, `/playlists/${id}/items`, entries, pl.entries.length, limit, 0);
     if (this.eq)
       out['tracks'] = paging(this.base, `/playlists/${id}/tracks`, entries, pl.entries.length, limit, 0);
+    else if (withItems)
+      out['items'] = paging(this.base, `/playlists/${id}/items`, entries, pl.entries.length, limit, 0);
     return out;
   }
 }

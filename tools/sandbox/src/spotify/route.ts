@@ -11,17 +11,24 @@ import type { User } from '../world/library.ts';
 export class ApiError extends Error {
   readonly status: number;
   readonly reason?: string;
+  /** False for an error Spotify answers without a message. */
+  readonly hasMessage: boolean;
 
-  constructor(status: number, message: string, reason?: string) {
-    super(message);
+  constructor(status: number, message: string | undefined, reason?: string) {
+    super(message ?? '');
     this.status = status;
+    this.hasMessage = message !== undefined;
     if (reason) this.reason = reason;
   }
 }
 
-export const spotifyError = (status: number, message: string, reason?: string) => ({
-  error: { status, message, ...(reason ? { reason } : {}) },
+/** Spotify's error body; some 403s (endpoints removed in November 2024) come without a message. */
+export const spotifyError = (status: number, message: string | undefined, reason?: string) => ({
+  error: { status, ...(message !== undefined ? { message } : {}), ...(reason ? { reason } : {}) },
 });
+
+/** The message-less 403 of endpoints removed in November 2024 (audio-features): `{"error":{"status":403}}`. */
+export const NO_MESSAGE = undefined;
 
 export interface Call {
   user: User;
@@ -120,7 +127,9 @@ export function addRoute(app: FastifyInstance, ctx: Ctx, def: RouteDef): void {
         return out;
       } catch (err) {
         if (err instanceof ApiError)
-          return reply.code(err.status).send(spotifyError(err.status, err.message, err.reason));
+          return reply
+            .code(err.status)
+            .send(spotifyError(err.status, err.hasMessage ? err.message : NO_MESSAGE, err.reason));
         throw err;
       }
     },
