@@ -56,7 +56,10 @@ export function registerAdminRoutes(app: FastifyInstance, _ctx: Ctx, admin: Admi
     admin.followPlaylist(p(req)['id'] as string, String(b(req)['playlistId']));
     return admin.user(p(req)['id'] as string);
   });
-  app.get('/playlists/:id/items', async (req) => ({ trackIds: admin.playlistItems(p(req)['id'] as string) }));
+  app.get('/playlists/:id/items', async (req) => ({
+    trackIds: admin.playlistItems(p(req)['id'] as string),
+    uris: admin.playlistUris(p(req)['id'] as string),
+  }));
   app.post('/playlists/:id/items', async (req) =>
     admin.addToPlaylist(
       p(req)['id'] as string,

@@ -160,9 +160,11 @@ export function createAdmin(ctx: Ctx, initial: SandboxConfig) {
       w().removeTracks(pl, tracks(trackIds));
       return { snapshotId: w().snapshotId(pl) };
     },
-    /** The playlist's items as track ids (null for local files), in order. */
+    /** The playlist's items as track ids (null for episodes, local files and unavailable tracks), in order. */
     playlistItems: (playlistId: string) =>
       playlistOf(playlistId).entries.map((e) => (e.g === undefined ? null : w().trackId(e.g))),
+    /** The playlist's items as URIs (tracks, episodes, local files; null when unavailable), in order. */
+    playlistUris: (playlistId: string) => playlistOf(playlistId).entries.map((e) => w().entryUri(e)),
     /** Issues an authorization code as if the user had pressed Accept on the consent page. */
     authorize: (p: {
       userId: string;

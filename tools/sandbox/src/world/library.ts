@@ -3,6 +3,7 @@ import { Rng, hash32 } from './rng.ts';
 import type { Catalog, Release } from './catalog.ts';
 import type { UserSpec } from './sizes.ts';
 import { toBase62 } from './ids.ts';
+import { EPISODES_PER_SHOW, SHOWS } from './podcasts.ts';
 
 export interface LocalFile {
   name: string;
@@ -12,8 +13,10 @@ export interface LocalFile {
 }
 
 export interface PlaylistEntry {
-  /** The track; absent for local files and for tracks no longer available (answered as `item: null`). */
+  /** The track; absent for episodes, local files and tracks no longer available (answered as `item: null`). */
   g?: number;
+  /** A podcast episode (podcasts.ts). */
+  episode?: number;
   local?: LocalFile;
   addedAt: number;
   addedBy: number;
@@ -188,9 +191,21 @@ export class LibraryFactory {
         // A track that was taken down: Spotify answers its item as null.
         pl.entries.splice(3, 0, { addedAt: this.now - 30 * DAY, addedBy: user.index });
       }
+      if (k === 1 && spec.podcastEpisodes) this.addEpisodes(pl, user.index, spec.podcastEpisodes);
       user.playlists.unshift(pl.p);
     }
     return fav;
+  }
+
+  /** Podcast episodes among a playlist's songs, from their own generator (the songs do not change). */
+  private addEpisodes(pl: Playlist, by: number, n: number): void {
+    const rng = new Rng(this.seed, 'playlist-episodes', pl.p);
+    for (let k = 0; k < n; k++) {
+      const e = rng.int(0, SHOWS * EPISODES_PER_SHOW - 1);
+      // Not among the first five (tests take songs from the top of a playlist).
+      const at = rng.int(Math.min(5, pl.entries.length), pl.entries.length);
+      pl.entries.splice(at, 0, { episode: e, addedAt: this.now - rng.int(1, 200) * DAY, addedBy: by });
+    }
   }
 
   /**

@@ -23,6 +23,8 @@ export interface UserSpec {
   localFiles?: boolean;
   /** Follows an artist with a box set (an album of more than 50 tracks). */
   boxSetFan?: boolean;
+  /** Podcast episodes in their second owned playlist. */
+  podcastEpisodes?: number;
 }
 
 export interface SizeSpec {
@@ -62,6 +64,7 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         favouriteArtists: 8,
         localFiles: true,
         boxSetFan: true,
+        podcastEpisodes: 3,
       }),
       u('ben.pace', 'Ben Pace', {
         liked: 15,
@@ -71,6 +74,7 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         favouriteArtists: 5,
         collaborator: 'ana.runs',
         product: 'free',
+        podcastEpisodes: 2,
       }),
       u('chloe', 'Chloé Ōno', { liked: 0, owned: 0, favouriteArtists: 0 }),
       u('dana', 'Dana Müller', { liked: 20, owned: 0, favouriteArtists: 6 }),
@@ -98,6 +102,7 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         favouriteArtists: 25,
         localFiles: true,
         boxSetFan: true,
+        podcastEpisodes: 3,
       }),
       u('ben.pace', 'Ben Pace', {
         liked: 40,
@@ -106,6 +111,7 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         favouriteArtists: 10,
         collaborator: 'ana.runs',
         product: 'free',
+        podcastEpisodes: 2,
       }),
       u('chloe', 'Chloé Ōno', { liked: 0, owned: 0, favouriteArtists: 0 }),
       u('dana', 'Dana Müller', { liked: 80, owned: 0, favouriteArtists: 15 }),
@@ -127,6 +133,7 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         favouriteArtists: 60,
         localFiles: true,
         boxSetFan: true,
+        podcastEpisodes: 3,
       }),
       u('ben.pace', 'Ben Pace', {
         liked: 80,
@@ -135,6 +142,7 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         favouriteArtists: 20,
         collaborator: 'ana.runs',
         product: 'free',
+        podcastEpisodes: 2,
       }),
       u('chloe', 'Chloé Ōno', { liked: 0, owned: 0, favouriteArtists: 0 }),
       u('dana', 'Dana Müller', { liked: 200, owned: 0, favouriteArtists: 40 }),
@@ -155,6 +163,7 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         followedArtists: 400,
         favouriteArtists: 400,
         localFiles: true,
+        podcastEpisodes: 5,
       }),
       u('ana.runs', 'Ana Runner', {
         liked: 350,
@@ -165,6 +174,7 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         favouriteArtists: 60,
         localFiles: true,
         boxSetFan: true,
+        podcastEpisodes: 3,
       }),
       u('ben.pace', 'Ben Pace', {
         liked: 80,
@@ -173,6 +183,7 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         favouriteArtists: 20,
         collaborator: 'ana.runs',
         product: 'free',
+        podcastEpisodes: 2,
       }),
       u('chloe', 'Chloé Ōno', { liked: 0, owned: 0, favouriteArtists: 0 }),
       u('dana', 'Dana Müller', { liked: 200, owned: 0, favouriteArtists: 40 }),
