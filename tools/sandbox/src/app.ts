@@ -7,6 +7,7 @@ import { registerAccountRoutes } from './spotify/accounts.routes.ts';
 import { registerMeRoutes } from './spotify/me.routes.ts';
 import { registerPlaylistRoutes } from './spotify/playlists.routes.ts';
 import { registerCatalogRoutes } from './spotify/catalog.routes.ts';
+import { registerLibraryRoutes } from './spotify/library.routes.ts';
 import { spotifyError } from './spotify/route.ts';
 import { registerAdminRoutes } from './admin/admin.routes.ts';
 import { registerDeezerRoutes } from './tempo/deezer.routes.ts';
@@ -181,6 +182,7 @@ export function buildApp(ctx: Ctx, admin: Admin, opts: { logger: boolean }): Fas
       registerMeRoutes(scope, ctx);
       registerPlaylistRoutes(scope, ctx);
       registerCatalogRoutes(scope, ctx);
+      registerLibraryRoutes(scope, ctx);
     },
     { prefix: BASE_PATHS['spotify-api'] },
   );

@@ -10,16 +10,11 @@ import { DEFAULT_DAILY_QUOTA, mergeTempoErrors } from '../config.ts';
 import type { Playlist, User } from '../world/library.ts';
 import type { UserSpec } from '../world/sizes.ts';
 import { score, type ScoreRequest } from './scoring.ts';
+import { AdminError } from './errors.ts';
+import { createChanges } from './changes.ts';
 import { otherSection } from '../tempo/views.ts';
 
-export class AdminError extends Error {
-  readonly status: number;
-
-  constructor(status: number, message: string) {
-    super(message);
-    this.status = status;
-  }
-}
+export { AdminError };
 
 export const PRODUCT_SCOPES = [
   'user-library-read',
@@ -77,6 +72,7 @@ export function createAdmin(ctx: Ctx, initial: SandboxConfig) {
   });
 
   const admin = {
+    ...createChanges(ctx, { userOf, playlistOf, tracks, artists }),
     world: () => ({
       seed: w().seed,
       size: w().size,

@@ -47,6 +47,8 @@ export class Catalog extends CatalogSkeleton {
   /** True tempo of a track (the same for every release of a recording), from the skeleton alone. */
   tempoOf(g: number): TempoTruth {
     const rel = this.releaseOf(g);
+    const given = rel.custom?.tracks[g - rel.firstG]?.bpm;
+    if (given !== undefined) return { ...drawTrueTempo(this.seed, g), bpm: given };
     if (!rel.sources) return drawTrueTempo(this.seed, g);
     const song = rel.sources[g - rel.firstG] as number;
     const base = this.tempoOf(song);
@@ -78,9 +80,46 @@ export class Catalog extends CatalogSkeleton {
     return out;
   }
 
+  // ---- releases added while running (admin) -----------------------------------------------------
+
+  /** A new release by an artist (album or single) dated `at`, after every generated one. */
+  addNewRelease(
+    artist: number,
+    opts: {
+      title?: string;
+      albumType: 'album' | 'single';
+      tracks: NonNullable<Release['custom']>['tracks'];
+      at: number;
+    },
+  ): Release {
+    const d = new Date(opts.at);
+    const rel = this.addRelease({
+      artist,
+      kind: opts.albumType === 'album' ? 'studio' : 'single',
+      albumType: opts.albumType,
+      trackCount: opts.tracks.length,
+      year: d.getUTCFullYear(),
+      month: d.getUTCMonth() + 1,
+      day: d.getUTCDate(),
+      precision: 'day',
+      custom: { ...(opts.title ? { title: opts.title } : {}), tracks: opts.tracks },
+    });
+    this.tracksOf(rel.r); // names and ISRCs now, so ISRC look-ups find them
+    return rel;
+  }
+
+  /** Back to the generated catalog. */
+  reset(): void {
+    const n = this.generatedReleases;
+    for (const r of [...this.details.keys()]) if (r >= n) this.details.delete(r);
+    this.dropAddedReleases();
+    for (const [code, g] of this.isrcIndex) if (g >= this.trackTotal) this.isrcIndex.delete(code);
+  }
+
   // ---- details --------------------------------------------------------------------------------
 
   releaseTitle(rel: Release): string {
+    if (rel.custom?.title) return rel.custom.title;
     const rng = new Rng(this.seed, 'album-title', rel.r);
     const artist = this.artists[rel.artist] as Artist;
     const nonLatin = isNonLatin(artist.name);
@@ -154,17 +193,20 @@ export class Catalog extends CatalogSkeleton {
     }
     const artist = this.artists[rel.artist] as Artist;
     const feat = rel.features?.get(t);
-    let name = songTitle(rng, isNonLatin(artist.name));
-    if (rng.chance(0.03)) name = `${name} - Radio Edit`;
+    const given = rel.custom?.tracks[t];
+    let name = given?.name ?? songTitle(rng, isNonLatin(artist.name));
+    if (rng.chance(0.03) && !given?.name) name = `${name} - Radio Edit`;
     if (feat !== undefined) name = `${name} (feat. ${(this.artists[feat] as Artist).name})`;
-    const secs = Math.max(95, Math.min(560, 212 + rng.normal() * 45 + (rng.chance(0.05) ? 180 : 0)));
+    const secs = given?.durationMs
+      ? given.durationMs / 1000
+      : Math.max(95, Math.min(560, 212 + rng.normal() * 45 + (rng.chance(0.05) ? 180 : 0)));
     return {
       g,
       r: rel.r,
       no: t + 1,
       name,
       artists: feat === undefined ? [rel.artist] : [rel.artist, feat],
-      durationMs: Math.round(secs * 1000) + rng.int(0, 999),
+      durationMs: given?.durationMs ?? Math.round(secs * 1000) + rng.int(0, 999),
       explicit: rng.chance(0.15),
       isrc: this.isrc(rel, g),
       recording: g,

@@ -53,6 +53,8 @@ export interface User {
   registeredFor: Set<string> | 'all';
   /** Offered on the consent page (the editorial account is not). */
   loginable: boolean;
+  /** Albums, shows, episodes, audiobooks and users saved through /me/library (URIs). */
+  savedOther?: Set<string>;
 }
 
 const PLAYLIST_NAMES = [

@@ -25,6 +25,11 @@ export interface Release {
   sources?: number[];
   /** A box set or a large compilation: more than 50 tracks, so `GET /albums/{id}` embeds only the first page. */
   box?: true;
+  /** A release added while the sandbox runs (admin): its title and its tracks' names, lengths, tempos. */
+  custom?: {
+    title?: string;
+    tracks: Array<{ name?: string; durationMs?: number; bpm?: number }>;
+  };
 }
 
 export interface Artist {
@@ -89,6 +94,24 @@ export class CatalogSkeleton {
     // After every other release, so adding them moved no track or release number.
     makeBoxSets(this, size.artists);
     makeLargeCompilations(this, Math.max(1, Math.round(size.artists / 100)));
+    this.generatedReleases = this.releases.length;
+  }
+
+  /** Releases generated from the seed; those after them were added while running. */
+  generatedReleases = 0;
+
+  /** Drops the releases added while running (admin reset). */
+  protected dropAddedReleases(): void {
+    const n = this.generatedReleases;
+    if (this.releases.length === n) return;
+    const first = this.releases[n] as Release;
+    this.releases.length = n;
+    this.firstGs.length = n;
+    this.trackTotal = first.firstG;
+    for (const a of this.artists) {
+      a.releases = a.releases.filter((r) => r < n);
+      a.appearsOn = a.appearsOn.filter((r) => r < n);
+    }
   }
 
   // ---- skeleton -------------------------------------------------------------------------------

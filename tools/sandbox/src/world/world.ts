@@ -37,8 +37,9 @@ export class World {
     this.generateUsers();
   }
 
-  /** Back to the generated users, libraries and playlists (the catalog never changes). */
+  /** Back to the generated catalog, users, libraries and playlists. */
   reset(): void {
+    this.catalog.reset();
     this.users = [];
     this.playlists = [];
     this.usersById = new Map();
@@ -244,8 +245,20 @@ export class World {
   followPlaylist(user: User, pl: Playlist): void {
     if (!user.playlists.includes(pl.p)) {
       user.playlists.unshift(pl.p);
-      pl.followers++;
+      if (pl.owner !== user.index) pl.followers++;
     }
+  }
+
+  /**
+   * The user unfollows the playlist: it leaves their library (for its owner this is "deleting" it).
+   * The playlist lives on: others keep following it, its owner can still read and change it by id,
+   * and following it again restores it.
+   */
+  unfollowPlaylist(user: User, pl: Playlist): void {
+    const at = user.playlists.indexOf(pl.p);
+    if (at < 0) return;
+    user.playlists.splice(at, 1);
+    if (pl.owner !== user.index) pl.followers = Math.max(0, pl.followers - 1);
   }
 
   addItems(pl: Playlist, entries: PlaylistEntry[], position?: number): void {
