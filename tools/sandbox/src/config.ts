@@ -20,6 +20,11 @@ export interface SandboxConfig {
   redirectUris: Record<string, string[]>;
   /** Whether the app owner has Premium (development mode needs it; false makes every Web API call 403). */
   ownerHasPremium: boolean;
+  /**
+   * Which of Spotify's observed wordings a refused account's 403 has (spotify/messages.ts): an index,
+   * or null for one per client id (from the seed). Clients must not depend on the wording.
+   */
+  messageVariant: number | null;
   /** Answer 400 for unknown query parameters and unexpected bodies (real Spotify ignores them). */
   strictRequests: boolean;
   accessTokenTtlSeconds: number;
@@ -124,6 +129,7 @@ export function buildConfig(opts: SandboxOptions): SandboxConfig {
     clientIds: opts.clientIds ?? ['pacebeat-demo'],
     redirectUris: opts.redirectUris ?? {},
     ownerHasPremium: opts.ownerHasPremium ?? true,
+    messageVariant: opts.messageVariant ?? null,
     strictRequests: opts.strictRequests ?? true,
     accessTokenTtlSeconds: opts.accessTokenTtlSeconds ?? 3600,
     refreshTokenTtlSeconds: opts.refreshTokenTtlSeconds ?? 182 * DAY_SECONDS,

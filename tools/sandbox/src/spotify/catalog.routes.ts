@@ -202,6 +202,7 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: Ctx): void {
     url: '/audio-features',
     op: 'get-several-audio-features',
     eqOnly: true,
+    removedSilently: true,
     handler: (call) => {
       requireAudioFeatures(ctx);
       return {
@@ -216,6 +217,7 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: Ctx): void {
     url: '/audio-features/:id',
     op: 'get-audio-features',
     eqOnly: true,
+    removedSilently: true,
     handler: (call) => {
       requireAudioFeatures(ctx);
       return audioFeatures(

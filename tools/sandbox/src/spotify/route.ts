@@ -6,6 +6,7 @@ import type { SandboxConfig } from '../config.ts';
 import type { Grant } from './tokens.ts';
 import type { Mode } from './openapi.ts';
 import { Presenter } from './present.ts';
+import { NOT_REGISTERED_MESSAGES, PREMIUM_MESSAGES, accountMessage } from './messages.ts';
 import type { User } from '../world/library.ts';
 
 export class ApiError extends Error {
@@ -47,6 +48,8 @@ export interface RouteDef {
   op: string;
   /** Removed for development-mode apps (answers 403 there). */
   eqOnly?: boolean;
+  /** Removed in November 2024 (audio-features): the 403 comes without a message. */
+  removedSilently?: boolean;
   /** Scopes of which the grant needs at least one (checked after the request itself). */
   scopes?: (call: Call) => string[] | undefined;
   handler: (call: Call, reply: FastifyReply) => unknown;
@@ -95,11 +98,14 @@ export function addRoute(app: FastifyInstance, ctx: Ctx, def: RouteDef): void {
         if (!cfg.ownerHasPremium)
           return reply
             .code(403)
-            .send(spotifyError(403, 'Active premium subscription required for the owner of the app.'));
+            .send(spotifyError(403, accountMessage(ctx, PREMIUM_MESSAGES, grant.clientId)));
         if (user.registeredFor !== 'all' && !user.registeredFor.has(grant.clientId)) {
-          return reply.code(403).send(spotifyError(403, 'User not registered in the Developer Dashboard'));
+          const message = accountMessage(ctx, NOT_REGISTERED_MESSAGES, grant.clientId);
+          return reply.code(403).send(spotifyError(403, message));
         }
-        if (def.eqOnly) return reply.code(403).send(spotifyError(403, 'Forbidden'));
+        // Removed in November 2024: no message at all; in February 2026: "Forbidden".
+        if (def.eqOnly)
+          return reply.code(403).send(spotifyError(403, def.removedSilently ? NO_MESSAGE : 'Forbidden'));
       }
       const check = ctx.openapi.checkRequest(
         def.op,
