@@ -11,6 +11,13 @@ export interface WindowLimit {
   jitter?: number;
 }
 
+export interface DailyQuota extends WindowLimit {
+  /** The lock-out once the quota is spent: a Retry-After drawn between these (default 13 h and 15 h). */
+  minRetryAfterSeconds: number;
+  /** Default: minRetryAfterSeconds × 15/13. */
+  maxRetryAfterSeconds?: number;
+}
+
 export interface SandboxConfig {
   /** Extended-quota semantics (multi-get endpoints, old shapes, audio-features) instead of development mode. */
   extendedQuota: boolean;
@@ -34,8 +41,8 @@ export interface SandboxConfig {
   rotateRefreshTokens: 'always' | 'never' | 'sometimes';
   /** Spotify's rolling 30-second limit per app (unpublished, and not exact: see `jitter`). false = off. */
   rateLimit: WindowLimit | false;
-  /** Spotify's daily quota (rolling 24 h). false = off (default in extended quota). */
-  dailyQuota: (WindowLimit & { minRetryAfterSeconds: number }) | false;
+  /** Spotify's daily quota (rolling 24 h, then a 13-15 h lock-out). false = off (default in extended quota). */
+  dailyQuota: DailyQuota | false;
   /** Who shares the daily quota: 'account' (every client id belongs to one developer account) or 'client'. */
   dailyQuotaScope: 'account' | 'client';
   /**
@@ -116,10 +123,11 @@ export function mergeTempoErrors(base: TempoErrorConfig, patch: TempoErrorOption
 export const REALISTIC_TRANSIENT_SHARE = 0.005;
 
 export const DAY_SECONDS = 86_400;
-export const DEFAULT_DAILY_QUOTA = {
+export const DEFAULT_DAILY_QUOTA: DailyQuota = {
   windowSeconds: DAY_SECONDS,
   maxRequests: 1000,
   minRetryAfterSeconds: 13 * 3600,
+  maxRetryAfterSeconds: 15 * 3600,
 };
 
 export function buildConfig(opts: SandboxOptions): SandboxConfig {

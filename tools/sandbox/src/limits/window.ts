@@ -12,6 +12,7 @@ export interface WindowVerdict {
 
 export class RollingWindow {
   private readonly hits = new Map<string, number[]>();
+  private readonly lockouts = new Map<string, number>();
 
   /** Records a request at `now` if the limit allows it. */
   take(key: string, limit: WindowLimit, now: number): WindowVerdict {
@@ -30,12 +31,30 @@ export class RollingWindow {
     return { ok: true, retryAfter: 0 };
   }
 
+  /**
+   * A lock-out on a key until a time (Spotify's daily quota: once spent, 13-15 h without calls). When
+   * it has passed the key's count starts again. Answers the seconds left, or 0 when not locked out.
+   */
+  lockedFor(key: string, now: number): number {
+    const until = this.lockouts.get(key);
+    if (until === undefined) return 0;
+    if (now < until) return Math.ceil((until - now) / 1000);
+    this.lockouts.delete(key);
+    this.hits.delete(key);
+    return 0;
+  }
+
+  lockOut(key: string, until: number): void {
+    this.lockouts.set(key, until);
+  }
+
   count(key: string, windowSeconds: number, now: number): number {
     return (this.hits.get(key) ?? []).filter((t) => t > now - windowSeconds * 1000).length;
   }
 
   clear(): void {
     this.hits.clear();
+    this.lockouts.clear();
   }
 }
 

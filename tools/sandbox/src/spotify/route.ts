@@ -2,7 +2,8 @@
 // (429), app owner and user list (403), removed endpoints (403), request check (400), scopes (403).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context.ts';
-import type { SandboxConfig } from '../config.ts';
+import type { DailyQuota, SandboxConfig } from '../config.ts';
+import { unit } from '../world/rng.ts';
 import type { Grant } from './tokens.ts';
 import type { Mode } from './openapi.ts';
 import { Presenter } from './present.ts';
@@ -61,6 +62,22 @@ export const DEVELOPER_ACCOUNT = 'developer-account';
 export const quotaKey = (cfg: SandboxConfig, clientId: string): string =>
   `spotify-quota:${cfg.dailyQuotaScope === 'client' ? `client:${clientId}` : DEVELOPER_ACCOUNT}`;
 
+/**
+ * Seconds to wait when the daily quota refuses a call, else 0 (the call is counted). Once the quota
+ * is spent the account is locked out for 13-15 h (observed Retry-After values; a fresh draw each
+ * time), after which its count starts again.
+ */
+function dailyQuotaRetry(ctx: Ctx, key: string, quota: DailyQuota, now: number): number {
+  const left = ctx.windows.lockedFor(key, now);
+  if (left > 0) return left;
+  if (ctx.windows.take(key, quota, now).ok) return 0;
+  const min = quota.minRetryAfterSeconds;
+  const max = quota.maxRetryAfterSeconds ?? Math.round((min * 15) / 13);
+  const seconds = Math.round(min + (max - min) * unit(ctx.world.seed, 'quota-retry', key, now));
+  ctx.windows.lockOut(key, now + seconds * 1000);
+  return seconds;
+}
+
 export function addRoute(app: FastifyInstance, ctx: Ctx, def: RouteDef): void {
   app.route({
     method: def.method,
@@ -82,14 +99,12 @@ export function addRoute(app: FastifyInstance, ctx: Ctx, def: RouteDef): void {
             .send(spotifyError(429, 'API rate limit exceeded'));
       }
       if (cfg.dailyQuota) {
-        const v = ctx.windows.take(quotaKey(cfg, grant.clientId), cfg.dailyQuota, now);
-        if (!v.ok) {
-          const retry = Math.max(v.retryAfter, cfg.dailyQuota.minRetryAfterSeconds);
+        const retry = dailyQuotaRetry(ctx, quotaKey(cfg, grant.clientId), cfg.dailyQuota, now);
+        if (retry > 0)
           return reply
             .code(429)
             .header('retry-after', String(retry))
             .send(spotifyError(429, 'Too many requests', 'QUOTA_EXCEEDED'));
-        }
       }
       const mode: Mode = cfg.extendedQuota ? 'eq' : 'dm';
       const user = ctx.world.user(grant.userId);
