@@ -56,6 +56,31 @@ function faultBody(service: Service | 'other', status: number): unknown {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Request bodies as Spotify reads them: JSON whatever the content type says (text/plain too), and an
+ * empty body is no body (a JSON content type with nothing after it is fine). With strictRequests a
+ * body must be JSON with a JSON content type, and an empty one is refused, as Fastify would.
+ */
+function registerSpotifyBodyParser(scope: FastifyInstance, ctx: Ctx): void {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
+    const text = String(body);
+    const json = /\bjson\b/i.test(req.headers['content-type'] ?? '');
+    const strict = ctx.config.strictRequests;
+    const fail = (message: string) => done(Object.assign(new Error(message), { statusCode: 400 }), undefined);
+    if (text.trim() === '') {
+      if (strict && json) return fail("Body cannot be empty when content-type is set to 'application/json'");
+      return done(null, undefined);
+    }
+    if (strict && !json) return done(null, text); // the request check answers 400
+    try {
+      done(null, JSON.parse(text) as unknown);
+    } catch {
+      fail('Error parsing json');
+    }
+  });
+}
+
 export function buildApp(ctx: Ctx, admin: Admin, opts: { logger: boolean }): FastifyInstance {
   const app = Fastify({ logger: opts.logger, bodyLimit: 4 * 1024 * 1024, forceCloseConnections: true });
 
@@ -179,6 +204,7 @@ export function buildApp(ctx: Ctx, admin: Admin, opts: { logger: boolean }): Fas
           );
       });
       scope.setNotFoundHandler((_req, reply) => reply.code(404).send(spotifyError(404, 'Service not found')));
+      registerSpotifyBodyParser(scope, ctx);
       registerMeRoutes(scope, ctx);
       registerPlaylistRoutes(scope, ctx);
       registerCatalogRoutes(scope, ctx);

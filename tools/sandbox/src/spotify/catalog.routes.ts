@@ -152,6 +152,7 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: Ctx): void {
     method: 'GET',
     url: '/search',
     op: 'search',
+    aliases: { query: 'q' },
     handler: (call) => {
       const limit = intParam(call, 'limit', 5);
       const offset = intParam(call, 'offset', 0);

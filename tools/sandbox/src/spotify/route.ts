@@ -51,6 +51,8 @@ export interface RouteDef {
   eqOnly?: boolean;
   /** Removed in November 2024 (audio-features): the 403 comes without a message. */
   removedSilently?: boolean;
+  /** Query parameters another name stands for: search's own `next` links say `query=` for `q=`. */
+  aliases?: Record<string, string>;
   /** Scopes of which the grant needs at least one (checked after the request itself). */
   scopes?: (call: Call) => string[] | undefined;
   handler: (call: Call, reply: FastifyReply) => unknown;
@@ -122,13 +124,13 @@ export function addRoute(app: FastifyInstance, ctx: Ctx, def: RouteDef): void {
         if (def.eqOnly)
           return reply.code(403).send(spotifyError(403, def.removedSilently ? NO_MESSAGE : 'Forbidden'));
       }
-      const check = ctx.openapi.checkRequest(
-        def.op,
-        mode,
-        req.query as Record<string, unknown>,
-        req.body,
-        cfg.strictRequests,
-      );
+      const rawQuery = { ...(req.query as Record<string, unknown>) };
+      for (const [alias, name] of Object.entries(def.aliases ?? {}))
+        if (alias in rawQuery) {
+          if (!(name in rawQuery)) rawQuery[name] = rawQuery[alias];
+          delete rawQuery[alias];
+        }
+      const check = ctx.openapi.checkRequest(def.op, mode, rawQuery, req.body, cfg.strictRequests);
       if (!check.ok) return reply.code(400).send(spotifyError(400, check.message ?? 'Bad request'));
       const call: Call = {
         user,

@@ -35,7 +35,7 @@ export function editDistance(a: string, b: string, max: number): number {
 /** How well a query word matches a word of a name: 1 equal, 0.8 a prefix, 0.6 a typo away, else 0. */
 export function wordScore(query: string, word: string): number {
   if (query === word) return 1;
-  if (query.length >= 2 && word.startsWith(query)) return 0.8;
+  if (word.startsWith(query)) return 0.8;
   const typos = query.length >= 8 ? 2 : query.length >= 4 ? 1 : 0;
   return typos > 0 && editDistance(query, word, typos) <= typos ? 0.6 : 0;
 }
