@@ -216,4 +216,16 @@ describe('Spotify Web API (development mode)', () => {
     });
     expect((await api('GET', '/tracks/0000000000000000000000')).status).toBe(404);
   });
+
+  it('answers 400 Invalid base62 id for a malformed playlist id on every playlist endpoint, 404 for an unknown one', async () => {
+    const invalid = { error: { status: 400, message: 'Invalid base62 id' } };
+    for (const bad of ['xyz', 'abc-def_ghi', '37i9dQZF1DXcBWIGoYBM5M0'])
+      expect((await api('GET', `/playlists/${bad}`)).body, bad).toEqual(invalid);
+    expect((await api('GET', '/playlists/nope/items')).body).toEqual(invalid);
+    const uri = `spotify:track:${sb.world.trackId(1)}`;
+    expect((await api('POST', '/playlists/nope/items', { uris: [uri] })).body).toEqual(invalid);
+    expect((await api('PUT', '/playlists/nope', { name: 'x' })).body).toEqual(invalid);
+    expect((await api('DELETE', '/playlists/nope/items', { items: [{ uri }] })).body).toEqual(invalid);
+    expect((await api('GET', '/playlists/0000000000000000000000')).status).toBe(404);
+  });
 });

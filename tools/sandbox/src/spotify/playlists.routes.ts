@@ -7,12 +7,14 @@ import { paging } from './present.ts';
 import { FieldsError, applyFields, parseFields } from './fields.ts';
 import { createPlaylist } from './me.routes.ts';
 import { MAX_PLAYLIST_ITEMS } from '../world/world.ts';
+import { BASE62_ID } from '../world/ids.ts';
 import type { Playlist, PlaylistEntry } from '../world/library.ts';
 
 const MAX_URIS = 100;
 
 function playlistOf(ctx: Ctx, call: Call): Playlist {
   const id = call.params['playlist_id'] ?? '';
+  if (!BASE62_ID.test(id)) throw new ApiError(400, 'Invalid base62 id');
   const pl = ctx.world.playlist(id);
   if (!pl) throw new ApiError(404, 'Resource not found');
   return pl;
