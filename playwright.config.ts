@@ -47,6 +47,8 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       // The admin of the sudo tests (e2e/support.ts); no other account becomes one by signing up first.
       ADMIN_EMAILS: 'e2e-admin@example.org',
+      // No transient failures in the simulated world: a browser test must not fail by chance.
+      DEMO_TRANSIENT_FAILURES: '0',
     },
   },
 });

@@ -59,6 +59,7 @@ export default defineConfig({
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
+        DEMO_TRANSIENT_FAILURES: '0',
         FIREBASE_PROJECT_ID: FIREBASE_PROJECT,
         FIREBASE_WEB_CONFIG: JSON.stringify({
           apiKey: 'fake-api-key',

@@ -4,15 +4,17 @@
 //     warm-up window, as a share of the allowed rate; and the 429s the sandbox answered. Three runs:
 //     interactive and library-scan priority with the budget set to the sandbox's limit, and interactive
 //     with the budget set 50 % above it (the client must learn the limit from its first 429).
+//     The simulated Spotify fails a realistic share of calls transiently (--transient-failures 0 for none).
 //  2. Overhead per call: the client (budget slot, ledger, token, parsing) against a bare fetch of the
-//     same endpoint, both sequential, no limits.
+//     same endpoint, both sequential, no limits, no failures.
 // Run: node bench/spotify-client/run.ts [--rate 60] [--windows 2] [--workers 4] [--calls 300] [--overhead-only]
+//                                       [--transient-failures 0.005]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
-import { startSandbox } from '@pacebeat/sandbox';
+import { REALISTIC_TRANSIENT_SHARE, startSandbox } from '@pacebeat/sandbox';
 import { createDb } from '../../apps/server/src/db/client.ts';
 import { startEmbeddedPostgres } from '../../apps/server/src/db/embedded.ts';
 import { runMigrations } from '../../apps/server/src/db/migrate.ts';
@@ -40,6 +42,7 @@ const sandbox = await startSandbox({
   size: 'tiny',
   rateLimit: { windowSeconds: 30, maxRequests: RATE },
   dailyQuota: false,
+  transientFailures: arg('transient-failures', REALISTIC_TRANSIENT_SHARE),
 });
 const handles: ReturnType<typeof createDb>[] = [];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -137,7 +140,7 @@ try {
   }
 
   // Overhead per call, sequential, no limits (a separate budget).
-  sandbox.admin.setConfig({ rateLimit: false });
+  sandbox.admin.setConfig({ rateLimit: false, transientFailures: 0 });
   const unlimited = spotifyProcess(null, 'bench-unlimited');
   const api = unlimited.api({ userId, purpose: 'bench', priority: 'interactive' });
   const accessToken = await unlimited.tokens.getAccessToken(userId);

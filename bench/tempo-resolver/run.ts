@@ -1,15 +1,16 @@
 // Resolver benchmark: the large simulated user's liked songs through the tempo resolver, against the
 // simulated services at their real rate limits. Prints how many tracks get a tempo, from which
 // source, outside requests per resolved track, and the share right for running (within 4 % of the
-// world's true tempo after ×1, ×2 or ×½). Not a test.
+// world's true tempo after ×1, ×2 or ×½). The simulated services have their realistic metadata errors
+// and a realistic background of transient failures (--no-transient-failures turns it off). Not a test.
 //
 //   node bench/tempo-resolver/run.ts [--tracks 1500] [--workers 3] [--size large] [--user max.miles]
-//                                    [--no-getsongbpm]
+//                                    [--no-getsongbpm] [--no-transient-failures]
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { startSandbox } from '@pacebeat/sandbox';
+import { REALISTIC_TRANSIENT_SHARE, startSandbox } from '@pacebeat/sandbox';
 import type { WorldSize } from '@pacebeat/sandbox/world/sizes';
 import { createDb } from '@pacebeat/server/src/db/client.ts';
 import { startEmbeddedPostgres } from '@pacebeat/server/src/db/embedded.ts';
@@ -37,7 +38,10 @@ await fs.chmod(dir, 0o755);
 const pg = await startEmbeddedPostgres(path.join(dir, 'pg'), pino({ level: 'silent' }));
 const handle = createDb(pg.url, { max: 6 });
 await runMigrations(handle);
-const sandbox = await startSandbox({ size: SIZE });
+const sandbox = await startSandbox({
+  size: SIZE,
+  transientFailures: args.includes('--no-transient-failures') ? 0 : REALISTIC_TRANSIENT_SHARE,
+});
 const pool = createEstimatorPool();
 
 try {

@@ -5,5 +5,7 @@ export default defineConfig({
     name: 'sandbox',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     environment: 'node',
+    // The machine is shared (2 cores): HTTP-heavy tests get room under load.
+    testTimeout: 30_000,
   },
 });

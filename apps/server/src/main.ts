@@ -144,7 +144,11 @@ async function main(): Promise<void> {
   // Spotify: the real one when a client id is set; otherwise demo mode, the simulated world in-process.
   let spotifyEndpoints = realSpotify(config);
   if (!spotifyEndpoints) {
-    running.demo = await startDemoSpotify({ host: config.HOST, log });
+    running.demo = await startDemoSpotify({
+      host: config.HOST,
+      log,
+      transientFailures: config.DEMO_TRANSIENT_FAILURES,
+    });
     spotifyEndpoints = running.demo.endpoints;
     if (command !== 'all') log.warn('demo mode runs its simulated Spotify inside each process: use `all`');
   }

@@ -2,11 +2,12 @@
 // injection in front of all of them.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Ctx } from './context.ts';
-import type { Service } from './limits/faults.ts';
+import { faultLabel, type Service } from './limits/faults.ts';
 import { registerAccountRoutes } from './spotify/accounts.routes.ts';
 import { registerMeRoutes } from './spotify/me.routes.ts';
 import { registerPlaylistRoutes } from './spotify/playlists.routes.ts';
 import { registerCatalogRoutes } from './spotify/catalog.routes.ts';
+import { registerLibraryRoutes } from './spotify/library.routes.ts';
 import { spotifyError } from './spotify/route.ts';
 import { registerAdminRoutes } from './admin/admin.routes.ts';
 import { registerDeezerRoutes } from './tempo/deezer.routes.ts';
@@ -55,6 +56,31 @@ function faultBody(service: Service | 'other', status: number): unknown {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Request bodies as Spotify reads them: JSON whatever the content type says (text/plain too), and an
+ * empty body is no body (a JSON content type with nothing after it is fine). With strictRequests a
+ * body must be JSON with a JSON content type, and an empty one is refused, as Fastify would.
+ */
+function registerSpotifyBodyParser(scope: FastifyInstance, ctx: Ctx): void {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
+    const text = String(body);
+    const json = /\bjson\b/i.test(req.headers['content-type'] ?? '');
+    const strict = ctx.config.strictRequests;
+    const fail = (message: string) => done(Object.assign(new Error(message), { statusCode: 400 }), undefined);
+    if (text.trim() === '') {
+      if (strict && json) return fail("Body cannot be empty when content-type is set to 'application/json'");
+      return done(null, undefined);
+    }
+    if (strict && !json) return done(null, text); // the request check answers 400
+    try {
+      done(null, JSON.parse(text) as unknown);
+    } catch {
+      fail('Error parsing json');
+    }
+  });
+}
+
 export function buildApp(ctx: Ctx, admin: Admin, opts: { logger: boolean }): FastifyInstance {
   const app = Fastify({ logger: opts.logger, bodyLimit: 4 * 1024 * 1024, forceCloseConnections: true });
 
@@ -64,6 +90,12 @@ export function buildApp(ctx: Ctx, admin: Admin, opts: { logger: boolean }): Fas
     const service = serviceOf(req.url);
     req.notes = { service, start: performance.now() };
     if (service === 'other' || service === 'admin') return;
+    // Every request is logged once: when its answer is sent, or when its connection closes first
+    // (a client that gave up, a reset).
+    reply.raw.once('close', () => {
+      const finished = reply.raw.writableFinished;
+      record(req, finished ? reply.statusCode : (req.notes.handledStatus ?? 0), !finished);
+    });
     if (CORS_SERVICES.has(service)) {
       // Spotify's accounts service and Web API allow browser calls (the PKCE flow runs in the browser).
       reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'Retry-After');
@@ -80,9 +112,20 @@ export function buildApp(ctx: Ctx, admin: Admin, opts: { logger: boolean }): Fas
     const fired = ctx.faults.pick(service, req.method, path);
     if (!fired) return;
     const rule = fired.rule;
-    req.notes.fault = rule.kind === 'status' ? `status ${rule.status ?? 500}` : rule.kind;
-    if (rule.kind === 'slow') await sleep(rule.delayMs ?? 2000);
-    else if (rule.kind === 'reset') {
+    req.notes.fault = faultLabel(rule);
+    if (rule.afterApply && rule.kind !== 'revoke') {
+      // Handled normally first; onSend fails the answer.
+      req.notes.afterApply = rule;
+      return;
+    }
+    if (rule.kind === 'slow') {
+      await sleep(rule.delayMs ?? 2000);
+      // The client gave up while the request waited: it is never handled (nothing is applied).
+      if (req.raw.socket?.destroyed) {
+        record(req, 0, true);
+        reply.hijack();
+      }
+    } else if (rule.kind === 'reset') {
       record(req, 0);
       reply.hijack();
       req.raw.socket.destroy();
@@ -92,13 +135,35 @@ export function buildApp(ctx: Ctx, admin: Admin, opts: { logger: boolean }): Fas
     } else {
       const status = rule.status ?? 500;
       if (status === 429) reply.header('retry-after', String(rule.retryAfterSeconds ?? 5));
-      return reply.code(status).send(faultBody(service, status));
+      return reply.code(status).send(faultBody(req.notes.service, status));
     }
   });
 
-  const record = (req: FastifyRequest, status: number) => {
+  // Faults that let the request be handled (a write applied) and then fail its answer.
+  app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const rule = req.notes?.afterApply;
+    if (!rule) return payload;
+    delete req.notes.afterApply;
+    if (rule.kind === 'status') {
+      const status = rule.status ?? 500;
+      if (status === 429) reply.header('retry-after', String(rule.retryAfterSeconds ?? 5));
+      reply.code(status).header('content-type', 'application/json; charset=utf-8');
+      return JSON.stringify(faultBody(req.notes.service, status));
+    }
+    if (rule.kind === 'reset') {
+      record(req, 0);
+      req.raw.socket?.destroy();
+      return payload;
+    }
+    req.notes.handledStatus = reply.statusCode;
+    await sleep(rule.delayMs ?? 2000);
+    return payload;
+  });
+
+  const record = (req: FastifyRequest, status: number, clientGone = false) => {
     const n = req.notes;
-    if (!n || n.service === 'admin') return;
+    if (!n || n.service === 'admin' || n.logged) return;
+    n.logged = true;
     ctx.log.record({
       at: ctx.clock.now(),
       service: n.service,
@@ -110,6 +175,7 @@ export function buildApp(ctx: Ctx, admin: Admin, opts: { logger: boolean }): Fas
       ...(n.clientId ? { clientId: n.clientId } : {}),
       ...(n.userId ? { userId: n.userId } : {}),
       ...(n.fault ? { fault: n.fault } : {}),
+      ...(clientGone ? { clientGone: true } : {}),
     });
   };
   app.addHook('onResponse', async (req, reply) => record(req, reply.statusCode));
@@ -138,9 +204,11 @@ export function buildApp(ctx: Ctx, admin: Admin, opts: { logger: boolean }): Fas
           );
       });
       scope.setNotFoundHandler((_req, reply) => reply.code(404).send(spotifyError(404, 'Service not found')));
+      registerSpotifyBodyParser(scope, ctx);
       registerMeRoutes(scope, ctx);
       registerPlaylistRoutes(scope, ctx);
       registerCatalogRoutes(scope, ctx);
+      registerLibraryRoutes(scope, ctx);
     },
     { prefix: BASE_PATHS['spotify-api'] },
   );

@@ -16,6 +16,8 @@ const { values } = parseArgs({
     'rate-limit': { type: 'string' },
     'no-rotation': { type: 'boolean', default: false },
     lenient: { type: 'boolean', default: false },
+    strict: { type: 'boolean', default: false },
+    'transient-failures': { type: 'string' },
     log: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -32,7 +34,10 @@ if (values.help) {
   --daily-quota N       calls per rolling 24 h (0 = off; default 1000 in development mode)
   --rate-limit N        calls per rolling 30 s per app (0 = off; default 180)
   --no-rotation         refresh does not rotate the refresh token
-  --lenient             ignore unknown query parameters instead of answering 400
+  --strict              answer 400 for unknown query parameters and bodies Spotify would accept
+  --lenient             the default (kept for old scripts)
+  --transient-failures S  share of calls that fail transiently (5xx, resets, slow answers;
+                        default 0, realistic 0.005)
   --log                 log every request`);
   process.exit(0);
 }
@@ -45,7 +50,7 @@ const sandbox = await startSandbox({
   host: values.host,
   size: values.size as WorldSize,
   extendedQuota: values['extended-quota'],
-  strictRequests: !values.lenient,
+  strictRequests: values.strict && !values.lenient,
   logger: values.log,
   ...(values.seed ? { seed: Number(values.seed) } : {}),
   ...(values['client-id'] ? { clientIds: values['client-id'] } : {}),
@@ -57,6 +62,9 @@ const sandbox = await startSandbox({
     : {}),
   ...(rate !== undefined ? { rateLimit: rate > 0 ? { windowSeconds: 30, maxRequests: rate } : false } : {}),
   ...(values['no-rotation'] ? { rotateRefreshTokens: 'never' as const } : {}),
+  ...(values['transient-failures'] !== undefined
+    ? { transientFailures: Number(values['transient-failures']) }
+    : {}),
 });
 
 const w = sandbox.admin.world();

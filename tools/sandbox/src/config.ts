@@ -2,10 +2,20 @@
 // API (PUT /admin/config) changes them while it runs.
 import type { WorldSize } from './world/sizes.ts';
 import type { FaultRule } from './limits/faults.ts';
+import { REALISTIC_TEMPO_ERRORS, type TempoErrorConfig } from './world/tempo-errors.ts';
 
 export interface WindowLimit {
   windowSeconds: number;
   maxRequests: number;
+  /** How inexact the limit is: the allowance drifts between (1 - jitter) and (1 + jitter / 2) × maxRequests. */
+  jitter?: number;
+}
+
+export interface DailyQuota extends WindowLimit {
+  /** The lock-out once the quota is spent: a Retry-After drawn between these (default 13 h and 15 h). */
+  minRetryAfterSeconds: number;
+  /** Default: minRetryAfterSeconds × 15/13. */
+  maxRetryAfterSeconds?: number;
 }
 
 export interface SandboxConfig {
@@ -17,21 +27,37 @@ export interface SandboxConfig {
   redirectUris: Record<string, string[]>;
   /** Whether the app owner has Premium (development mode needs it; false makes every Web API call 403). */
   ownerHasPremium: boolean;
-  /** Answer 400 for unknown query parameters and unexpected bodies (real Spotify ignores them). */
+  /**
+   * Which of Spotify's observed wordings a refused account's 403 has (spotify/messages.ts): an index,
+   * or null for one per client id (from the seed). Clients must not depend on the wording.
+   */
+  messageVariant: number | null;
+  /**
+   * Answer 400 for unknown query parameters, unexpected bodies, empty JSON bodies and bodies that are
+   * not sent as JSON. Off by default: real Spotify ignores and accepts all of these; tests that want to
+   * catch a client's sloppy requests turn it on.
+   */
   strictRequests: boolean;
   accessTokenTtlSeconds: number;
   /** Refresh tokens expire this long after the user authorised the app (Spotify: 6 months). */
   refreshTokenTtlSeconds: number;
   /** 'always': every refresh returns a new refresh token and retires the old one; 'never'; 'sometimes': half. */
   rotateRefreshTokens: 'always' | 'never' | 'sometimes';
-  /** Spotify's rolling 30-second limit per app. false = off. */
+  /** Spotify's rolling 30-second limit per app (unpublished, and not exact: see `jitter`). false = off. */
   rateLimit: WindowLimit | false;
-  /** Spotify's daily quota (rolling 24 h). false = off (default in extended quota). */
-  dailyQuota: (WindowLimit & { minRetryAfterSeconds: number }) | false;
+  /** Spotify's daily quota (rolling 24 h, then a 13-15 h lock-out). false = off (default in extended quota). */
+  dailyQuota: DailyQuota | false;
   /** Who shares the daily quota: 'account' (every client id belongs to one developer account) or 'client'. */
   dailyQuotaScope: 'account' | 'client';
+  /**
+   * Extended quota only: whether this app used audio-features before 2024-11-27 and so keeps it. An
+   * extended-quota app that did not gets 403 from the audio-features endpoints (and keeps the rest).
+   */
+  audioFeaturesAccess: boolean;
   /** Share of tracks whose audio-features tempo (and ReccoBeats') is at double or half tempo. */
   audioFeaturesOctaveErrorShare: number;
+  /** The tempo services' other errors: 3:2, another version's tempo, tempo changes, wrong entries. */
+  tempoErrors: TempoErrorConfig;
   deezer: {
     /** Share of tracks Deezer has at all (by ISRC). */
     coverage: number;
@@ -54,11 +80,17 @@ export interface SandboxConfig {
   };
   previews: { seconds: number; sampleRate: number; kbps: number; cacheSize: number };
   faults: FaultRule[];
+  /**
+   * A background of transient failures on every service (transientFaultMix): the share of calls that
+   * fail in some way. 0 = none (the default: unit tests need determinism); demo mode and the
+   * benchmarks use REALISTIC_TRANSIENT_SHARE.
+   */
+  transientFailures: number;
   requestLogSize: number;
 }
 
 export interface SandboxOptions extends Partial<
-  Omit<SandboxConfig, 'deezer' | 'reccobeats' | 'getsongbpm' | 'previews'>
+  Omit<SandboxConfig, 'deezer' | 'reccobeats' | 'getsongbpm' | 'previews' | 'tempoErrors'>
 > {
   seed?: number;
   size?: WorldSize;
@@ -69,15 +101,37 @@ export interface SandboxOptions extends Partial<
   reccobeats?: Partial<SandboxConfig['reccobeats']>;
   getsongbpm?: Partial<SandboxConfig['getsongbpm']>;
   previews?: Partial<SandboxConfig['previews']>;
+  tempoErrors?: TempoErrorOptions;
   /** Log requests with Fastify's logger (pino) to stdout. */
   logger?: boolean;
 }
 
+export interface TempoErrorOptions {
+  tempoChangeShare?: number;
+  spotify?: Partial<TempoErrorConfig['spotify']>;
+  deezer?: Partial<TempoErrorConfig['deezer']>;
+  getsongbpm?: Partial<TempoErrorConfig['getsongbpm']>;
+}
+
+/** `base` with the given shares changed. */
+export function mergeTempoErrors(base: TempoErrorConfig, patch: TempoErrorOptions = {}): TempoErrorConfig {
+  return {
+    tempoChangeShare: patch.tempoChangeShare ?? base.tempoChangeShare,
+    spotify: { ...base.spotify, ...patch.spotify },
+    deezer: { ...base.deezer, ...patch.deezer },
+    getsongbpm: { ...base.getsongbpm, ...patch.getsongbpm },
+  };
+}
+
+/** A realistic low background of transient failures: 0.5 % of calls (5xx, resets, slow answers). */
+export const REALISTIC_TRANSIENT_SHARE = 0.005;
+
 export const DAY_SECONDS = 86_400;
-export const DEFAULT_DAILY_QUOTA = {
+export const DEFAULT_DAILY_QUOTA: DailyQuota = {
   windowSeconds: DAY_SECONDS,
   maxRequests: 1000,
   minRetryAfterSeconds: 13 * 3600,
+  maxRetryAfterSeconds: 15 * 3600,
 };
 
 export function buildConfig(opts: SandboxOptions): SandboxConfig {
@@ -87,14 +141,17 @@ export function buildConfig(opts: SandboxOptions): SandboxConfig {
     clientIds: opts.clientIds ?? ['pacebeat-demo'],
     redirectUris: opts.redirectUris ?? {},
     ownerHasPremium: opts.ownerHasPremium ?? true,
-    strictRequests: opts.strictRequests ?? true,
+    messageVariant: opts.messageVariant ?? null,
+    strictRequests: opts.strictRequests ?? false,
     accessTokenTtlSeconds: opts.accessTokenTtlSeconds ?? 3600,
     refreshTokenTtlSeconds: opts.refreshTokenTtlSeconds ?? 182 * DAY_SECONDS,
     rotateRefreshTokens: opts.rotateRefreshTokens ?? 'always',
-    rateLimit: opts.rateLimit ?? { windowSeconds: 30, maxRequests: 180 },
+    rateLimit: opts.rateLimit ?? { windowSeconds: 30, maxRequests: 180, jitter: 0.2 },
     dailyQuota: opts.dailyQuota ?? (extendedQuota ? false : DEFAULT_DAILY_QUOTA),
     dailyQuotaScope: opts.dailyQuotaScope ?? 'account',
+    audioFeaturesAccess: opts.audioFeaturesAccess ?? true,
     audioFeaturesOctaveErrorShare: opts.audioFeaturesOctaveErrorShare ?? 0.1,
+    tempoErrors: mergeTempoErrors(REALISTIC_TEMPO_ERRORS, opts.tempoErrors),
     deezer: {
       coverage: 0.95,
       unknownBpmShare: 0.3,
@@ -119,6 +176,7 @@ export function buildConfig(opts: SandboxOptions): SandboxConfig {
     },
     previews: { seconds: 30, sampleRate: 22050, kbps: 96, cacheSize: 64, ...opts.previews },
     faults: opts.faults ?? [],
+    transientFailures: opts.transientFailures ?? 0,
     requestLogSize: opts.requestLogSize ?? 10_000,
   };
 }

@@ -1,7 +1,7 @@
 // What every route module gets: the world, the live config, the clock, and the shared state.
 import type { SandboxConfig } from './config.ts';
 import type { Clock } from './limits/clock.ts';
-import type { Faults, Service } from './limits/faults.ts';
+import type { FaultRule, Faults, Service } from './limits/faults.ts';
 import type { RollingWindow } from './limits/window.ts';
 import type { RequestLog } from './log.ts';
 import type { OpenApi } from './spotify/openapi.ts';
@@ -37,6 +37,12 @@ export interface RequestNotes {
   clientId?: string;
   userId?: string;
   fault?: string;
+  /** A fault to apply once the request was handled (see FaultRule.afterApply). */
+  afterApply?: FaultRule;
+  /** The status the handler answered, when a fault holds the answer back. */
+  handledStatus?: number;
+  /** Already in the request log. */
+  logged?: boolean;
   start: number;
 }
 

@@ -14,9 +14,13 @@ import { createAdmin, type Admin } from './admin/admin.ts';
 export type { SandboxOptions, SandboxConfig } from './config.ts';
 export type { BaseUrls } from './context.ts';
 export type { FaultRule } from './limits/faults.ts';
+export { transientFaultMix } from './limits/faults.ts';
+export { OCTAVE_ERRORS_ONLY, REALISTIC_TEMPO_ERRORS, type TempoErrorConfig } from './world/tempo-errors.ts';
 export type { Admin } from './admin/admin.ts';
 export type { ScoreRequest, TargetScore } from './admin/scoring.ts';
 export { PRODUCT_SCOPES } from './admin/admin.ts';
+export { REALISTIC_TRANSIENT_SHARE } from './config.ts';
+export { NOT_REGISTERED_MESSAGES, PREMIUM_MESSAGES } from './spotify/messages.ts';
 export { World } from './world/world.ts';
 
 export interface Sandbox {
@@ -47,6 +51,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     baseUrls: { spotifyAccounts: '', spotifyApi: '', deezer: '', reccobeats: '', getsongbpm: '', admin: '' },
   };
   ctx.tokens = new TokenStore(() => ctx.config, clock, seed);
+  ctx.faults.setBackground(config.transientFailures);
   const admin = createAdmin(ctx, config);
   const app = buildApp(ctx, admin, { logger: opts.logger ?? false });
   await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });

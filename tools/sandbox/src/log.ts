@@ -14,8 +14,10 @@ export interface LoggedRequest {
   status: number;
   clientId?: string;
   userId?: string;
-  /** The fault kind injected into this request, if any. */
+  /** The fault injected into this request, if any: `status 503`, `reset`, `slow after apply`, … */
   fault?: string;
+  /** The connection closed before the whole answer was sent (the client gave up, or a reset). */
+  clientGone?: boolean;
   durationMs: number;
 }
 

@@ -1,6 +1,7 @@
 // The one place that calls the Spotify Web API. Every call: budget slot (shared through PostgreSQL,
 // by priority), access token, one HTTP request with a time limit, then by answer:
-//   401 → one refresh and one retry;  403 → account disabled, capability remembered, or an error;
+//   401 → one refresh and one retry;  403 → account disabled (when GET /me is refused too, whatever the
+//         wording), capability remembered, or an error;
 //   429 → a cooldown every process respects (rate, or QUOTA_EXCEEDED), SpotifyDeferredError;
 //   5xx/network → capped exponential backoff with jitter, for idempotent calls only.
 // It never waits out a rate limit or a quota: callers re-queue their job with `startAfter: retryAt`.
@@ -10,7 +11,7 @@ import type { SpotifyAccountRepository } from './account.repository.ts';
 import type { BudgetLimits, Priority } from './budget.ts';
 import type { BudgetRepository, LedgerEntry } from './budget.repository.ts';
 import {
-  DISABLED_REASONS,
+  refusalReason,
   SpotifyAccountDisabledError,
   SpotifyApiError,
   SpotifyCapabilityMissingError,
@@ -89,6 +90,20 @@ export function createSpotifyClient(deps: SpotifyClientDeps) {
     throw new SpotifyAccountDisabledError(ctx.userId, reason);
   }
 
+  /** Users whose GET /me answered lately: a 403 for them is about the call, not the account. */
+  const accountOkAt = new Map<string, number>();
+  const ACCOUNT_OK_MS = 60_000;
+
+  /** Whether a 403 means Spotify refuses the whole account: GET /me answers 403 as well. */
+  async function accountRefused(ctx: CallContext, req: SpotifyRequest): Promise<boolean> {
+    if (req.path === '/me') return true;
+    if (Date.now() - (accountOkAt.get(ctx.userId) ?? 0) < ACCOUNT_OK_MS) return false;
+    // Throws SpotifyAccountDisabledError itself when /me is refused too.
+    await request(ctx, { method: 'GET', path: '/me', endpoint: 'GET /me', idempotent: true });
+    accountOkAt.set(ctx.userId, Date.now());
+    return false;
+  }
+
   /** One logical call (with its refresh and transient retries); the parsed JSON body, or undefined if empty. */
   async function request<T = unknown>(
     ctx: CallContext,
@@ -160,8 +175,9 @@ export function createSpotifyClient(deps: SpotifyClientDeps) {
         continue;
       }
       if (status === 403) {
-        if (/not registered/i.test(message)) return disable(ctx, DISABLED_REASONS.notRegistered);
-        if (/premium/i.test(message)) return disable(ctx, DISABLED_REASONS.premiumLapsed);
+        // Spotify's texts vary, so GET /me tells: it needs no scope and answers 403 only when the app
+        // refuses this account (not on the user list, owner without Premium); the text only names why.
+        if (await accountRefused(ctx, req)) return disable(ctx, refusalReason(message));
         if (req.capability) {
           await deps.budget.setCapability(capabilityKey(req.capability), false, message);
           throw new SpotifyCapabilityMissingError(req.capability, message);

@@ -23,10 +23,15 @@ export function sandboxSpotifyEndpoints(sandbox: Sandbox): SpotifyEndpoints {
   };
 }
 
-export async function startDemoSpotify(o: { host: string; log: Logger }): Promise<DemoSpotify> {
+export async function startDemoSpotify(o: {
+  host: string;
+  log: Logger;
+  /** Share of calls that fail transiently (DEMO_TRANSIENT_FAILURES); default none. */
+  transientFailures?: number;
+}): Promise<DemoSpotify> {
   // The browser must reach the consent page: listen on the app's own address (loopback by default).
   const host = o.host === '0.0.0.0' || o.host === '::' ? '127.0.0.1' : o.host;
-  const sandbox = await startSandbox({ host, port: 0 });
+  const sandbox = await startSandbox({ host, port: 0, transientFailures: o.transientFailures ?? 0 });
   o.log.warn(
     { sandbox: sandbox.url },
     'demo mode: no SPOTIFY_CLIENT_ID is set, so Pacebeat uses its built-in simulated Spotify',

@@ -63,4 +63,19 @@ export const DISABLED_REASONS = {
     'Your Spotify account is not on this app’s user list in the Spotify Developer Dashboard. Ask whoever runs this Pacebeat to add it, then connect again.',
   premiumLapsed:
     'The owner of this Spotify app no longer has Spotify Premium, which Spotify requires for apps in development mode. Connect again once Premium is back.',
+  refused:
+    'Spotify refuses every request for your account: it may not be on this app’s user list in the Spotify Developer Dashboard, or the app owner’s Premium may have lapsed. Ask whoever runs this Pacebeat to check both, then connect again.',
 } as const;
+
+/**
+ * Why Spotify refuses an account, from its 403 text. The texts vary over the years ("User not
+ * registered in the Developer Dashboard", "Check settings on developer.spotify.com/dashboard, the user
+ * may not be registered.", "User not approved for app", …), so only loose hints are read, and an
+ * unknown text gets the reason that names both causes.
+ */
+export function refusalReason(message: string): string {
+  if (/premium|subscription/i.test(message)) return DISABLED_REASONS.premiumLapsed;
+  if (/regist|approved|dashboard|user management|allow.?list/i.test(message))
+    return DISABLED_REASONS.notRegistered;
+  return DISABLED_REASONS.refused;
+}

@@ -33,6 +33,8 @@ export async function startHarness(sandboxOptions: SandboxOptions = {}): Promise
     size: 'tiny',
     rateLimit: false,
     dailyQuota: false,
+    // Stricter than Spotify: an unknown parameter or a sloppy body from the client fails the test.
+    strictRequests: true,
     ...sandboxOptions,
   });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pacebeat-spotify-'));

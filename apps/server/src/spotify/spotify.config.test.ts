@@ -11,6 +11,8 @@ describe('Spotify settings', () => {
     expect(c.SPOTIFY_RATE_PER_30S).toBe(100);
     expect(c.SPOTIFY_DAILY_QUOTA).toBe(1000);
     expect(c.TOKEN_ENCRYPTION_KEY).toBeUndefined();
+    expect(c.DEMO_TRANSIENT_FAILURES).toBe(0.005);
+    expect(() => loadConfig({ DEMO_TRANSIENT_FAILURES: '0.5' })).toThrow(ConfigError);
   });
 
   it('takes "unlimited" for extended-quota apps', () => {

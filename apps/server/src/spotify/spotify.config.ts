@@ -31,6 +31,11 @@ export const SpotifySettings = {
   /** Time limit of one call to Spotify. */
   SPOTIFY_TIMEOUT_SECONDS: z.coerce.number().min(1).max(120).default(10),
   /**
+   * Demo mode only: the share of calls to the simulated world that fail transiently (5xx, resets, slow
+   * answers, writes failing after they landed), as real services do. 0 = none.
+   */
+  DEMO_TRANSIENT_FAILURES: z.coerce.number().min(0).max(0.2).default(0.005),
+  /**
    * Key that encrypts Spotify tokens at rest: 32 bytes as base64 or 64 hex digits.
    * Unset: `<DATA_DIR>/secret.key`, created with mode 0600 on first start.
    */

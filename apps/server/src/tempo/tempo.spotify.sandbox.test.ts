@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SandboxOptions } from '@pacebeat/sandbox';
+import { OCTAVE_ERRORS_ONLY, type SandboxOptions } from '@pacebeat/sandbox';
 import { testDb } from '../../test/db.ts';
 import { createSpotifyModule, type SpotifyModule } from '../spotify/spotify.module.ts';
 import { sandboxSpotifyEndpoints } from '../spotify/demo.ts';
@@ -110,6 +110,15 @@ describe('tempo lookups with Spotify audio-features', () => {
     expect((await p.accounts.get(userId))!.disabledReason).toBeNull();
   });
 
+  it('extended quota without audio-features (not used before 2024-11-27): one 403, remembered', async () => {
+    const { h, p, lookups } = await start({ extendedQuota: true, audioFeaturesAccess: false });
+    const userId = await connectedUser(h, p);
+    expect((await lookups().run(catalogTracks(h, 0, 10), { userId })).found).toBe(10);
+    await lookups().run(catalogTracks(h, 10, 10), { userId });
+    expect(audioFeatureCalls(h).map((r) => r.status)).toEqual([403]);
+    expect((await p.accounts.get(userId))!.disabledReason).toBeNull();
+  });
+
   it('extended quota: the tempo comes from Spotify, one batch call per job', async () => {
     const { h, p, lookups } = await start({ extendedQuota: true, audioFeaturesOctaveErrorShare: 0 });
     const userId = await connectedUser(h, p);
@@ -133,7 +142,11 @@ describe('tempo lookups with Spotify audio-features', () => {
   });
 
   it('extended quota: 150 tracks cost two calls, and the tempos are the simulated Spotify’s', async () => {
-    const { h, p } = await start({ extendedQuota: true, audioFeaturesOctaveErrorShare: 0 });
+    const { h, p } = await start({
+      extendedQuota: true,
+      audioFeaturesOctaveErrorShare: 0,
+      tempoErrors: OCTAVE_ERRORS_ONLY,
+    });
     const userId = await connectedUser(h, p);
     const ids = catalogTracks(h, 0, 150).map((t) => t.spotifyId);
     const got = await spotifyAudioFeatures(

@@ -32,7 +32,8 @@ export function registerAdminRoutes(app: FastifyInstance, _ctx: Ctx, admin: Admi
     return admin.user(p(req)['id'] as string);
   });
   app.post('/users/:id/liked', async (req) => {
-    admin.like(p(req)['id'] as string, list(b(req)['trackIds']));
+    const addedAt = b(req)['addedAt'] as string | number | undefined;
+    admin.likeAt(p(req)['id'] as string, list(b(req)['trackIds']), addedAt);
     return admin.user(p(req)['id'] as string);
   });
   app.delete('/users/:id/liked', async (req) => {
@@ -56,7 +57,27 @@ export function registerAdminRoutes(app: FastifyInstance, _ctx: Ctx, admin: Admi
     admin.followPlaylist(p(req)['id'] as string, String(b(req)['playlistId']));
     return admin.user(p(req)['id'] as string);
   });
-  app.get('/playlists/:id/items', async (req) => ({ trackIds: admin.playlistItems(p(req)['id'] as string) }));
+  // The user unfollows a playlist (deletes it, when they own it).
+  app.delete('/users/:id/followed-playlists/:playlistId', async (req) => {
+    admin.unfollowPlaylist(p(req)['id'] as string, p(req)['playlistId'] as string);
+    return admin.user(p(req)['id'] as string);
+  });
+  app.delete('/users/:id/followed-playlists', async (req) => {
+    admin.unfollowPlaylist(p(req)['id'] as string, String(b(req)['playlistId']));
+    return admin.user(p(req)['id'] as string);
+  });
+  app.put('/playlists/:id', async (req) =>
+    admin.editPlaylist(p(req)['id'] as string, b(req) as Parameters<Admin['editPlaylist']>[1]),
+  );
+  app.post('/artists/:id/releases', async (req, reply) =>
+    reply
+      .code(201)
+      .send(admin.addRelease(p(req)['id'] as string, b(req) as Parameters<Admin['addRelease']>[1])),
+  );
+  app.get('/playlists/:id/items', async (req) => ({
+    trackIds: admin.playlistItems(p(req)['id'] as string),
+    uris: admin.playlistUris(p(req)['id'] as string),
+  }));
   app.post('/playlists/:id/items', async (req) =>
     admin.addToPlaylist(
       p(req)['id'] as string,
@@ -64,9 +85,15 @@ export function registerAdminRoutes(app: FastifyInstance, _ctx: Ctx, admin: Admi
       b(req)['userId'] as string | undefined,
     ),
   );
-  app.delete('/playlists/:id/items', async (req) =>
-    admin.removeFromPlaylist(p(req)['id'] as string, list(b(req)['trackIds'])),
-  );
+  app.delete('/playlists/:id/items', async (req) => {
+    const body = b(req);
+    if (body['uris'] !== undefined || body['positions'] !== undefined)
+      return admin.removeItems(p(req)['id'] as string, {
+        uris: list(body['uris']),
+        positions: Array.isArray(body['positions']) ? body['positions'].map(Number) : [],
+      });
+    return admin.removeFromPlaylist(p(req)['id'] as string, list(body['trackIds']));
+  });
   app.put('/login', async (req) => {
     const id = b(req)['userId'];
     admin.setLoginUser(typeof id === 'string' ? id : undefined);
@@ -86,6 +113,7 @@ export function registerAdminRoutes(app: FastifyInstance, _ctx: Ctx, admin: Admi
     );
     return admin.faults();
   });
+  app.get('/faults/background', async () => admin.backgroundFaults());
   app.delete('/faults', async () => {
     admin.setFaults([]);
     return [];

@@ -6,19 +6,15 @@ import type { SandboxConfig, SandboxOptions } from '../config.ts';
 import type { FaultRule } from '../limits/faults.ts';
 import { s256, type TokenAnswer } from '../spotify/tokens.ts';
 import { quotaKey } from '../spotify/route.ts';
-import { DEFAULT_DAILY_QUOTA } from '../config.ts';
+import { DEFAULT_DAILY_QUOTA, mergeTempoErrors } from '../config.ts';
 import type { Playlist, User } from '../world/library.ts';
 import type { UserSpec } from '../world/sizes.ts';
 import { score, type ScoreRequest } from './scoring.ts';
+import { AdminError } from './errors.ts';
+import { createChanges } from './changes.ts';
+import { otherSection } from '../tempo/views.ts';
 
-export class AdminError extends Error {
-  readonly status: number;
-
-  constructor(status: number, message: string) {
-    super(message);
-    this.status = status;
-  }
-}
+export { AdminError };
 
 export const PRODUCT_SCOPES = [
   'user-library-read',
@@ -76,6 +72,7 @@ export function createAdmin(ctx: Ctx, initial: SandboxConfig) {
   });
 
   const admin = {
+    ...createChanges(ctx, { userOf, playlistOf, tracks, artists }),
     world: () => ({
       seed: w().seed,
       size: w().size,
@@ -159,9 +156,11 @@ export function createAdmin(ctx: Ctx, initial: SandboxConfig) {
       w().removeTracks(pl, tracks(trackIds));
       return { snapshotId: w().snapshotId(pl) };
     },
-    /** The playlist's items as track ids (null for local files), in order. */
+    /** The playlist's items as track ids (null for episodes, local files and unavailable tracks), in order. */
     playlistItems: (playlistId: string) =>
       playlistOf(playlistId).entries.map((e) => (e.g === undefined ? null : w().trackId(e.g))),
+    /** The playlist's items as URIs (tracks, episodes, local files; null when unavailable), in order. */
+    playlistUris: (playlistId: string) => playlistOf(playlistId).entries.map((e) => w().entryUri(e)),
     /** Issues an authorization code as if the user had pressed Accept on the consent page. */
     authorize: (p: {
       userId: string;
@@ -207,8 +206,10 @@ export function createAdmin(ctx: Ctx, initial: SandboxConfig) {
         reccobeats: { ...c.reccobeats, ...patch.reccobeats },
         getsongbpm: { ...c.getsongbpm, ...patch.getsongbpm },
         previews: { ...c.previews, ...patch.previews },
+        tempoErrors: mergeTempoErrors(c.tempoErrors, patch.tempoErrors),
       };
       if (patch.faults) ctx.faults.set(patch.faults);
+      if (patch.transientFailures !== undefined) ctx.faults.setBackground(patch.transientFailures);
       return ctx.config;
     },
     setFaults: (rules: FaultRule[]) => {
@@ -216,6 +217,8 @@ export function createAdmin(ctx: Ctx, initial: SandboxConfig) {
       ctx.config = { ...ctx.config, faults: rules };
     },
     faults: () => ctx.faults.stats(),
+    /** The background of transient failures (transientFailures): its rules, how often each fired. */
+    backgroundFaults: () => ctx.faults.backgroundStats(),
     requests: (filter: { service?: string; since?: number; clientId?: string; userId?: string } = {}) =>
       ctx.log.list(filter),
     counters: () => ctx.log.counters(),
@@ -245,6 +248,7 @@ export function createAdmin(ctx: Ctx, initial: SandboxConfig) {
       ctx.clock.reset();
       ctx.config = { ...initial };
       ctx.faults.set(initial.faults);
+      ctx.faults.setBackground(initial.transientFailures);
       delete ctx.loginUser;
     },
     /** What the world knows about a track: its true tempo and identity. */
@@ -253,6 +257,8 @@ export function createAdmin(ctx: Ctx, initial: SandboxConfig) {
       const cat = w().catalog;
       const t = cat.track(g as number);
       const truth = cat.tempoOf(g as number);
+      // A song whose tempo changes: its other section's tempo (trueTempo is the main one).
+      const other = otherSection(ctx, g as number);
       return {
         id: trackId,
         name: t.name,
@@ -263,6 +269,7 @@ export function createAdmin(ctx: Ctx, initial: SandboxConfig) {
         trueTempo: truth.bpm,
         pattern: truth.pattern,
         timeSignature: truth.timeSignature,
+        ...(other !== undefined ? { otherSectionTempo: other } : {}),
         recordingTrackId: w().trackId(t.recording),
       };
     },

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../index.ts';
 import { http, spotifyClient } from '../test-support.ts';
 import type { FaultRule } from './faults.ts';
+import { DEFAULT_DAILY_QUOTA } from '../config.ts';
 
 describe('limits and faults', () => {
   let sb: Sandbox;
@@ -48,6 +49,32 @@ describe('limits and faults', () => {
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThanOrEqual(13 * 3600);
     sb.admin.advanceClock(86_400);
     expect((await client('ana.runs')('GET', '/me')).status).toBe(200);
+  });
+
+  it('once the daily quota is spent, locks the account out for 13-15 h (not the rest of 24 h), then counts again', async () => {
+    sb.admin.setConfig({
+      rateLimit: false,
+      dailyQuota: { ...DEFAULT_DAILY_QUOTA, maxRequests: 5 },
+      accessTokenTtlSeconds: 30 * 86_400, // the clock moves by days
+    });
+    const api = client();
+    const waits: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 5; i++) expect((await api('GET', '/me')).status).toBe(200);
+      const over = await api('GET', '/me');
+      expect(over.status).toBe(429);
+      const retry = Number(over.headers.get('retry-after'));
+      expect(retry).toBeGreaterThanOrEqual(13 * 3600);
+      expect(retry).toBeLessThanOrEqual(15 * 3600);
+      waits.push(retry);
+      sb.admin.advanceClock(3600);
+      const still = await api('GET', '/me');
+      expect(still.status).toBe(429);
+      expect(Number(still.headers.get('retry-after'))).toBe(retry - 3600);
+      sb.admin.advanceClock(retry - 3600);
+    }
+    expect(new Set(waits).size).toBeGreaterThan(1);
+    expect((await api('GET', '/me')).status).toBe(200);
   });
 
   it('can count the daily quota per client id instead of per developer account', async () => {

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../index.ts';
 import { spotifyClient } from '../test-support.ts';
+import { NOT_REGISTERED_MESSAGES } from './messages.ts';
 import type { Playlist } from '../world/library.ts';
 
 type Page = { items: Array<Record<string, unknown>>; next: string | null; total: number; limit: number };
@@ -47,9 +48,9 @@ describe('Spotify Web API (development mode)', () => {
 
   it('answers 403 for users not on the app\u2019s user list, missing scopes and an owner without Premium', async () => {
     const frank = spotifyClient(sb, sb.admin.connect({ userId: 'frank' }).access_token);
-    expect((await frank('GET', '/me')).body).toEqual({
-      error: { status: 403, message: 'User not registered in the Developer Dashboard' },
-    });
+    const refused = (await frank<{ error: { status: number; message: string } }>('GET', '/me')).body;
+    expect(refused.error.status).toBe(403);
+    expect(NOT_REGISTERED_MESSAGES).toContain(refused.error.message);
     const noScopes = spotifyClient(sb, sb.admin.connect({ userId: 'ana.runs', scopes: [] }).access_token);
     expect((await noScopes('GET', '/me')).status).toBe(200);
     expect((await noScopes('GET', '/me/tracks')).body).toEqual({
@@ -214,5 +215,17 @@ describe('Spotify Web API (development mode)', () => {
       error: { status: 400, message: 'Invalid base62 id' },
     });
     expect((await api('GET', '/tracks/0000000000000000000000')).status).toBe(404);
+  });
+
+  it('answers 400 Invalid base62 id for a malformed playlist id on every playlist endpoint, 404 for an unknown one', async () => {
+    const invalid = { error: { status: 400, message: 'Invalid base62 id' } };
+    for (const bad of ['xyz', 'abc-def_ghi', '37i9dQZF1DXcBWIGoYBM5M0'])
+      expect((await api('GET', `/playlists/${bad}`)).body, bad).toEqual(invalid);
+    expect((await api('GET', '/playlists/nope/items')).body).toEqual(invalid);
+    const uri = `spotify:track:${sb.world.trackId(1)}`;
+    expect((await api('POST', '/playlists/nope/items', { uris: [uri] })).body).toEqual(invalid);
+    expect((await api('PUT', '/playlists/nope', { name: 'x' })).body).toEqual(invalid);
+    expect((await api('DELETE', '/playlists/nope/items', { items: [{ uri }] })).body).toEqual(invalid);
+    expect((await api('GET', '/playlists/0000000000000000000000')).status).toBe(404);
   });
 });

@@ -2,11 +2,11 @@
 // apps the multi-get endpoints and audio-features.
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context.ts';
-import { ApiError, addRoute, intParam, strParam, type Call } from './route.ts';
+import { ApiError, NO_MESSAGE, addRoute, intParam, strParam, type Call } from './route.ts';
 import { paging } from './present.ts';
 import { BASE62_ID } from '../world/ids.ts';
 import type { Release } from '../world/catalog.ts';
-import { analysedTempo } from '../world/tempo.ts';
+import { reportedTempo } from '../tempo/views.ts';
 import { hash32, unit } from '../world/rng.ts';
 import { search } from './search.ts';
 
@@ -47,13 +47,18 @@ export function audioFeatures(ctx: Ctx, g: number) {
     loudness: -Math.round(unit(ctx.world.seed, 'loud', rec) * 14000) / 1000 - 2,
     mode: hash32(ctx.world.seed, 'mode', rec) % 2,
     speechiness: f('speechiness') / 4,
-    tempo: analysedTempo(ctx.world.seed, rec, truth, 'spotify', ctx.config.audioFeaturesOctaveErrorShare),
+    tempo: reportedTempo(ctx, 'spotify', rec, g, truth, ctx.config.audioFeaturesOctaveErrorShare).bpm,
     time_signature: truth.timeSignature,
     track_href: `${ctx.baseUrls.spotifyApi}/tracks/${id}`,
     type: 'audio_features' as const,
     uri: `spotify:track:${id}`,
     valence: f('valence'),
   };
+}
+
+/** An extended-quota app that did not use audio-features before 2024-11-27 gets 403, as a new app does. */
+function requireAudioFeatures(ctx: Ctx): void {
+  if (!ctx.config.audioFeaturesAccess) throw new ApiError(403, NO_MESSAGE);
 }
 
 export function registerCatalogRoutes(app: FastifyInstance, ctx: Ctx): void {
@@ -147,6 +152,7 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: Ctx): void {
     method: 'GET',
     url: '/search',
     op: 'search',
+    aliases: { query: 'q' },
     handler: (call) => {
       const limit = intParam(call, 'limit', 5);
       const offset = intParam(call, 'offset', 0);
@@ -197,21 +203,28 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: Ctx): void {
     url: '/audio-features',
     op: 'get-several-audio-features',
     eqOnly: true,
-    handler: (call) => ({
-      audio_features: idsParam(call, 100).map((id) =>
-        w.trackG(id) === undefined ? null : audioFeatures(ctx, w.trackG(id) as number),
-      ),
-    }),
+    removedSilently: true,
+    handler: (call) => {
+      requireAudioFeatures(ctx);
+      return {
+        audio_features: idsParam(call, 100).map((id) =>
+          w.trackG(id) === undefined ? null : audioFeatures(ctx, w.trackG(id) as number),
+        ),
+      };
+    },
   });
   addRoute(app, ctx, {
     method: 'GET',
     url: '/audio-features/:id',
     op: 'get-audio-features',
     eqOnly: true,
-    handler: (call) =>
-      audioFeatures(
+    removedSilently: true,
+    handler: (call) => {
+      requireAudioFeatures(ctx);
+      return audioFeatures(
         ctx,
         lookup(call.params['id'], (id) => w.trackG(id)),
-      ),
+      );
+    },
   });
 }

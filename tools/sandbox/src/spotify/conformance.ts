@@ -4,7 +4,8 @@
 // Two adjustments, both explicit:
 // - development mode: properties the document marks `deprecated` are what development-mode apps lost,
 //   so there they must be absent (and are no longer required);
-// - SCHEMA_FIXES: places where Spotify's real answers contradict the document (null where it says string).
+// - SCHEMA_FIXES and MESSAGELESS_ERRORS: places where Spotify's real answers contradict the document
+//   (null where it says string, a 403 without a message).
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { loadOpenApi, type Mode } from './openapi.ts';
@@ -19,6 +20,10 @@ export const SCHEMA_FIXES: ReadonlyArray<[string, string[], string]> = [
   ['CursorObject', ['properties', 'after'], 'the last page of /me/following has "cursors": {"after": null}'],
   ['PlaylistTrackObject', ['properties', 'item'], 'a playlist item whose track was taken down is null'],
   ['PlaylistTrackObject', ['properties', 'track'], 'the same under the old name'],
+];
+/** [response, why]: the error of this response may come without a message. */
+export const MESSAGELESS_ERRORS: ReadonlyArray<[string, string]> = [
+  ['Forbidden', 'endpoints removed in November 2024 (audio-features) answer 403 {"error":{"status":403}}'],
 ];
 const NULLABLE_ITEMS: ReadonlyArray<[string, string]> = [
   ['ManyTracks', 'tracks'],
@@ -69,6 +74,12 @@ function prepare(mode: Mode): Json {
     };
   }
   const responses = components['responses'] as Record<string, Json>;
+  for (const [name] of MESSAGELESS_ERRORS) {
+    const schema = ((responses[name]?.['content'] as Json)['application/json'] as Json)['schema'] as Json;
+    const error = structuredClone(schemas['ErrorObject']) as Json;
+    error['required'] = ['status'];
+    (schema['properties'] as Json)['error'] = error;
+  }
   for (const [name, prop] of NULLABLE_ITEMS) {
     const schema = ((responses[name]?.['content'] as Json)['application/json'] as Json)['schema'] as Json;
     const items = ((schema['properties'] as Json)[prop] as Json)['items'] as Json;

@@ -7,12 +7,14 @@ import { paging } from './present.ts';
 import { FieldsError, applyFields, parseFields } from './fields.ts';
 import { createPlaylist } from './me.routes.ts';
 import { MAX_PLAYLIST_ITEMS } from '../world/world.ts';
+import { BASE62_ID } from '../world/ids.ts';
 import type { Playlist, PlaylistEntry } from '../world/library.ts';
 
 const MAX_URIS = 100;
 
 function playlistOf(ctx: Ctx, call: Call): Playlist {
   const id = call.params['playlist_id'] ?? '';
+  if (!BASE62_ID.test(id)) throw new ApiError(400, 'Invalid base62 id');
   const pl = ctx.world.playlist(id);
   if (!pl) throw new ApiError(404, 'Resource not found');
   return pl;
@@ -44,7 +46,10 @@ function requireScopes(call: Call, scopes: string[] | undefined): void {
     throw new ApiError(403, 'Insufficient client scope');
 }
 
-function parseUris(ctx: Ctx, call: Call, fromBody: unknown): number[] {
+/** What a URI in an add, replace or removal names: a track or a podcast episode. */
+type ItemRef = { g: number; episode?: undefined } | { episode: number; g?: undefined };
+
+function parseUris(ctx: Ctx, call: Call, fromBody: unknown): ItemRef[] {
   const q = strParam(call, 'uris');
   const list =
     q !== undefined
@@ -54,13 +59,21 @@ function parseUris(ctx: Ctx, call: Call, fromBody: unknown): number[] {
         : [];
   if (list.length > MAX_URIS)
     throw new ApiError(400, `You can add a maximum of ${MAX_URIS} tracks per request.`);
-  return list.map((u) => {
-    const m = typeof u === 'string' ? /^spotify:track:([0-9A-Za-z]{22})$/.exec(u) : null;
-    if (!m) throw new ApiError(400, `Invalid track uri: ${String(u)}`);
-    const g = ctx.world.trackG(m[1] as string);
-    if (g === undefined) throw new ApiError(400, 'Payload contains a non-existing ID');
-    return g;
-  });
+  return list.map((u) => parseUri(ctx, u));
+}
+
+/** `spotify:track:ID` or `spotify:episode:ID` (the OpenAPI allows both in playlists). */
+function parseUri(ctx: Ctx, u: unknown): ItemRef {
+  const m = typeof u === 'string' ? /^spotify:(track|episode):([0-9A-Za-z]{22})$/.exec(u) : null;
+  if (!m) throw new ApiError(400, `Invalid track uri: ${String(u)}`);
+  if (m[1] === 'episode') {
+    const e = ctx.world.episodeE(m[2] as string);
+    if (e === undefined) throw new ApiError(400, 'Payload contains a non-existing ID');
+    return { episode: e };
+  }
+  const g = ctx.world.trackG(m[2] as string);
+  if (g === undefined) throw new ApiError(400, 'Payload contains a non-existing ID');
+  return { g };
 }
 
 export function registerPlaylistRoutes(app: FastifyInstance, ctx: Ctx): void {
@@ -164,9 +177,9 @@ export function registerPlaylistRoutes(app: FastifyInstance, ctx: Ctx): void {
           throw new ApiError(403, "You cannot add tracks to a playlist you don't own.");
         requireScopes(call, writeScopes(pl));
         const body = (call.body ?? {}) as { uris?: unknown; position?: number };
-        const gs = parseUris(ctx, call, body.uris);
-        if (gs.length === 0) throw new ApiError(400, 'No uris provided');
-        if (pl.entries.length + gs.length > MAX_PLAYLIST_ITEMS)
+        const refs = parseUris(ctx, call, body.uris);
+        if (refs.length === 0) throw new ApiError(400, 'No uris provided');
+        if (pl.entries.length + refs.length > MAX_PLAYLIST_ITEMS)
           throw new ApiError(400, 'Playlist size limit reached');
         const position = typeof call.query['position'] === 'number' ? call.query['position'] : body.position;
         if (position !== undefined && (position < 0 || position > pl.entries.length))
@@ -174,7 +187,7 @@ export function registerPlaylistRoutes(app: FastifyInstance, ctx: Ctx): void {
         const at = ctx.clock.now();
         ctx.world.addItems(
           pl,
-          gs.map((g) => ({ g, addedAt: at, addedBy: call.user.index })),
+          refs.map((r) => ({ ...r, addedAt: at, addedBy: call.user.index })),
           position,
         );
         return reply.code(201).send({ snapshot_id: ctx.world.snapshotId(pl) });
@@ -202,18 +215,14 @@ export function registerPlaylistRoutes(app: FastifyInstance, ctx: Ctx): void {
         if (list.length === 0) throw new ApiError(400, `Missing ${suffix}`);
         if (list.length > MAX_URIS)
           throw new ApiError(400, `You can remove a maximum of ${MAX_URIS} tracks per request.`);
-        const gs = parseUris(
-          ctx,
-          { ...call, query: {} },
-          list.map((x) => x.uri),
-        );
+        const refs = list.map((x) => parseUri(ctx, x.uri));
         const positioned = list.filter((x) => Array.isArray(x.positions));
         if (positioned.length > 0) {
           const drop = new Set<number>();
           positioned.forEach((x) => {
             for (const p of x.positions as number[]) {
               const e = pl.entries[p];
-              if (!e || e.g === undefined || ctx.world.trackId(e.g) !== x.uri?.split(':')[2])
+              if (!e || ctx.world.entryUri(e) !== x.uri)
                 throw new ApiError(400, `Invalid position ${p} for ${x.uri}`);
               drop.add(p);
             }
@@ -222,11 +231,9 @@ export function registerPlaylistRoutes(app: FastifyInstance, ctx: Ctx): void {
             pl,
             pl.entries.filter((_, idx) => !drop.has(idx)),
           );
-          const rest = list
-            .filter((x) => !Array.isArray(x.positions))
-            .map((x) => ctx.world.trackG(x.uri?.split(':')[2] ?? '') as number);
-          if (rest.length > 0) ctx.world.removeTracks(pl, rest);
-        } else ctx.world.removeTracks(pl, gs);
+          const rest = refs.filter((_, k) => !Array.isArray(list[k]?.positions));
+          if (rest.length > 0) removeRefs(ctx, pl, rest);
+        } else removeRefs(ctx, pl, refs);
         return reply.code(200).send({ snapshot_id: ctx.world.snapshotId(pl) });
       },
     });
@@ -269,12 +276,20 @@ function replaceOrReorder(ctx: Ctx, call: Call, reply: FastifyReply) {
       throw new ApiError(400, 'Index out of bounds');
     ctx.world.reorder(pl, b.range_start, b.insert_before, len);
   } else {
-    const gs = parseUris(ctx, call, b.uris);
+    const refs = parseUris(ctx, call, b.uris);
     const at = ctx.clock.now();
     ctx.world.replaceItems(
       pl,
-      gs.map((g): PlaylistEntry => ({ g, addedAt: at, addedBy: call.user.index })),
+      refs.map((r): PlaylistEntry => ({ ...r, addedAt: at, addedBy: call.user.index })),
     );
   }
   return reply.code(200).send({ snapshot_id: ctx.world.snapshotId(pl) });
+}
+
+function removeRefs(ctx: Ctx, pl: Playlist, refs: ItemRef[]): void {
+  ctx.world.removeItems(
+    pl,
+    refs.flatMap((r) => (r.g !== undefined ? [r.g] : [])),
+    refs.flatMap((r) => (r.episode !== undefined ? [r.episode] : [])),
+  );
 }

@@ -1,11 +1,12 @@
 // Presenters: world objects as Spotify Web API JSON. Development mode (dm) drops the fields the
 // OpenAPI document marks deprecated and uses the new names (`items`, `item`); extended quota (eq)
-// keeps the old fields and sends both names.
+// keeps the old fields and only the old names (`tracks`, `track`), as Spotify left those apps unchanged.
 import type { Mode } from './openapi.ts';
 import type { World } from '../world/world.ts';
 import type { Artist, Release, Track } from '../world/catalog.ts';
 import type { Playlist, PlaylistEntry, User } from '../world/library.ts';
 import { hash32 } from '../world/rng.ts';
+import { episodeOf, showOf } from '../world/podcasts.ts';
 
 const MARKETS = [
   'AR',
@@ -198,6 +199,56 @@ export class Presenter {
     return out;
   }
 
+  showSimplified(s: number) {
+    const show = showOf(this.world.seed, s);
+    const id = this.world.ids.encode('show', s);
+    const out: Record<string, unknown> = {
+      copyrights: [],
+      description: show.description,
+      html_description: `<p>${show.description}</p>`,
+      explicit: show.explicit,
+      external_urls: { spotify: `${OPEN}/show/${id}` },
+      href: `${this.base}/shows/${id}`,
+      id,
+      images: images(this.world.seed, 'show', s),
+      is_externally_hosted: false,
+      languages: ['en'],
+      media_type: 'audio',
+      name: show.name,
+      total_episodes: show.totalEpisodes,
+      type: 'show',
+      uri: `spotify:show:${id}`,
+    };
+    if (this.eq) Object.assign(out, { available_markets: MARKETS, publisher: show.publisher });
+    return out;
+  }
+
+  episode(e: number) {
+    const ep = episodeOf(this.world.seed, e);
+    const id = this.world.episodeId(e);
+    const out: Record<string, unknown> = {
+      description: ep.description,
+      html_description: `<p>${ep.description}</p>`,
+      duration_ms: ep.durationMs,
+      explicit: ep.explicit,
+      external_urls: { spotify: `${OPEN}/episode/${id}` },
+      href: `${this.base}/episodes/${id}`,
+      id,
+      images: images(this.world.seed, 'show', ep.show.s),
+      is_externally_hosted: false,
+      is_playable: true,
+      languages: ['en'],
+      name: ep.name,
+      release_date: ep.releaseDate,
+      release_date_precision: 'day',
+      type: 'episode',
+      uri: `spotify:episode:${id}`,
+      show: this.showSimplified(ep.show.s),
+    };
+    if (this.eq) Object.assign(out, { audio_preview_url: null, language: 'en' });
+    return out;
+  }
+
   localTrack(e: PlaylistEntry) {
     const l = e.local as NonNullable<PlaylistEntry['local']>;
     const enc = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
@@ -248,7 +299,14 @@ export class Presenter {
   }
 
   playlistItem(e: PlaylistEntry) {
-    const item = e.g !== undefined ? this.track(e.g) : e.local ? this.localTrack(e) : null;
+    const item =
+      e.g !== undefined
+        ? this.track(e.g)
+        : e.episode !== undefined
+          ? this.episode(e.episode)
+          : e.local
+            ? this.localTrack(e)
+            : null;
     const adder = this.world.users[e.addedBy];
     const out: Record<string, unknown> = {
       added_at: new Date(e.addedAt).toISOString().replace(/\.\d{3}Z$/, 'Z'),
@@ -256,7 +314,10 @@ export class Presenter {
       item,
     };
     if (adder) out['added_by'] = this.user(adder);
-    if (this.eq) out['track'] = item;
+    if (this.eq) {
+      delete out['item'];
+      out['track'] = item;
+    }
     return out;
   }
 
@@ -290,9 +351,9 @@ export class Presenter {
 
   playlistSimplified(pl: Playlist) {
     const id = this.world.playlistId(pl.p);
-    const ref = { href: `${this.base}/playlists/${id}/items`, total: pl.entries.length };
-    const out: Record<string, unknown> = { ...this.playlistBase(pl), items: ref };
+    const out: Record<string, unknown> = { ...this.playlistBase(pl) };
     if (this.eq) out['tracks'] = { href: `${this.base}/playlists/${id}/tracks`, total: pl.entries.length };
+    else out['items'] = { href: `${this.base}/playlists/${id}/items`, total: pl.entries.length };
     return out;
   }
 
@@ -305,10 +366,10 @@ export class Presenter {
     };
     const limit = this.eq ? 100 : 50;
     const entries = pl.entries.slice(0, limit).map((e) => this.playlistItem(e));
-    if (withItems)
-      out['items'] = paging(this.base, `/playlists/${id}/items`, entries, pl.entries.length, limit, 0);
     if (this.eq)
       out['tracks'] = paging(this.base, `/playlists/${id}/tracks`, entries, pl.entries.length, limit, 0);
+    else if (withItems)
+      out['items'] = paging(this.base, `/playlists/${id}/items`, entries, pl.entries.length, limit, 0);
     return out;
   }
 }

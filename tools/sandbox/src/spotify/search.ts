@@ -1,10 +1,13 @@
 // GET /search: field filters (artist:, track:, album:, isrc:, year:) and free words over tracks,
-// artists and albums. The full-text index of track names is built on the first search that needs it.
+// artists and albums, matched fuzzily and ranked (search-index.ts). `isrc:` finds every track of the
+// recording (compilations reuse it).
 import type { Ctx } from '../context.ts';
 import type { Call } from './route.ts';
 import { paging } from './present.ts';
 import { fold } from '../world/names.ts';
 import type { Catalog } from '../world/catalog.ts';
+import { unit } from '../world/rng.ts';
+import { nameScore, tracksMatchingAnyWord, wordIndex, words } from './search-index.ts';
 
 export interface ParsedQuery {
   filters: Map<string, string>;
@@ -23,55 +26,84 @@ export function parseQuery(q: string): ParsedQuery {
   return { filters, words: words.filter((w) => w !== '') };
 }
 
-const trackIndexes = new WeakMap<Catalog, string[]>();
-
-function trackNames(cat: Catalog): string[] {
-  let idx = trackIndexes.get(cat);
-  if (!idx) {
-    idx = new Array<string>(cat.trackTotal);
-    for (const rel of cat.releases) for (const t of cat.tracksOf(rel.r)) idx[t.g] = fold(t.name);
-    trackIndexes.set(cat, idx);
-  }
-  return idx;
+/** How prominent a release is: originals above reissues and live takes, plus the artist's popularity. */
+function prominence(cat: Catalog, g: number): number {
+  const rel = cat.releaseOf(g);
+  const kind =
+    rel.kind === 'studio' || rel.kind === 'single'
+      ? 0.2
+      : rel.kind === 'ep' || rel.kind === 'remaster'
+        ? 0.15
+        : rel.kind === 'compilation' && !rel.box
+          ? 0.12
+          : 0.08;
+  return kind + 0.3 * ((cat.artists[rel.artist]?.popularity ?? 0) / 100);
 }
 
-/** Tracks matching the query, best (most popular artist) first. */
+/** Deterministic noise per query and track: the ranking is Spotify-like, not a sort by any one field. */
+const noise = (q: string, g: number) => 0.25 * unit('search-rank', q, g);
+
+/**
+ * Tracks matching the query, best first. Field filters (artist:, track:, album:, year:, isrc:) and
+ * free words match fuzzily (any order, prefixes, a typo); the score weighs how well each matched, the
+ * release (originals above compilation copies and live takes) and the artist's popularity, with a
+ * little per-query noise, so the right track is usually near the top but not always first.
+ */
 export function searchTracks(ctx: Ctx, pq: ParsedQuery): number[] {
   const cat = ctx.world.catalog;
   const f = pq.filters;
-  let candidates: number[];
+  const key = [...f.entries()].map(([k, v]) => `${k}:${v}`).join(' ') + ' ' + pq.words.join(' ');
+  const trackWords = words(f.get('track') ?? '');
+  const artistWords = words(f.get('artist') ?? '');
+  const albumWords = words(f.get('album') ?? '');
+  const free = pq.words.flatMap(words);
   const isrc = f.get('isrc');
-  if (isrc) {
-    const g = cat.trackByIsrc(isrc);
-    candidates = g === undefined ? [] : [g];
-  } else if (f.get('artist')) {
-    const name = f.get('artist') as string;
-    const artists = cat.artists.filter((a) => fold(a.name).includes(name));
+  let candidates: number[];
+  if (isrc) candidates = cat.tracksByIsrc(isrc);
+  else if (artistWords.length > 0) {
+    const artists = cat.artists.filter((a) => a.i > 0 && nameScore(artistWords, words(a.name)) > 0);
     candidates = [...new Set(artists.flatMap((a) => cat.creditedTracks(a.i)))];
-  } else {
-    candidates = Array.from({ length: cat.trackTotal }, (_, g) => g);
-  }
-  const needsNames = f.has('track') || pq.words.length > 0;
-  const names = needsNames && candidates.length > 5000 ? trackNames(cat) : undefined;
-  const out = candidates.filter((g) => {
+  } else if (trackWords.length > 0 || free.length > 0)
+    candidates = tracksMatchingAnyWord(cat, [...trackWords, ...free]);
+  else candidates = Array.from({ length: cat.trackTotal }, (_, g) => g);
+  // The whole catalog's word index only when it pays (it generates every track's name).
+  const needNames = trackWords.length > 0 || free.length > 0;
+  const idx = needNames && candidates.length > 5000 ? wordIndex(cat) : undefined;
+  const scored: Array<{ g: number; s: number }> = [];
+  for (const g of candidates) {
     const rel = cat.releaseOf(g);
-    const name = names ? (names[g] as string) : needsNames ? fold(cat.track(g).name) : '';
-    if (f.has('track') && !name.includes(f.get('track') as string)) return false;
     if (f.has('year')) {
       const [lo, hi] = (f.get('year') as string).split('-').map(Number);
-      if (rel.year < (lo as number) || rel.year > (hi ?? lo ?? 0)) return false;
+      if (rel.year < (lo as number) || rel.year > (hi ?? lo ?? 0)) continue;
     }
-    if (f.has('album') && !fold(cat.releaseTitle(rel)).includes(f.get('album') as string)) return false;
-    for (const w of pq.words) {
-      if (name.includes(w)) continue;
-      const t = cat.track(g);
-      if (t.artists.some((i) => fold(cat.artists[i]?.name ?? '').includes(w))) continue;
-      return false;
+    let s = prominence(cat, g) + noise(key, g);
+    const name = idx ? (idx.names[g] ?? []) : needNames ? words(cat.track(g).name) : [];
+    if (trackWords.length > 0) {
+      const m = nameScore(trackWords, name);
+      if (m === 0) continue;
+      s += 3 * m;
     }
-    return true;
-  });
-  const pop = (g: number) => cat.artists[cat.releaseOf(g).artist]?.popularity ?? 0;
-  return out.sort((a, b) => pop(b) - pop(a) || a - b);
+    const artists = artistWords.length > 0 || free.length > 0 ? cat.track(g).artists : [];
+    if (artistWords.length > 0) {
+      const m = Math.max(...artists.map((i) => nameScore(artistWords, words(cat.artists[i]?.name ?? ''))));
+      if (m === 0) continue;
+      s += 2 * m;
+    }
+    if (albumWords.length > 0) {
+      const m = nameScore(albumWords, words(cat.releaseTitle(rel)));
+      if (m === 0) continue;
+      s += m;
+    }
+    if (free.length > 0) {
+      // Free words may match the title or an artist's name.
+      const everything = [...name, ...artists.flatMap((i) => words(cat.artists[i]?.name ?? ''))];
+      const m = nameScore(free, everything);
+      if (m === 0) continue;
+      s += 2 * m;
+    }
+    scored.push({ g, s });
+  }
+  return scored.sort((a, b) => b.s - a.s || a.g - b.g).map((x) => x.g);
 }
 
 export function search(ctx: Ctx, call: Call, q: string, types: string[], limit: number, offset: number) {
@@ -80,7 +112,9 @@ export function search(ctx: Ctx, call: Call, q: string, types: string[], limit: 
   const base = ctx.baseUrls.spotifyApi;
   const extra = `&query=${encodeURIComponent(q)}&type=${types.join(',')}`;
   const out: Record<string, unknown> = {};
-  const words = [...pq.words, ...(pq.filters.get('artist') ? [pq.filters.get('artist') as string] : [])];
+  const free = pq.words.flatMap(words);
+  const artistWords = words(pq.filters.get('artist') ?? '');
+  const albumWords = [...free, ...words(pq.filters.get('album') ?? '')];
   for (const type of types) {
     if (type === 'track') {
       const all = searchTracks(ctx, pq);
@@ -94,9 +128,19 @@ export function search(ctx: Ctx, call: Call, q: string, types: string[], limit: 
         extra,
       );
     } else if (type === 'artist') {
+      const want = [...free, ...artistWords];
       const all = cat.artists
-        .filter((a) => a.i > 0 && words.every((w) => fold(a.name).includes(w)))
-        .sort((a, b) => b.popularity - a.popularity);
+        .filter((a) => a.i > 0)
+        .map((a) => ({ a, m: nameScore(want, words(a.name)) }))
+        .filter((x) => x.m > 0)
+        .sort(
+          (x, y) =>
+            2 * y.m +
+            y.a.popularity / 100 +
+            noise(q, y.a.i) -
+            (2 * x.m + x.a.popularity / 100 + noise(q, x.a.i)),
+        )
+        .map((x) => x.a);
       out['artists'] = paging(
         base,
         '/search',
@@ -107,16 +151,12 @@ export function search(ctx: Ctx, call: Call, q: string, types: string[], limit: 
         extra,
       );
     } else if (type === 'album') {
-      const albumWords = [
-        ...pq.words,
-        ...(pq.filters.get('album') ? [pq.filters.get('album') as string] : []),
-      ];
-      const artistFilter = pq.filters.get('artist');
       const all = cat.releases
         .filter(
           (r) =>
-            (!artistFilter || fold(cat.artists[r.artist]?.name ?? '').includes(artistFilter)) &&
-            albumWords.every((w) => fold(cat.releaseTitle(r)).includes(w)),
+            (artistWords.length === 0 ||
+              nameScore(artistWords, words(cat.artists[r.artist]?.name ?? '')) > 0) &&
+            nameScore(albumWords, words(cat.releaseTitle(r))) > 0,
         )
         .map((r) => r.r);
       out['albums'] = paging(

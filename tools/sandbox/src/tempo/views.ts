@@ -2,7 +2,8 @@
 // unknowns) and, for Deezer, wrong versions (a live or cast recording of another duration).
 import type { Ctx } from '../context.ts';
 import { unit, hash32, Rng } from '../world/rng.ts';
-import { analysedTempo, type PatternName } from '../world/tempo.ts';
+import type { PatternName, TempoTruth } from '../world/tempo.ts';
+import { reportTempo, tempoChange, type TempoErrorConfig } from '../world/tempo-errors.ts';
 import type { Track } from '../world/catalog.ts';
 
 export const DEEZER_BASE_ID = 1_000_000;
@@ -31,6 +32,29 @@ export interface DeezerView {
   explicit: boolean;
   rank: number;
   variant?: 'live' | 'cast';
+}
+
+/** The other section's tempo of a song whose tempo changes (every version of the song shares it). */
+export function otherSection(ctx: Ctx, g: number): number | undefined {
+  const cat = ctx.world.catalog;
+  const song = cat.songOf(g);
+  return tempoChange(ctx.world.seed, song, cat.tempoOf(g), ctx.config.tempoErrors.tempoChangeShare);
+}
+
+/**
+ * The tempo `source` reports for track g (`key`: the recording, or the song for text-matched
+ * sources), with its octave errors and the other errors of tempoErrors.
+ */
+export function reportedTempo(
+  ctx: Ctx,
+  source: keyof Omit<TempoErrorConfig, 'tempoChangeShare'>,
+  key: number,
+  g: number,
+  truth: TempoTruth,
+  octaveErrorShare: number,
+) {
+  const errors = ctx.config.tempoErrors[source];
+  return reportTempo(ctx.world.seed, key, truth, source, octaveErrorShare, errors, otherSection(ctx, g));
 }
 
 /** Whether Deezer gives a live or cast version for this recording instead of the studio one. */
@@ -73,7 +97,7 @@ export function deezerView(ctx: Ctx, g: number, variant = false): DeezerView {
     rank: 50_000 + (hash32(seed, 'rank', rec) % 900_000),
   };
   if (unit(seed, 'deezer-bpm-known', rec) >= cfg.unknownBpmShare) {
-    base.bpm = Math.round(analysedTempo(seed, rec, truth, 'deezer', cfg.octaveErrorShare) * 10) / 10;
+    base.bpm = Math.round(reportedTempo(ctx, 'deezer', rec, g, truth, cfg.octaveErrorShare).bpm * 10) / 10;
   }
   if (!variant) return base;
   const rng = new Rng(seed, 'deezer-variant', rec);
@@ -145,7 +169,7 @@ export function getSongBpmCovers(ctx: Ctx, song: number): boolean {
 export function getSongBpmTempo(ctx: Ctx, song: number): number {
   const truth = ctx.world.catalog.tempoOf(song);
   return Math.round(
-    analysedTempo(ctx.world.seed, song, truth, 'getsongbpm', ctx.config.getsongbpm.octaveErrorShare),
+    reportedTempo(ctx, 'getsongbpm', song, song, truth, ctx.config.getsongbpm.octaveErrorShare).bpm,
   );
 }
 

@@ -47,6 +47,8 @@ export class Catalog extends CatalogSkeleton {
   /** True tempo of a track (the same for every release of a recording), from the skeleton alone. */
   tempoOf(g: number): TempoTruth {
     const rel = this.releaseOf(g);
+    const given = rel.custom?.tracks[g - rel.firstG]?.bpm;
+    if (given !== undefined) return { ...drawTrueTempo(this.seed, g), bpm: given };
     if (!rel.sources) return drawTrueTempo(this.seed, g);
     const song = rel.sources[g - rel.firstG] as number;
     const base = this.tempoOf(song);
@@ -78,9 +80,46 @@ export class Catalog extends CatalogSkeleton {
     return out;
   }
 
+  // ---- releases added while running (admin) -----------------------------------------------------
+
+  /** A new release by an artist (album or single) dated `at`, after every generated one. */
+  addNewRelease(
+    artist: number,
+    opts: {
+      title?: string;
+      albumType: 'album' | 'single';
+      tracks: NonNullable<Release['custom']>['tracks'];
+      at: number;
+    },
+  ): Release {
+    const d = new Date(opts.at);
+    const rel = this.addRelease({
+      artist,
+      kind: opts.albumType === 'album' ? 'studio' : 'single',
+      albumType: opts.albumType,
+      trackCount: opts.tracks.length,
+      year: d.getUTCFullYear(),
+      month: d.getUTCMonth() + 1,
+      day: d.getUTCDate(),
+      precision: 'day',
+      custom: { ...(opts.title ? { title: opts.title } : {}), tracks: opts.tracks },
+    });
+    this.tracksOf(rel.r); // names and ISRCs now, so ISRC look-ups find them
+    return rel;
+  }
+
+  /** Back to the generated catalog. */
+  reset(): void {
+    const n = this.generatedReleases;
+    for (const r of [...this.details.keys()]) if (r >= n) this.details.delete(r);
+    this.dropAddedReleases();
+    for (const [code, g] of this.isrcIndex) if (g >= this.trackTotal) this.isrcIndex.delete(code);
+  }
+
   // ---- details --------------------------------------------------------------------------------
 
   releaseTitle(rel: Release): string {
+    if (rel.custom?.title) return rel.custom.title;
     const rng = new Rng(this.seed, 'album-title', rel.r);
     const artist = this.artists[rel.artist] as Artist;
     const nonLatin = isNonLatin(artist.name);
@@ -96,8 +135,17 @@ export class Catalog extends CatalogSkeleton {
         return `${this.releaseTitle(src)} (Remastered ${rel.year})`;
       }
       case 'compilation':
+        if (rel.box)
+          return rng.pick([
+            'The Complete Recordings',
+            'The Studio Albums (Box Set)',
+            `Anthology ${this.releaseOf(rel.sources?.[0] as number).year}-${rel.year}`,
+            'Collected Works',
+          ]);
         return rng.pick(['Greatest Hits', 'The Best Of', 'Essentials', 'Anthology', 'Singles Collection']);
       case 'va':
+        if (rel.box)
+          return `${rel.trackCount} ${rng.pick(['Running', 'Workout', 'Gym', 'Party'])} ${rng.pick(['Hits', 'Anthems', 'Classics'])} ${rel.year}`;
         return `${rng.pick(['Running', 'Workout', 'Summer', 'Party', 'Chill', 'Road Trip'])} ${rng.pick(['Hits', 'Anthems', 'Classics', 'Vibes'])} ${rel.year}`;
       default:
         return albumTitle(rng, nonLatin);
@@ -145,17 +193,20 @@ export class Catalog extends CatalogSkeleton {
     }
     const artist = this.artists[rel.artist] as Artist;
     const feat = rel.features?.get(t);
-    let name = songTitle(rng, isNonLatin(artist.name));
-    if (rng.chance(0.03)) name = `${name} - Radio Edit`;
+    const given = rel.custom?.tracks[t];
+    let name = given?.name ?? songTitle(rng, isNonLatin(artist.name));
+    if (rng.chance(0.03) && !given?.name) name = `${name} - Radio Edit`;
     if (feat !== undefined) name = `${name} (feat. ${(this.artists[feat] as Artist).name})`;
-    const secs = Math.max(95, Math.min(560, 212 + rng.normal() * 45 + (rng.chance(0.05) ? 180 : 0)));
+    const secs = given?.durationMs
+      ? given.durationMs / 1000
+      : Math.max(95, Math.min(560, 212 + rng.normal() * 45 + (rng.chance(0.05) ? 180 : 0)));
     return {
       g,
       r: rel.r,
       no: t + 1,
       name,
       artists: feat === undefined ? [rel.artist] : [rel.artist, feat],
-      durationMs: Math.round(secs * 1000) + rng.int(0, 999),
+      durationMs: given?.durationMs ?? Math.round(secs * 1000) + rng.int(0, 999),
       explicit: rng.chance(0.15),
       isrc: this.isrc(rel, g),
       recording: g,
@@ -175,6 +226,22 @@ export class Catalog extends CatalogSkeleton {
     const code = `${artist.country}${this.registrant(rel.artist)}${String(rel.year % 100).padStart(2, '0')}${serial}`;
     this.isrcIndex.set(code, g);
     return code;
+  }
+
+  /** Every track of the recording with this ISRC: the original and its reissues on compilations. */
+  tracksByIsrc(isrc: string): number[] {
+    const g = this.trackByIsrc(isrc);
+    if (g === undefined) return [];
+    const a = this.artists[this.releaseOf(g).artist] as Artist;
+    const out = [g];
+    for (const r of [...a.releases, ...a.appearsOn]) {
+      const rel = this.releases[r] as Release;
+      if (rel.kind !== 'compilation' && rel.kind !== 'va') continue;
+      rel.sources?.forEach((src, t) => {
+        if (src === g) out.push(rel.firstG + t);
+      });
+    }
+    return out;
   }
 
   /** The track whose recording has this ISRC (the original release, not a compilation). */

@@ -13,6 +13,8 @@ export const IdKind = {
   track: 3,
   playlist: 4,
   user: 5,
+  episode: 6,
+  show: 7,
 } as const;
 export type IdKindName = keyof typeof IdKind;
 

@@ -3,6 +3,7 @@ import { Rng, hash32 } from './rng.ts';
 import type { Catalog, Release } from './catalog.ts';
 import type { UserSpec } from './sizes.ts';
 import { toBase62 } from './ids.ts';
+import { EPISODES_PER_SHOW, SHOWS } from './podcasts.ts';
 
 export interface LocalFile {
   name: string;
@@ -12,8 +13,10 @@ export interface LocalFile {
 }
 
 export interface PlaylistEntry {
-  /** The track; absent for local files and for tracks no longer available (answered as `item: null`). */
+  /** The track; absent for episodes, local files and tracks no longer available (answered as `item: null`). */
   g?: number;
+  /** A podcast episode (podcasts.ts). */
+  episode?: number;
   local?: LocalFile;
   addedAt: number;
   addedBy: number;
@@ -50,6 +53,8 @@ export interface User {
   registeredFor: Set<string> | 'all';
   /** Offered on the consent page (the editorial account is not). */
   loginable: boolean;
+  /** Albums, shows, episodes, audiobooks and users saved through /me/library (URIs). */
+  savedOther?: Set<string>;
 }
 
 const PLAYLIST_NAMES = [
@@ -133,8 +138,9 @@ export class LibraryFactory {
     const artist = this.catalog.artists[favourites[idx] as number];
     if (!artist) throw new Error('no favourite artists');
     const rels = artist.releases.map((r) => this.catalog.releases[r] as Release);
+    // Box sets are never drawn from (their tracks are other releases' recordings).
     const weights = rels.map((r) =>
-      r.kind === 'studio' ? 4 : r.kind === 'single' || r.kind === 'ep' ? 2 : 0.6,
+      r.box ? 0 : r.kind === 'studio' ? 4 : r.kind === 'single' || r.kind === 'ep' ? 2 : 0.6,
     );
     const rel = rels[rng.weighted(weights)] as Release;
     return rel.firstG + rng.int(0, rel.trackCount - 1);
@@ -144,6 +150,7 @@ export class LibraryFactory {
     const rng = new Rng(this.seed, 'library', spec.username);
     const fav = this.favourites(rng, spec.favouriteArtists);
     if (fav.length === 0) return fav;
+    if (spec.boxSetFan) this.followBoxSetArtist(fav, spec.followedArtists);
     const seen = new Set<number>();
     let t = this.now - 4 * 365 * DAY;
     const step = (4 * 365 * DAY) / Math.max(1, spec.liked);
@@ -186,9 +193,39 @@ export class LibraryFactory {
         // A track that was taken down: Spotify answers its item as null.
         pl.entries.splice(3, 0, { addedAt: this.now - 30 * DAY, addedBy: user.index });
       }
+      if (k === 1 && spec.podcastEpisodes) this.addEpisodes(pl, user.index, spec.podcastEpisodes);
       user.playlists.unshift(pl.p);
     }
     return fav;
+  }
+
+  /** Podcast episodes among a playlist's songs, from their own generator (the songs do not change). */
+  private addEpisodes(pl: Playlist, by: number, n: number): void {
+    const rng = new Rng(this.seed, 'playlist-episodes', pl.p);
+    for (let k = 0; k < n; k++) {
+      const e = rng.int(0, SHOWS * EPISODES_PER_SHOW - 1);
+      // Not among the first five (tests take songs from the top of a playlist).
+      const at = rng.int(Math.min(5, pl.entries.length), pl.entries.length);
+      pl.entries.splice(at, 0, { episode: e, addedAt: this.now - rng.int(1, 200) * DAY, addedBy: by });
+    }
+  }
+
+  /**
+   * Makes sure one of the followed artists (the last of them) has a box set, so a library scan must
+   * follow `tracks.next` of `GET /albums/{id}`: the most popular such artist takes that place.
+   */
+  private followBoxSetArtist(fav: number[], followed: number): void {
+    const hasBox = (i: number) =>
+      (this.catalog.artists[i]?.releases ?? []).some((r) => this.catalog.releases[r]?.box);
+    const slot = Math.min(Math.max(0, followed - 1), fav.length - 1);
+    if (fav.slice(0, slot + 1).some(hasBox)) return;
+    const boxed = this.catalog.artists
+      .filter((a) => a.i > 0 && hasBox(a.i))
+      .sort((a, b) => b.popularity - a.popularity || a.i - b.i)[0];
+    if (!boxed) return;
+    const at = fav.indexOf(boxed.i);
+    if (at >= 0) fav.splice(at, 1);
+    fav.splice(slot, 0, boxed.i);
   }
 
   newPlaylist(

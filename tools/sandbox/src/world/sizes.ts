@@ -21,6 +21,10 @@ export interface UserSpec {
   collaborator?: string;
   /** Has local files in a playlist. */
   localFiles?: boolean;
+  /** Follows an artist with a box set (an album of more than 50 tracks). */
+  boxSetFan?: boolean;
+  /** Podcast episodes in their second owned playlist. */
+  podcastEpisodes?: number;
 }
 
 export interface SizeSpec {
@@ -59,6 +63,8 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         followedArtists: 4,
         favouriteArtists: 8,
         localFiles: true,
+        boxSetFan: true,
+        podcastEpisodes: 3,
       }),
       u('ben.pace', 'Ben Pace', {
         liked: 15,
@@ -68,6 +74,7 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         favouriteArtists: 5,
         collaborator: 'ana.runs',
         product: 'free',
+        podcastEpisodes: 2,
       }),
       u('chloe', 'Chloé Ōno', { liked: 0, owned: 0, favouriteArtists: 0 }),
       u('dana', 'Dana Müller', { liked: 20, owned: 0, favouriteArtists: 6 }),
@@ -94,6 +101,8 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         followedArtists: 10,
         favouriteArtists: 25,
         localFiles: true,
+        boxSetFan: true,
+        podcastEpisodes: 3,
       }),
       u('ben.pace', 'Ben Pace', {
         liked: 40,
@@ -102,6 +111,7 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         favouriteArtists: 10,
         collaborator: 'ana.runs',
         product: 'free',
+        podcastEpisodes: 2,
       }),
       u('chloe', 'Chloé Ōno', { liked: 0, owned: 0, favouriteArtists: 0 }),
       u('dana', 'Dana Müller', { liked: 80, owned: 0, favouriteArtists: 15 }),
@@ -122,6 +132,8 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         followedArtists: 25,
         favouriteArtists: 60,
         localFiles: true,
+        boxSetFan: true,
+        podcastEpisodes: 3,
       }),
       u('ben.pace', 'Ben Pace', {
         liked: 80,
@@ -130,6 +142,7 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         favouriteArtists: 20,
         collaborator: 'ana.runs',
         product: 'free',
+        podcastEpisodes: 2,
       }),
       u('chloe', 'Chloé Ōno', { liked: 0, owned: 0, favouriteArtists: 0 }),
       u('dana', 'Dana Müller', { liked: 200, owned: 0, favouriteArtists: 40 }),
@@ -150,6 +163,7 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         followedArtists: 400,
         favouriteArtists: 400,
         localFiles: true,
+        podcastEpisodes: 5,
       }),
       u('ana.runs', 'Ana Runner', {
         liked: 350,
@@ -159,6 +173,8 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         followedArtists: 25,
         favouriteArtists: 60,
         localFiles: true,
+        boxSetFan: true,
+        podcastEpisodes: 3,
       }),
       u('ben.pace', 'Ben Pace', {
         liked: 80,
@@ -167,6 +183,7 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         favouriteArtists: 20,
         collaborator: 'ana.runs',
         product: 'free',
+        podcastEpisodes: 2,
       }),
       u('chloe', 'Chloé Ōno', { liked: 0, owned: 0, favouriteArtists: 0 }),
       u('dana', 'Dana Müller', { liked: 200, owned: 0, favouriteArtists: 40 }),

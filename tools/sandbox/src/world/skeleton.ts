@@ -3,6 +3,7 @@
 // from. Track details are generated lazily by Catalog (catalog.ts), which extends this.
 import { Rng } from './rng.ts';
 import { artistName } from './names.ts';
+import { makeBoxSets, makeLargeCompilations, makeVariousArtists } from './compilations.ts';
 
 export type ReleaseKind = 'studio' | 'ep' | 'single' | 'live' | 'remaster' | 'compilation' | 'va';
 export type AlbumType = 'album' | 'single' | 'compilation';
@@ -22,6 +23,13 @@ export interface Release {
   features?: Map<number, number>;
   /** For live, remaster, compilation and various-artists releases: the studio track each track takes its song from. */
   sources?: number[];
+  /** A box set or a large compilation: more than 50 tracks, so `GET /albums/{id}` embeds only the first page. */
+  box?: true;
+  /** A release added while the sandbox runs (admin): its title and its tracks' names, lengths, tempos. */
+  custom?: {
+    title?: string;
+    tracks: Array<{ name?: string; durationMs?: number; bpm?: number }>;
+  };
 }
 
 export interface Artist {
@@ -82,7 +90,28 @@ export class CatalogSkeleton {
     });
     for (let i = 1; i <= size.artists; i++) this.artists.push(this.makeArtist(i));
     for (let i = 1; i <= size.artists; i++) this.makeDiscography(i);
-    this.makeVariousArtists(Math.max(2, Math.round(size.artists / 25)));
+    makeVariousArtists(this, Math.max(2, Math.round(size.artists / 25)));
+    // After every other release, so adding them moved no track or release number.
+    makeBoxSets(this, size.artists);
+    makeLargeCompilations(this, Math.max(1, Math.round(size.artists / 100)));
+    this.generatedReleases = this.releases.length;
+  }
+
+  /** Releases generated from the seed; those after them were added while running. */
+  generatedReleases = 0;
+
+  /** Drops the releases added while running (admin reset). */
+  protected dropAddedReleases(): void {
+    const n = this.generatedReleases;
+    if (this.releases.length === n) return;
+    const first = this.releases[n] as Release;
+    this.releases.length = n;
+    this.firstGs.length = n;
+    this.trackTotal = first.firstG;
+    for (const a of this.artists) {
+      a.releases = a.releases.filter((r) => r < n);
+      a.appearsOn = a.appearsOn.filter((r) => r < n);
+    }
   }
 
   // ---- skeleton -------------------------------------------------------------------------------
@@ -104,7 +133,8 @@ export class CatalogSkeleton {
     };
   }
 
-  private addRelease(partial: Omit<Release, 'r' | 'firstG'>): Release {
+  /** Appends a release (and its track numbers) to the catalog. */
+  addRelease(partial: Omit<Release, 'r' | 'firstG'>): Release {
     const rel: Release = { ...partial, r: this.releases.length, firstG: this.trackTotal };
     this.releases.push(rel);
     this.firstGs.push(rel.firstG);
@@ -222,39 +252,6 @@ export class CatalogSkeleton {
       precision: 'day',
       sources,
     });
-  }
-
-  private makeVariousArtists(n: number): void {
-    for (let k = 0; k < n; k++) {
-      const rng = new Rng(this.seed, 'va', k);
-      const sources: number[] = [];
-      const count = rng.int(15, 25);
-      for (let t = 0; t < count * 3 && sources.length < count; t++) {
-        const a = this.artists[1 + Math.floor(rng.next() * (this.artists.length - 1))] as Artist;
-        const studio = a.releases
-          .map((r) => this.releases[r] as Release)
-          .filter((r) => r.kind === 'studio' || r.kind === 'single');
-        if (studio.length === 0) continue;
-        const rel = rng.pick(studio);
-        sources.push(rel.firstG + rng.int(0, rel.trackCount - 1));
-      }
-      const rel = this.addRelease({
-        artist: 0,
-        kind: 'va',
-        albumType: 'compilation',
-        trackCount: sources.length,
-        year: rng.int(1995, 2026),
-        month: rng.int(1, 12),
-        day: rng.int(1, 28),
-        precision: 'day',
-        sources,
-      });
-      (this.artists[0] as Artist).releases.push(rel.r);
-      for (const g of sources) {
-        const owner = this.artists[this.releaseOf(g).artist] as Artist;
-        if (owner.appearsOn[owner.appearsOn.length - 1] !== rel.r) owner.appearsOn.push(rel.r);
-      }
-    }
   }
 
   // ---- lookups --------------------------------------------------------------------------------

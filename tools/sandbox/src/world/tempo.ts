@@ -1,6 +1,7 @@
 // True tempo of a recording and how the outside services misreport it. The true tempo is the beat
 // a runner steps to; services report it, its double or its half, or nothing.
-import { Rng, unit } from './rng.ts';
+import { Rng } from './rng.ts';
+import { reportTempo } from './tempo-errors.ts';
 
 export const PATTERN_NAMES = [
   'four-on-the-floor',
@@ -61,8 +62,9 @@ export function fitsRange(bpm: number, min: number, max: number, tolerance = 0):
 }
 
 /**
- * What an analyser like Spotify's old audio-features reports: mostly the true tempo within a fraction
- * of a percent, but the double or the half for a share (more for half-time feels and sparse tracks).
+ * What an analyser like Spotify's old audio-features reports with octave errors only: mostly the true
+ * tempo within a fraction of a percent, but the double or the half for a share (more for half-time
+ * feels and sparse tracks). The services use reportTempo (tempo-errors.ts), which adds the other errors.
  */
 export function analysedTempo(
   seed: number,
@@ -71,17 +73,7 @@ export function analysedTempo(
   source: string,
   octaveErrorShare: number,
 ): number {
-  const u = unit(seed, source, 'octave', key);
-  const boost = truth.pattern === 'half-time' || truth.pattern === 'sparse' ? 2 : 1;
-  let bpm = truth.bpm * (1 + (unit(seed, source, 'noise', key) - 0.5) * 0.008);
-  if (u < octaveErrorShare * boost) {
-    const up =
-      truth.pattern === 'sparse' || truth.bpm < 100
-        ? true
-        : truth.pattern === 'half-time'
-          ? false
-          : u < (octaveErrorShare * boost) / 2;
-    bpm = up ? bpm * 2 : bpm / 2;
-  }
-  return Math.round(bpm * 1000) / 1000;
+  return reportTempo(seed, key, truth, source, octaveErrorShare, NO_ERRORS).bpm;
 }
+
+const NO_ERRORS = { threeTwoShare: 0, otherVersionShare: 0, wrongShare: 0 };

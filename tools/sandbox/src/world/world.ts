@@ -4,6 +4,7 @@ import { IdCodec } from './ids.ts';
 import { LibraryFactory, type Playlist, type PlaylistEntry, type User } from './library.ts';
 import { Rng, hash32 } from './rng.ts';
 import { SIZES, type UserSpec, type WorldSize } from './sizes.ts';
+import { isEpisode } from './podcasts.ts';
 
 export interface WorldOptions {
   seed: number;
@@ -36,8 +37,9 @@ export class World {
     this.generateUsers();
   }
 
-  /** Back to the generated users, libraries and playlists (the catalog never changes). */
+  /** Back to the generated catalog, users, libraries and playlists. */
   reset(): void {
+    this.catalog.reset();
     this.users = [];
     this.playlists = [];
     this.usersById = new Map();
@@ -157,6 +159,27 @@ export class World {
     return this.ids.encode('track', g);
   }
 
+  episodeE(id: string): number | undefined {
+    const e = this.ids.decode('episode', id);
+    return e !== undefined && isEpisode(e) ? e : undefined;
+  }
+
+  episodeId(e: number): string {
+    return this.ids.encode('episode', e);
+  }
+
+  /** The Spotify URI of a playlist entry: a track, an episode, a local file; null when unavailable. */
+  entryUri(e: PlaylistEntry): string | null {
+    if (e.g !== undefined) return `spotify:track:${this.trackId(e.g)}`;
+    if (e.episode !== undefined) return `spotify:episode:${this.episodeId(e.episode)}`;
+    if (e.local) {
+      const enc = (x: string) => encodeURIComponent(x).replace(/%20/g, '+');
+      const l = e.local;
+      return `spotify:local:${enc(l.artist)}:${enc(l.album)}:${enc(l.name)}:${Math.round(l.durationMs / 1000)}`;
+    }
+    return null;
+  }
+
   /**
    * What a client knows of a track (its Spotify id, ISRC, artist names, title, length) and the true
    * tempo it should find: the ground truth tests and benchmarks of tempo lookups compare with.
@@ -222,8 +245,20 @@ export class World {
   followPlaylist(user: User, pl: Playlist): void {
     if (!user.playlists.includes(pl.p)) {
       user.playlists.unshift(pl.p);
-      pl.followers++;
+      if (pl.owner !== user.index) pl.followers++;
     }
+  }
+
+  /**
+   * The user unfollows the playlist: it leaves their library (for its owner this is "deleting" it).
+   * The playlist lives on: others keep following it, its owner can still read and change it by id,
+   * and following it again restores it.
+   */
+  unfollowPlaylist(user: User, pl: Playlist): void {
+    const at = user.playlists.indexOf(pl.p);
+    if (at < 0) return;
+    user.playlists.splice(at, 1);
+    if (pl.owner !== user.index) pl.followers = Math.max(0, pl.followers - 1);
   }
 
   addItems(pl: Playlist, entries: PlaylistEntry[], position?: number): void {
@@ -235,8 +270,16 @@ export class World {
 
   /** Removes every occurrence of the given tracks. */
   removeTracks(pl: Playlist, gs: number[]): void {
-    const drop = new Set(gs);
-    pl.entries = pl.entries.filter((e) => e.g === undefined || !drop.has(e.g));
+    this.removeItems(pl, gs, []);
+  }
+
+  /** Removes every occurrence of the given tracks and episodes. */
+  removeItems(pl: Playlist, gs: number[], episodes: number[]): void {
+    const dropG = new Set(gs);
+    const dropE = new Set(episodes);
+    pl.entries = pl.entries.filter(
+      (e) => !(e.g !== undefined && dropG.has(e.g)) && !(e.episode !== undefined && dropE.has(e.episode)),
+    );
     pl.version++;
   }
 
