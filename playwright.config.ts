@@ -49,6 +49,9 @@ export default defineConfig({
       ADMIN_EMAILS: 'e2e-admin@example.org',
       // No transient failures in the simulated world: a browser test must not fail by chance.
       DEMO_TRANSIENT_FAILURES: '0',
+      // Every test signs up from 127.0.0.1: the per-address limits are tested in the server's own tests.
+      SIGNUP_MAX_PER_ADDRESS: '100000',
+      LOGIN_MAX_FAILURES_PER_ADDRESS: '100000',
     },
   },
 });

@@ -34,7 +34,10 @@ export default function AccountMenu() {
         onClick={(e) => setAnchor(e.currentTarget)}
         sx={{ minWidth: 0, gap: 1, px: 1 }}
       >
-        <Avatar sx={{ width: 30, height: 30, fontSize: 15, bgcolor: sudo ? 'info.dark' : 'primary.dark' }}>
+        <Avatar
+          aria-hidden
+          sx={{ width: 30, height: 30, fontSize: 15, bgcolor: sudo ? 'info.dark' : 'primary.dark' }}
+        >
           {label.slice(0, 1).toUpperCase()}
         </Avatar>
         <Box
