@@ -72,7 +72,7 @@ const STATES: PageState[] = [
     name: 'visitor /ping',
     who: 'visitor',
     open: goto('/ping'),
-    ready: (p) => p.getByRole('button', { name: '…' }),
+    ready: (p) => p.getByText('Ping answers signed-in users only: log in first.'),
   },
   {
     name: 'user /ping',
@@ -108,7 +108,7 @@ const STATES: PageState[] = [
     name: 'signed-in / (status page)',
     who: 'connected',
     open: goto('/'),
-    ready: (p) => p.getByRole('link', { name: 'Log out' }).or(p.getByRole('button', { name: 'Log out' })),
+    ready: (p) => p.getByRole('heading', { name: 'Target playlists' }),
   },
   {
     name: '/disconnect/spotify initial',

@@ -1,4 +1,5 @@
 import Avatar from '@mui/material/Avatar';
+import SvgIcon from '@mui/material/SvgIcon';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
@@ -34,11 +35,11 @@ export default function AccountMenu() {
         onClick={(e) => setAnchor(e.currentTarget)}
         sx={{ minWidth: 0, gap: 1, px: 1 }}
       >
-        <Avatar
-          aria-hidden
-          sx={{ width: 30, height: 30, fontSize: 15, bgcolor: sudo ? 'info.dark' : 'primary.dark' }}
-        >
-          {label.slice(0, 1).toUpperCase()}
+        <Avatar aria-hidden sx={{ width: 30, height: 30, bgcolor: sudo ? 'info.dark' : 'primary.dark' }}>
+          {/* An icon, not the name's first letter: the button's visible text must be part of its name. */}
+          <SvgIcon fontSize="small">
+            <path d="M12 12c2.21 0 4-1.79 4-4s-1.79-4-4-4-4 1.79-4 4 1.79 4 4 4zm0 2c-2.67 0-8 1.34-8 4v2h16v-2c0-2.66-5.33-4-8-4z" />
+          </SvgIcon>
         </Avatar>
         <Box
           component="span"
