@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { commaList, optionalString } from './config.fields.ts';
+import { LibrarySettingsSchema } from './library/library.config.ts';
 import { SpotifySettings } from './spotify/spotify.config.ts';
 import { TempoSettings } from './tempo/tempo.config.ts';
 
@@ -79,6 +80,9 @@ const ConfigSchema = z.object({
 
   // Tempo services (src/tempo/tempo.config.ts)
   ...TempoSettings,
+
+  // Library scans (src/library/library.config.ts)
+  ...LibrarySettingsSchema,
 });
 
 export type Config = Readonly<
