@@ -242,7 +242,7 @@ export function createLibraryRepository(db: Db) {
       await db.transaction(async (tx) => {
         await tx
           .insert(libraryUsers)
-          .values({ userId, spotifyUserId })
+          .values({ userId, spotifyUserId, rescanRequestedAt: sql`now()` })
           .onConflictDoUpdate({
             target: libraryUsers.userId,
             set: { spotifyUserId, discoveryDueAt: sql`now()`, rescanRequestedAt: sql`now()` },

@@ -514,7 +514,7 @@ values
     $1,
     $2,
     default,
-    default,
+    now(),
     default,
     default,
     default,
