@@ -281,7 +281,7 @@ export function createLibraryRepository(db: Db) {
       return rows[0];
     },
 
-    /** Switches a source; enabling makes it due now. Undefined when the user has no such source. */
+    /** Switches a source; enabling makes it due now (unless a pass is under way). Undefined when not the user's. */
     async setEnabled(
       userId: string,
       kind: SourceKind,
@@ -290,7 +290,16 @@ export function createLibraryRepository(db: Db) {
     ): Promise<SourceRow | undefined> {
       const rows = await db
         .update(librarySources)
-        .set(enabled ? { enabled, dueAt: sql`now()`, failures: 0 } : { enabled })
+        // A pass that was running when the source was switched off just continues.
+        .set(
+          enabled
+            ? {
+                enabled,
+                dueAt: sql`case when ${librarySources.cursor} is null then now() else ${librarySources.dueAt} end`,
+                failures: 0,
+              }
+            : { enabled },
+        )
         .where(
           and(
             eq(librarySources.userId, userId),

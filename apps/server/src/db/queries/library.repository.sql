@@ -702,7 +702,10 @@ update "library_sources"
 set
   "enabled" = $1,
   "failures" = $2,
-  "due_at" = now()
+  "due_at" = case
+    when "library_sources"."cursor" is null then now()
+    else "library_sources"."due_at"
+  end
 where
   (
     "library_sources"."user_id" = $3
