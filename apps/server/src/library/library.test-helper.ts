@@ -8,7 +8,7 @@ import { startHarness, type Harness } from '../spotify/sandbox-harness.test-help
 import type { SpotifyModuleOverrides } from '../spotify/spotify.module.ts';
 import type { TrackInput } from '../tempo/tempo.service.ts';
 import { LibraryConfigSchema } from './library.config.ts';
-import { createLibraryModule, type LibraryModule } from './library.module.ts';
+import { createLibraryModule, type LibraryModule, type LibraryScanQueue } from './library.module.ts';
 import type { LibrarySettings } from './scan-context.ts';
 import { SpotifyDeferredError } from '../spotify/errors.ts';
 
@@ -29,6 +29,8 @@ export interface LibraryHarness extends Harness {
     settings?: Partial<LibrarySettings>;
     spotify?: SpotifyModuleOverrides;
     config?: Record<string, string>;
+    /** A real queue (pg-boss) instead of the recorder. */
+    queue?: LibraryScanQueue;
   }): LibraryProcess;
   /** A new Pacebeat user connected to the simulated Spotify user `spotifyUserId` (the library starts). */
   connect(p: LibraryProcess, spotifyUserId: string): Promise<string>;
@@ -62,7 +64,7 @@ export async function startLibraryHarness(sandboxOptions: SandboxOptions = {}): 
           return Math.ceil(tracks.length / 50);
         },
       },
-      queue: {
+      queue: o.queue ?? {
         wake: async (userId) => void wakes.push({ userId }),
         later: async (userId, startAfter) => void wakes.push({ userId, startAfter }),
       },
