@@ -120,14 +120,14 @@ export function catalogQueries(db: Db | Tx) {
         .where(eq(libraryArtists.id, artistId));
     },
 
-    /** The artist's next release whose tracks are not all read, first listed first. */
+    /** The artist's next release whose tracks are not all read: albums first, then in listing order. */
     async nextUnreadRelease(artistId: string): Promise<ReleaseRow | undefined> {
       const rows = await db
         .select({ r: libraryReleases })
         .from(libraryArtistReleases)
         .innerJoin(libraryReleases, eq(libraryReleases.id, libraryArtistReleases.releaseId))
         .where(and(eq(libraryArtistReleases.artistId, artistId), isNull(libraryReleases.readAt)))
-        .orderBy(asc(libraryArtistReleases.position))
+        .orderBy(sql`${libraryReleases.albumType} <> 'album'`, asc(libraryArtistReleases.position))
         .limit(1);
       return rows[0]?.r;
     },

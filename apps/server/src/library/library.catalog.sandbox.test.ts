@@ -1,7 +1,6 @@
 // Artist catalogs against the simulated Spotify: every track of every album and single of the library's
 // artists, read once per installation (a second user costs no call), a release read across several
 // pages (`tracks.next`), and a new release found by the low-rate check of a read catalog.
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLibraryHarness, type LibraryHarness } from './library.test-helper.ts';
@@ -34,7 +33,7 @@ function ownReleases(i: number) {
 }
 /** A Spotify user who follows exactly these artists and has nothing else. */
 function follower(artists: number[]) {
-  const u = h.sandbox.admin.createUser({ username: `u${randomUUID().slice(0, 8)}` });
+  const u = h.spotifyUser();
   h.sandbox.admin.followArtists(
     u.id,
     artists.map((i) => h.sandbox.world.ids.encode('artist', i)),

@@ -1,7 +1,6 @@
 // Scans that stop half-way and resume: a 429, the daily quota, a worker that dies between two pages,
 // a user Spotify does not serve, a source switched off and on, a disconnect during a scan; and the
 // extended-quota shapes. "No page read twice" is checked in the sandbox's request log.
-import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { libraryUsers } from '../db/library.schema.ts';
@@ -17,8 +16,7 @@ beforeEach(() => {
   h.sandbox.admin.setConfig({ faults: [], extendedQuota: false, dailyQuota: false });
 });
 
-const newSpotifyUser = (spec: Record<string, unknown>) =>
-  h.sandbox.admin.createUser({ username: `u${randomUUID().slice(0, 8)}`, ...spec });
+const newSpotifyUser = (spec: Record<string, unknown>) => h.spotifyUser(spec);
 /** One page per unit, no catalogs: the tests step through Liked Songs page by page. */
 const stepper = () => h.libraryProcess({ settings: { callsPerUnit: 1 } });
 const likedPages = (spotifyUserId: string) =>

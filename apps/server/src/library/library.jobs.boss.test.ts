@@ -63,11 +63,7 @@ async function until(check: () => Promise<boolean>, ms = 80_000) {
 }
 
 it('a connect starts the scan, which runs unit after unit to the end by itself', async () => {
-  const u = h.sandbox.admin.createUser({
-    username: `u${randomUUID().slice(0, 8)}`,
-    liked: 120,
-    favouriteArtists: 2,
-  });
+  const u = h.spotifyUser({ liked: 120, favouriteArtists: 2 });
   const userId = await h.connect(p, u.id);
   await until(async () => {
     const liked = (await p.library.service.sources(userId, { timeZone: null })).sources[0]!;
@@ -77,11 +73,7 @@ it('a connect starts the scan, which runs unit after unit to the end by itself',
 }, 120_000);
 
 it('keeps at most one queued unit per user, and a disconnect cancels it', async () => {
-  const u = h.sandbox.admin.createUser({
-    username: `u${randomUUID().slice(0, 8)}`,
-    liked: 400,
-    favouriteArtists: 3,
-  });
+  const u = h.spotifyUser({ liked: 400, favouriteArtists: 3 });
   h.sandbox.admin.setConfig({
     faults: [{ kind: 'slow', delayMs: 300, service: 'spotify-api', path: '/me/tracks' }],
   });

@@ -372,8 +372,8 @@ export function createLibraryRepository(db: Db) {
     },
 
     /**
-     * The next artist whose catalog needs a call for this user: catalogs never (fully) read first, most
-     * frequent artists first; then catalogs last checked before `recheckBeforeMs` ago. `step` says what.
+     * The next artist whose catalog needs a call for this user: catalogs not (fully) read first, then
+     * catalogs last checked more than `recheckAfterMs` ago. `step` says what the call is.
      */
     async nextCatalogArtist(
       userId: string,
@@ -381,18 +381,26 @@ export function createLibraryRepository(db: Db) {
       recheckAfterMs: number,
     ): Promise<{ artistId: string; step: 'list' | 'releases' | 'recheck' } | undefined> {
       const age = `${Math.round(recheckAfterMs)} milliseconds`;
+      // Albums bring the most songs per call: every artist's listing and albums come before anyone's
+      // singles (and other release types), most frequent artists first within each.
       const rows = await db.execute<{ artist_id: string; step: 'list' | 'releases' | 'recheck' }>(sql`
-        with ${artistSetCte(userId)}
-        select s.artist_id,
-               case when a.catalog_groups is distinct from ${groups} or a.catalog_total is null
-                         or a.catalog_offset < a.catalog_total then 'list'
-                    when a.catalog_read_at is null then 'releases'
-                    else 'recheck' end as step
-        from artist_set s join library_artists a on a.id = s.artist_id
-        where a.catalog_read_at is null or a.catalog_groups is distinct from ${groups}
-           or a.catalog_checked_at <= now() - ${age}::interval
-        order by (a.catalog_read_at is null or a.catalog_groups is distinct from ${groups}) desc,
-                 s.weight desc, s.artist_id
+        with ${artistSetCte(userId)},
+        todo as (
+          select s.artist_id, s.weight,
+                 a.catalog_groups is distinct from ${groups} or a.catalog_total is null
+                   or a.catalog_offset < a.catalog_total as listing,
+                 a.catalog_read_at is null as unread,
+                 exists (select 1 from library_artist_releases ar
+                         join library_releases r on r.id = ar.release_id
+                         where ar.artist_id = s.artist_id and r.read_at is null and r.album_type = 'album')
+                   as albums_left
+          from artist_set s join library_artists a on a.id = s.artist_id
+          where a.catalog_read_at is null or a.catalog_groups is distinct from ${groups}
+             or a.catalog_checked_at <= now() - ${age}::interval)
+        select artist_id,
+               case when listing then 'list' when unread then 'releases' else 'recheck' end as step
+        from todo
+        order by case when listing or albums_left then 0 when unread then 1 else 2 end, weight desc, artist_id
         limit 1`);
       const r = rows.rows[0];
       return r ? { artistId: r.artist_id, step: r.step } : undefined;
@@ -431,7 +439,7 @@ export function createLibraryRepository(db: Db) {
           from artist_set a
           join library_artist_releases ar on ar.artist_id = a.artist_id
           join library_releases r on r.id = ar.release_id
-          join library_tracks t on t.release_id = r.id),
+          join library_tracks t on t.release_id = r.id and a.artist_id = any(t.artist_ids)),
         best as (
           select distinct on (track_id) track_id, tier, ord from ranked order by track_id, tier, ord)
         select t.id as track_id, t.recording_key, t.artist_ids, t.duration_ms, t.explicit,

@@ -58,12 +58,7 @@ async function runner(email = `r-${randomUUID()}@example.org`, connect = true) {
   const c = res.cookies.find((x) => x.name === 'pacebeat_session')!;
   const cookie = `pacebeat_session=${c.value}`;
   const who = WhoamiReply.parse((await app.inject({ url: '/api/whoami', headers: { cookie } })).json());
-  const spotifyUser = h.sandbox.admin.createUser({
-    username: `r${randomUUID().slice(0, 8)}`,
-    liked: 12,
-    owned: 1,
-    favouriteArtists: 3,
-  });
+  const spotifyUser = h.spotifyUser({ liked: 12, owned: 1, favouriteArtists: 3 });
   if (connect) {
     const token_info = h.sandbox.admin.connect({ userId: spotifyUser.id });
     const put = await app.inject({
@@ -174,12 +169,7 @@ describe('/api/spotify/sources and source_change', () => {
   });
 
   it('refuses to enable a playlist the user only follows (409)', async () => {
-    const other = h.sandbox.admin.createUser({
-      username: `o${randomUUID().slice(0, 8)}`,
-      owned: 1,
-      liked: 3,
-      favouriteArtists: 2,
-    });
+    const other = h.spotifyUser({ owned: 1, liked: 3, favouriteArtists: 2 });
     const r = await runner();
     h.sandbox.admin.followPlaylist(r.spotifyUser.id, other.playlists[0]!.id);
     await h.drain(p, r.userId);

@@ -1,7 +1,6 @@
 // Library scans against the simulated Spotify (in-process sandbox) on the real test PostgreSQL: each
 // source kind, both API shapes, odd items, and what the status page shows. The world's seed is this
 // file's own, so its ids (and shared catalog rows) are not another test file's.
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startLibraryHarness, type LibraryHarness, type LibraryProcess } from './library.test-helper.ts';
 
@@ -16,8 +15,7 @@ beforeEach(() => {
   h.sandbox.admin.setConfig({ faults: [], extendedQuota: false, dailyQuota: false });
 });
 
-const newSpotifyUser = (spec: Record<string, unknown> = {}) =>
-  h.sandbox.admin.createUser({ username: `u${randomUUID().slice(0, 8)}`, ...spec });
+const newSpotifyUser = (spec: Record<string, unknown> = {}) => h.spotifyUser(spec);
 
 const sourcesOf = async (userId: string) =>
   (await p.library.service.sources(userId, { timeZone: null })).sources;

@@ -36,6 +36,11 @@ export interface LibraryHarness extends Harness {
   connect(p: LibraryProcess, spotifyUserId: string): Promise<string>;
   /** Runs scan units until one finds nothing to do; stops at a deferral (returned). */
   drain(p: LibraryProcess, userId: string, maxUnits?: number): Promise<{ units: number; deferred?: Date }>;
+  /**
+   * A new simulated Spotify user with a generated library. Names are deterministic (the library is drawn
+   * from the seed and the name), so every run of a test sees the same library.
+   */
+  spotifyUser(spec?: Record<string, unknown>): ReturnType<Harness['sandbox']['admin']['createUser']>;
   /** Successful Spotify Web API requests of a simulated user (the sandbox's request log). */
   apiRequests(spotifyUserId: string): Array<{ method: string; url: string; status: number }>;
 }
@@ -77,8 +82,10 @@ export async function startLibraryHarness(sandboxOptions: SandboxOptions = {}): 
     return { spotify, library };
   };
 
+  let users = 0;
   return {
     ...h,
+    spotifyUser: (spec = {}) => h.sandbox.admin.createUser({ username: `runner${++users}`, ...spec }),
     tempoQueued,
     wakes,
     tracksAdded,

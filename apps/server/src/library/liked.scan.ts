@@ -15,7 +15,11 @@ export async function likedStep(c: ScanContext, userId: string, s: SourceRow): P
     : (s.cursor as unknown as LikedCursor);
   const firstEver = cur.mode === 'full' && cur.pass === 1 && cur.offset < c.settings.interactivePages * PAGE;
   const page = await c
-    .api({ userId, purpose: 'scan:liked', priority: firstEver ? 'interactive' : 'library_scan' })
+    .api(
+      firstEver
+        ? { userId, purpose: 'scan:liked-first', priority: 'interactive' }
+        : { userId, purpose: 'scan:liked', priority: 'library_scan' },
+    )
     .savedTracks(cur.offset, PAGE);
 
   const entries: Array<{ track: LibraryTrack; addedAt: Date | null }> = [];

@@ -13,11 +13,11 @@ export async function discoveryStep(c: ScanContext, user: LibraryUserRow): Promi
   const offset = user.discoveryOffset ?? 0;
   const pass = starting ? user.discoveryPass + 1 : user.discoveryPass;
   const page = await c
-    .api({
-      userId,
-      purpose: 'scan:discovery',
-      priority: user.discoveredAt === null ? 'interactive' : 'library_scan',
-    })
+    .api(
+      user.discoveredAt === null
+        ? { userId, purpose: 'scan:discovery-first', priority: 'interactive' }
+        : { userId, purpose: 'scan:discovery', priority: 'library_scan' },
+    )
     .myPlaylists(offset, PAGE);
   const targets = (await c.targetPlaylistIds?.(userId)) ?? new Set<string>();
   const lists: PlaylistSourceInput[] = [];

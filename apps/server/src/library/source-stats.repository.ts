@@ -61,7 +61,7 @@ export function createSourceStatsRepository(db: Db) {
                  count(distinct t.id) filter (where tr.key is not null)::int as with_tempo
           from sets s
           join library_artist_releases ar on ar.artist_id = s.artist_id
-          join library_tracks t on t.release_id = ar.release_id
+          join library_tracks t on t.release_id = ar.release_id and s.artist_id = any(t.artist_ids)
           left join tempo_recordings tr on tr.key = t.recording_key and tr.bpm is not null
           group by s.kind)
         select a.kind, a.artists, a.artists_read, coalesce(t.known, 0) as known,
@@ -90,7 +90,7 @@ export function createSourceStatsRepository(db: Db) {
           union
           select t.id from artist_set a
           join library_artist_releases ar on ar.artist_id = a.artist_id
-          join library_tracks t on t.release_id = ar.release_id)
+          join library_tracks t on t.release_id = ar.release_id and a.artist_id = any(t.artist_ids))
         select count(*)::int as known, count(tr.key)::int as with_tempo
         from all_tracks x
         join library_tracks t on t.id = x.track_id

@@ -166,6 +166,7 @@ where
     and "library_releases"."read_at" is null
   )
 order by
+  "library_releases"."album_type" <> 'album',
   "library_artist_releases"."position" asc
 limit
   $2;

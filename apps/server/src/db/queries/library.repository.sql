@@ -166,6 +166,7 @@ where
     and "library_releases"."read_at" is null
   )
 order by
+  "library_releases"."album_type" <> 'album',
   "library_artist_releases"."position" asc
 limit
   $2;
@@ -840,7 +841,7 @@ where
 commit;
 
 -- LibraryRepository.nextCatalogArtist
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","album,single","album,single","2592000000 milliseconds","album,single"]
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","album,single","album,single","2592000000 milliseconds"]
 with
   enabled_sources as (
     select
@@ -892,30 +893,52 @@ with
     from
       track_artists ta
       full join followed f on f.artist_id = ta.artist_id
+  ),
+  todo as (
+    select
+      s.artist_id,
+      s.weight,
+      a.catalog_groups is distinct from $2
+      or a.catalog_total is null
+      or a.catalog_offset < a.catalog_total as listing,
+      a.catalog_read_at is null as unread,
+      exists (
+        select
+          1
+        from
+          library_artist_releases ar
+          join library_releases r on r.id = ar.release_id
+        where
+          ar.artist_id = s.artist_id
+          and r.read_at is null
+          and r.album_type = 'album'
+      ) as albums_left
+    from
+      artist_set s
+      join library_artists a on a.id = s.artist_id
+    where
+      a.catalog_read_at is null
+      or a.catalog_groups is distinct from $3
+      or a.catalog_checked_at <= now() - $4::interval
   )
 select
-  s.artist_id,
+  artist_id,
   case
-    when a.catalog_groups is distinct from $2
-    or a.catalog_total is null
-    or a.catalog_offset < a.catalog_total then 'list'
-    when a.catalog_read_at is null then 'releases'
+    when listing then 'list'
+    when unread then 'releases'
     else 'recheck'
   end as step
 from
-  artist_set s
-  join library_artists a on a.id = s.artist_id
-where
-  a.catalog_read_at is null
-  or a.catalog_groups is distinct from $3
-  or a.catalog_checked_at <= now() - $4::interval
+  todo
 order by
-  (
-    a.catalog_read_at is null
-    or a.catalog_groups is distinct from $5
-  ) desc,
-  s.weight desc,
-  s.artist_id
+  case
+    when listing
+    or albums_left then 0
+    when unread then 1
+    else 2
+  end,
+  weight desc,
+  artist_id
 limit
   1;
 
@@ -1018,6 +1041,7 @@ with
       join library_artist_releases ar on ar.artist_id = a.artist_id
       join library_releases r on r.id = ar.release_id
       join library_tracks t on t.release_id = r.id
+      and a.artist_id = any (t.artist_ids)
   ),
   best as (
     select distinct

@@ -73,6 +73,7 @@ with
       sets s
       join library_artist_releases ar on ar.artist_id = s.artist_id
       join library_tracks t on t.release_id = ar.release_id
+      and s.artist_id = any (t.artist_ids)
       left join tempo_recordings tr on tr.key = t.recording_key
       and tr.bpm is not null
     group by
@@ -156,6 +157,7 @@ with
       artist_set a
       join library_artist_releases ar on ar.artist_id = a.artist_id
       join library_tracks t on t.release_id = ar.release_id
+      and a.artist_id = any (t.artist_ids)
   )
 select
   count(*)::int as known,
