@@ -179,11 +179,13 @@ export function catalogQueries(db: Db | Tx) {
     },
 
     /**
-     * Of these tracks, those whose tempo was never queued under their current recording key and that the
-     * tempo cache does not know yet: what a tempo lookup needs of each (artist names in credit order).
+     * Of these tracks, those the tempo cache does not know yet and whose lookup was never queued under
+     * their current recording key, or was queued more than `staleMs` ago (a lost or cancelled job): what
+     * a tempo lookup needs of each (artist names in credit order).
      */
-    async tracksNeedingTempo(trackIds: string[]): Promise<TempoCandidate[]> {
+    async tracksNeedingTempo(trackIds: string[], staleMs: number): Promise<TempoCandidate[]> {
       if (trackIds.length === 0) return [];
+      const stale = `${Math.round(staleMs)} milliseconds`;
       const rows = await db.execute<{
         id: string;
         isrc: string | null;
@@ -197,7 +199,8 @@ export function catalogQueries(db: Db | Tx) {
                      left join library_artists a on a.id = x.id order by x.n) as artists
         from library_tracks t
         where t.id in ${trackIds}
-          and t.tempo_queued_key is distinct from t.recording_key
+          and (t.tempo_queued_key is distinct from t.recording_key
+               or t.tempo_queued_at <= now() - ${stale}::interval)
           and not exists (select 1 from tempo_recordings r where r.key = t.recording_key)`);
       return rows.rows.map((r) => ({
         spotifyId: r.id,

@@ -407,6 +407,29 @@ export function createLibraryRepository(db: Db) {
     },
 
     /**
+     * Up to `limit` tracks of the user's enabled sources that have no tempo yet and whose lookup was never
+     * queued under their recording key, or was queued more than `staleMs` ago (a lost or cancelled job).
+     */
+    async tracksWithoutTempo(userId: string, staleMs: number, limit: number): Promise<string[]> {
+      const stale = `${Math.round(staleMs)} milliseconds`;
+      const rows = await db.execute<{ id: string }>(sql`
+        with ${artistSetCte(userId)},
+        mine as (
+          select st.track_id from library_source_tracks st
+          join enabled_sources e on e.id = st.source_ref and e.kind in ('liked_songs', 'playlist')
+          union
+          select t.id from artist_set a
+          join library_artist_releases ar on ar.artist_id = a.artist_id
+          join library_tracks t on t.release_id = ar.release_id and a.artist_id = any(t.artist_ids))
+        select t.id from mine m join library_tracks t on t.id = m.track_id
+        where (t.tempo_queued_key is distinct from t.recording_key
+               or t.tempo_queued_at <= now() - ${stale}::interval)
+          and not exists (select 1 from tempo_recordings r where r.key = t.recording_key)
+        limit ${limit}`);
+      return rows.rows.map((r) => r.id);
+    },
+
+    /**
      * Tracks of the user's ENABLED sources, for matching: one row per track, best-ranked first (Liked
      * Songs newest first, then owned/collaborative playlists in the user's order, then followed-artist and
      * catalog tracks, most frequent artists first and newest releases first).

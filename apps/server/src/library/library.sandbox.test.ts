@@ -1,6 +1,7 @@
 // Library scans against the simulated Spotify (in-process sandbox) on the real test PostgreSQL: each
 // source kind, both API shapes, odd items, and what the status page shows. The world's seed is this
 // file's own, so its ids (and shared catalog rows) are not another test file's.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startLibraryHarness, type LibraryHarness, type LibraryProcess } from './library.test-helper.ts';
 
@@ -81,5 +82,24 @@ describe('a library scan', () => {
     expect(source.progress.state).toBe('idle');
     const candidates = await p.library.listMatchCandidates(userId);
     for (const id of tracks) expect(candidates.some((c) => c.trackId === id)).toBe(true);
+  });
+
+  it('queues again, when the scan is idle, tempo lookups that were lost', async () => {
+    const u = newSpotifyUser({ liked: 20, favouriteArtists: 2 });
+    const userId = await h.connect(p, u.id);
+    await h.drain(p, userId);
+    const ids = likedIds(u.id);
+    // As if the jobs had been cancelled two days ago (another user's disconnect) or never sent (a crash).
+    await h.db.db.execute(
+      sql`update library_tracks set tempo_queued_at = now() - interval '2 days' where id in ${ids}`,
+    );
+    const before = h.tempoQueued.length;
+    const out = await p.library.scans.runUnit(userId);
+    expect(out.detail?.['tempoRequeued']).toBeGreaterThanOrEqual(ids.length);
+    const again = new Set(h.tempoQueued.slice(before).map((q) => q.track.spotifyId));
+    for (const id of ids) expect(again.has(id)).toBe(true);
+    // Queued again now: the next idle unit leaves them alone.
+    const next = await p.library.scans.runUnit(userId);
+    expect(next.detail?.['tempoRequeued'] ?? 0).toBe(0);
   });
 });

@@ -7,6 +7,7 @@ import type { TempoLookups } from '../tempo/tempo.jobs.ts';
 import type { CatalogRepository } from './catalog.repository.ts';
 import type { LibraryRepository, MatchCandidate } from './library.repository.ts';
 import { NOT_READABLE, presentSource } from './present.ts';
+import { TEMPO_REQUEUE_MS } from './scan-context.ts';
 import type { SourceStatsRepository } from './source-stats.repository.ts';
 
 export interface LibraryServiceDeps {
@@ -41,7 +42,7 @@ export function createTempoQueueing(deps: {
   tempo: Pick<TempoLookups, 'enqueue'>;
 }) {
   return async (userId: string, trackIds: string[]): Promise<void> => {
-    const need = await deps.repo.tracksNeedingTempo(trackIds);
+    const need = await deps.repo.tracksNeedingTempo(trackIds, TEMPO_REQUEUE_MS);
     if (need.length === 0) return;
     await deps.tempo.enqueue(
       need.map(({ recordingKey: _key, ...track }) => track),

@@ -65,6 +65,9 @@ export interface StepResult {
 
 export const PAGE = 50;
 
+/** A queued tempo lookup not answered after this long is queued again (its job was lost or cancelled). */
+export const TEMPO_REQUEUE_MS = 24 * 3600_000;
+
 /** Liked Songs: `full` reads every page (and then drops what it did not see); `new` stops at a page with nothing new. */
 export interface LikedCursor {
   mode: 'full' | 'new';

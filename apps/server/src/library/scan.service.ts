@@ -18,7 +18,7 @@ import { followedStep } from './followed.scan.ts';
 import type { LibraryRepository, LibraryUserRow, SourceRow } from './library.repository.ts';
 import { likedStep } from './liked.scan.ts';
 import { discoveryStep, playlistNeedsRead, playlistStep } from './playlists.scan.ts';
-import type { ScanContext, StepResult } from './scan-context.ts';
+import { TEMPO_REQUEUE_MS, type ScanContext, type StepResult } from './scan-context.ts';
 
 export type ScanTask =
   | { kind: 'discovery' }
@@ -51,7 +51,7 @@ export function planNext(
 }
 
 export interface ScanServiceDeps extends ScanContext {
-  repo: ScanContext['repo'] & Pick<LibraryRepository, 'updateSource' | 'updateUser'>;
+  repo: ScanContext['repo'] & Pick<LibraryRepository, 'updateSource' | 'updateUser' | 'tracksWithoutTempo'>;
   accounts: Pick<SpotifyAccountRepository, 'get'>;
   /** Queues the user's next scan unit (now, or at `startAfter`). */
   wake: (userId: string, startAfter?: Date) => Promise<void>;
@@ -61,6 +61,8 @@ export interface ScanServiceDeps extends ScanContext {
 }
 
 const BACKOFF_BASE_MS = 60_000;
+/** Tracks one idle unit queues tempo lookups for again, at most. */
+const TEMPO_SWEEP_LIMIT = 500;
 const BACKOFF_CAP_MS = 3600_000;
 
 /** A failure the status page can show, in plain words. */
@@ -133,6 +135,17 @@ export function createScanService(deps: ScanServiceDeps) {
     return times.length > 0 ? new Date(Math.min(...times)) : undefined;
   }
 
+  /**
+   * When the scan has nothing left: queue lookups for tracks whose tempo lookup never ran (a crash
+   * between a page and its queueing) or was lost (a job cancelled with another user's disconnect).
+   */
+  async function sweepTempo(userId: string): Promise<{ tempoRequeued?: number }> {
+    const ids = await repo.tracksWithoutTempo(userId, TEMPO_REQUEUE_MS, TEMPO_SWEEP_LIMIT);
+    if (ids.length === 0) return {};
+    await deps.queueTempo(userId, ids);
+    return { tempoRequeued: ids.length };
+  }
+
   return {
     planNext,
 
@@ -156,13 +169,20 @@ export function createScanService(deps: ScanServiceDeps) {
           const wakeAt = task ? undefined : nextWake(user, sources, now);
           if (!task) {
             if (wakeAt) await deps.wake(userId, wakeAt);
-            return { status: 'success', detail: { calls, tracks, idle: true } };
+            return {
+              status: 'success',
+              detail: { calls, tracks, idle: true, ...(await sweepTempo(userId)) },
+            };
           }
           try {
             const r = await runTask(userId, user, task);
             calls += r.calls;
             tracks += r.tracks;
-            if (r.idle) return { status: 'success', detail: { calls, tracks, idle: true } };
+            if (r.idle)
+              return {
+                status: 'success',
+                detail: { calls, tracks, idle: true, ...(await sweepTempo(userId)) },
+              };
           } catch (err) {
             if (err instanceof SpotifyDeferredError) {
               if (task.kind !== 'discovery')

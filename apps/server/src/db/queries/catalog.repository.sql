@@ -211,7 +211,7 @@ where
   );
 
 -- CatalogRepository.tracksNeedingTempo
--- params: ["4uLU6hMCjMI75M1A2tKUQC","1301WleyT98MSxVHPZCA6M"]
+-- params: ["4uLU6hMCjMI75M1A2tKUQC","1301WleyT98MSxVHPZCA6M","86400000 milliseconds"]
 select
   t.id,
   t.isrc,
@@ -231,7 +231,10 @@ from
   library_tracks t
 where
   t.id in ($1, $2)
-  and t.tempo_queued_key is distinct from t.recording_key
+  and (
+    t.tempo_queued_key is distinct from t.recording_key
+    or t.tempo_queued_at <= now() - $3::interval
+  )
   and not exists (
     select
       1

@@ -211,7 +211,7 @@ where
   );
 
 -- LibraryRepository.tracksNeedingTempo
--- params: ["4uLU6hMCjMI75M1A2tKUQC","1301WleyT98MSxVHPZCA6M"]
+-- params: ["4uLU6hMCjMI75M1A2tKUQC","1301WleyT98MSxVHPZCA6M","86400000 milliseconds"]
 select
   t.id,
   t.isrc,
@@ -231,7 +231,10 @@ from
   library_tracks t
 where
   t.id in ($1, $2)
-  and t.tempo_queued_key is distinct from t.recording_key
+  and (
+    t.tempo_queued_key is distinct from t.recording_key
+    or t.tempo_queued_at <= now() - $3::interval
+  )
   and not exists (
     select
       1
@@ -941,6 +944,97 @@ order by
   artist_id
 limit
   1;
+
+-- LibraryRepository.tracksWithoutTempo
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds",500]
+with
+  enabled_sources as (
+    select
+      id,
+      kind
+    from
+      library_sources
+    where
+      user_id = $1
+      and enabled
+  ),
+  track_artists as (
+    select
+      x.artist_id,
+      count(*)::int as n
+    from
+      library_source_tracks st
+      join enabled_sources e on e.id = st.source_ref
+      and e.kind in ('liked_songs', 'playlist')
+      join library_tracks t on t.id = st.track_id
+      cross join lateral unnest(t.artist_ids) as x (artist_id)
+    where
+      exists (
+        select
+          1
+        from
+          enabled_sources
+        where
+          kind = 'artist_catalogs'
+      )
+    group by
+      x.artist_id
+  ),
+  followed as (
+    select
+      sa.artist_id
+    from
+      library_source_artists sa
+      join enabled_sources e on e.id = sa.source_ref
+      and e.kind = 'followed_artists'
+  ),
+  artist_set as (
+    select
+      coalesce(f.artist_id, ta.artist_id) as artist_id,
+      coalesce(ta.n, 0) + case
+        when f.artist_id is null then 0
+        else 1
+      end as weight
+    from
+      track_artists ta
+      full join followed f on f.artist_id = ta.artist_id
+  ),
+  mine as (
+    select
+      st.track_id
+    from
+      library_source_tracks st
+      join enabled_sources e on e.id = st.source_ref
+      and e.kind in ('liked_songs', 'playlist')
+    union
+    select
+      t.id
+    from
+      artist_set a
+      join library_artist_releases ar on ar.artist_id = a.artist_id
+      join library_tracks t on t.release_id = ar.release_id
+      and a.artist_id = any (t.artist_ids)
+  )
+select
+  t.id
+from
+  mine m
+  join library_tracks t on t.id = m.track_id
+where
+  (
+    t.tempo_queued_key is distinct from t.recording_key
+    or t.tempo_queued_at <= now() - $2::interval
+  )
+  and not exists (
+    select
+      1
+    from
+      tempo_recordings r
+    where
+      r.key = t.recording_key
+  )
+limit
+  $3;
 
 -- LibraryRepository.listMatchCandidates
 -- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]

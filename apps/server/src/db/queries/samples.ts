@@ -102,7 +102,7 @@ const catalogSamples: Repository<CatalogRepository>['samples'] = {
   markCatalogRead: { args: [ARTIST_ID] },
   markCatalogChecked: { args: [ARTIST_ID] },
   knownReleases: { args: [ARTIST_ID, [RELEASE.id]] },
-  tracksNeedingTempo: { args: [[TRACK.id, '1301WleyT98MSxVHPZCA6M']] },
+  tracksNeedingTempo: { args: [[TRACK.id, '1301WleyT98MSxVHPZCA6M'], 86_400_000] },
   markTempoQueued: { args: [[TRACK.id]] },
 };
 
@@ -348,6 +348,7 @@ export const REPOSITORIES = [
       },
       nextCatalogArtist: { args: [USER_ID, 'album,single', 30 * 86_400_000] },
       listMatchCandidates: { args: [USER_ID] },
+      tracksWithoutTempo: { args: [USER_ID, 86_400_000, 500] },
     },
   }),
   repository({
