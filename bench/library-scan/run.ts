@@ -14,7 +14,7 @@ import { startSandbox } from '@pacebeat/sandbox';
 import type { WorldSize } from '@pacebeat/sandbox/world/sizes';
 import { startEmbeddedPostgres } from '../../apps/server/src/db/embedded.ts';
 import { CEILINGS, PRIORITIES, type Priority } from '../../apps/server/src/spotify/budget.ts';
-import { startScan } from './scan.ts';
+import { PER_USER_TABLES, startScan } from './scan.ts';
 import { groupValue, libraryTruth, lowerBound, type Group, type GroupRow } from './truth.ts';
 
 const args = process.argv.slice(2);
@@ -66,6 +66,11 @@ function groupTable(title: string, rows: GroupRow[]): string[] {
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'pacebeat-bench-library-'));
 await fs.chmod(dir, 0o755);
 const pg = await startEmbeddedPostgres(path.join(dir, 'pg'), pino({ level: 'silent' }));
+// Ctrl-C: stop the benchmark's own PostgreSQL before leaving.
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    void pg.stop().finally(() => process.exit(130));
+  });
 const report: string[] = [];
 try {
   for (const c of CASES) {
@@ -94,6 +99,7 @@ try {
       const requests = sandbox.admin.requests({ service: 'spotify-api', userId: c.user });
       const ok = requests.filter((r) => r.status === 200 && r.method === 'GET').map((r) => r.url);
       const twiceFull = ok.length - new Set(ok).size;
+      const sizes = await scan.sizes();
       await scan.close();
 
       const byEndpoint = new Map<string, Map<Priority, number>>();
@@ -159,6 +165,23 @@ try {
       lines.push(`- quota stop half-way: ${resume}`);
       lines.push(
         `- wall time: ${wall.toFixed(1)} s for ${units} units (${((wall * 1000) / Math.max(1, total)).toFixed(1)} ms per call, sandbox in-process), tempo lookups queued: ${scan.tempoQueued}`,
+      );
+      lines.push('');
+      lines.push(
+        'Rows and bytes in PostgreSQL after the scan (bytes with indexes; this user alone in the database):',
+      );
+      lines.push('');
+      lines.push('| table | rows | bytes | bytes per row |');
+      lines.push('|---|---:|---:|---:|');
+      sizes.forEach((t, i) => {
+        if (i === PER_USER_TABLES) lines.push('| *shared by every user:* | | | |');
+        lines.push(
+          `| ${t.table} | ${t.rows} | ${(t.bytes / 1024).toFixed(0)} KiB | ${t.rows ? Math.round(t.bytes / t.rows) : '-'} |`,
+        );
+      });
+      const perUser = sizes.slice(0, PER_USER_TABLES);
+      lines.push(
+        `| **per user** | ${perUser.reduce((a, t) => a + t.rows, 0)} | ${(perUser.reduce((a, t) => a + t.bytes, 0) / 1024).toFixed(0)} KiB | |`,
       );
       lines.push('');
       const value = groupValue(world, truth);

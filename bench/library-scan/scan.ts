@@ -16,6 +16,19 @@ import { createSpotifyModule } from '../../apps/server/src/spotify/spotify.modul
 
 const log = pino({ level: 'silent' });
 
+/** Per user first, then shared by the installation. */
+export const LIBRARY_TABLES = [
+  'library_users',
+  'library_sources',
+  'library_source_tracks',
+  'library_source_artists',
+  'library_tracks',
+  'library_artists',
+  'library_releases',
+  'library_artist_releases',
+] as const;
+export const PER_USER_TABLES = 4;
+
 /** A fresh, migrated database on the benchmark's PostgreSQL server. */
 export async function freshDatabase(serverUrl: string) {
   const admin = createDb(serverUrl, { max: 1 });
@@ -38,6 +51,7 @@ export interface ScanRun {
   ledger(): Promise<Array<{ endpoint: string; purpose: string; priority: string; calls: number }>>;
   tempoQueued: number;
   candidates(): Promise<number>;
+  sizes(): Promise<Array<{ table: string; rows: number; bytes: number }>>;
   close(): Promise<void>;
 }
 
@@ -123,6 +137,17 @@ export async function startScan(
         priority: PRIORITIES[e.priority] ?? '?',
         calls: e.calls,
       }));
+    },
+    /** Rows and bytes (with indexes and TOAST) of the library's tables, per-user ones and shared ones. */
+    async sizes() {
+      const out: Array<{ table: string; rows: number; bytes: number }> = [];
+      for (const table of LIBRARY_TABLES) {
+        const r = await handle.db.execute<{ rows: number; bytes: string }>(
+          sql.raw(`select count(*)::int as rows, pg_total_relation_size('${table}') as bytes from ${table}`),
+        );
+        out.push({ table, rows: r.rows[0]!.rows, bytes: Number(r.rows[0]!.bytes) });
+      }
+      return out;
     },
     async candidates() {
       return (await p.library.listMatchCandidates(userId)).length;

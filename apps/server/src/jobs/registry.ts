@@ -60,7 +60,10 @@ export const jobRegistry = {
     sendOptions: ({ userId }) => ({ singletonKey: userId }),
     handler: async ({ library }, { userId }) => library.runUnit(userId),
   }),
-  /** The rescan schedule: every connected library not rescanned for LIBRARY_RESCAN_HOURS gets a rescan. */
+  /**
+   * The rescan schedule: every connected library not rescanned for LIBRARY_RESCAN_HOURS gets a rescan
+   * (and a connected user without a library gets one).
+   */
   'library-rescan': define({
     payload: z.object({}).strict(),
     queue: { policy: 'singleton', retryLimit: 2, retryDelay: 60, expireInSeconds: 300 },

@@ -345,14 +345,24 @@ export function createLibraryRepository(db: Db) {
       });
     },
 
-    /** Users with a live Spotify connection whose last rescan was asked for at least `intervalMs` ago. */
-    async usersDueForRescan(intervalMs: number): Promise<string[]> {
-      const rows = await db.execute<{ user_id: string }>(sql`
-        select u.user_id from library_users u
-        join spotify_accounts a on a.user_id = u.user_id and a.disabled_reason is null
-        where u.rescan_requested_at is null
-           or u.rescan_requested_at <= now() - ${`${Math.round(intervalMs)} milliseconds`}::interval`);
-      return rows.rows.map((r) => r.user_id);
+    /**
+     * Users with a live Spotify connection whose last rescan was asked for at least `intervalMs` ago, and
+     * connected users without a library yet (connected before libraries existed, or a failed hook).
+     */
+    async usersDueForRescan(
+      intervalMs: number,
+    ): Promise<Array<{ userId: string; spotifyUserId: string; hasLibrary: boolean }>> {
+      const rows = await db.execute<{ user_id: string; spotify_user_id: string; has_library: boolean }>(sql`
+        select a.user_id, a.spotify_user_id, u.user_id is not null as has_library
+        from spotify_accounts a left join library_users u on u.user_id = a.user_id
+        where a.disabled_reason is null
+          and (u.user_id is null or u.rescan_requested_at is null
+               or u.rescan_requested_at <= now() - ${`${Math.round(intervalMs)} milliseconds`}::interval)`);
+      return rows.rows.map((r) => ({
+        userId: r.user_id,
+        spotifyUserId: r.spotify_user_id,
+        hasLibrary: r.has_library,
+      }));
     },
 
     /**

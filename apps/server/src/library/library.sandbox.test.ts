@@ -102,4 +102,17 @@ describe('a library scan', () => {
     const next = await p.library.scans.runUnit(userId);
     expect(next.detail?.['tempoRequeued'] ?? 0).toBe(0);
   });
+
+  it('the schedule gives a library to a connected user who has none, and rescans the others', async () => {
+    const u = newSpotifyUser({ liked: 10, favouriteArtists: 2 });
+    const userId = await h.connect(p, u.id);
+    await p.library.service.gone(userId); // as if connected before libraries existed
+    const out = await p.library.service.requestDueRescans();
+    expect(out.created).toBeGreaterThanOrEqual(1);
+    await h.drain(p, userId);
+    expect((await sourcesOf(userId))[0]!.stats.known_tracks).toBe(10);
+    // Just asked: not due again before LIBRARY_RESCAN_HOURS.
+    await p.library.service.requestDueRescans();
+    expect((await p.library.service.requestDueRescans()).created).toBe(0);
+  });
 });

@@ -120,16 +120,24 @@ export function createLibraryService(deps: LibraryServiceDeps) {
       return asked;
     },
 
-    /** The schedule: a rescan for every live library not rescanned for `rescanIntervalMs`. */
-    async requestDueRescans(): Promise<{ rescans: number }> {
+    /**
+     * The schedule: a rescan for every live library not rescanned for `rescanIntervalMs`, and a library
+     * for every connected user who has none.
+     */
+    async requestDueRescans(): Promise<{ rescans: number; created: number }> {
       let rescans = 0;
-      for (const userId of await deps.repo.usersDueForRescan(deps.settings.rescanIntervalMs)) {
-        if (await deps.repo.requestRescan(userId, deps.settings.rescanIntervalMs)) {
-          await deps.wake(userId);
+      let created = 0;
+      for (const u of await deps.repo.usersDueForRescan(deps.settings.rescanIntervalMs)) {
+        if (!u.hasLibrary) {
+          await deps.repo.connect(u.userId, u.spotifyUserId);
+          await deps.wake(u.userId);
+          created++;
+        } else if (await deps.repo.requestRescan(u.userId, deps.settings.rescanIntervalMs)) {
+          await deps.wake(u.userId);
           rescans++;
         }
       }
-      return { rescans };
+      return { rescans, created };
     },
 
     /** Tracks of the user's enabled sources, best-ranked first (see LibraryRepository.listMatchCandidates). */

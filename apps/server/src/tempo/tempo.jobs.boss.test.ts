@@ -27,7 +27,7 @@ it('resolves a queued batch in a job and caches every answer', async () => {
   const housekeeping = { run: async () => ({}) } as unknown as HousekeepingService;
   const library = {
     runUnit: async () => ({ status: 'skipped' as const }),
-    requestDueRescans: async () => ({ rescans: 0 }),
+    requestDueRescans: async () => ({ rescans: 0, created: 0 }),
   };
   await startWorkers(boss, { housekeeping, tempoLookups: lookups, library }, pino({ level: 'silent' }));
 

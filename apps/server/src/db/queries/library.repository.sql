@@ -815,14 +815,19 @@ commit;
 -- LibraryRepository.usersDueForRescan
 -- params: ["21600000 milliseconds"]
 select
-  u.user_id
+  a.user_id,
+  a.spotify_user_id,
+  u.user_id is not null as has_library
 from
-  library_users u
-  join spotify_accounts a on a.user_id = u.user_id
-  and a.disabled_reason is null
+  spotify_accounts a
+  left join library_users u on u.user_id = a.user_id
 where
-  u.rescan_requested_at is null
-  or u.rescan_requested_at <= now() - $1::interval;
+  a.disabled_reason is null
+  and (
+    u.user_id is null
+    or u.rescan_requested_at is null
+    or u.rescan_requested_at <= now() - $1::interval
+  );
 
 -- LibraryRepository.inScan (a scan step: lock the library row, then write)
 begin;
