@@ -87,6 +87,13 @@ CREATE TABLE "library_tracks" (
 	"seen_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "library_user_artists" (
+	"user_id" uuid NOT NULL,
+	"artist_id" text NOT NULL,
+	"weight" integer NOT NULL,
+	CONSTRAINT "library_user_artists_user_id_artist_id_pk" PRIMARY KEY("user_id","artist_id")
+);
+--> statement-breakpoint
 CREATE TABLE "library_users" (
 	"user_id" uuid PRIMARY KEY NOT NULL,
 	"spotify_user_id" text NOT NULL,
@@ -95,12 +102,14 @@ CREATE TABLE "library_users" (
 	"discovery_offset" integer,
 	"discovery_pass" integer DEFAULT 0 NOT NULL,
 	"discovered_at" timestamp with time zone,
-	"discovery_due_at" timestamp with time zone DEFAULT now()
+	"discovery_due_at" timestamp with time zone DEFAULT now(),
+	"artists_stale" boolean DEFAULT true NOT NULL
 );
 --> statement-breakpoint
 ALTER TABLE "library_source_artists" ADD CONSTRAINT "library_source_artists_source_ref_library_sources_id_fk" FOREIGN KEY ("source_ref") REFERENCES "public"."library_sources"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "library_source_tracks" ADD CONSTRAINT "library_source_tracks_source_ref_library_sources_id_fk" FOREIGN KEY ("source_ref") REFERENCES "public"."library_sources"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "library_sources" ADD CONSTRAINT "library_sources_user_id_library_users_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."library_users"("user_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "library_user_artists" ADD CONSTRAINT "library_user_artists_user_id_library_users_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."library_users"("user_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "library_users" ADD CONSTRAINT "library_users_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "library_artist_releases_release_idx" ON "library_artist_releases" USING btree ("release_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "library_sources_user_kind_source_idx" ON "library_sources" USING btree ("user_id","kind","source_id");--> statement-breakpoint

@@ -118,7 +118,26 @@ export const libraryUsers = pgTable('library_users', {
   discoveredAt: at('discovered_at'),
   /** When discovery is due again (null: not due). */
   discoveryDueAt: at('discovery_due_at').defaultNow(),
+  /** Membership or a switch changed since `library_user_artists` was computed. */
+  artistsStale: boolean('artists_stale').notNull().default(true),
 });
+
+/**
+ * The artists whose catalogs a user's enabled sources ask for, with their weight (appearances in the
+ * enabled Liked Songs and playlists, plus one when followed): derived from membership, recomputed when it
+ * changed (`library_users.artists_stale`), so choosing the next catalog does not aggregate the library.
+ */
+export const libraryUserArtists = pgTable(
+  'library_user_artists',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => libraryUsers.userId, { onDelete: 'cascade' }),
+    artistId: text('artist_id').notNull(),
+    weight: integer('weight').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.artistId] })],
+);
 
 /** A source of the spec's Sources table, with its scan cursor and progress. */
 export const librarySources = pgTable(

@@ -23,6 +23,7 @@ const gone = (err: unknown) => err instanceof SpotifyApiError && (err.status ===
 export async function catalogStep(c: ScanContext, userId: string): Promise<StepResult> {
   const { catalogGroups: groups, maxReleasesPerArtist: cap } = c.settings;
   const api = c.api({ userId, purpose: 'scan:catalog', priority: 'catalog_expansion' });
+  await c.repo.refreshUserArtists(userId);
   // Steps that need no call (a catalog whose releases are all read) do not count: look further.
   for (let guard = 0; guard < 20; guard++) {
     const next = await c.repo.nextCatalogArtist(userId, groups, c.settings.catalogRecheckMs);

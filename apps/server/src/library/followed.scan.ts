@@ -23,6 +23,7 @@ export async function followedStep(c: ScanContext, userId: string, s: SourceRow)
       cur.pass,
       artists.map((a, i) => ({ artistId: a.id, position: cur.position + i })),
     );
+    if (added > 0) await q.markArtistsStale(userId);
     const progress = {
       pagesRead: (starting ? 0 : s.pagesRead) + 1,
       itemsRead: (starting ? 0 : s.itemsRead) + artists.length,
@@ -38,7 +39,7 @@ export async function followedStep(c: ScanContext, userId: string, s: SourceRow)
       cur.mode === 'check' && added === 0 && (await q.countSourceArtists(s.id)) === page.total;
     if (unchanged || end) {
       const full = cur.mode === 'full' || !unchanged;
-      if (full) await q.sweepSourceArtists(s.id, cur.pass);
+      if (full && (await q.sweepSourceArtists(s.id, cur.pass)) > 0) await q.markArtistsStale(userId);
       await q.updateSource(userId, s.id, {
         ...progress,
         state: 'idle',

@@ -7,6 +7,7 @@ import {
   librarySourceArtists,
   librarySources,
   librarySourceTracks,
+  libraryUserArtists,
   libraryUsers,
 } from '../db/library.schema.ts';
 import { catalogQueries } from './catalog.repository.ts';
@@ -82,6 +83,11 @@ function queries(db: Db | Tx) {
 
     async updateUser(userId: string, patch: Partial<Omit<LibraryUserRow, 'userId'>>): Promise<void> {
       await db.update(libraryUsers).set(patch).where(eq(libraryUsers.userId, userId));
+    },
+
+    /** Membership or a switch changed: the artist set is computed again before the next catalog step. */
+    async markArtistsStale(userId: string): Promise<void> {
+      await db.update(libraryUsers).set({ artistsStale: true }).where(eq(libraryUsers.userId, userId));
     },
 
     /** A user's sources: base sources first, then playlists in the user's order. */
@@ -228,6 +234,8 @@ function queries(db: Db | Tx) {
           ),
         )
         .returning({ id: librarySources.id });
+      if (rows.length > 0)
+        await db.update(libraryUsers).set({ artistsStale: true }).where(eq(libraryUsers.userId, userId));
       return rows.length;
     },
   };
@@ -245,7 +253,12 @@ export function createLibraryRepository(db: Db) {
           .values({ userId, spotifyUserId, rescanRequestedAt: sql`now()` })
           .onConflictDoUpdate({
             target: libraryUsers.userId,
-            set: { spotifyUserId, discoveryDueAt: sql`now()`, rescanRequestedAt: sql`now()` },
+            set: {
+              spotifyUserId,
+              discoveryDueAt: sql`now()`,
+              rescanRequestedAt: sql`now()`,
+              artistsStale: true,
+            },
           });
         await tx
           .insert(librarySources)
@@ -308,6 +321,8 @@ export function createLibraryRepository(db: Db) {
           ),
         )
         .returning();
+      if (rows[0])
+        await db.update(libraryUsers).set({ artistsStale: true }).where(eq(libraryUsers.userId, userId));
       return rows[0];
     },
 
@@ -382,9 +397,28 @@ export function createLibraryRepository(db: Db) {
     },
 
     /**
-     * The next artist whose catalog needs a call for this user: catalogs not (fully) read first, then
-     * catalogs last checked more than `recheckAfterMs` ago. `step` says what the call is.
+     * The next artist of the user's artist set (`refreshUserArtists` first) whose catalog needs a call:
+     * catalogs not (fully) read first, then those last checked more than `recheckAfterMs` ago. `step` says
+     * what the call is.
      */
+    /** Computes the user's artist set again (see `library_user_artists`) when membership changed. */
+    async refreshUserArtists(userId: string): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const stale = await tx
+          .update(libraryUsers)
+          .set({ artistsStale: false })
+          .where(and(eq(libraryUsers.userId, userId), eq(libraryUsers.artistsStale, true)))
+          .returning({ userId: libraryUsers.userId });
+        if (stale.length === 0) return false;
+        await tx.delete(libraryUserArtists).where(eq(libraryUserArtists.userId, userId));
+        await tx.execute(sql`
+          insert into library_user_artists (user_id, artist_id, weight)
+          with ${artistSetCte(userId)}
+          select ${userId}::uuid, artist_id, weight from artist_set`);
+        return true;
+      });
+    },
+
     async nextCatalogArtist(
       userId: string,
       groups: string,
@@ -394,7 +428,7 @@ export function createLibraryRepository(db: Db) {
       // Albums bring the most songs per call: every artist's listing and albums come before anyone's
       // singles (and other release types), most frequent artists first within each.
       const rows = await db.execute<{ artist_id: string; step: 'list' | 'releases' | 'recheck' }>(sql`
-        with ${artistSetCte(userId)},
+        with artist_set as (select artist_id, weight from library_user_artists where user_id = ${userId}),
         todo as (
           select s.artist_id, s.weight,
                  a.catalog_groups is distinct from ${groups} or a.catalog_total is null

@@ -68,6 +68,13 @@ async function runner(email = `r-${randomUUID()}@example.org`, connect = true) {
       payload: { token_info },
     });
     expect(put.statusCode, put.body).toBe(200);
+    // These tests are about the routes: no catalog reading (the sandbox tests cover it).
+    for (const kind of ['artist_catalogs', 'followed_artists'] as const)
+      await p.library.service.changeSource(
+        who.data.user!.id,
+        { kind, source_id: kind, enabled: false },
+        { timeZone: null },
+      );
   }
   return { cookie, email, userId: who.data.user!.id, spotifyUser };
 }

@@ -127,6 +127,7 @@ const user = (o: Partial<LibraryUserRow> = {}): LibraryUserRow => ({
   discoveryPass: 1,
   discoveredAt: at(NOW - 1000),
   discoveryDueAt: null,
+  artistsStale: false,
   ...o,
 });
 

@@ -42,6 +42,7 @@ export async function likedStep(c: ScanContext, userId: string, s: SourceRow): P
     );
     const pagesRead = (starting ? 0 : s.pagesRead) + 1;
     const itemsRead = (starting ? 0 : s.itemsRead) + tracks.length;
+    if (added > 0) await q.markArtistsStale(userId);
     const progress = {
       pagesRead,
       itemsRead,
@@ -62,7 +63,8 @@ export async function likedStep(c: ScanContext, userId: string, s: SourceRow): P
       return;
     }
     // The pass ends here.
-    if (cur.mode === 'full') await q.sweepSourceTracks(s.id, cur.pass);
+    if (cur.mode === 'full' && (await q.sweepSourceTracks(s.id, cur.pass)) > 0)
+      await q.markArtistsStale(userId);
     const held = await q.countSourceTracks(s.id);
     const fullReadAt = cur.mode === 'full' ? new Date() : s.fullReadAt;
     // We hold more than Spotify lists: songs were unliked. Read everything again to drop them, but not

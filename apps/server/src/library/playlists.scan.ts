@@ -87,11 +87,12 @@ export async function playlistStep(c: ScanContext, userId: string, s: SourceRow)
   await c.repo.inScan(userId, async (q) => {
     await q.upsertArtists(artistsOf(tracks));
     await q.upsertTracks(tracks);
-    await q.addSourceTracks(
+    const added = await q.addSourceTracks(
       s.id,
       cur.pass,
       tracks.map((t, i) => ({ trackId: t.id, addedAt: null, position: cur.offset + i })),
     );
+    if (added > 0) await q.markArtistsStale(userId);
     const progress = {
       pagesRead: (starting ? 0 : s.pagesRead) + 1,
       itemsRead: (starting ? 0 : s.itemsRead) + tracks.length,
@@ -111,7 +112,7 @@ export async function playlistStep(c: ScanContext, userId: string, s: SourceRow)
       });
       return;
     }
-    await q.sweepSourceTracks(s.id, cur.pass);
+    if ((await q.sweepSourceTracks(s.id, cur.pass)) > 0) await q.markArtistsStale(userId);
     await q.updateSource(userId, s.id, {
       ...progress,
       state: 'idle',

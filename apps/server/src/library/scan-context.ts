@@ -46,7 +46,13 @@ export type LibraryApi = Pick<
 export interface ScanContext {
   repo: Pick<
     LibraryRepository,
-    'inScan' | 'getUser' | 'listSources' | 'nextCatalogArtist' | 'getArtist' | 'nextUnreadRelease'
+    | 'inScan'
+    | 'getUser'
+    | 'listSources'
+    | 'refreshUserArtists'
+    | 'nextCatalogArtist'
+    | 'getArtist'
+    | 'nextUnreadRelease'
   >;
   api: (ctx: CallContext) => LibraryApi;
   /** Queues tempo lookups for tracks just stored (those not queued before under their key). */

@@ -263,7 +263,8 @@ select
   "discovery_offset",
   "discovery_pass",
   "discovered_at",
-  "discovery_due_at"
+  "discovery_due_at",
+  "artists_stale"
 from
   "library_users"
 where
@@ -277,6 +278,14 @@ set
   "discovery_pass" = $2
 where
   "library_users"."user_id" = $3;
+
+-- LibraryRepository.markArtistsStale
+-- params: [true,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+update "library_users"
+set
+  "artists_stale" = $1
+where
+  "library_users"."user_id" = $2;
 
 -- LibraryRepository.listSources
 -- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
@@ -501,7 +510,7 @@ returning
 
 -- LibraryRepository.connect
 begin;
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","runner42","runner42"]
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","runner42","runner42",true]
 insert into
   "library_users" (
     "user_id",
@@ -511,7 +520,8 @@ insert into
     "discovery_offset",
     "discovery_pass",
     "discovered_at",
-    "discovery_due_at"
+    "discovery_due_at",
+    "artists_stale"
   )
 values
   (
@@ -522,13 +532,15 @@ values
     default,
     default,
     default,
+    default,
     default
   )
 on conflict ("user_id") do update
 set
   "spotify_user_id" = $3,
   "rescan_requested_at" = now(),
-  "discovery_due_at" = now();
+  "discovery_due_at" = now(),
+  "artists_stale" = $4;
 -- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","liked_songs","liked_songs","Liked Songs","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","followed_artists","followed_artists","Followed artists","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","artist_catalogs","artist_catalogs","Artist catalogs"]
 insert into
   "library_sources" (
@@ -848,8 +860,26 @@ where
   "library_source_tracks"."source_ref" = $1;
 commit;
 
--- LibraryRepository.nextCatalogArtist
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","album,single","album,single","2592000000 milliseconds"]
+-- LibraryRepository.refreshUserArtists (stale: computed again)
+begin;
+-- params: [false,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",true]
+update "library_users"
+set
+  "artists_stale" = $1
+where
+  (
+    "library_users"."user_id" = $2
+    and "library_users"."artists_stale" = $3
+  )
+returning
+  "user_id";
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+delete from "library_user_artists"
+where
+  "library_user_artists"."user_id" = $1;
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+insert into
+  library_user_artists (user_id, artist_id, weight)
 with
   enabled_sources as (
     select
@@ -901,6 +931,26 @@ with
     from
       track_artists ta
       full join followed f on f.artist_id = ta.artist_id
+  )
+select
+  $2::uuid,
+  artist_id,
+  weight
+from
+  artist_set;
+commit;
+
+-- LibraryRepository.nextCatalogArtist
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","album,single","album,single","2592000000 milliseconds"]
+with
+  artist_set as (
+    select
+      artist_id,
+      weight
+    from
+      library_user_artists
+    where
+      user_id = $1
   ),
   todo as (
     select

@@ -347,6 +347,12 @@ export const REPOSITORIES = [
         rows: { 'for share': [{ userId: USER_ID }] },
       },
       nextCatalogArtist: { args: [USER_ID, 'album,single', 30 * 86_400_000] },
+      refreshUserArtists: {
+        label: 'stale: computed again',
+        args: [USER_ID],
+        rows: { 'update "library_users"': [{ userId: USER_ID }] },
+      },
+      markArtistsStale: { args: [USER_ID] },
       listMatchCandidates: { args: [USER_ID] },
       tracksWithoutTempo: { args: [USER_ID, 86_400_000, 500] },
     },
