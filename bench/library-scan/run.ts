@@ -100,6 +100,7 @@ try {
       const ok = requests.filter((r) => r.status === 200 && r.method === 'GET').map((r) => r.url);
       const twiceFull = ok.length - new Set(ok).size;
       const sizes = await scan.sizes();
+      const reads = await scan.readTimes();
       await scan.close();
 
       const byEndpoint = new Map<string, Map<Priority, number>>();
@@ -165,6 +166,9 @@ try {
       lines.push(`- quota stop half-way: ${resume}`);
       lines.push(
         `- wall time: ${wall.toFixed(1)} s for ${units} units (${((wall * 1000) / Math.max(1, total)).toFixed(1)} ms per call, sandbox in-process), tempo lookups queued: ${scan.tempoQueued}`,
+      );
+      lines.push(
+        `- reading it: the status page's sources ${reads.sourcesMs.toFixed(0)} ms, the match candidates ${reads.candidatesMs.toFixed(0)} ms (median of 5)`,
       );
       lines.push('');
       lines.push(

@@ -51,6 +51,7 @@ export interface ScanRun {
   ledger(): Promise<Array<{ endpoint: string; purpose: string; priority: string; calls: number }>>;
   tempoQueued: number;
   candidates(): Promise<number>;
+  readTimes(): Promise<{ sourcesMs: number; candidatesMs: number }>;
   sizes(): Promise<Array<{ table: string; rows: number; bytes: number }>>;
   close(): Promise<void>;
 }
@@ -148,6 +149,22 @@ export async function startScan(
         out.push({ table, rows: r.rows[0]!.rows, bytes: Number(r.rows[0]!.bytes) });
       }
       return out;
+    },
+    /** Median time of the status page's `GET /api/spotify/sources` work, and of `listMatchCandidates`. */
+    async readTimes() {
+      const median = async (fn: () => Promise<unknown>) => {
+        const ms: number[] = [];
+        for (let i = 0; i < 5; i++) {
+          const t = performance.now();
+          await fn();
+          ms.push(performance.now() - t);
+        }
+        return ms.sort((a, b) => a - b)[2]!;
+      };
+      return {
+        sourcesMs: await median(() => p.library.service.sources(userId, { timeZone: 'Europe/Stockholm' })),
+        candidatesMs: await median(() => p.library.listMatchCandidates(userId)),
+      };
     },
     async candidates() {
       return (await p.library.listMatchCandidates(userId)).length;
