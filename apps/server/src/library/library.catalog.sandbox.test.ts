@@ -169,4 +169,27 @@ describe('artist catalogs', () => {
     expect(listings.length).toBeGreaterThan(0);
     for (const l of listings) expect(l).toContain('include_groups=album%2Csingle%2Ccompilation');
   });
+
+  it("reads every artist's albums before anyone's singles", async () => {
+    const artists = (await freshArtists(6, 12)).filter((i) => {
+      const kinds = new Set(ownReleases(i).map((r) => r.albumType));
+      return kinds.has('album') && kinds.has('single');
+    });
+    expect(artists.length).toBeGreaterThanOrEqual(2);
+    const p = h.libraryProcess();
+    const u = follower(artists.slice(0, 2));
+    const userId = await h.connect(p, u.id);
+    await h.drain(p, userId);
+    const typeOf = new Map(
+      artists
+        .slice(0, 2)
+        .flatMap(ownReleases)
+        .map((r) => [`/spotify/api/v1/albums/${h.sandbox.world.ids.encode('album', r.r)}`, r.albumType]),
+    );
+    const reads = catalogCalls(u.id)
+      .map((x) => typeOf.get(x))
+      .filter((x) => x !== undefined);
+    expect(reads.lastIndexOf('album')).toBeLessThan(reads.indexOf('single'));
+    expect(reads.filter((x) => x === 'album').length).toBeGreaterThanOrEqual(2);
+  });
 });
