@@ -19,11 +19,18 @@ const LISTING_PAGE = 10;
 /** Spotify's answers that say "this id is no good" (gone or malformed): skip it rather than retry. */
 const gone = (err: unknown) => err instanceof SpotifyApiError && (err.status === 404 || err.status === 400);
 
-/** One catalog call for the user's next artist; `idle` when every catalog is read and checked. */
-export async function catalogStep(c: ScanContext, userId: string): Promise<StepResult> {
+/**
+ * One catalog call for the user's next artist; `idle` when every catalog is read and checked.
+ * `artistsStale`: the user's artist set must be computed again first (membership changed).
+ */
+export async function catalogStep(
+  c: ScanContext,
+  userId: string,
+  artistsStale: boolean,
+): Promise<StepResult> {
   const { catalogGroups: groups, maxReleasesPerArtist: cap } = c.settings;
   const api = c.api({ userId, purpose: 'scan:catalog', priority: 'catalog_expansion' });
-  await c.repo.refreshUserArtists(userId);
+  if (artistsStale) await c.repo.refreshUserArtists(userId);
   // Steps that need no call (a catalog whose releases are all read) do not count: look further.
   for (let guard = 0; guard < 20; guard++) {
     const next = await c.repo.nextCatalogArtist(userId, groups, c.settings.catalogRecheckMs);

@@ -40,6 +40,11 @@ describe('rescans', () => {
   it('with nothing changed: one call for discovery, Liked Songs and Followed artists, none for playlists', async () => {
     const u = newSpotifyUser({ liked: 120, owned: 2, followedArtists: 3, favouriteArtists: 4 });
     const userId = await h.connect(p, u.id);
+    await p.library.service.changeSource(
+      userId,
+      { kind: 'artist_catalogs', source_id: 'artist_catalogs', enabled: false },
+      { timeZone: null },
+    );
     await h.drain(p, userId);
     const mark = h.apiRequests(u.id).length;
     await rescan(userId);
@@ -54,7 +59,7 @@ describe('rescans', () => {
 
   it('reads new liked songs newest first, stopping at the first page with nothing new', async () => {
     const u = newSpotifyUser({ liked: 140, favouriteArtists: 4 });
-    const userId = await h.connect(p, u.id);
+    const userId = await h.connect(p, u.id, { catalogs: false });
     await h.drain(p, userId);
     const fresh = unlikedTracks(60, u.id);
     h.sandbox.admin.like(u.id, fresh);
@@ -78,7 +83,7 @@ describe('rescans', () => {
 
   it('unliked songs leave Liked Songs through a full pass', async () => {
     const u = newSpotifyUser({ liked: 70, favouriteArtists: 3 });
-    const userId = await h.connect(p, u.id);
+    const userId = await h.connect(p, u.id, { catalogs: false });
     await h.drain(p, userId);
     const gone = h.sandbox.world.trackId(h.sandbox.world.user(u.id)!.liked[3]!.g);
     h.sandbox.admin.unlike(u.id, [gone]);
@@ -95,7 +100,7 @@ describe('rescans', () => {
 
   it('reads only the playlist whose snapshot changed, and drops a removed track from it', async () => {
     const u = newSpotifyUser({ liked: 20, owned: 3, ownedSize: [10, 20], favouriteArtists: 3 });
-    const userId = await h.connect(p, u.id);
+    const userId = await h.connect(p, u.id, { catalogs: false });
     await h.drain(p, userId);
     const [edited, ...others] = u.playlists;
     const before = h.sandbox.admin.playlistItems(edited!.id).filter((x): x is string => x !== null);
@@ -119,7 +124,7 @@ describe('rescans', () => {
 
   it('a new playlist appears and a deleted one goes', async () => {
     const u = newSpotifyUser({ liked: 5, owned: 1, favouriteArtists: 2 });
-    const userId = await h.connect(p, u.id);
+    const userId = await h.connect(p, u.id, { catalogs: false });
     await h.drain(p, userId);
     const created = h.sandbox.admin.createPlaylist(u.id, {
       name: 'New intervals',

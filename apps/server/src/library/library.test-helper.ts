@@ -32,8 +32,11 @@ export interface LibraryHarness extends Harness {
     /** A real queue (pg-boss) instead of the recorder. */
     queue?: LibraryScanQueue;
   }): LibraryProcess;
-  /** A new Pacebeat user connected to the simulated Spotify user `spotifyUserId` (the library starts). */
-  connect(p: LibraryProcess, spotifyUserId: string): Promise<string>;
+  /**
+   * A new Pacebeat user connected to the simulated Spotify user `spotifyUserId` (the library starts).
+   * `catalogs: false` switches Followed artists and Artist catalogs off first (tests about other sources).
+   */
+  connect(p: LibraryProcess, spotifyUserId: string, o?: { catalogs?: boolean }): Promise<string>;
   /** Runs scan units until one finds nothing to do; stops at a deferral (returned). */
   drain(p: LibraryProcess, userId: string, maxUnits?: number): Promise<{ units: number; deferred?: Date }>;
   /**
@@ -90,10 +93,17 @@ export async function startLibraryHarness(sandboxOptions: SandboxOptions = {}): 
     wakes,
     tracksAdded,
     libraryProcess,
-    async connect(p, spotifyUserId) {
+    async connect(p, spotifyUserId, o = {}) {
       const userId = await h.newUser();
       const tokens = h.sandbox.admin.connect({ userId: spotifyUserId });
       await p.spotify.connect.connect(userId, { ...tokens, refresh_token: tokens.refresh_token! });
+      if (o.catalogs === false)
+        for (const kind of ['artist_catalogs', 'followed_artists'] as const)
+          await p.library.service.changeSource(
+            userId,
+            { kind, source_id: kind, enabled: false },
+            { timeZone: null },
+          );
       return userId;
     },
     async drain(p, userId, maxUnits = 500) {

@@ -88,7 +88,7 @@ export function createScanService(deps: ScanServiceDeps) {
       case 'followed_artists':
         return followedStep(deps, userId, task.source);
       case 'artist_catalogs': {
-        const r = await catalogStep(deps, userId);
+        const r = await catalogStep(deps, userId, user.artistsStale);
         const s = task.source;
         if (r.idle) {
           if (s.state !== 'idle')

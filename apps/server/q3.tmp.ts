@@ -1,0 +1,10 @@
+import pg from 'pg';
+const [port, pw] = process.argv.slice(2);
+const admin = new pg.Client({ host: '127.0.0.1', port: Number(port), user: 'pacebeat', password: pw, database: 'postgres' });
+await admin.connect();
+const dbs = await admin.query("select datname from pg_database where datname like 'bench_%' order by oid desc");
+await admin.end();
+const c = new pg.Client({ host: '127.0.0.1', port: Number(port), user: 'pacebeat', password: pw, database: dbs.rows[0].datname });
+await c.connect();
+console.log(new Date().toISOString(), (await c.query('select sum(calls)::int from spotify_call_ledger')).rows);
+await c.end();
