@@ -2,7 +2,7 @@
 // tempo_recordings, by recording key), and the library at a glance. Read-only SQL.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { artistSetCte } from './library.repository.ts';
+import { artistSetCte } from './artist-set.repository.ts';
 
 export interface SourceCounts {
   knownTracks: number;

@@ -253,32 +253,6 @@ set
 where
   "library_tracks"."id" in ($1);
 
--- LibraryRepository.getUser
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
-select
-  "user_id",
-  "spotify_user_id",
-  "created_at",
-  "rescan_requested_at",
-  "discovery_offset",
-  "discovery_pass",
-  "discovered_at",
-  "discovery_due_at",
-  "artists_stale"
-from
-  "library_users"
-where
-  "library_users"."user_id" = $1;
-
--- LibraryRepository.updateUser
--- params: [50,3,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
-update "library_users"
-set
-  "discovery_offset" = $1,
-  "discovery_pass" = $2
-where
-  "library_users"."user_id" = $3;
-
 -- LibraryRepository.markArtistsStale
 -- params: [true,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
 update "library_users"
@@ -507,358 +481,38 @@ where
   )
 returning
   "id";
-
--- LibraryRepository.connect
-begin;
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","runner42","runner42",true]
-insert into
-  "library_users" (
-    "user_id",
-    "spotify_user_id",
-    "created_at",
-    "rescan_requested_at",
-    "discovery_offset",
-    "discovery_pass",
-    "discovered_at",
-    "discovery_due_at",
-    "artists_stale"
-  )
-values
-  (
-    $1,
-    $2,
-    default,
-    now(),
-    default,
-    default,
-    default,
-    default,
-    default
-  )
-on conflict ("user_id") do update
-set
-  "spotify_user_id" = $3,
-  "rescan_requested_at" = now(),
-  "discovery_due_at" = now(),
-  "artists_stale" = $4;
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","liked_songs","liked_songs","Liked Songs","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","followed_artists","followed_artists","Followed artists","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","artist_catalogs","artist_catalogs","Artist catalogs"]
-insert into
-  "library_sources" (
-    "id",
-    "user_id",
-    "kind",
-    "source_id",
-    "name",
-    "owner_name",
-    "readable",
-    "enabled",
-    "position",
-    "seen_pass",
-    "snapshot",
-    "read_snapshot",
-    "total",
-    "cursor",
-    "pass",
-    "pages_read",
-    "pages_total",
-    "items_read",
-    "state",
-    "error",
-    "failures",
-    "resumes_at",
-    "due_at",
-    "last_finished_at",
-    "full_read_at",
-    "created_at"
-  )
-values
-  (
-    default,
-    $1,
-    $2,
-    $3,
-    $4,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default
-  ),
-  (
-    default,
-    $5,
-    $6,
-    $7,
-    $8,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default
-  ),
-  (
-    default,
-    $9,
-    $10,
-    $11,
-    $12,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default,
-    default
-  )
-on conflict do nothing;
--- params: [0,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
-update "library_sources"
-set
-  "failures" = $1,
-  "due_at" = now()
-where
-  "library_sources"."user_id" = $2;
-commit;
-
--- LibraryRepository.deleteUser
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
-delete from "library_users"
-where
-  "library_users"."user_id" = $1
-returning
-  "user_id";
-
--- LibraryRepository.getSource
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","playlist","37i9dQZF1DXdxcBWuJkbcy"]
-select
-  "id",
-  "user_id",
-  "kind",
-  "source_id",
-  "name",
-  "owner_name",
-  "readable",
-  "enabled",
-  "position",
-  "seen_pass",
-  "snapshot",
-  "read_snapshot",
-  "total",
-  "cursor",
-  "pass",
-  "pages_read",
-  "pages_total",
-  "items_read",
-  "state",
-  "error",
-  "failures",
-  "resumes_at",
-  "due_at",
-  "last_finished_at",
-  "full_read_at",
-  "created_at"
-from
-  "library_sources"
-where
-  (
-    "library_sources"."user_id" = $1
-    and "library_sources"."kind" = $2
-    and "library_sources"."source_id" = $3
-  );
-
--- LibraryRepository.setEnabled (enabling makes it due)
--- params: [true,0,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","playlist","37i9dQZF1DXdxcBWuJkbcy"]
-update "library_sources"
-set
-  "enabled" = $1,
-  "failures" = $2,
-  "due_at" = case
-    when "library_sources"."cursor" is null then now()
-    else "library_sources"."due_at"
-  end
-where
-  (
-    "library_sources"."user_id" = $3
-    and "library_sources"."kind" = $4
-    and "library_sources"."source_id" = $5
-  )
-returning
-  "id",
-  "user_id",
-  "kind",
-  "source_id",
-  "name",
-  "owner_name",
-  "readable",
-  "enabled",
-  "position",
-  "seen_pass",
-  "snapshot",
-  "read_snapshot",
-  "total",
-  "cursor",
-  "pass",
-  "pages_read",
-  "pages_total",
-  "items_read",
-  "state",
-  "error",
-  "failures",
-  "resumes_at",
-  "due_at",
-  "last_finished_at",
-  "full_read_at",
-  "created_at";
-
--- LibraryRepository.setEnabled (disabling)
--- params: [false,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","liked_songs","liked_songs"]
-update "library_sources"
-set
-  "enabled" = $1
-where
-  (
-    "library_sources"."user_id" = $2
-    and "library_sources"."kind" = $3
-    and "library_sources"."source_id" = $4
-  )
-returning
-  "id",
-  "user_id",
-  "kind",
-  "source_id",
-  "name",
-  "owner_name",
-  "readable",
-  "enabled",
-  "position",
-  "seen_pass",
-  "snapshot",
-  "read_snapshot",
-  "total",
-  "cursor",
-  "pass",
-  "pages_read",
-  "pages_total",
-  "items_read",
-  "state",
-  "error",
-  "failures",
-  "resumes_at",
-  "due_at",
-  "last_finished_at",
-  "full_read_at",
-  "created_at";
-
--- LibraryRepository.requestRescan (asked: the sources become due)
-begin;
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","300000 milliseconds"]
+-- params: [true,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
 update "library_users"
 set
-  "rescan_requested_at" = now(),
-  "discovery_due_at" = coalesce("library_users"."discovery_due_at", now())
+  "artists_stale" = $1
 where
-  (
-    "library_users"."user_id" = $1
-    and (
-      "library_users"."rescan_requested_at" is null
-      or "library_users"."rescan_requested_at" <= now() - $2::interval
-    )
-  )
-returning
-  "user_id";
--- params: [0,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","liked_songs","followed_artists","artist_catalogs"]
-update "library_sources"
-set
-  "failures" = $1,
-  "due_at" = coalesce("library_sources"."due_at", now())
-where
-  (
-    "library_sources"."user_id" = $2
-    and "library_sources"."kind" in ($3, $4, $5)
-  );
-commit;
+  "library_users"."user_id" = $2;
 
--- LibraryRepository.usersDueForRescan
--- params: ["21600000 milliseconds"]
-select
-  a.user_id,
-  a.spotify_user_id,
-  u.user_id is not null as has_library
-from
-  spotify_accounts a
-  left join library_users u on u.user_id = a.user_id
-where
-  a.disabled_reason is null
-  and (
-    u.user_id is null
-    or u.rescan_requested_at is null
-    or u.rescan_requested_at <= now() - $1::interval
-  );
-
--- LibraryRepository.inScan (a scan step: lock the library row, then write)
-begin;
+-- LibraryRepository.getUser
 -- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
 select
-  "user_id"
+  "user_id",
+  "spotify_user_id",
+  "created_at",
+  "rescan_requested_at",
+  "discovery_offset",
+  "discovery_pass",
+  "discovered_at",
+  "discovery_due_at",
+  "artists_stale"
 from
   "library_users"
 where
-  "library_users"."user_id" = $1
-for share;
--- params: [42]
-select
-  count(*)::int
-from
-  "library_source_tracks"
+  "library_users"."user_id" = $1;
+
+-- LibraryRepository.updateUser
+-- params: [50,3,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+update "library_users"
+set
+  "discovery_offset" = $1,
+  "discovery_pass" = $2
 where
-  "library_source_tracks"."source_ref" = $1;
-commit;
+  "library_users"."user_id" = $3;
 
 -- LibraryRepository.refreshUserArtists (stale: computed again)
 begin;
@@ -1090,6 +744,364 @@ where
   )
 limit
   $3;
+
+-- LibraryRepository.getSource
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","playlist","37i9dQZF1DXdxcBWuJkbcy"]
+select
+  "id",
+  "user_id",
+  "kind",
+  "source_id",
+  "name",
+  "owner_name",
+  "readable",
+  "enabled",
+  "position",
+  "seen_pass",
+  "snapshot",
+  "read_snapshot",
+  "total",
+  "cursor",
+  "pass",
+  "pages_read",
+  "pages_total",
+  "items_read",
+  "state",
+  "error",
+  "failures",
+  "resumes_at",
+  "due_at",
+  "last_finished_at",
+  "full_read_at",
+  "created_at"
+from
+  "library_sources"
+where
+  (
+    "library_sources"."user_id" = $1
+    and "library_sources"."kind" = $2
+    and "library_sources"."source_id" = $3
+  );
+
+-- LibraryRepository.setEnabled (enabling makes it due)
+-- params: [true,0,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","playlist","37i9dQZF1DXdxcBWuJkbcy"]
+update "library_sources"
+set
+  "enabled" = $1,
+  "failures" = $2,
+  "due_at" = case
+    when "library_sources"."cursor" is null then now()
+    else "library_sources"."due_at"
+  end
+where
+  (
+    "library_sources"."user_id" = $3
+    and "library_sources"."kind" = $4
+    and "library_sources"."source_id" = $5
+  )
+returning
+  "id",
+  "user_id",
+  "kind",
+  "source_id",
+  "name",
+  "owner_name",
+  "readable",
+  "enabled",
+  "position",
+  "seen_pass",
+  "snapshot",
+  "read_snapshot",
+  "total",
+  "cursor",
+  "pass",
+  "pages_read",
+  "pages_total",
+  "items_read",
+  "state",
+  "error",
+  "failures",
+  "resumes_at",
+  "due_at",
+  "last_finished_at",
+  "full_read_at",
+  "created_at";
+-- params: [true,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+update "library_users"
+set
+  "artists_stale" = $1
+where
+  "library_users"."user_id" = $2;
+
+-- LibraryRepository.setEnabled (disabling)
+-- params: [false,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","liked_songs","liked_songs"]
+update "library_sources"
+set
+  "enabled" = $1
+where
+  (
+    "library_sources"."user_id" = $2
+    and "library_sources"."kind" = $3
+    and "library_sources"."source_id" = $4
+  )
+returning
+  "id",
+  "user_id",
+  "kind",
+  "source_id",
+  "name",
+  "owner_name",
+  "readable",
+  "enabled",
+  "position",
+  "seen_pass",
+  "snapshot",
+  "read_snapshot",
+  "total",
+  "cursor",
+  "pass",
+  "pages_read",
+  "pages_total",
+  "items_read",
+  "state",
+  "error",
+  "failures",
+  "resumes_at",
+  "due_at",
+  "last_finished_at",
+  "full_read_at",
+  "created_at";
+
+-- LibraryRepository.connect
+begin;
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","runner42","runner42",true]
+insert into
+  "library_users" (
+    "user_id",
+    "spotify_user_id",
+    "created_at",
+    "rescan_requested_at",
+    "discovery_offset",
+    "discovery_pass",
+    "discovered_at",
+    "discovery_due_at",
+    "artists_stale"
+  )
+values
+  (
+    $1,
+    $2,
+    default,
+    now(),
+    default,
+    default,
+    default,
+    default,
+    default
+  )
+on conflict ("user_id") do update
+set
+  "spotify_user_id" = $3,
+  "rescan_requested_at" = now(),
+  "discovery_due_at" = now(),
+  "artists_stale" = $4;
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","liked_songs","liked_songs","Liked Songs","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","followed_artists","followed_artists","Followed artists","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","artist_catalogs","artist_catalogs","Artist catalogs"]
+insert into
+  "library_sources" (
+    "id",
+    "user_id",
+    "kind",
+    "source_id",
+    "name",
+    "owner_name",
+    "readable",
+    "enabled",
+    "position",
+    "seen_pass",
+    "snapshot",
+    "read_snapshot",
+    "total",
+    "cursor",
+    "pass",
+    "pages_read",
+    "pages_total",
+    "items_read",
+    "state",
+    "error",
+    "failures",
+    "resumes_at",
+    "due_at",
+    "last_finished_at",
+    "full_read_at",
+    "created_at"
+  )
+values
+  (
+    default,
+    $1,
+    $2,
+    $3,
+    $4,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default
+  ),
+  (
+    default,
+    $5,
+    $6,
+    $7,
+    $8,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default
+  ),
+  (
+    default,
+    $9,
+    $10,
+    $11,
+    $12,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default
+  )
+on conflict do nothing;
+-- params: [0,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+update "library_sources"
+set
+  "failures" = $1,
+  "due_at" = now()
+where
+  "library_sources"."user_id" = $2;
+commit;
+
+-- LibraryRepository.deleteUser
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+delete from "library_users"
+where
+  "library_users"."user_id" = $1
+returning
+  "user_id";
+
+-- LibraryRepository.requestRescan (asked: the sources become due)
+begin;
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","300000 milliseconds"]
+update "library_users"
+set
+  "rescan_requested_at" = now(),
+  "discovery_due_at" = coalesce("library_users"."discovery_due_at", now())
+where
+  (
+    "library_users"."user_id" = $1
+    and (
+      "library_users"."rescan_requested_at" is null
+      or "library_users"."rescan_requested_at" <= now() - $2::interval
+    )
+  )
+returning
+  "user_id";
+-- params: [0,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","liked_songs","followed_artists","artist_catalogs"]
+update "library_sources"
+set
+  "failures" = $1,
+  "due_at" = coalesce("library_sources"."due_at", now())
+where
+  (
+    "library_sources"."user_id" = $2
+    and "library_sources"."kind" in ($3, $4, $5)
+  );
+commit;
+
+-- LibraryRepository.usersDueForRescan
+-- params: ["21600000 milliseconds"]
+select
+  a.user_id,
+  a.spotify_user_id,
+  u.user_id is not null as has_library
+from
+  spotify_accounts a
+  left join library_users u on u.user_id = a.user_id
+where
+  a.disabled_reason is null
+  and (
+    u.user_id is null
+    or u.rescan_requested_at is null
+    or u.rescan_requested_at <= now() - $1::interval
+  );
+
+-- LibraryRepository.inScan (a scan step: lock the library row, then write)
+begin;
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+select
+  "user_id"
+from
+  "library_users"
+where
+  "library_users"."user_id" = $1
+for share;
+-- params: [42]
+select
+  count(*)::int
+from
+  "library_source_tracks"
+where
+  "library_source_tracks"."source_ref" = $1;
+commit;
 
 -- LibraryRepository.listMatchCandidates
 -- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]

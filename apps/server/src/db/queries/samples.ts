@@ -2,7 +2,9 @@
 // method of every *.repository.ts needs at least one case, or tsc, the generator and queries.test.ts fail.
 import { createAuthAttemptRepository } from '../../accounts/auth-attempt.repository.ts';
 import { createCatalogRepository, type CatalogRepository } from '../../library/catalog.repository.ts';
+import { createArtistSetRepository, type ArtistSetRepository } from '../../library/artist-set.repository.ts';
 import { createLibraryRepository } from '../../library/library.repository.ts';
+import { createSourceRepository, type SourceRepository } from '../../library/source.repository.ts';
 import { createSourceStatsRepository } from '../../library/source-stats.repository.ts';
 import { createEmailCodeRepository } from '../../accounts/email-code.repository.ts';
 import { createSessionRepository } from '../../accounts/session.repository.ts';
@@ -104,6 +106,56 @@ const catalogSamples: Repository<CatalogRepository>['samples'] = {
   knownReleases: { args: [ARTIST_ID, [RELEASE.id]] },
   tracksNeedingTempo: { args: [[TRACK.id, '1301WleyT98MSxVHPZCA6M'], 86_400_000] },
   markTempoQueued: { args: [[TRACK.id]] },
+};
+
+const sourceSamples: Repository<SourceRepository>['samples'] = {
+  markArtistsStale: { args: [USER_ID] },
+  listSources: { args: [USER_ID] },
+  updateSource: {
+    args: [USER_ID, SOURCE_REF, { cursor: { mode: 'full', offset: 100, pass: 2 }, pagesRead: 2 }],
+  },
+  addSourceTracks: { args: [SOURCE_REF, 2, [{ trackId: TRACK.id, addedAt: AT, position: 100 }]] },
+  countSourceTracks: { args: [SOURCE_REF] },
+  sweepSourceTracks: { args: [SOURCE_REF, 2] },
+  addSourceArtists: { args: [SOURCE_REF, 2, [{ artistId: ARTIST_ID, position: 0 }]] },
+  countSourceArtists: { args: [SOURCE_REF] },
+  sweepSourceArtists: { args: [SOURCE_REF, 2] },
+  upsertPlaylistSources: {
+    args: [
+      USER_ID,
+      3,
+      [
+        {
+          sourceId: '37i9dQZF1DXdxcBWuJkbcy',
+          name: 'Morning Run',
+          ownerName: 'Runner',
+          readable: true,
+          snapshot: 'MTAsZmM2ZjQ5',
+          total: 87,
+          position: 0,
+        },
+      ],
+    ],
+  },
+  sweepPlaylistSources: { args: [USER_ID, 3], rows: { returning: [{ id: SOURCE_REF }] } },
+  getSource: { args: [USER_ID, 'playlist', '37i9dQZF1DXdxcBWuJkbcy'] },
+  setEnabled: [
+    {
+      label: 'enabling makes it due',
+      args: [USER_ID, 'playlist', '37i9dQZF1DXdxcBWuJkbcy', true],
+      rows: { returning: [{ id: SOURCE_REF }] },
+    },
+    { label: 'disabling', args: [USER_ID, 'liked_songs', 'liked_songs', false] },
+  ],
+};
+const artistSetSamples: Repository<ArtistSetRepository>['samples'] = {
+  refreshUserArtists: {
+    label: 'stale: computed again',
+    args: [USER_ID],
+    rows: { 'update "library_users"': [{ userId: USER_ID }] },
+  },
+  nextCatalogArtist: { args: [USER_ID, 'album,single', 30 * 86_400_000] },
+  tracksWithoutTempo: { args: [USER_ID, 86_400_000, 500] },
 };
 
 export const REPOSITORIES = [
@@ -291,50 +343,29 @@ export const REPOSITORIES = [
     samples: catalogSamples,
   }),
   repository({
+    source: 'library/source.repository.ts',
+    name: 'SourceRepository',
+    create: createSourceRepository,
+    samples: sourceSamples,
+  }),
+  repository({
+    source: 'library/artist-set.repository.ts',
+    name: 'ArtistSetRepository',
+    create: createArtistSetRepository,
+    samples: artistSetSamples,
+  }),
+  repository({
     source: 'library/library.repository.ts',
     name: 'LibraryRepository',
     create: createLibraryRepository,
     samples: {
       ...catalogSamples,
+      ...sourceSamples,
+      ...artistSetSamples,
       getUser: { args: [USER_ID] },
       updateUser: { args: [USER_ID, { discoveryOffset: 50, discoveryPass: 3 }] },
-      listSources: { args: [USER_ID] },
-      updateSource: {
-        args: [USER_ID, SOURCE_REF, { cursor: { mode: 'full', offset: 100, pass: 2 }, pagesRead: 2 }],
-      },
-      addSourceTracks: {
-        args: [SOURCE_REF, 2, [{ trackId: TRACK.id, addedAt: AT, position: 100 }]],
-      },
-      countSourceTracks: { args: [SOURCE_REF] },
-      sweepSourceTracks: { args: [SOURCE_REF, 2] },
-      addSourceArtists: { args: [SOURCE_REF, 2, [{ artistId: ARTIST_ID, position: 0 }]] },
-      countSourceArtists: { args: [SOURCE_REF] },
-      sweepSourceArtists: { args: [SOURCE_REF, 2] },
-      upsertPlaylistSources: {
-        args: [
-          USER_ID,
-          3,
-          [
-            {
-              sourceId: '37i9dQZF1DXdxcBWuJkbcy',
-              name: 'Morning Run',
-              ownerName: 'Runner',
-              readable: true,
-              snapshot: 'MTAsZmM2ZjQ5',
-              total: 87,
-              position: 0,
-            },
-          ],
-        ],
-      },
-      sweepPlaylistSources: { args: [USER_ID, 3] },
       connect: { args: [USER_ID, 'runner42'] },
       deleteUser: { args: [USER_ID] },
-      getSource: { args: [USER_ID, 'playlist', '37i9dQZF1DXdxcBWuJkbcy'] },
-      setEnabled: [
-        { label: 'enabling makes it due', args: [USER_ID, 'playlist', '37i9dQZF1DXdxcBWuJkbcy', true] },
-        { label: 'disabling', args: [USER_ID, 'liked_songs', 'liked_songs', false] },
-      ],
       requestRescan: {
         label: 'asked: the sources become due',
         args: [USER_ID, 300_000],
@@ -346,15 +377,7 @@ export const REPOSITORIES = [
         args: [USER_ID, async (q) => void (await q.countSourceTracks(SOURCE_REF))],
         rows: { 'for share': [{ userId: USER_ID }] },
       },
-      nextCatalogArtist: { args: [USER_ID, 'album,single', 30 * 86_400_000] },
-      refreshUserArtists: {
-        label: 'stale: computed again',
-        args: [USER_ID],
-        rows: { 'update "library_users"': [{ userId: USER_ID }] },
-      },
-      markArtistsStale: { args: [USER_ID] },
       listMatchCandidates: { args: [USER_ID] },
-      tracksWithoutTempo: { args: [USER_ID, 86_400_000, 500] },
     },
   }),
   repository({
