@@ -115,4 +115,16 @@ describe('a library scan', () => {
     await p.library.service.requestDueRescans();
     expect((await p.library.service.requestDueRescans()).created).toBe(0);
   });
+
+  it("never lists Pacebeat's own target playlists as sources, and tells when tracks were added", async () => {
+    const u = newSpotifyUser({ liked: 5, owned: 2, favouriteArtists: 2 });
+    const target = h.sandbox.admin.createPlaylist(u.id, { name: 'Pacebeat 170–180 BPM' });
+    const q = h.libraryProcess({ targetPlaylistIds: async () => new Set([target.id]) });
+    const userId = await h.connect(q, u.id, { catalogs: false });
+    await h.drain(q, userId);
+    const ids = (await q.library.service.sources(userId, { timeZone: null })).sources.map((s) => s.source_id);
+    expect(ids).not.toContain(target.id);
+    for (const pl of u.playlists) expect(ids).toContain(pl.id);
+    expect(h.tracksAdded).toContain(userId);
+  });
 });

@@ -31,6 +31,8 @@ export interface LibraryHarness extends Harness {
     config?: Record<string, string>;
     /** A real queue (pg-boss) instead of the recorder. */
     queue?: LibraryScanQueue;
+    /** Pacebeat's target playlists of a user (the playlists module). */
+    targetPlaylistIds?: (userId: string) => Promise<Set<string>>;
   }): LibraryProcess;
   /**
    * A new Pacebeat user connected to the simulated Spotify user `spotifyUserId` (the library starts).
@@ -80,6 +82,7 @@ export async function startLibraryHarness(sandboxOptions: SandboxOptions = {}): 
       log,
       settings: o.settings,
       onTracksAdded: async (userId) => void tracksAdded.push(userId),
+      ...(o.targetPlaylistIds ? { targetPlaylistIds: o.targetPlaylistIds } : {}),
     });
     wired.library = library;
     return { spotify, library };
