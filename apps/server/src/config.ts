@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { commaList, optionalString } from './config.fields.ts';
 import { appOrigins, OriginSettingsError } from './http/origins.ts';
 import { MetricsSettings, metricsSettingsProblem } from './metrics/metrics.config.ts';
+import { LibrarySettingsSchema } from './library/library.config.ts';
 import { SpotifySettings } from './spotify/spotify.config.ts';
 import { TempoSettings } from './tempo/tempo.config.ts';
 
@@ -111,6 +112,8 @@ const ConfigSchema = z.object({
 
   // Prometheus metrics (src/metrics/metrics.config.ts)
   ...MetricsSettings,
+  // Library scans (src/library/library.config.ts)
+  ...LibrarySettingsSchema,
 });
 
 export type Config = Readonly<

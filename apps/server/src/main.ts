@@ -21,6 +21,7 @@ import { createJobQueue, jobRegistry, setupQueues, startWorkers } from './jobs/r
 import { registerCoreGauges } from './metrics/core-gauges.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { createMetricsRepository } from './metrics/metrics.repository.ts';
+import { createLibraryModule, libraryScanQueue, type LibraryModule } from './library/library.module.ts';
 import { startDemoSpotify } from './spotify/demo.ts';
 import { createSpotifyModule, realSpotify } from './spotify/spotify.module.ts';
 import { cancelUserJobs } from './spotify/user-jobs.ts';
@@ -152,11 +153,15 @@ async function main(): Promise<void> {
     spotifyEndpoints = running.demo.endpoints;
     if (command !== 'all') log.warn('demo mode runs its simulated Spotify inside each process: use `all`');
   }
+  // The library is wired below (it needs the Spotify module); the hooks find it when a user connects.
+  const wired: { library?: LibraryModule } = {};
   const spotify = createSpotifyModule(db.db, spotifyEndpoints!, config, log, {
     observe: metrics?.spotifyRequest,
     onMusicAccountGone: [
+      async (userId) => void (await wired.library?.service.gone(userId)),
       async (userId) => void (await cancelUserJobs(boss, Object.keys(jobRegistry), userId)),
     ],
+    onConnected: [async (userId, a) => wired.library?.service.connected(userId, a.spotifyUserId)],
   });
 
   // Tempo: in demo mode the simulated Deezer, ReccoBeats and GetSongBPM (with its key). Only job workers estimate
@@ -185,18 +190,36 @@ async function main(): Promise<void> {
   );
   // Producer (enqueue, for library scans) and consumer (run, the tempo-lookup job) of tempo lookups;
   // a job for a user's library asks that user's Spotify for audio-features.
+  const jobQueue = createJobQueue(boss);
   const tempoLookups = createTempoLookups({
     tempo: tempo.service,
-    queue: createJobQueue(boss),
+    queue: jobQueue,
     audioFeaturesFor: spotifyAudioFeaturesFor(spotify),
   });
+  // Library scans: sources, Liked Songs, playlists, followed artists and artist catalogs (src/library).
+  const lib = createLibraryModule(db.db, {
+    spotify,
+    tempoLookups,
+    queue: libraryScanQueue(jobQueue),
+    config,
+    log,
+  });
+  wired.library = lib;
   if (runsJobs) {
     const housekeeping = createHousekeepingService({
       sessions: accounts.sessionRows,
       codes: accounts.codes,
       attempts: accounts.attempts,
     });
-    await startWorkers(boss, { housekeeping, tempoLookups }, log);
+    await startWorkers(
+      boss,
+      {
+        housekeeping,
+        tempoLookups,
+        library: { runUnit: lib.scans.runUnit, requestDueRescans: lib.service.requestDueRescans },
+      },
+      log,
+    );
     log.info('background jobs running');
   }
 
@@ -225,6 +248,7 @@ async function main(): Promise<void> {
         spotify: { spotify: spotify.connect, limits: accounts.limits },
         tempo: { tempo: tempo.service },
         metrics,
+        library: { library: lib.service },
         async checkReady() {
           if (stopping) throw new Error('shutting down');
           await db.pool.query('select 1');

@@ -8,24 +8,25 @@ import pino from 'pino';
 import { createAccountsModule } from '../src/accounts/accounts.module.ts';
 import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/http/app.ts';
-import { startHarness, type Harness } from '../src/spotify/sandbox-harness.test-helper.ts';
+import { startLibraryHarness, type LibraryHarness } from '../src/library/library.test-helper.ts';
 import { testOrigins } from './accounts-app.ts';
 
 export interface FullApp {
   app: FastifyInstance;
-  harness: Harness;
+  harness: LibraryHarness;
   /** The session cookie of a signed-in admin (`ADMIN_EMAILS`), as a `cookie` header value. */
   adminCookie: string;
   close(): Promise<void>;
 }
 
 export async function buildFullApp(env: Record<string, string> = {}): Promise<FullApp> {
-  const harness = await startHarness();
+  const harness = await startLibraryHarness();
   const log = pino({ level: 'silent' });
   const email = `full-${Date.now()}-${Math.random().toString(36).slice(2)}@example.org`;
   const config = loadConfig({ ADMIN_EMAILS: email, ...env });
   const accounts = createAccountsModule(harness.db.db, { ...config, embedded: false }, log);
-  const spotify = harness.process();
+  const lib = harness.libraryProcess();
+  const spotify = lib.spotify;
   const app = await buildApp(
     {
       webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),
@@ -37,6 +38,7 @@ export async function buildFullApp(env: Record<string, string> = {}): Promise<Fu
         servicesStatus: (userId) => spotify.connect.status(userId),
       },
       spotify: { spotify: spotify.connect, limits: accounts.limits },
+      library: { library: lib.library.service },
       tempo: { tempo: { credits: () => ({ getSongBpm: false }) } },
     },
     { loggerInstance: log },

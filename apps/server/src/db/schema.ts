@@ -71,3 +71,6 @@ export * from './spotify.schema.ts';
 
 // tempo: the shared tempo cache and the tempo services' pacing (owned by src/tempo/)
 export * from './tempo.schema.ts';
+
+// library: shared tracks, artists' catalogs and releases; per-user sources, cursors and membership (owned by src/library/)
+export * from './library.schema.ts';

@@ -16,6 +16,7 @@ import { healthRoutes, type HealthDeps } from './health.routes.ts';
 import { httpMetrics } from './metrics.plugin.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { pingRoutes } from './ping.routes.ts';
+import { libraryRoutes, type LibraryRoutesOptions } from '../library/library.routes.ts';
 import { spotifyRoutes, type SpotifyRoutesOptions } from '../spotify/spotify.routes.ts';
 import { tempoRoutes, type TempoRoutesOptions } from '../tempo/tempo.routes.ts';
 import { webApp } from './web.ts';
@@ -35,6 +36,8 @@ export interface AppDeps extends HealthDeps {
   tempo?: TempoRoutesOptions;
   /** Prometheus metrics: every request is counted by route pattern and status (metrics/). */
   metrics?: Pick<Metrics, 'httpRequest'>;
+  /** The Sources table and its switch (library module). */
+  library?: LibraryRoutesOptions;
 }
 
 /** Largest request body any /api route accepts; larger ones answer 413. */
@@ -106,6 +109,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
       await api.register(accountsRoutes, { ...deps.accounts, origins: deps.origins });
       await api.register(pingRoutes);
       if (deps.spotify) await api.register(spotifyRoutes, { ...deps.spotify, prefix: '/spotify' });
+      if (deps.library) await api.register(libraryRoutes, { ...deps.library, prefix: '/spotify' });
       if (deps.tempo) await api.register(tempoRoutes, { ...deps.tempo, prefix: '/tempo' });
     },
     { prefix: API_BASE },

@@ -1,6 +1,8 @@
 import type { PgBoss, Queue, SendOptions } from 'pg-boss';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import type { LibraryService } from '../library/library.service.ts';
+import type { ScanService } from '../library/scan.service.ts';
 import { SpotifyDeferredError } from '../spotify/errors.ts';
 import { TempoLookupPayload, type TempoLookups } from '../tempo/tempo.jobs.ts';
 import type { HousekeepingService } from './housekeeping.service.ts';
@@ -12,6 +14,7 @@ export type JobOutcome = { status: 'success' | 'skipped'; detail?: Record<string
 export interface JobServices {
   housekeeping: HousekeepingService;
   tempoLookups: Pick<TempoLookups, 'run'>;
+  library: Pick<ScanService, 'runUnit'> & Pick<LibraryService, 'requestDueRescans'>;
 }
 
 export interface JobDefinition<S extends z.ZodType> {
@@ -20,6 +23,8 @@ export interface JobDefinition<S extends z.ZodType> {
   queue: Omit<Queue, 'name'>;
   /** Recurring jobs: a cron expression (UTC). */
   cron?: string;
+  /** Options every send of this job gets (e.g. `singletonKey` per user), re-queues included. */
+  sendOptions?: (payload: z.infer<S>) => SendOptions;
   handler: (services: JobServices, payload: z.infer<S>) => Promise<JobOutcome>;
 }
 
@@ -45,6 +50,26 @@ export const jobRegistry = {
       detail: await tempoLookups.run(tracks, userId ? { userId } : {}),
     }),
   }),
+  /**
+   * One unit of a user's library scan (src/library): a few Spotify calls, cursors saved after each; it
+   * queues the next unit while work remains. One queued and one running per user (`stately`).
+   */
+  'library-scan': define({
+    payload: z.object({ userId: z.uuid() }).strict(),
+    queue: { policy: 'stately', retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 600 },
+    sendOptions: ({ userId }) => ({ singletonKey: userId }),
+    handler: async ({ library }, { userId }) => library.runUnit(userId),
+  }),
+  /**
+   * The rescan schedule: every connected library not rescanned for LIBRARY_RESCAN_HOURS gets a rescan
+   * (and a connected user without a library gets one).
+   */
+  'library-rescan': define({
+    payload: z.object({}).strict(),
+    queue: { policy: 'singleton', retryLimit: 2, retryDelay: 60, expireInSeconds: 300 },
+    cron: '*/10 * * * *',
+    handler: async ({ library }) => ({ status: 'success', detail: await library.requestDueRescans() }),
+  }),
 } satisfies Record<string, JobDefinition<z.ZodType>>;
 
 export type JobName = keyof typeof jobRegistry;
@@ -58,8 +83,14 @@ export async function setupQueues(boss: PgBoss): Promise<void> {
   }
 }
 
+/** The options a job's definition gives every send of it. */
+function definedOptions(name: JobName, payload: unknown): SendOptions {
+  const def = jobRegistry[name] as JobDefinition<z.ZodType>;
+  return def.sendOptions?.(payload) ?? {};
+}
+
 /** Producer side, used by `serve` and `work` alike: validates the payload before it is queued. */
-export function createJobQueue(boss: PgBoss) {
+export function createJobQueue(boss: Pick<PgBoss, 'send' | 'upsert'>) {
   return {
     async send<N extends JobName>(
       name: N,
@@ -67,7 +98,18 @@ export function createJobQueue(boss: PgBoss) {
       options: SendOptions = {},
     ): Promise<string | null> {
       const data = jobRegistry[name].payload.parse(payload) as object;
-      return boss.send(name, data, options);
+      return boss.send(name, data, { ...definedOptions(name, data), ...options });
+    },
+
+    /**
+     * For a job with a `singletonKey`: queues it to start now, or moves its already queued copy to now
+     * (a plain send would be refused while a copy waits for a later start).
+     */
+    async wake<N extends JobName>(name: N, payload: JobPayload<N>): Promise<void> {
+      const data = jobRegistry[name].payload.parse(payload) as object;
+      const { singletonKey } = definedOptions(name, data);
+      if (!singletonKey) throw new Error(`job ${name} has no singletonKey to wake by`);
+      await boss.upsert(name, data, { singletonKey, startAfter: new Date() });
     },
   };
 }
@@ -90,7 +132,10 @@ export async function runJob(
     return await def.handler(services, payload);
   } catch (err) {
     if (!(err instanceof SpotifyDeferredError)) throw err;
-    const id = await boss.send(name, payload as object, { startAfter: err.retryAt });
+    const id = await boss.send(name, payload as object, {
+      ...def.sendOptions?.(payload),
+      startAfter: err.retryAt,
+    });
     return {
       status: 'skipped',
       detail: { deferredUntil: err.retryAt.toISOString(), reason: err.reason, requeuedAs: id },

@@ -1,6 +1,7 @@
 // Typed Spotify Web API calls for one user, on top of client.ts. Types come from the generated OpenAPI
 // types; zod checks the fields the product relies on and keeps the rest. Both 2026 shapes are read:
-// playlist items as `item ?? track`, playlists' items as `items ?? tracks`.
+// playlist items as `item ?? track`, playlists' items as `items ?? tracks`. Pages are read leniently:
+// an item that is null or malformed is counted in `skipped` and left out, never failing the page.
 import { z } from 'zod';
 import type { CallContext, SpotifyClient } from './client.ts';
 import { SpotifyApiError } from './errors.ts';
@@ -18,6 +19,32 @@ const Paging = <T extends z.ZodType>(item: T) =>
     limit: z.number().int().optional(),
     next: z.string().nullable().optional(),
   });
+
+/** A page whose items are checked one by one (see `keep`). */
+const LenientPaging = z.looseObject({
+  items: z.array(z.unknown()).nullable().optional(),
+  total: z.number().int().nullable().optional(),
+  next: z.string().nullable().optional(),
+});
+
+/** The items that match `schema`, and how many did not (null entries, odd objects). */
+function keep<T>(items: unknown[] | null | undefined, schema: z.ZodType<T>) {
+  const kept: T[] = [];
+  let skipped = 0;
+  for (const raw of items ?? []) {
+    const r = schema.safeParse(raw);
+    if (r.success) kept.push(r.data);
+    else skipped++;
+  }
+  return { items: kept, skipped, pageSize: items?.length ?? 0 };
+}
+
+/** A lenient page: kept items, skipped count, the page's raw size, Spotify's total and whether more follow. */
+const lenient = <T>(page: z.infer<typeof LenientPaging>, schema: z.ZodType<T>) => ({
+  ...keep(page.items, schema),
+  total: page.total ?? 0,
+  next: page.next ?? null,
+});
 
 const Me = z.looseObject({
   id: z.string().min(1),
@@ -40,7 +67,32 @@ const PlaylistBase = z.looseObject({
   items: z.looseObject({ total: z.number().int() }).nullable().optional(),
   tracks: z.looseObject({ total: z.number().int() }).nullable().optional(),
 });
-const SavedTrack = z.looseObject({ added_at: z.string().optional(), track: Track });
+const SavedTrack = z
+  .looseObject({ added_at: z.string().nullable().optional(), track: Track.nullable().optional() })
+  .transform((s, ctx) => {
+    if (!s.track) {
+      ctx.addIssue({ code: 'custom', message: 'no track' });
+      return z.NEVER;
+    }
+    return { ...s, track: s.track as z.infer<typeof Track> & Partial<TrackObject> };
+  });
+const ArtistRef = z.looseObject({ id: z.string().min(1), name: z.string().nullable().optional() });
+const AlbumRef = z.looseObject({
+  id: z.string().min(1),
+  name: z.string().nullable().optional(),
+  album_type: z.string().nullable().optional(),
+  total_tracks: z.number().int().nullable().optional(),
+  release_date: z.string().nullable().optional(),
+  artists: z.array(z.unknown()).nullable().optional(),
+});
+const PlaylistRef = PlaylistBase.extend({
+  name: z.string().nullable().optional(),
+  collaborative: z.boolean().nullable().optional(),
+  owner: z
+    .looseObject({ id: z.string().nullable().optional(), display_name: z.string().nullable().optional() })
+    .nullable()
+    .optional(),
+});
 const Snapshot = z.looseObject({ snapshot_id: z.string() });
 const AudioFeatures = z.looseObject({
   audio_features: z.array(
@@ -74,64 +126,90 @@ export function spotifyApi(client: SpotifyClient, ctx: CallContext) {
     /** `GET /me`: id, display name and, since May 2026, `account_id`. */
     me: () => get('/me', 'GET /me', Me) as Promise<Me>,
 
-    savedTracks: (offset = 0, limit = 50) =>
-      get('/me/tracks', 'GET /me/tracks', Paging(SavedTrack), { offset, limit }),
+    /** One page of Liked Songs, newest first; items without a track are skipped. */
+    savedTracks: async (offset = 0, limit = 50) =>
+      lenient(await get('/me/tracks', 'GET /me/tracks', LenientPaging, { offset, limit }), SavedTrack),
 
-    myPlaylists: (offset = 0, limit = 50) =>
-      get('/me/playlists', 'GET /me/playlists', Paging(PlaylistBase.extend({ owner: z.looseObject({}) })), {
-        offset,
-        limit,
-      }),
+    /** One page of the playlists in the user's library (owned, collaborative and followed). */
+    myPlaylists: async (offset = 0, limit = 50) =>
+      lenient(await get('/me/playlists', 'GET /me/playlists', LenientPaging, { offset, limit }), PlaylistRef),
 
     playlist: (id: string) => get(`/playlists/${enc(id)}`, 'GET /playlists/{id}', PlaylistBase),
 
-    /** One page of a playlist's tracks (local files and episodes left out), with the page's raw size. */
+    /**
+     * One page of a playlist's tracks, with the page's raw size. Local files, podcast episodes, null and
+     * malformed items are left out (`skipped` counts the malformed ones).
+     */
     async playlistTracks(id: string, offset = 0, limit = 50) {
-      const page = await get(
-        `/playlists/${enc(id)}/items`,
-        'GET /playlists/{id}/items',
-        Paging(PlaylistItem),
-        {
+      const page = lenient(
+        await get(`/playlists/${enc(id)}/items`, 'GET /playlists/{id}/items', LenientPaging, {
           offset,
           limit,
-        },
+        }),
+        PlaylistItem,
       );
       return {
         tracks: page.items.map(itemTrack).filter((t): t is TrackObject => t !== null),
-        pageSize: page.items.length,
+        pageSize: page.pageSize,
+        skipped: page.skipped,
         total: page.total,
-        next: page.next ?? null,
+        next: page.next,
       };
     },
 
-    followedArtists: (after?: string, limit = 50) =>
-      get(
+    /** One page of followed artists, by cursor (`after`: the last artist id of the previous page). */
+    async followedArtists(after?: string, limit = 50) {
+      const r = await get(
         '/me/following',
         'GET /me/following',
         z.looseObject({
-          artists: z.looseObject({
-            items: z.array(z.looseObject({ id: z.string() })),
+          artists: LenientPaging.extend({
             cursors: z.looseObject({ after: z.string().nullable().optional() }).nullable().optional(),
-            next: z.string().nullable().optional(),
           }),
         }),
         { type: 'artist', after, limit },
+      );
+      return { ...lenient(r.artists, ArtistRef), after: r.artists.cursors?.after ?? null };
+    },
+
+    /**
+     * One page of an artist's releases, `groups` of album,single,appears_on,compilation, newest first
+     * within each group; `limit` at most 10 in development mode.
+     */
+    artistAlbums: async (
+      id: string,
+      offset = 0,
+      limit = 10,
+      groups = 'album,single,appears_on,compilation',
+    ) =>
+      lenient(
+        await get(`/artists/${enc(id)}/albums`, 'GET /artists/{id}/albums', LenientPaging, {
+          include_groups: groups,
+          offset,
+          limit: Math.min(limit, 10),
+        }),
+        AlbumRef,
       ),
 
-    /** `limit` at most 10 in development mode. */
-    artistAlbums: (id: string, offset = 0, limit = 10) =>
-      get(
-        `/artists/${enc(id)}/albums`,
-        'GET /artists/{id}/albums',
-        Paging(z.looseObject({ id: z.string() })),
-        { include_groups: 'album,single,appears_on,compilation', offset, limit: Math.min(limit, 10) },
-      ),
-
-    album: (id: string) =>
-      get(
+    /** A release with its first page of (simplified) tracks embedded; follow `tracks.next` with `albumTracks`. */
+    async album(id: string) {
+      const r = await get(
         `/albums/${enc(id)}`,
         'GET /albums/{id}',
-        z.looseObject({ id: z.string(), tracks: Paging(z.looseObject({ id: z.string().nullable() })) }),
+        AlbumRef.extend({ tracks: LenientPaging.nullable().optional() }),
+      );
+      const tracks = r.tracks ?? { items: [], total: 0, next: null };
+      return {
+        ...r,
+        tracks: { ...keep(tracks.items, Track), total: tracks.total ?? 0, next: tracks.next ?? null },
+      };
+    },
+
+    /** One page (≤ 50) of a release's simplified tracks: no `external_ids`, so no ISRC. */
+    albumTracks: async (id: string, offset = 0, limit = 50) =>
+      lenient(
+        await get(`/albums/${enc(id)}/tracks`, 'GET /albums/{id}/tracks', LenientPaging, { offset, limit }),
+        Track,
       ),
 
     track: (id: string) => get(`/tracks/${enc(id)}`, 'GET /tracks/{id}', Track) as Promise<TrackObject>,

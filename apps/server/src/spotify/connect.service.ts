@@ -28,6 +28,8 @@ export interface SpotifyConnectDeps {
    * other modules delete what they keep about it (sources, scans, tracks seen) and cancel its jobs.
    */
   onMusicAccountGone?: Array<(userId: string) => Promise<void>>;
+  /** Run after an account is linked (first connect or a reconnect): the library scan starts. */
+  onConnected?: Array<(userId: string, account: { spotifyUserId: string }) => Promise<void>>;
   log: Logger;
   now?: () => number;
 }
@@ -131,6 +133,7 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
       });
       if (!linked) throw conflict(ACCOUNT_TAKEN_MESSAGE, SPOTIFY_ERRORS.accountTaken);
       deps.tokens.forget(userId);
+      for (const hook of deps.onConnected ?? []) await hook(userId, { spotifyUserId: me.id });
       deps.log.info({ userId, accountId }, 'spotify connected');
       return { display_name: me.display_name ?? me.id };
     },

@@ -44,6 +44,7 @@ export interface SpotifyModuleOverrides {
   retry?: SpotifyClientDeps['retry'];
   observe?: SpotifyClientDeps['observe'];
   onMusicAccountGone?: SpotifyConnectDeps['onMusicAccountGone'];
+  onConnected?: SpotifyConnectDeps['onConnected'];
   /** Budget key; default: the client id (the rate limit is per app). */
   budgetKey?: string;
 }
@@ -98,6 +99,7 @@ export function createSpotifyModule(
       limits,
     },
     onMusicAccountGone: o.onMusicAccountGone,
+    onConnected: o.onConnected,
     log: spotifyLog,
   });
   return {

@@ -1,6 +1,11 @@
 // The fixed arguments each repository method is called with by generate.ts (npm run db:queries): every
 // method of every *.repository.ts needs at least one case, or tsc, the generator and queries.test.ts fail.
 import { createAuthAttemptRepository } from '../../accounts/auth-attempt.repository.ts';
+import { createCatalogRepository, type CatalogRepository } from '../../library/catalog.repository.ts';
+import { createArtistSetRepository, type ArtistSetRepository } from '../../library/artist-set.repository.ts';
+import { createLibraryRepository } from '../../library/library.repository.ts';
+import { createSourceRepository, type SourceRepository } from '../../library/source.repository.ts';
+import { createSourceStatsRepository } from '../../library/source-stats.repository.ts';
 import { createEmailCodeRepository } from '../../accounts/email-code.repository.ts';
 import { createSessionRepository } from '../../accounts/session.repository.ts';
 import { createUserRepository } from '../../accounts/user.repository.ts';
@@ -61,6 +66,98 @@ const budgetState = (inRate: number) => ({
   in_day: '1200',
   learned_rate: null,
 });
+
+const TRACK = {
+  id: '4uLU6hMCjMI75M1A2tKUQC',
+  isrc: 'USUM71703861',
+  recordingKey: 'isrc:USUM71703861',
+  title: 'Run Away (feat. Somebody)',
+  artists: [
+    { id: '0OdUWJ0sBjDrqHygGUXeCF', name: 'Band of Horses' },
+    { id: '1vCWHaC5f2uS3yhpwWbIA6', name: 'Avicii' },
+  ],
+  durationMs: 213_000,
+  explicit: false,
+  releaseId: '2noRn2Aes5aoNVsU6iWThc',
+  trackNumber: 3,
+};
+const RELEASE = {
+  id: '2noRn2Aes5aoNVsU6iWThc',
+  albumType: 'album',
+  name: 'Discovery',
+  releaseDate: '2001-03-12',
+  totalTracks: 14,
+};
+const ARTIST_ID = '0OdUWJ0sBjDrqHygGUXeCF';
+const SOURCE_REF = 42;
+const catalogSamples: Repository<CatalogRepository>['samples'] = {
+  upsertTracks: { args: [[TRACK]] },
+  upsertArtists: { args: [TRACK.artists] },
+  getArtist: { args: [ARTIST_ID] },
+  saveListingPage: [
+    {
+      label: 'first page of a new listing',
+      args: [ARTIST_ID, { groups: 'album,single', offset: 0, total: 23, releases: [RELEASE], restart: true }],
+    },
+  ],
+  nextUnreadRelease: { args: [ARTIST_ID] },
+  saveReleaseProgress: { args: [RELEASE.id, { tracksRead: 50, totalTracks: 120, done: false }] },
+  markCatalogRead: { args: [ARTIST_ID] },
+  markCatalogChecked: { args: [ARTIST_ID] },
+  knownReleases: { args: [ARTIST_ID, [RELEASE.id]] },
+  tracksNeedingTempo: { args: [[TRACK.id, '1301WleyT98MSxVHPZCA6M'], 86_400_000] },
+  markTempoQueued: { args: [[TRACK.id]] },
+};
+
+const sourceSamples: Repository<SourceRepository>['samples'] = {
+  markArtistsStale: { args: [USER_ID] },
+  listSources: { args: [USER_ID] },
+  updateSource: {
+    args: [USER_ID, SOURCE_REF, { cursor: { mode: 'full', offset: 100, pass: 2 }, pagesRead: 2 }],
+  },
+  addSourceTracks: { args: [SOURCE_REF, 2, [{ trackId: TRACK.id, addedAt: AT, position: 100 }]] },
+  countSourceTracks: { args: [SOURCE_REF] },
+  sweepSourceTracks: { args: [SOURCE_REF, 2] },
+  addSourceArtists: { args: [SOURCE_REF, 2, [{ artistId: ARTIST_ID, position: 0 }]] },
+  countSourceArtists: { args: [SOURCE_REF] },
+  sweepSourceArtists: { args: [SOURCE_REF, 2] },
+  upsertPlaylistSources: {
+    args: [
+      USER_ID,
+      3,
+      [
+        {
+          sourceId: '37i9dQZF1DXdxcBWuJkbcy',
+          name: 'Morning Run',
+          ownerName: 'Runner',
+          readable: true,
+          snapshot: 'MTAsZmM2ZjQ5',
+          total: 87,
+          position: 0,
+        },
+      ],
+    ],
+  },
+  sweepPlaylistSources: { args: [USER_ID, 3], rows: { returning: [{ id: SOURCE_REF }] } },
+  getSource: { args: [USER_ID, 'playlist', '37i9dQZF1DXdxcBWuJkbcy'] },
+  setEnabled: [
+    {
+      label: 'enabling makes it due',
+      args: [USER_ID, 'playlist', '37i9dQZF1DXdxcBWuJkbcy', true],
+      rows: { returning: [{ id: SOURCE_REF }] },
+    },
+    { label: 'disabling', args: [USER_ID, 'liked_songs', 'liked_songs', false] },
+  ],
+};
+const artistSetSamples: Repository<ArtistSetRepository>['samples'] = {
+  refreshUserArtists: {
+    label: 'stale: computed again',
+    args: [USER_ID],
+    rows: { 'update "library_users"': [{ userId: USER_ID }] },
+  },
+  nextCatalogArtist: { args: [USER_ID, 'album,single', 30 * 86_400_000] },
+  tracksWithoutTempo: { args: [USER_ID, 86_400_000, 500] },
+};
 
 export const REPOSITORIES = [
   repository({
@@ -265,6 +362,60 @@ export const REPOSITORIES = [
       ],
       tempoRecordings: { args: [] },
       tempoCooldowns: { args: [] },
+    },
+  }),
+  repository({
+    source: 'library/catalog.repository.ts',
+    name: 'CatalogRepository',
+    create: createCatalogRepository,
+    samples: catalogSamples,
+  }),
+  repository({
+    source: 'library/source.repository.ts',
+    name: 'SourceRepository',
+    create: createSourceRepository,
+    samples: sourceSamples,
+  }),
+  repository({
+    source: 'library/artist-set.repository.ts',
+    name: 'ArtistSetRepository',
+    create: createArtistSetRepository,
+    samples: artistSetSamples,
+  }),
+  repository({
+    source: 'library/library.repository.ts',
+    name: 'LibraryRepository',
+    create: createLibraryRepository,
+    samples: {
+      ...catalogSamples,
+      ...sourceSamples,
+      ...artistSetSamples,
+      getUser: { args: [USER_ID] },
+      updateUser: { args: [USER_ID, { discoveryOffset: 50, discoveryPass: 3 }] },
+      connect: { args: [USER_ID, 'runner42'] },
+      deleteUser: { args: [USER_ID] },
+      requestRescan: {
+        label: 'asked: the sources become due',
+        args: [USER_ID, 300_000],
+        rows: { 'update "library_users"': [{ userId: USER_ID }] },
+      },
+      usersDueForRescan: { args: [6 * 3600_000] },
+      inScan: {
+        label: 'a scan step: lock the library row, then write',
+        args: [USER_ID, async (q) => void (await q.countSourceTracks(SOURCE_REF))],
+        rows: { 'for share': [{ userId: USER_ID }] },
+      },
+      listMatchCandidates: { args: [USER_ID] },
+    },
+  }),
+  repository({
+    source: 'library/source-stats.repository.ts',
+    name: 'SourceStatsRepository',
+    create: createSourceStatsRepository,
+    samples: {
+      memberCounts: { args: [USER_ID] },
+      catalogCounts: { args: [USER_ID] },
+      summary: { args: [USER_ID] },
     },
   }),
 ];

@@ -1,0 +1,112 @@
+// The artist set of a user's library (whose catalogs the enabled sources ask for) and what is read from
+// it: which catalog needs a call next, and which of the user's tracks still lack a tempo lookup.
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { libraryUserArtists, libraryUsers } from '../db/library.schema.ts';
+
+/**
+ * The artists whose catalogs a user's enabled sources ask for, with a weight (how often the artist
+ * appears in the enabled Liked Songs and playlists, plus one when followed): catalog tracks of
+ * followed artists when Followed artists is enabled, of every artist of those tracks when Artist
+ * catalogs is enabled.
+ */
+export const artistSetCte = (userId: string) => sql`
+  enabled_sources as (
+    select id, kind from library_sources where user_id = ${userId} and enabled),
+  track_artists as (
+    select x.artist_id, count(*)::int as n
+    from library_source_tracks st
+    join enabled_sources e on e.id = st.source_ref and e.kind in ('liked_songs', 'playlist')
+    join library_tracks t on t.id = st.track_id
+    cross join lateral unnest(t.artist_ids) as x(artist_id)
+    where exists (select 1 from enabled_sources where kind = 'artist_catalogs')
+    group by x.artist_id),
+  followed as (
+    select sa.artist_id from library_source_artists sa
+    join enabled_sources e on e.id = sa.source_ref and e.kind = 'followed_artists'),
+  artist_set as (
+    select coalesce(f.artist_id, ta.artist_id) as artist_id,
+           coalesce(ta.n, 0) + case when f.artist_id is null then 0 else 1 end as weight
+    from track_artists ta full join followed f on f.artist_id = ta.artist_id)`;
+
+export function createArtistSetRepository(db: Db) {
+  return {
+    /**
+     * The next artist of the user's artist set (`refreshUserArtists` first) whose catalog needs a call:
+     * catalogs not (fully) read first, then those last checked more than `recheckAfterMs` ago. `step` says
+     * what the call is.
+     */
+    /** Computes the user's artist set again (see `library_user_artists`) when membership changed. */
+    async refreshUserArtists(userId: string): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const stale = await tx
+          .update(libraryUsers)
+          .set({ artistsStale: false })
+          .where(and(eq(libraryUsers.userId, userId), eq(libraryUsers.artistsStale, true)))
+          .returning({ userId: libraryUsers.userId });
+        if (stale.length === 0) return false;
+        await tx.delete(libraryUserArtists).where(eq(libraryUserArtists.userId, userId));
+        await tx.execute(sql`
+          insert into library_user_artists (user_id, artist_id, weight)
+          with ${artistSetCte(userId)}
+          select ${userId}::uuid, artist_id, weight from artist_set`);
+        return true;
+      });
+    },
+
+    async nextCatalogArtist(
+      userId: string,
+      groups: string,
+      recheckAfterMs: number,
+    ): Promise<{ artistId: string; step: 'list' | 'releases' | 'recheck' } | undefined> {
+      const age = `${Math.round(recheckAfterMs)} milliseconds`;
+      // Albums bring the most songs per call: every artist's listing and albums come before anyone's
+      // singles (and other release types), most frequent artists first within each.
+      const rows = await db.execute<{ artist_id: string; step: 'list' | 'releases' | 'recheck' }>(sql`
+        with artist_set as (select artist_id, weight from library_user_artists where user_id = ${userId}),
+        todo as (
+          select s.artist_id, s.weight,
+                 a.catalog_groups is distinct from ${groups} or a.catalog_total is null
+                   or a.catalog_offset < a.catalog_total as listing,
+                 a.catalog_read_at is null as unread,
+                 exists (select 1 from library_artist_releases ar
+                         join library_releases r on r.id = ar.release_id
+                         where ar.artist_id = s.artist_id and r.read_at is null and r.album_type = 'album')
+                   as albums_left
+          from artist_set s join library_artists a on a.id = s.artist_id
+          where a.catalog_read_at is null or a.catalog_groups is distinct from ${groups}
+             or a.catalog_checked_at <= now() - ${age}::interval)
+        select artist_id,
+               case when listing then 'list' when unread then 'releases' else 'recheck' end as step
+        from todo
+        order by case when listing or albums_left then 0 when unread then 1 else 2 end, weight desc, artist_id
+        limit 1`);
+      const r = rows.rows[0];
+      return r ? { artistId: r.artist_id, step: r.step } : undefined;
+    },
+
+    /**
+     * Up to `limit` tracks of the user's enabled sources that have no tempo yet and whose lookup was never
+     * queued under their recording key, or was queued more than `staleMs` ago (a lost or cancelled job).
+     */
+    async tracksWithoutTempo(userId: string, staleMs: number, limit: number): Promise<string[]> {
+      const stale = `${Math.round(staleMs)} milliseconds`;
+      const rows = await db.execute<{ id: string }>(sql`
+        with ${artistSetCte(userId)},
+        mine as (
+          select st.track_id from library_source_tracks st
+          join enabled_sources e on e.id = st.source_ref and e.kind in ('liked_songs', 'playlist')
+          union
+          select t.id from artist_set a
+          join library_artist_releases ar on ar.artist_id = a.artist_id
+          join library_tracks t on t.release_id = ar.release_id and a.artist_id = any(t.artist_ids))
+        select t.id from mine m join library_tracks t on t.id = m.track_id
+        where (t.tempo_queued_key is distinct from t.recording_key
+               or t.tempo_queued_at <= now() - ${stale}::interval)
+          and not exists (select 1 from tempo_recordings r where r.key = t.recording_key)
+        limit ${limit}`);
+      return rows.rows.map((r) => r.id);
+    },
+  };
+}
+export type ArtistSetRepository = ReturnType<typeof createArtistSetRepository>;

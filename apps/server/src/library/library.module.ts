@@ -1,0 +1,87 @@
+// Wires the library: repositories, the scan service (the `library-scan` job), and the library service
+// (status page, source switches, rescans, connect/disconnect hooks, match candidates). Used by main.ts,
+// the tests and the benchmark.
+import type { Logger } from 'pino';
+import type { SpotifyAccountRepository } from '../spotify/account.repository.ts';
+import type { CallContext } from '../spotify/client.ts';
+import type { TempoLookups } from '../tempo/tempo.jobs.ts';
+import type { LibraryConfig } from './library.config.ts';
+import { createLibraryRepository } from './library.repository.ts';
+import { createLibraryService, createTempoQueueing } from './library.service.ts';
+import { DEFAULT_LIBRARY_SETTINGS, type LibraryApi, type LibrarySettings } from './scan-context.ts';
+import { createScanService } from './scan.service.ts';
+import { createSourceStatsRepository } from './source-stats.repository.ts';
+
+type Db = Parameters<typeof createLibraryRepository>[0];
+
+/** How scans queue their next unit: now (moving a queued one forward), or at a later time. */
+export interface LibraryScanQueue {
+  wake(userId: string): Promise<void>;
+  later(userId: string, startAfter: Date): Promise<void>;
+}
+
+/** The job queue as the library uses it (jobs/registry.ts `createJobQueue`). */
+export const libraryScanQueue = (queue: {
+  send(name: 'library-scan', payload: { userId: string }, options: { startAfter: Date }): Promise<unknown>;
+  wake(name: 'library-scan', payload: { userId: string }): Promise<void>;
+}): LibraryScanQueue => ({
+  wake: (userId) => queue.wake('library-scan', { userId }),
+  later: async (userId, startAfter) => void (await queue.send('library-scan', { userId }, { startAfter })),
+});
+
+export interface LibraryModuleDeps {
+  spotify: {
+    accounts: Pick<SpotifyAccountRepository, 'get'>;
+    api: (ctx: CallContext) => LibraryApi;
+  };
+  tempoLookups: Pick<TempoLookups, 'enqueue'>;
+  queue: LibraryScanQueue;
+  config: LibraryConfig;
+  log: Logger;
+  /** Overrides of the scan's fixed settings (tests: smaller units). */
+  settings?: Partial<LibrarySettings>;
+  /** Pacebeat's target playlists of a user, never listed as sources (the playlists module). */
+  targetPlaylistIds?: (userId: string) => Promise<Set<string>>;
+  /** Called after a scan unit stored tracks (the playlists module queues its writer). */
+  onTracksAdded?: (userId: string) => Promise<void>;
+}
+
+export function createLibraryModule(db: Db, deps: LibraryModuleDeps) {
+  const repo = createLibraryRepository(db);
+  const stats = createSourceStatsRepository(db);
+  const settings: LibrarySettings = {
+    ...DEFAULT_LIBRARY_SETTINGS,
+    catalogGroups: deps.config.LIBRARY_CATALOG_GROUPS,
+    catalogRecheckMs: deps.config.LIBRARY_CATALOG_RECHECK_DAYS * 86_400_000,
+    ...deps.settings,
+  };
+  const rescanIntervalMs = deps.config.LIBRARY_RESCAN_HOURS * 3600_000;
+  const scans = createScanService({
+    repo,
+    accounts: deps.spotify.accounts,
+    api: deps.spotify.api,
+    queueTempo: createTempoQueueing({ repo, tempo: deps.tempoLookups }),
+    settings,
+    wake: (userId, startAfter) =>
+      startAfter ? deps.queue.later(userId, startAfter) : deps.queue.wake(userId),
+    log: deps.log.child({ module: 'library' }),
+    ...(deps.targetPlaylistIds ? { targetPlaylistIds: deps.targetPlaylistIds } : {}),
+    ...(deps.onTracksAdded ? { onTracksAdded: deps.onTracksAdded } : {}),
+  });
+  const service = createLibraryService({
+    repo,
+    stats,
+    wake: (userId) => deps.queue.wake(userId),
+    settings: { rescanIntervalMs, statusRescanMinMs: 5 * 60_000 },
+  });
+  return {
+    repo,
+    stats,
+    scans,
+    service,
+    settings,
+    /** For the target playlists: the user's enabled sources' tracks, best-ranked first. */
+    listMatchCandidates: (userId: string) => repo.listMatchCandidates(userId),
+  };
+}
+export type LibraryModule = ReturnType<typeof createLibraryModule>;

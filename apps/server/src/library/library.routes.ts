@@ -1,0 +1,40 @@
+// The library's calls of spec §7, under /api/spotify: the Sources table and its switch. Reading is allowed
+// in sudo mode (an admin looks at another user's sources); nothing is written in sudo mode: no switch,
+// and no rescan is asked for on the user's behalf.
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { SourceChangeBody, SourceChangeReply, SourcesReply, SudoQuery } from '@pacebeat/contract';
+import { forbidSudo, requireUser } from '../http/auth.plugin.ts';
+import type { LibraryService } from './library.service.ts';
+
+export interface LibraryRoutesOptions {
+  library: Pick<LibraryService, 'sources' | 'changeSource' | 'statusPageOpened'>;
+}
+
+export async function libraryRoutes(app: FastifyInstance, opts: LibraryRoutesOptions) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/sources',
+    { onRequest: requireUser, schema: { querystring: SudoQuery, response: { 200: SourcesReply } } },
+    async (req) => {
+      const auth = req.auth!;
+      if (!auth.sudo) await opts.library.statusPageOpened(auth.user.id);
+      return { data: await opts.library.sources(auth.user.id, { timeZone: auth.timeZone }) };
+    },
+  );
+
+  r.post(
+    '/source_change',
+    {
+      onRequest: requireUser,
+      preHandler: forbidSudo,
+      schema: { querystring: SudoQuery, body: SourceChangeBody, response: { 200: SourceChangeReply } },
+    },
+    async (req) => {
+      const auth = req.auth!;
+      const source = await opts.library.changeSource(auth.user.id, req.body, { timeZone: auth.timeZone });
+      return { data: { source } };
+    },
+  );
+}

@@ -1,0 +1,130 @@
+// Library scans against the simulated Spotify (in-process sandbox) on the real test PostgreSQL: each
+// source kind, both API shapes, odd items, and what the status page shows. The world's seed is this
+// file's own, so its ids (and shared catalog rows) are not another test file's.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startLibraryHarness, type LibraryHarness, type LibraryProcess } from './library.test-helper.ts';
+
+let h: LibraryHarness;
+let p: LibraryProcess;
+beforeAll(async () => {
+  h = await startLibraryHarness({ seed: 10_101 });
+  p = h.libraryProcess();
+});
+afterAll(() => h.close());
+beforeEach(() => {
+  h.sandbox.admin.setConfig({ faults: [], extendedQuota: false, dailyQuota: false });
+});
+
+const newSpotifyUser = (spec: Record<string, unknown> = {}) => h.spotifyUser(spec);
+
+const sourcesOf = async (userId: string) =>
+  (await p.library.service.sources(userId, { timeZone: null })).sources;
+const likedIds = (spotifyUserId: string) =>
+  h.sandbox.world
+    .user(spotifyUserId)!
+    .liked.map((l) => h.sandbox.world.trackId(l.g))
+    .reverse();
+
+describe('a library scan', () => {
+  it('lists every source on connect, reads them all, and queues tempo lookups Liked Songs first', async () => {
+    const userId = await h.connect(p, 'ana.runs');
+    const before = await sourcesOf(userId);
+    expect(before.map((s) => s.kind)).toEqual(['liked_songs', 'followed_artists', 'artist_catalogs']);
+    expect(before[0]!.stats).toEqual({});
+    expect(before[0]!.progress.state).toBe('scanning');
+
+    await h.drain(p, userId);
+    const sources = await sourcesOf(userId);
+    const ana = h.sandbox.admin.user('ana.runs');
+    const playlists = sources.filter((s) => s.kind === 'playlist');
+    expect(playlists.map((s) => s.source_id).sort()).toEqual(ana.playlists.map((x) => x.id).sort());
+    // Owned and collaborative playlists are enabled; the editorial one Ana only follows is not.
+    for (const pl of ana.playlists) {
+      const s = playlists.find((x) => x.source_id === pl.id)!;
+      const readable = pl.owner === 'ana.runs' || pl.collaborative;
+      expect(s.enabled, pl.name).toBe(readable);
+      expect(s.can_enable).toBe(readable);
+      if (!readable) {
+        expect(s.progress.state).toBe('unreadable');
+        expect(s.front_tooltip).toContain('only playlists you own or collaborate on');
+      }
+    }
+    const liked = sources.find((s) => s.kind === 'liked_songs')!;
+    expect(liked.stats.known_tracks).toBe(ana.likedSongs);
+    expect(liked.timestamp_last_job_finished).toBeGreaterThan(Date.now() / 1000 - 60);
+    expect(liked.timestamp_last_job_finished_str).toMatch(/\d{4}/);
+    expect(liked.progress.state).toBe('idle');
+
+    // Tempo lookups: every liked song, for this user, before any playlist-only track.
+    const mine = h.tempoQueued.filter((q) => q.userId === userId).map((q) => q.track.spotifyId);
+    const likedSet = likedIds('ana.runs');
+    expect(mine.slice(0, likedSet.length).sort()).toEqual([...likedSet].sort());
+    expect(new Set(mine).size).toBe(mine.length); // queued once each
+  });
+
+  it('reads a playlist with local files, a removed track and a duplicate, skipping what is not a track', async () => {
+    const owner = newSpotifyUser({
+      liked: 5,
+      owned: 1,
+      ownedSize: [8, 8],
+      localFiles: true,
+      favouriteArtists: 3,
+    });
+    const userId = await h.connect(p, owner.id);
+    await h.drain(p, userId);
+    const pl = owner.playlists[0]!;
+    const items = h.sandbox.admin.playlistItems(pl.id);
+    expect(items.filter((x) => x === null).length).toBe(3); // two local files and a removed track
+    const tracks = new Set(items.filter((x): x is string => x !== null));
+    const source = (await sourcesOf(userId)).find((s) => s.source_id === pl.id)!;
+    expect(source.stats.known_tracks).toBe(tracks.size);
+    expect(source.progress.state).toBe('idle');
+    const candidates = await p.library.listMatchCandidates(userId);
+    for (const id of tracks) expect(candidates.some((c) => c.trackId === id)).toBe(true);
+  });
+
+  it('queues again, when the scan is idle, tempo lookups that were lost', async () => {
+    const u = newSpotifyUser({ liked: 20, favouriteArtists: 2 });
+    const userId = await h.connect(p, u.id);
+    await h.drain(p, userId);
+    const ids = likedIds(u.id);
+    // As if the jobs had been cancelled two days ago (another user's disconnect) or never sent (a crash).
+    await h.db.db.execute(
+      sql`update library_tracks set tempo_queued_at = now() - interval '2 days' where id in ${ids}`,
+    );
+    const before = h.tempoQueued.length;
+    const out = await p.library.scans.runUnit(userId);
+    expect(out.detail?.['tempoRequeued']).toBeGreaterThanOrEqual(ids.length);
+    const again = new Set(h.tempoQueued.slice(before).map((q) => q.track.spotifyId));
+    for (const id of ids) expect(again.has(id)).toBe(true);
+    // Queued again now: the next idle unit leaves them alone.
+    const next = await p.library.scans.runUnit(userId);
+    expect(next.detail?.['tempoRequeued'] ?? 0).toBe(0);
+  });
+
+  it('the schedule gives a library to a connected user who has none, and rescans the others', async () => {
+    const u = newSpotifyUser({ liked: 10, favouriteArtists: 2 });
+    const userId = await h.connect(p, u.id);
+    await p.library.service.gone(userId); // as if connected before libraries existed
+    const out = await p.library.service.requestDueRescans();
+    expect(out.created).toBeGreaterThanOrEqual(1);
+    await h.drain(p, userId);
+    expect((await sourcesOf(userId))[0]!.stats.known_tracks).toBe(10);
+    // Just asked: not due again before LIBRARY_RESCAN_HOURS.
+    await p.library.service.requestDueRescans();
+    expect((await p.library.service.requestDueRescans()).created).toBe(0);
+  });
+
+  it("never lists Pacebeat's own target playlists as sources, and tells when tracks were added", async () => {
+    const u = newSpotifyUser({ liked: 5, owned: 2, favouriteArtists: 2 });
+    const target = h.sandbox.admin.createPlaylist(u.id, { name: 'Pacebeat 170–180 BPM' });
+    const q = h.libraryProcess({ targetPlaylistIds: async () => new Set([target.id]) });
+    const userId = await h.connect(q, u.id, { catalogs: false });
+    await h.drain(q, userId);
+    const ids = (await q.library.service.sources(userId, { timeZone: null })).sources.map((s) => s.source_id);
+    expect(ids).not.toContain(target.id);
+    for (const pl of u.playlists) expect(ids).toContain(pl.id);
+    expect(h.tracksAdded).toContain(userId);
+  });
+});

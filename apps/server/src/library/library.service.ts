@@ -1,0 +1,149 @@
+// The library as the rest of Pacebeat sees it: sources for the status page, switching a source,
+// rescans (scheduled, and when the user opens the status page), the connect and disconnect hooks, and
+// the tracks the target playlists match against.
+import type { SourceChangeBody, SourcesReply } from '@pacebeat/contract';
+import { conflict, notFound } from '../http/errors.ts';
+import type { TempoLookups } from '../tempo/tempo.jobs.ts';
+import type { CatalogRepository } from './catalog.repository.ts';
+import type { LibraryRepository, MatchCandidate } from './library.repository.ts';
+import { NOT_READABLE, presentSource } from './present.ts';
+import { TEMPO_REQUEUE_MS } from './scan-context.ts';
+import type { SourceStatsRepository } from './source-stats.repository.ts';
+
+export interface LibraryServiceDeps {
+  repo: Pick<
+    LibraryRepository,
+    | 'connect'
+    | 'deleteUser'
+    | 'listSources'
+    | 'getSource'
+    | 'setEnabled'
+    | 'requestRescan'
+    | 'usersDueForRescan'
+    | 'listMatchCandidates'
+  >;
+  stats: Pick<SourceStatsRepository, 'memberCounts' | 'catalogCounts' | 'summary'>;
+  /** Queues the user's next scan unit now. */
+  wake: (userId: string) => Promise<void>;
+  settings: {
+    /** Every connected library is rescanned this often. */
+    rescanIntervalMs: number;
+    /** Opening the status page asks for a rescan at most this often. */
+    statusRescanMinMs: number;
+  };
+  now?: () => number;
+}
+
+type SourcesData = SourcesReply['data'];
+
+/** Queues tempo lookups (with the user's id) for tracks not yet queued under their recording key. */
+export function createTempoQueueing(deps: {
+  repo: Pick<CatalogRepository, 'tracksNeedingTempo' | 'markTempoQueued'>;
+  tempo: Pick<TempoLookups, 'enqueue'>;
+}) {
+  return async (userId: string, trackIds: string[]): Promise<void> => {
+    const need = await deps.repo.tracksNeedingTempo(trackIds, TEMPO_REQUEUE_MS);
+    if (need.length === 0) return;
+    await deps.tempo.enqueue(
+      need.map(({ recordingKey: _key, ...track }) => track),
+      { userId },
+    );
+    await deps.repo.markTempoQueued(need.map((t) => t.spotifyId));
+  };
+}
+
+export function createLibraryService(deps: LibraryServiceDeps) {
+  const now = deps.now ?? Date.now;
+
+  async function view(userId: string, timeZone: string | null) {
+    const [rows, members, catalogs] = await Promise.all([
+      deps.repo.listSources(userId),
+      deps.stats.memberCounts(userId),
+      deps.stats.catalogCounts(userId),
+    ]);
+    const at = now();
+    return rows.map((r) => ({
+      row: r,
+      source: presentSource(r, members.get(r.id), catalogs.get(r.kind), { timeZone, now: at }),
+    }));
+  }
+
+  return {
+    /** After Spotify is connected (or connected again): the library exists and its scan starts. */
+    async connected(userId: string, spotifyUserId: string): Promise<void> {
+      await deps.repo.connect(userId, spotifyUserId);
+      await deps.wake(userId);
+    },
+
+    /** After disconnect (or another Spotify account replaced this one): the user's library is deleted. */
+    async gone(userId: string): Promise<void> {
+      await deps.repo.deleteUser(userId);
+    },
+
+    /** GET sources: every source with its counts and progress, and the library at a glance. */
+    async sources(userId: string, o: { timeZone: string | null }): Promise<SourcesData> {
+      const [sources, summary] = await Promise.all([view(userId, o.timeZone), deps.stats.summary(userId)]);
+      return {
+        sources: sources.map((s) => s.source),
+        summary: {
+          tracks_known: summary.knownTracks,
+          tracks_with_tempo: summary.tracksWithTempo,
+          tracks_without_tempo: summary.knownTracks - summary.tracksWithTempo,
+        },
+      };
+    },
+
+    /**
+     * POST source_change: switches one of the user's sources. Disabling stops its scans and takes its
+     * tracks out of matching; enabling queues a scan. 404 for a source that is not the user's, 409 for
+     * a playlist Spotify does not let the app read.
+     */
+    async changeSource(userId: string, body: SourceChangeBody, o: { timeZone: string | null }) {
+      const existing = await deps.repo.getSource(userId, body.kind, body.source_id);
+      if (!existing) throw notFound('You have no such source.', 'SourceNotFound');
+      if (body.enabled && !existing.readable) throw conflict(NOT_READABLE, 'SourceNotReadable');
+      if (existing.enabled !== body.enabled) {
+        await deps.repo.setEnabled(userId, body.kind, body.source_id, body.enabled);
+        if (body.enabled) await deps.wake(userId);
+      }
+      const found = (await view(userId, o.timeZone)).find(
+        (s) => s.row.kind === body.kind && s.row.sourceId === body.source_id,
+      );
+      if (!found) throw notFound('You have no such source.', 'SourceNotFound');
+      return found.source;
+    },
+
+    /** The user looks at the status page: a rescan, at most every `statusRescanMinMs`. */
+    async statusPageOpened(userId: string): Promise<boolean> {
+      const asked = await deps.repo.requestRescan(userId, deps.settings.statusRescanMinMs);
+      if (asked) await deps.wake(userId);
+      return asked;
+    },
+
+    /**
+     * The schedule: a rescan for every live library not rescanned for `rescanIntervalMs`, and a library
+     * for every connected user who has none.
+     */
+    async requestDueRescans(): Promise<{ rescans: number; created: number }> {
+      let rescans = 0;
+      let created = 0;
+      for (const u of await deps.repo.usersDueForRescan(deps.settings.rescanIntervalMs)) {
+        if (!u.hasLibrary) {
+          await deps.repo.connect(u.userId, u.spotifyUserId);
+          await deps.wake(u.userId);
+          created++;
+        } else if (await deps.repo.requestRescan(u.userId, deps.settings.rescanIntervalMs)) {
+          await deps.wake(u.userId);
+          rescans++;
+        }
+      }
+      return { rescans, created };
+    },
+
+    /** Tracks of the user's enabled sources, best-ranked first (see LibraryRepository.listMatchCandidates). */
+    listMatchCandidates(userId: string): Promise<MatchCandidate[]> {
+      return deps.repo.listMatchCandidates(userId);
+    },
+  };
+}
+export type LibraryService = ReturnType<typeof createLibraryService>;

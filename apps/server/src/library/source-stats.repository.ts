@@ -1,0 +1,103 @@
+// The status page's counts: tracks each source holds and how many have a tempo (reads the tempo cache,
+// tempo_recordings, by recording key), and the library at a glance. Read-only SQL.
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { artistSetCte } from './artist-set.repository.ts';
+
+export interface SourceCounts {
+  knownTracks: number;
+  tracksWithTempo: number;
+}
+
+export interface CatalogCounts extends SourceCounts {
+  /** Artists whose catalogs the source covers, and how many of those catalogs are read. */
+  artists: number;
+  artistsRead: number;
+}
+
+export function createSourceStatsRepository(db: Db) {
+  return {
+    /** Per Liked Songs or playlist source (by source row id): tracks held and tracks with a tempo. */
+    async memberCounts(userId: string): Promise<Map<number, SourceCounts>> {
+      const rows = await db.execute<{ source_ref: string; known: number; with_tempo: number }>(sql`
+        select st.source_ref, count(*)::int as known, count(tr.key)::int as with_tempo
+        from library_source_tracks st
+        join library_sources s on s.id = st.source_ref and s.user_id = ${userId}
+        join library_tracks t on t.id = st.track_id
+        left join tempo_recordings tr on tr.key = t.recording_key and tr.bpm is not null
+        group by st.source_ref`);
+      return new Map(
+        rows.rows.map((r) => [Number(r.source_ref), { knownTracks: r.known, tracksWithTempo: r.with_tempo }]),
+      );
+    },
+
+    /**
+     * For Followed artists (its artists' catalogs) and Artist catalogs (the catalogs of the artists of
+     * the enabled Liked Songs and playlists), whether or not the source itself is enabled.
+     */
+    async catalogCounts(userId: string): Promise<Map<string, CatalogCounts>> {
+      const rows = await db.execute<{
+        kind: string;
+        artists: number;
+        artists_read: number;
+        known: number;
+        with_tempo: number;
+      }>(sql`
+        with mine as (select id, kind, enabled from library_sources where user_id = ${userId}),
+        sets as (
+          select 'followed_artists' as kind, sa.artist_id
+          from library_source_artists sa join mine m on m.id = sa.source_ref and m.kind = 'followed_artists'
+          union
+          select 'artist_catalogs' as kind, x.artist_id
+          from library_source_tracks st
+          join mine m on m.id = st.source_ref and m.enabled and m.kind in ('liked_songs', 'playlist')
+          join library_tracks t on t.id = st.track_id
+          cross join lateral unnest(t.artist_ids) as x(artist_id)),
+        artists as (
+          select s.kind, count(*)::int as artists, count(a.catalog_read_at)::int as artists_read
+          from sets s left join library_artists a on a.id = s.artist_id group by s.kind),
+        tracks as (
+          select s.kind, count(distinct t.id)::int as known,
+                 count(distinct t.id) filter (where tr.key is not null)::int as with_tempo
+          from sets s
+          join library_artist_releases ar on ar.artist_id = s.artist_id
+          join library_tracks t on t.release_id = ar.release_id and s.artist_id = any(t.artist_ids)
+          left join tempo_recordings tr on tr.key = t.recording_key and tr.bpm is not null
+          group by s.kind)
+        select a.kind, a.artists, a.artists_read, coalesce(t.known, 0) as known,
+               coalesce(t.with_tempo, 0) as with_tempo
+        from artists a left join tracks t on t.kind = a.kind`);
+      return new Map(
+        rows.rows.map((r) => [
+          r.kind,
+          {
+            artists: r.artists,
+            artistsRead: r.artists_read,
+            knownTracks: r.known,
+            tracksWithTempo: r.with_tempo,
+          },
+        ]),
+      );
+    },
+
+    /** Distinct tracks of the enabled sources (what matching sees), and how many have a tempo. */
+    async summary(userId: string): Promise<SourceCounts> {
+      const rows = await db.execute<{ known: number; with_tempo: number }>(sql`
+        with ${artistSetCte(userId)},
+        all_tracks as (
+          select st.track_id from library_source_tracks st
+          join enabled_sources e on e.id = st.source_ref and e.kind in ('liked_songs', 'playlist')
+          union
+          select t.id from artist_set a
+          join library_artist_releases ar on ar.artist_id = a.artist_id
+          join library_tracks t on t.release_id = ar.release_id and a.artist_id = any(t.artist_ids))
+        select count(*)::int as known, count(tr.key)::int as with_tempo
+        from all_tracks x
+        join library_tracks t on t.id = x.track_id
+        left join tempo_recordings tr on tr.key = t.recording_key and tr.bpm is not null`);
+      const r = rows.rows[0];
+      return { knownTracks: r?.known ?? 0, tracksWithTempo: r?.with_tempo ?? 0 };
+    },
+  };
+}
+export type SourceStatsRepository = ReturnType<typeof createSourceStatsRepository>;
