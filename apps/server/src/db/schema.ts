@@ -71,3 +71,6 @@ export * from './spotify.schema.ts';
 
 // tempo: the shared tempo cache and the tempo services' pacing (owned by src/tempo/)
 export * from './tempo.schema.ts';
+
+// playlists: target playlists, the recordings placed in them, and the writer lease (owned by src/playlists/)
+export * from './playlists.schema.ts';

@@ -1,0 +1,85 @@
+// Which tracks go to which target: pure functions, no I/O. A track fits a target when its tempo, its
+// double or its half lies in [min, max) (a runner at 170 steps/min runs to an 85 BPM song), and only a
+// tempo the resolver is confident about is used (see MIN_CONFIDENCE).
+import type { CachedTempo } from '../tempo/tempo.repository.ts';
+import type { MatchCandidate } from './candidates.ts';
+
+/** The targets every user gets on connect: running cadences, 10 BPM apart. */
+export const DEFAULT_TARGETS: ReadonlyArray<{ minBpm: number; maxBpm: number }> = [
+  { minBpm: 150, maxBpm: 160 },
+  { minBpm: 160, maxBpm: 170 },
+  { minBpm: 170, maxBpm: 180 },
+  { minBpm: 180, maxBpm: 190 },
+];
+
+/**
+ * A tempo below this confidence is not placed. The resolver (tempo/decide.ts) gives one metadata source
+ * 0.75–0.85, agreeing sources or audio support more, and cuts any conflict it could not settle to at most
+ * 0.6 (sources at 3:2, the audio against the sources) or to 0.8× when sources differ only by a factor of 2
+ * (harmless here: fitting is octave-blind). 0.62 keeps every single-source and octave-only answer and
+ * drops every unsettled conflict; README "Target playlists" has the benchmark's sweep behind it.
+ */
+export const MIN_CONFIDENCE = 0.62;
+
+/** True when bpm, its double or its half lies in [min, max). */
+export function fitsRange(bpm: number, minBpm: number, maxBpm: number): boolean {
+  return [bpm, bpm * 2, bpm / 2].some((b) => b >= minBpm && b < maxBpm);
+}
+
+export type TempoFact = Pick<CachedTempo, 'bpm' | 'confidence'>;
+
+/** The tempo to match with, or null when it is unknown or too uncertain to trust. */
+export function trustedBpm(t: TempoFact | undefined, minConfidence = MIN_CONFIDENCE): number | null {
+  if (!t || t.bpm === null || !(t.bpm > 0)) return null;
+  return t.confidence >= minConfidence ? t.bpm : null;
+}
+
+const bpmText = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+
+/** The target's (and its playlist's) name. */
+export const targetName = (minBpm: number, maxBpm: number) =>
+  `Pacebeat ${bpmText(minBpm)}–${bpmText(maxBpm)} BPM`;
+
+/** The playlist's description in Spotify: what it is and how it behaves. */
+export const targetDescription = (minBpm: number, maxBpm: number) =>
+  `Songs from your library at ${bpmText(minBpm)}–${bpmText(maxBpm)} BPM, or half or double that, for running ` +
+  `at that cadence. Pacebeat adds new ones as it finds their tempo; a song you remove is not added again.`;
+
+export interface TargetRange {
+  id: string;
+  minBpm: number;
+  maxBpm: number;
+}
+
+export interface PlannedTrack {
+  trackId: string;
+  recordingKey: string;
+  bpm: number;
+}
+
+/**
+ * The new matches of each target, in the candidates' order (best-ranked first; the caller's list order
+ * breaks ties), one per recording, leaving out recordings the target already has in any state.
+ */
+export function planAdds(
+  targets: TargetRange[],
+  candidates: MatchCandidate[],
+  tempos: Map<string, TempoFact>,
+  placed: Map<string, Set<string>>,
+  minConfidence = MIN_CONFIDENCE,
+): Map<string, PlannedTrack[]> {
+  const ordered = candidates.map((c, i) => ({ c, i })).sort((a, b) => a.c.rank - b.c.rank || a.i - b.i);
+  const seen = new Set<string>();
+  const plan = new Map<string, PlannedTrack[]>(targets.map((t) => [t.id, []]));
+  for (const { c } of ordered) {
+    if (seen.has(c.recordingKey)) continue;
+    seen.add(c.recordingKey);
+    const bpm = trustedBpm(tempos.get(c.recordingKey), minConfidence);
+    if (bpm === null) continue;
+    for (const t of targets) {
+      if (!fitsRange(bpm, t.minBpm, t.maxBpm) || placed.get(t.id)?.has(c.recordingKey)) continue;
+      plan.get(t.id)!.push({ trackId: c.trackId, recordingKey: c.recordingKey, bpm });
+    }
+  }
+  return plan;
+}
