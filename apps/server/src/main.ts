@@ -14,6 +14,7 @@ import { runMigrations } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
 import { createHousekeepingService } from './jobs/housekeeping.service.ts';
 import { createJobQueue, jobRegistry, setupQueues, startWorkers } from './jobs/registry.ts';
+import { createPlaylistsModule } from './playlists/playlists.module.ts';
 import { startDemoSpotify } from './spotify/demo.ts';
 import { createSpotifyModule, realSpotify } from './spotify/spotify.module.ts';
 import { cancelUserJobs } from './spotify/user-jobs.ts';
@@ -130,11 +131,23 @@ async function main(): Promise<void> {
       : config,
     estimator ? { estimatePreview: (mp3) => estimator.estimateFromMp3(mp3) } : {},
   );
+  const queue = createJobQueue(boss);
+  // Target playlists: the writer syncs each user's targets to Spotify in playlist-sync jobs.
+  const playlists = createPlaylistsModule(db.db, {
+    accounts: spotify.accounts,
+    api: spotify.api,
+    tempos: tempo.repo,
+    // The library module (issue 10) lists the tracks of the user's enabled sources; until it is merged,
+    // none: targets are made and shown, and nothing is placed.
+    listMatchCandidates: async () => [],
+    queue,
+    log,
+  });
   // Producer (enqueue, for library scans) and consumer (run, the tempo-lookup job) of tempo lookups;
   // a job for a user's library asks that user's Spotify for audio-features.
   const tempoLookups = createTempoLookups({
     tempo: tempo.service,
-    queue: createJobQueue(boss),
+    queue,
     audioFeaturesFor: spotifyAudioFeaturesFor(spotify),
   });
   if (runsJobs) {
@@ -143,7 +156,7 @@ async function main(): Promise<void> {
       codes: accounts.codes,
       attempts: accounts.attempts,
     });
-    await startWorkers(boss, { housekeeping, tempoLookups }, log);
+    await startWorkers(boss, { housekeeping, tempoLookups, playlistSync: playlists.jobs }, log);
     log.info('background jobs running');
   }
 

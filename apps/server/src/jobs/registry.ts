@@ -1,6 +1,7 @@
 import type { PgBoss, Queue, SendOptions } from 'pg-boss';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { PlaylistSyncPayload, type PlaylistSyncJobs } from '../playlists/playlists.jobs.ts';
 import { SpotifyDeferredError } from '../spotify/errors.ts';
 import { TempoLookupPayload, type TempoLookups } from '../tempo/tempo.jobs.ts';
 import type { HousekeepingService } from './housekeeping.service.ts';
@@ -12,6 +13,7 @@ export type JobOutcome = { status: 'success' | 'skipped'; detail?: Record<string
 export interface JobServices {
   housekeeping: HousekeepingService;
   tempoLookups: Pick<TempoLookups, 'run'>;
+  playlistSync: Pick<PlaylistSyncJobs, 'run'>;
 }
 
 export interface JobDefinition<S extends z.ZodType> {
@@ -20,6 +22,8 @@ export interface JobDefinition<S extends z.ZodType> {
   queue: Omit<Queue, 'name'>;
   /** Recurring jobs: a cron expression (UTC). */
   cron?: string;
+  /** Per-user queues (policy `stately`): the key every send of this job gets, re-queues included. */
+  singletonKey?: (payload: z.infer<S>) => string;
   handler: (services: JobServices, payload: z.infer<S>) => Promise<JobOutcome>;
 }
 
@@ -45,7 +49,25 @@ export const jobRegistry = {
       detail: await tempoLookups.run(tracks, userId ? { userId } : {}),
     }),
   }),
+  /**
+   * One playlist writer run for a user (src/playlists): at most one queued and one running per user;
+   * a run that must settle an unclear write or found another writer busy queues the next itself.
+   */
+  'playlist-sync': define({
+    payload: PlaylistSyncPayload,
+    queue: { policy: 'stately', retryLimit: 5, retryDelay: 60, retryBackoff: true, expireInSeconds: 900 },
+    singletonKey: ({ userId }) => userId,
+    handler: async ({ playlistSync }, { userId }) => {
+      const result = await playlistSync.run(userId);
+      return { status: result.status === 'done' ? 'success' : 'skipped', detail: result };
+    },
+  }),
 } satisfies Record<string, JobDefinition<z.ZodType>>;
+
+/** The options every send of a job gets from its definition (its per-user key). */
+function definedOptions(def: JobDefinition<z.ZodType>, payload: unknown): SendOptions {
+  return def.singletonKey ? { singletonKey: def.singletonKey(payload) } : {};
+}
 
 export type JobName = keyof typeof jobRegistry;
 export type JobPayload<N extends JobName> = z.infer<(typeof jobRegistry)[N]['payload']>;
@@ -66,8 +88,9 @@ export function createJobQueue(boss: PgBoss) {
       payload: JobPayload<N>,
       options: SendOptions = {},
     ): Promise<string | null> {
-      const data = jobRegistry[name].payload.parse(payload) as object;
-      return boss.send(name, data, options);
+      const def = jobRegistry[name] as JobDefinition<z.ZodType>;
+      const data = def.payload.parse(payload) as object;
+      return boss.send(name, data, { ...definedOptions(def, data), ...options });
     },
   };
 }
@@ -90,7 +113,10 @@ export async function runJob(
     return await def.handler(services, payload);
   } catch (err) {
     if (!(err instanceof SpotifyDeferredError)) throw err;
-    const id = await boss.send(name, payload as object, { startAfter: err.retryAt });
+    const id = await boss.send(name, payload as object, {
+      ...definedOptions(def, payload),
+      startAfter: err.retryAt,
+    });
     return {
       status: 'skipped',
       detail: { deferredUntil: err.retryAt.toISOString(), reason: err.reason, requeuedAs: id },

@@ -128,7 +128,7 @@ export function createPlaylistsRepository(db: Db) {
         .where(targetIs(targetId, 'creating'));
     },
 
-    /** The playlist exists (created, found after an unclear failure, or followed again): → active. */
+    /** The playlist exists (created, found after an unclear failure or from before, followed again): → active. */
     async markActive(
       targetId: string,
       p: { playlistId: string; publicUrl: string | null; snapshotId: string | null },
@@ -145,7 +145,12 @@ export function createPlaylistsRepository(db: Db) {
           deletedAt: null,
           followCheckedAt: sql`now()`,
         })
-        .where(and(eq(playlistTargets.id, targetId), inArray(playlistTargets.state, ['creating', 'deleted'])))
+        .where(
+          and(
+            eq(playlistTargets.id, targetId),
+            inArray(playlistTargets.state, ['pending', 'creating', 'deleted']),
+          ),
+        )
         .returning({ id: playlistTargets.id });
       return rows.length > 0;
     },

@@ -25,7 +25,8 @@ it('resolves a queued batch in a job and caches every answer', async () => {
   await setupQueues(boss);
   const lookups = createTempoLookups({ tempo: h.module.service, queue: createJobQueue(boss) });
   const housekeeping = { run: async () => ({}) } as unknown as HousekeepingService;
-  await startWorkers(boss, { housekeeping, tempoLookups: lookups }, pino({ level: 'silent' }));
+  const playlistSync = { run: async () => ({ status: 'busy' as const }) };
+  await startWorkers(boss, { housekeeping, tempoLookups: lookups, playlistSync }, pino({ level: 'silent' }));
 
   const { tracks } = h.liked('ana.runs', 5);
   expect(await lookups.enqueue(tracks)).toBe(1);
