@@ -149,6 +149,7 @@ async function main(): Promise<void> {
     tempo: tempo.service,
     queue,
     audioFeaturesFor: spotifyAudioFeaturesFor(spotify),
+    onTemposFound: (userId) => playlists.jobs.trigger(userId),
   });
   if (runsJobs) {
     const housekeeping = createHousekeepingService({
