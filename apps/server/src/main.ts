@@ -173,6 +173,7 @@ async function main(): Promise<void> {
         },
         spotify: { spotify: spotify.connect },
         tempo: { tempo: tempo.service },
+        playlists: { playlists: playlists.service },
         async checkReady() {
           if (stopping) throw new Error('shutting down');
           await db.pool.query('select 1');

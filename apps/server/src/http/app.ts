@@ -9,6 +9,7 @@ import { authPlugin } from './auth.plugin.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { healthRoutes, type HealthDeps } from './health.routes.ts';
 import { pingRoutes } from './ping.routes.ts';
+import { playlistsRoutes, type PlaylistsRoutesOptions } from '../playlists/playlists.routes.ts';
 import { spotifyRoutes, type SpotifyRoutesOptions } from '../spotify/spotify.routes.ts';
 import { tempoRoutes, type TempoRoutesOptions } from '../tempo/tempo.routes.ts';
 import { webApp } from './web.ts';
@@ -21,6 +22,8 @@ export interface AppDeps extends HealthDeps {
   spotify?: SpotifyRoutesOptions;
   /** Tempo sources' credits for the footer (tempo module). */
   tempo?: TempoRoutesOptions;
+  /** The target playlists table (playlists module). */
+  playlists?: PlaylistsRoutesOptions;
 }
 
 /** Largest request body any /api route accepts; larger ones answer 413. */
@@ -62,6 +65,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
       await api.register(accountsRoutes, deps.accounts);
       await api.register(pingRoutes);
       if (deps.spotify) await api.register(spotifyRoutes, { ...deps.spotify, prefix: '/spotify' });
+      if (deps.playlists) await api.register(playlistsRoutes, { ...deps.playlists, prefix: '/spotify' });
       if (deps.tempo) await api.register(tempoRoutes, { ...deps.tempo, prefix: '/tempo' });
     },
     { prefix: API_BASE },
