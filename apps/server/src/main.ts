@@ -108,8 +108,18 @@ async function main(): Promise<void> {
     if (command !== 'all') log.warn('demo mode runs its simulated Spotify inside each process: use `all`');
   }
   const spotify = createSpotifyModule(db.db, spotifyEndpoints!, config, log, {
+    // Disconnect (or a connect that replaces the account): stop the user's jobs, then forget their targets
+    // (a writer still running finds its lease gone and stops before its next write).
     onMusicAccountGone: [
       async (userId) => void (await cancelUserJobs(boss, Object.keys(jobRegistry), userId)),
+      (userId) => playlists.service.forgetUser(userId),
+    ],
+    // Every connect: the default targets (idempotent), and a first writer run.
+    onMusicAccountLinked: [
+      async (userId) => {
+        await playlists.service.createDefaultTargets(userId);
+        await playlists.jobs.trigger(userId);
+      },
     ],
   });
 

@@ -29,7 +29,11 @@ beforeAll(async () => {
   );
   repo = createPlaylistsRepository(h.db.db);
   service = createPlaylistsService({ repo });
-  const spotify = h.process();
+  // As main.ts wires them: default targets on every connect, forgotten on disconnect.
+  const spotify = h.process({
+    onMusicAccountLinked: [async (userId) => void (await service.createDefaultTargets(userId))],
+    onMusicAccountGone: [(userId) => service.forgetUser(userId)],
+  });
   app = await buildApp(
     {
       webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),
@@ -143,6 +147,41 @@ describe('GET /api/spotify/targets', () => {
     const waiting = body.data.targets[0]!;
     expect(waiting.public_url).toBeNull(); // no playlist yet (no match so far)
     expect(waiting.stats).toEqual({ tracks_added: 0, tracks_added_7days: 0 });
+  });
+
+  it('connecting makes the four default targets (once, however often), disconnecting forgets them', async () => {
+    const u = await signUp();
+    const spotifyUser = h.sandbox.admin.createUser({ username: `r${randomUUID().slice(0, 8)}` });
+    const connect = () =>
+      app.inject({
+        method: 'PUT',
+        url: '/api/spotify/connect',
+        headers: { cookie: u.cookie },
+        payload: { token_info: h.sandbox.admin.connect({ userId: spotifyUser.id }) },
+      });
+    expect((await connect()).statusCode).toBe(200);
+    expect((await connect()).statusCode).toBe(200);
+    const shown = TargetsReply.parse((await targets(u.cookie)).json()).data.targets;
+    expect(shown.map((t) => `${t.bpms.min}-${t.bpms.max}`)).toEqual([
+      '150-160',
+      '160-170',
+      '170-180',
+      '180-190',
+    ]);
+    for (const t of shown)
+      expect(t).toMatchObject({
+        public_url: null,
+        timestamp_last_job_finished: null,
+        timestamp_last_job_finished_str: null,
+      });
+    const off = await app.inject({
+      method: 'PUT',
+      url: '/api/spotify/disconnect',
+      headers: { cookie: u.cookie },
+    });
+    expect(off.statusCode).toBe(200);
+    expect(TargetsReply.parse((await targets(u.cookie)).json()).data.targets).toEqual([]);
+    expect(await repo.listTargets(u.userId)).toEqual([]);
   });
 
   it('a user without targets (not connected) gets an empty list', async () => {

@@ -137,3 +137,35 @@ describe('disconnecting during a write', () => {
     expect(await r.writer().sync(r.userId)).toEqual({ status: 'not-connected' });
   });
 });
+
+describe('connecting again', () => {
+  it('finds the playlists of the earlier connection and grows them, instead of making a second set', async () => {
+    const hooks = {
+      onMusicAccountLinked: [async (userId: string) => void (await ph.service.createDefaultTargets(userId))],
+      onMusicAccountGone: [(userId: string) => ph.service.forgetUser(userId)],
+    };
+    const r = await ph.runner({ process: hooks });
+    const fitting = catalogTracksIn(ph, 160, 170, 70).slice(60);
+    await seedTrueTempos(ph, fitting);
+    ph.h.sandbox.admin.like(r.spotifyUserId, fitting.slice(0, 5).toReversed());
+    await r.writer().sync(r.userId);
+    const before = r.playlists();
+
+    await r.p.connect.disconnect(r.userId);
+    expect(r.playlists()).toEqual(before); // the playlists stay in Spotify
+    const tokens = ph.h.sandbox.admin.connect({ userId: r.spotifyUserId });
+    await r.p.connect.connect(r.userId, { ...tokens, refresh_token: tokens.refresh_token! });
+    ph.h.sandbox.admin.like(r.spotifyUserId, fitting.slice(5, 8).toReversed());
+    await r.writer().sync(r.userId);
+
+    const after = r.playlists();
+    expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+    expect(
+      ph.h.sandbox.admin.user(r.spotifyUserId).playlists.filter((p) => p.name.startsWith('Pacebeat ')),
+    ).toHaveLength(before.size);
+    const name = 'Pacebeat 160–170 BPM';
+    expect(after.get(name)!.slice(0, before.get(name)!.length)).toEqual(before.get(name));
+    expect(after.get(name)!.slice(before.get(name)!.length)).toEqual(fitting.slice(5, 8));
+    for (const [n, ids] of after) if (n !== name) expect(ids).toEqual(before.get(n));
+  });
+});

@@ -28,6 +28,8 @@ export interface SpotifyConnectDeps {
    * other modules delete what they keep about it (sources, scans, tracks seen) and cancel its jobs.
    */
   onMusicAccountGone?: Array<(userId: string) => Promise<void>>;
+  /** Run once a user's account is linked (every connect): other modules set up what they keep (default targets). */
+  onMusicAccountLinked?: Array<(userId: string) => Promise<void>>;
   log: Logger;
   now?: () => number;
 }
@@ -110,6 +112,7 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
       });
       if (!linked) throw conflict(ACCOUNT_TAKEN_MESSAGE, SPOTIFY_ERRORS.accountTaken);
       deps.tokens.forget(userId);
+      for (const hook of deps.onMusicAccountLinked ?? []) await hook(userId);
       deps.log.info({ userId, accountId }, 'spotify connected');
       return { display_name: me.display_name ?? me.id };
     },

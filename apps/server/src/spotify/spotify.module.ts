@@ -43,6 +43,7 @@ export interface SpotifyModuleOverrides {
   sleep?: SpotifyClientDeps['sleep'];
   retry?: SpotifyClientDeps['retry'];
   onMusicAccountGone?: SpotifyConnectDeps['onMusicAccountGone'];
+  onMusicAccountLinked?: SpotifyConnectDeps['onMusicAccountLinked'];
   /** Budget key; default: the client id (the rate limit is per app). */
   budgetKey?: string;
 }
@@ -96,6 +97,7 @@ export function createSpotifyModule(
       limits,
     },
     onMusicAccountGone: o.onMusicAccountGone,
+    onMusicAccountLinked: o.onMusicAccountLinked,
     log: spotifyLog,
   });
   return {
