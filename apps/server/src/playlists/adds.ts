@@ -17,7 +17,9 @@ export interface BatchOutcome {
   stop: 'unclear' | 'gone' | null;
 }
 
-export async function addBatch(c: SyncContext, t: TargetRow, tracks: PlannedTrack[]): Promise<BatchOutcome> {
+type Track = Pick<PlannedTrack, 'trackId' | 'recordingKey' | 'bpm'>;
+
+export async function addBatch(c: SyncContext, t: TargetRow, tracks: Track[]): Promise<BatchOutcome> {
   await c.guard();
   const batchId = randomUUID();
   const rows = await c.repo.recordPending(t.id, batchId, tracks);

@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { MatchCandidate } from './candidates.ts';
 import {
   DEFAULT_TARGETS,
+  dueNow,
   fitsRange,
   MIN_CONFIDENCE,
   planAdds,
   targetDescription,
   targetName,
   trustedBpm,
+  type PlannedTrack,
   type TempoFact,
 } from './matching.ts';
 
@@ -77,9 +79,9 @@ describe('planAdds', () => {
     ]);
     const plan = planAdds(TARGETS, candidates, tempos, new Map());
     expect(plan.get('170-180')).toEqual([
-      { trackId: 'track1', recordingKey: 'isrc:REC1', bpm: 172 },
-      { trackId: 'track2', recordingKey: 'isrc:REC2', bpm: 86 },
-      { trackId: 'track3', recordingKey: 'isrc:REC3', bpm: 175.5 },
+      { trackId: 'track1', recordingKey: 'isrc:REC1', bpm: 172, since: 0 },
+      { trackId: 'track2', recordingKey: 'isrc:REC2', bpm: 86, since: 0 },
+      { trackId: 'track3', recordingKey: 'isrc:REC3', bpm: 175.5, since: 0 },
     ]);
     for (const id of ['150-160', '160-170', '180-190']) expect(plan.get(id)).toEqual([]);
   });
@@ -115,6 +117,50 @@ describe('planAdds', () => {
     const plan = planAdds(targets, candidates, tempos, new Map());
     expect(plan.get('a')?.map((p) => p.trackId)).toEqual(['track9', 'track8']);
     expect(plan.get('b')?.map((p) => p.trackId)).toEqual(['track9', 'track8']);
+  });
+});
+
+describe('dueNow: when to spend an add call', () => {
+  const POLICY = { batch: 100, firstFill: 50, maxWaitMs: 120_000 };
+  const NOW = 1_000_000_000;
+  const planned = (n: number, since: number): PlannedTrack[] =>
+    Array.from({ length: n }, (_, i) => ({ trackId: `t${i}`, recordingKey: `k${i}`, bpm: 170, since }));
+
+  it('a first fill waits until 50 matches are known, then writes everything, one call per playlist', () => {
+    const few = new Map([
+      ['a', planned(20, NOW - 1000)],
+      ['b', planned(20, NOW - 5000)],
+    ]);
+    const waiting = dueNow(few, true, POLICY, NOW);
+    expect([...waiting.due.values()]).toEqual([0, 0]);
+    expect(waiting.nextAt).toBe(NOW - 5000 + 120_000);
+    const enough = new Map([...few, ['c', planned(10, NOW)]]);
+    expect(dueNow(enough, true, POLICY, NOW)).toEqual({
+      due: new Map([
+        ['a', 20],
+        ['b', 20],
+        ['c', 10],
+      ]),
+      nextAt: null,
+    });
+    // A small library: after the longest wait, whatever there is.
+    expect(dueNow(few, true, POLICY, NOW + 120_000).due.get('a')).toBe(20);
+  });
+
+  it('then adds full batches of 100 at once, and a remainder once it has waited long enough', () => {
+    const plan = new Map([
+      ['a', planned(230, NOW - 10_000)],
+      ['b', planned(7, NOW - 130_000)],
+      ['c', []],
+    ]);
+    const r = dueNow(plan, false, POLICY, NOW);
+    expect(r.due).toEqual(
+      new Map([
+        ['a', 200],
+        ['b', 7],
+      ]),
+    );
+    expect(r.nextAt).toBe(NOW - 10_000 + 120_000);
   });
 });
 

@@ -26,7 +26,7 @@ export function fitsRange(bpm: number, minBpm: number, maxBpm: number): boolean 
   return [bpm, bpm * 2, bpm / 2].some((b) => b >= minBpm && b < maxBpm);
 }
 
-export type TempoFact = Pick<CachedTempo, 'bpm' | 'confidence'>;
+export type TempoFact = Pick<CachedTempo, 'bpm' | 'confidence'> & Partial<Pick<CachedTempo, 'resolvedAt'>>;
 
 /** The tempo to match with, or null when it is unknown or too uncertain to trust. */
 export function trustedBpm(t: TempoFact | undefined, minConfidence = MIN_CONFIDENCE): number | null {
@@ -55,6 +55,8 @@ export interface PlannedTrack {
   trackId: string;
   recordingKey: string;
   bpm: number;
+  /** When its tempo became known (epoch ms): how long it has been waiting to be placed. */
+  since: number;
 }
 
 /**
@@ -74,12 +76,54 @@ export function planAdds(
   for (const { c } of ordered) {
     if (seen.has(c.recordingKey)) continue;
     seen.add(c.recordingKey);
-    const bpm = trustedBpm(tempos.get(c.recordingKey), minConfidence);
+    const tempo = tempos.get(c.recordingKey);
+    const bpm = trustedBpm(tempo, minConfidence);
     if (bpm === null) continue;
+    const since = tempo?.resolvedAt?.getTime() ?? 0;
     for (const t of targets) {
       if (!fitsRange(bpm, t.minBpm, t.maxBpm) || placed.get(t.id)?.has(c.recordingKey)) continue;
-      plan.get(t.id)!.push({ trackId: c.trackId, recordingKey: c.recordingKey, bpm });
+      plan.get(t.id)!.push({ trackId: c.trackId, recordingKey: c.recordingKey, bpm, since });
     }
   }
   return plan;
+}
+
+/** When to write: a user's first placements all at once, then full batches, and what waited long enough. */
+export interface AddPolicy {
+  /** URIs per add call. */
+  batch: number;
+  /** A user with no playlist yet gets a first fill once this many matches are known (or one waited maxWaitMs). */
+  firstFill: number;
+  /** A match that is not part of a full batch waits at most this long for others to share its call. */
+  maxWaitMs: number;
+}
+
+/**
+ * How many of each target's planned tracks (in plan order) to add now, and when the rest is due. Adds are
+ * what the daily budget pays for, so small ones wait a little for the matches that keep arriving while a
+ * library's tempos are found: a first fill (e.g. 50 tracks across the targets, one call each), then calls
+ * of a full 100, and whatever waited `maxWaitMs`.
+ */
+export function dueNow(
+  plan: Map<string, PlannedTrack[]>,
+  firstFill: boolean,
+  policy: AddPolicy,
+  now: number,
+): { due: Map<string, number>; nextAt: number | null } {
+  const all = [...plan.values()].flat();
+  const oldest = (list: PlannedTrack[]) => Math.min(...list.map((p) => p.since));
+  const due = new Map<string, number>();
+  let nextAt: number | null = null;
+  const later = (at: number) => (nextAt = nextAt === null ? at : Math.min(nextAt, at));
+  for (const [id, list] of plan) {
+    if (list.length === 0) continue;
+    const waited = now - oldest(list) >= policy.maxWaitMs;
+    let n: number;
+    if (firstFill)
+      n = all.length >= policy.firstFill || now - oldest(all) >= policy.maxWaitMs ? list.length : 0;
+    else n = waited ? list.length : Math.floor(list.length / policy.batch) * policy.batch;
+    due.set(id, n);
+    if (n < list.length) later(oldest(firstFill ? all : list.slice(n)) + policy.maxWaitMs);
+  }
+  return { due, nextAt };
 }

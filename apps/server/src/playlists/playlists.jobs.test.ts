@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   BUSY_RETRY_MS,
   createPlaylistSyncJobs,
+  FOLLOW_UP_MAX_MS,
   PlaylistSyncPayload,
   TRIGGER_DELAY_MS,
 } from './playlists.jobs.ts';
@@ -34,10 +35,14 @@ describe('playlist-sync jobs', () => {
   });
 
   it('queues the next run when a write must settle, or when another writer is busy', async () => {
-    const followUpAt = new Date(NOW + 45_000);
-    const settle = setup({ status: 'done', created: 1, added: 3, followUpAt });
+    const soon = new Date(NOW + 5_000);
+    const settle = setup({ status: 'done', created: 1, added: 3, followUpAt: soon });
     expect(await settle.jobs.run(USER)).toMatchObject({ status: 'done' });
-    expect(settle.sent).toEqual([{ userId: USER, startAfter: followUpAt }]);
+    expect(settle.sent).toEqual([{ userId: USER, startAfter: soon }]);
+    // Never far ahead: the queued run is the one new asks are folded into.
+    const late = setup({ status: 'done', created: 0, added: 0, followUpAt: new Date(NOW + 120_000) });
+    await late.jobs.run(USER);
+    expect(late.sent).toEqual([{ userId: USER, startAfter: new Date(NOW + FOLLOW_UP_MAX_MS) }]);
 
     const busy = setup({ status: 'busy' });
     await busy.jobs.run(USER);

@@ -10,6 +10,13 @@ export const PlaylistSyncPayload = z.object({ userId: z.uuid() }).strict();
 export const TRIGGER_DELAY_MS = 3_000;
 /** When another writer holds the user's lease, try again this much later. */
 export const BUSY_RETRY_MS = 30_000;
+/**
+ * A run that has something to do later (a write to settle, matches waiting to share an add) comes back
+ * at most this much later: the queued run holds the user's one queued slot, and asks made meanwhile
+ * (new tempos) are folded into it, so it must not sit far in the future. A run with nothing due costs
+ * no Spotify call.
+ */
+export const FOLLOW_UP_MAX_MS = 15_000;
 
 export interface PlaylistSyncQueue {
   send(
@@ -35,7 +42,8 @@ export function createPlaylistSyncJobs(deps: {
     async run(userId: string): Promise<SyncResult> {
       const r = await deps.writer.sync(userId);
       if (r.status === 'busy') await send(userId, now() + BUSY_RETRY_MS);
-      if (r.status === 'done' && r.followUpAt) await send(userId, r.followUpAt.getTime());
+      if (r.status === 'done' && r.followUpAt)
+        await send(userId, Math.min(r.followUpAt.getTime(), now() + FOLLOW_UP_MAX_MS));
       return r;
     },
   };

@@ -222,7 +222,17 @@ export function createPlaylistsRepository(db: Db) {
       if (tracks.length === 0) return [];
       const rows = await db
         .insert(playlistTargetTracks)
-        .values(tracks.map((t, seq) => ({ ...t, targetId, batchId, seq, state: 'pending' as const })))
+        .values(
+          tracks.map((t, seq) => ({
+            recordingKey: t.recordingKey,
+            trackId: t.trackId,
+            bpm: t.bpm,
+            targetId,
+            batchId,
+            seq,
+            state: 'pending' as const,
+          })),
+        )
         .onConflictDoNothing()
         .returning();
       return rows.sort((a, b) => a.seq - b.seq);

@@ -101,7 +101,13 @@ export interface Runner {
   playlists(): Map<string, string[]>;
 }
 
-export const FAST: Partial<WriterSettings> = { settleMs: 0, snapshotFreshMs: 60_000 };
+/** No waiting in tests (each test that needs a wait sets it). */
+export const FAST: Partial<WriterSettings> = {
+  settleMs: 0,
+  snapshotFreshMs: 60_000,
+  firstFill: 0,
+  maxWaitMs: 0,
+};
 
 export async function startPlaylistHarness(
   o: { sandbox?: SandboxOptions; likedCount?: number } = {},

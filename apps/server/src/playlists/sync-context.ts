@@ -40,6 +40,10 @@ export interface WriterSettings {
   /** How often a playlist is looked for among the user's playlists (did they delete or unfollow it?). */
   followCheckMs: number;
   minConfidence: number;
+  /** A user's first placements wait for this many matches (one add per playlist shows them all). */
+  firstFill: number;
+  /** Matches short of a full batch of 100 wait at most this long for others to share their add call. */
+  maxWaitMs: number;
 }
 
 export const DEFAULT_WRITER_SETTINGS: WriterSettings = {
@@ -48,6 +52,8 @@ export const DEFAULT_WRITER_SETTINGS: WriterSettings = {
   snapshotFreshMs: 15 * 60_000,
   followCheckMs: 6 * 3600_000,
   minConfidence: MIN_CONFIDENCE,
+  firstFill: 50,
+  maxWaitMs: 2 * 60_000,
 };
 
 /** The writer lost its lease (it expired and another writer took it, or the user disconnected). */

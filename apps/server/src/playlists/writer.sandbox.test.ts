@@ -95,6 +95,27 @@ describe('the playlist writer', () => {
     expect((await ph.repo.listTargets(r.userId)).every((t) => t.lastJobFinishedAt !== null)).toBe(true);
   });
 
+  it('waits for a first fill of 50 matches, then shows them with one add per playlist', async () => {
+    const r = await ph.runner();
+    const writer = r.writer({ settings: { firstFill: 50, maxWaitMs: 60_000 } });
+    const first = await writer.sync(r.userId);
+    expect(first).toMatchObject({ status: 'done', added: 0 });
+    expect(first.status === 'done' && first.followUpAt!.getTime()).toBeGreaterThan(Date.now());
+    expect(requests(r, 'POST', /\/items$/)).toEqual([]);
+
+    const more = [
+      ...catalogTracksIn(ph, 150, 160, 60).slice(40),
+      ...catalogTracksIn(ph, 180, 190, 60).slice(40),
+    ];
+    await seedTrueTempos(ph, more);
+    ph.h.sandbox.admin.like(r.spotifyUserId, more);
+    const second = await writer.sync(r.userId);
+    expect(second).toMatchObject({ status: 'done', followUpAt: null });
+    const lists = r.playlists();
+    expect([...lists.values()].flat().length).toBeGreaterThanOrEqual(50);
+    expect(requests(r, 'POST', /\/items$/)).toHaveLength(lists.size);
+  });
+
   it('adds 100 per call in rank order, and only what is new on the next run', async () => {
     const r = await ph.runner();
     const fitting = catalogTracksIn(ph, 170, 180, 260);

@@ -12,7 +12,7 @@ import type { TempoRepository } from '../tempo/tempo.repository.ts';
 import { addBatch, ADD_BATCH } from './adds.ts';
 import type { ListMatchCandidates } from './candidates.ts';
 import { ensurePlaylist, settleCreation } from './creation.ts';
-import { planAdds, type TempoFact } from './matching.ts';
+import { dueNow, planAdds, type TempoFact } from './matching.ts';
 import type { PlaylistsRepository, TargetRow } from './playlists.repository.ts';
 import { checkFollowed, ensureFresh, settlePending } from './reconcile.ts';
 import { PlaylistGoneError } from './spotify-playlists.ts';
@@ -89,16 +89,19 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
     // 2. Playlists the user deleted, unfollowed or restored (now and then).
     await checkFollowed(c, await deps.repo.listTargets(userId));
     // 3. New matches, appended in rank order, ≤ 100 per call.
-    const open = (await deps.repo.listTargets(userId)).filter(
-      (t) => (t.state === 'pending' || t.state === 'active') && !blocked.has(t.id),
-    );
+    const targets = await deps.repo.listTargets(userId);
+    const open = targets.filter((t) => (t.state === 'pending' || t.state === 'active') && !blocked.has(t.id));
     if (open.length === 0) return counts;
     const candidates = await deps.listMatchCandidates(userId);
     const tempos = await temposOf([...new Set(candidates.map((x) => x.recordingKey))]);
     const placed = await deps.repo.placedKeys(open.map((t) => t.id));
     const plan = planAdds(open, candidates, tempos, placed, settings.minConfidence);
+    // No playlist made yet: the user's first fill. Small adds wait a little for more matches.
+    const firstFill = !targets.some((t) => t.playlistId !== null);
+    const { due, nextAt } = dueNow(plan, firstFill, { ...settings, batch: ADD_BATCH }, c.now());
+    if (nextAt !== null) c.followUp(nextAt);
     for (const target of open) {
-      const todo = plan.get(target.id) ?? [];
+      const todo = (plan.get(target.id) ?? []).slice(0, due.get(target.id) ?? 0);
       if (todo.length === 0) continue;
       await onTarget(c, target, async () => {
         const t = await ensurePlaylist(c, target);

@@ -173,7 +173,7 @@ where
   );
 
 -- PlaylistsRepository.markActive
--- params: ["active","3cEYpjA9oz9GiPac4AsH4n","https://open.spotify.com/playlist/3cEYpjA9oz9GiPac4AsH4n","MSw3ZjA0",null,null,"3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d","creating","deleted"]
+-- params: ["active","3cEYpjA9oz9GiPac4AsH4n","https://open.spotify.com/playlist/3cEYpjA9oz9GiPac4AsH4n","MSw3ZjA0",null,null,"3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d","pending","creating","deleted"]
 update "playlist_targets"
 set
   "state" = $1,
@@ -187,7 +187,7 @@ set
 where
   (
     "playlist_targets"."id" = $7
-    and "playlist_targets"."state" in ($8, $9)
+    and "playlist_targets"."state" in ($8, $9, $10)
   )
 returning
   "id";
