@@ -113,6 +113,24 @@ describe('tempo lookups as jobs', () => {
     expect(told).toEqual([USER]);
   });
 
+  it('asks for the playlist sync as soon as the resolver has early answers', async () => {
+    const told: string[] = [];
+    const lookups = createTempoLookups({
+      tempo: {
+        resolveTempos: async (ts, o = {}) => {
+          await o.onEarlyAnswers?.();
+          expect(told).toEqual([USER]); // before the slower sources
+          return new Map(ts.map((t) => [t.spotifyId, answer('unknown')]));
+        },
+      },
+      queue: fakeQueue(),
+      onTemposFound: async (userId) => void told.push(userId),
+    });
+    await lookups.run([track(1)], { userId: USER });
+    await lookups.run([track(2)]);
+    expect(told).toEqual([USER]);
+  });
+
   it('refuses a payload that is not a batch of tracks', () => {
     expect(TempoLookupPayload.safeParse({ tracks: [] }).success).toBe(false);
     expect(TempoLookupPayload.safeParse({ tracks: [{ ...track(1), spotifyId: 'bad id!' }] }).success).toBe(

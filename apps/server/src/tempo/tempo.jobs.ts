@@ -55,7 +55,12 @@ export function createTempoLookups(deps: {
     async run(tracks: TrackInput[], opts: { userId?: string } = {}) {
       const audioFeatures =
         opts.userId && deps.audioFeaturesFor ? await deps.audioFeaturesFor(opts.userId) : undefined;
-      const answers = await deps.tempo.resolveTempos(tracks, audioFeatures ? { audioFeatures } : {});
+      const found = opts.userId && deps.onTemposFound ? deps.onTemposFound : undefined;
+      const answers = await deps.tempo.resolveTempos(tracks, {
+        ...(audioFeatures ? { audioFeatures } : {}),
+        // The playlists can grow with the tempos known at once, before the slower sources answer.
+        ...(found ? { onEarlyAnswers: () => found(opts.userId!) } : {}),
+      });
       const counts = { found: 0, unknown: 0, deferred: 0 };
       const later: TrackInput[] = [];
       let startAfter = 0;
