@@ -61,6 +61,8 @@ describe('trustedBpm', () => {
     expect(trustedBpm(tempo(172, MIN_CONFIDENCE))).toBe(172);
     expect(trustedBpm(tempo(172, MIN_CONFIDENCE - 0.01))).toBeNull();
     expect(trustedBpm(tempo(172, 0.6))).toBeNull(); // decide(): a conflict it could not settle
+    expect(trustedBpm(tempo(172, 0.75))).toBeNull(); // a lone GetSongBPM text match
+    expect(trustedBpm(tempo(172, 0.8))).toBe(172); // Deezer alone
     expect(trustedBpm(tempo(null, 0))).toBeNull();
     expect(trustedBpm(tempo(0, 0.9))).toBeNull();
     expect(trustedBpm(undefined)).toBeNull();

@@ -13,13 +13,15 @@ export const DEFAULT_TARGETS: ReadonlyArray<{ minBpm: number; maxBpm: number }> 
 ];
 
 /**
- * A tempo below this confidence is not placed. The resolver (tempo/decide.ts) gives one metadata source
- * 0.75–0.85, agreeing sources or audio support more, and cuts any conflict it could not settle to at most
- * 0.6 (sources at 3:2, the audio against the sources) or to 0.8× when sources differ only by a factor of 2
- * (harmless here: fitting is octave-blind). 0.62 keeps every single-source and octave-only answer and
- * drops every unsettled conflict; README "Target playlists" has the benchmark's sweep behind it.
+ * A tempo below this confidence is not placed. The resolver's confidence (tempo/decide.ts) means: one
+ * metadata source alone 0.8–0.85 (Deezer, ReccoBeats), a source confirmed by another or by the audio
+ * 0.85–0.99, a lone GetSongBPM text match 0.75 (it may be another song of that name: the resolver checks it
+ * against the audio when it can), a factor-2 disagreement it could not settle 0.64–0.68, anything at 3:2 or
+ * against the audio ≤ 0.6, an estimate alone its own score. 0.76 keeps every answer a source or the audio
+ * stands behind and drops lone text matches, unsettled conflicts and weak estimates. README "Target
+ * playlists" has the benchmark's figures behind it.
  */
-export const MIN_CONFIDENCE = 0.62;
+export const MIN_CONFIDENCE = 0.76;
 
 /** True when bpm, its double or its half lies in [min, max). */
 export function fitsRange(bpm: number, minBpm: number, maxBpm: number): boolean {

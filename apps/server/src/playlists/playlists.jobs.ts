@@ -16,7 +16,7 @@ export const BUSY_RETRY_MS = 30_000;
  * (new tempos) are folded into it, so it must not sit far in the future. A run with nothing due costs
  * no Spotify call.
  */
-export const FOLLOW_UP_MAX_MS = 15_000;
+export const FOLLOW_UP_MAX_MS = 5_000;
 
 export interface PlaylistSyncQueue {
   send(

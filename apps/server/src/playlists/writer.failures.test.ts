@@ -120,12 +120,19 @@ describe('creating a playlist exactly once', () => {
   it('a writer whose lease ran out mid-creation stops; the next waits for that creation and finds it', async () => {
     const r = await ph.runner();
     ph.h.sandbox.admin.setFaults([
-      { kind: 'slow', delayMs: 700, service: 'spotify-api', method: 'POST', path: '/me/playlists', times: 1 },
+      {
+        kind: 'slow',
+        delayMs: 2_000,
+        service: 'spotify-api',
+        method: 'POST',
+        path: '/me/playlists',
+        times: 1,
+      },
     ]);
     try {
       const slow = r.writer({ settings: { leaseMs: 100 } }).sync(r.userId);
       await new Promise((res) => setTimeout(res, 300)); // its creation is in flight, its lease over
-      const next = await r.writer({ settings: { settleMs: 1500 } }).sync(r.userId);
+      const next = await r.writer({ settings: { settleMs: 5_000 } }).sync(r.userId);
       expect(next.status === 'done' && next.followUpAt).toBeInstanceOf(Date); // it waits for that one
       expect(await slow).toEqual({ status: 'stopped' });
     } finally {
@@ -165,16 +172,16 @@ describe('adding exactly once', () => {
   );
 
   it('an add Spotify applies after the client gave up is waited for, then found', async () => {
-    const net = lateAnswers({ method: 'POST', path: /\/playlists\/\w+\/items$/, applyAfterMs: 600 });
+    const net = lateAnswers({ method: 'POST', path: /\/playlists\/\w+\/items$/, applyAfterMs: 2_000 });
     const r = await runnerWithTwoTargets({ process: { fetch: net.fetch } });
-    const writer = r.writer({ settings: { settleMs: 1500 } });
+    const writer = r.writer({ settings: { settleMs: 3_000 } });
     await writer.sync(r.userId);
     expect(net.late()).toBe(1);
     const sent = posts(r, /\/items$/);
     const second = await writer.sync(r.userId); // too early to tell: it must not add again yet
     expect(second.status === 'done' && second.followUpAt).toBeInstanceOf(Date);
     expect(posts(r, /\/items$/)).toBe(sent);
-    await new Promise((res) => setTimeout(res, 1600));
+    await new Promise((res) => setTimeout(res, 3_100));
     await writer.sync(r.userId);
     expect(posts(r, /\/items$/)).toBe(r.playlists().size);
     expectEachSongOnce(r);
