@@ -22,6 +22,7 @@ import { registerCoreGauges } from './metrics/core-gauges.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { createMetricsRepository } from './metrics/metrics.repository.ts';
 import { createLibraryModule, libraryScanQueue, type LibraryModule } from './library/library.module.ts';
+import { createPlaylistsModule, type PlaylistsModule } from './playlists/playlists.module.ts';
 import { startDemoSpotify } from './spotify/demo.ts';
 import { createSpotifyModule, realSpotify } from './spotify/spotify.module.ts';
 import { cancelUserJobs } from './spotify/user-jobs.ts';
@@ -153,15 +154,26 @@ async function main(): Promise<void> {
     spotifyEndpoints = running.demo.endpoints;
     if (command !== 'all') log.warn('demo mode runs its simulated Spotify inside each process: use `all`');
   }
-  // The library is wired below (it needs the Spotify module); the hooks find it when a user connects.
-  const wired: { library?: LibraryModule } = {};
+  // The library and the target playlists are wired below (they need the Spotify module); the hooks find
+  // them when a user connects or disconnects.
+  const wired: { library?: LibraryModule; playlists?: PlaylistsModule } = {};
   const spotify = createSpotifyModule(db.db, spotifyEndpoints!, config, log, {
     observe: metrics?.spotifyRequest,
+    // Disconnect (or a connect that replaces the account): the library goes, the user's jobs stop, then
+    // their targets are forgotten (a writer still running finds its lease gone and stops before its next write).
     onMusicAccountGone: [
       async (userId) => void (await wired.library?.service.gone(userId)),
       async (userId) => void (await cancelUserJobs(boss, Object.keys(jobRegistry), userId)),
+      async (userId) => void (await wired.playlists?.service.forgetUser(userId)),
     ],
-    onConnected: [async (userId, a) => wired.library?.service.connected(userId, a.spotifyUserId)],
+    // Every connect: the library scan starts; the default targets (idempotent) and a first writer run.
+    onConnected: [
+      async (userId, a) => wired.library?.service.connected(userId, a.spotifyUserId),
+      async (userId) => {
+        await wired.playlists?.service.createDefaultTargets(userId);
+        await wired.playlists?.jobs.trigger(userId);
+      },
+    ],
   });
 
   // Tempo: in demo mode the simulated Deezer, ReccoBeats and GetSongBPM (with its key). Only job workers estimate
@@ -188,13 +200,25 @@ async function main(): Promise<void> {
         }
       : {},
   );
+  const jobQueue = createJobQueue(boss);
+  // Target playlists: the writer syncs each user's targets to Spotify in playlist-sync jobs, placing the
+  // tracks of the user's enabled library sources.
+  const playlists = createPlaylistsModule(db.db, {
+    accounts: spotify.accounts,
+    api: spotify.api,
+    tempos: tempo.repo,
+    listMatchCandidates: (userId) => wired.library!.listMatchCandidates(userId),
+    queue: jobQueue,
+    log,
+  });
+  wired.playlists = playlists;
   // Producer (enqueue, for library scans) and consumer (run, the tempo-lookup job) of tempo lookups;
   // a job for a user's library asks that user's Spotify for audio-features.
-  const jobQueue = createJobQueue(boss);
   const tempoLookups = createTempoLookups({
     tempo: tempo.service,
     queue: jobQueue,
     audioFeaturesFor: spotifyAudioFeaturesFor(spotify),
+    onTemposFound: (userId) => playlists.jobs.trigger(userId),
   });
   // Library scans: sources, Liked Songs, playlists, followed artists and artist catalogs (src/library).
   const lib = createLibraryModule(db.db, {
@@ -203,6 +227,12 @@ async function main(): Promise<void> {
     queue: libraryScanQueue(jobQueue),
     config,
     log,
+    // Pacebeat's own target playlists are never sources; new tracks may be placed at once.
+    targetPlaylistIds: async (userId) =>
+      new Set(
+        (await playlists.repo.listTargets(userId)).flatMap((t) => (t.playlistId ? [t.playlistId] : [])),
+      ),
+    onTracksAdded: async (userId) => void (await playlists.jobs.trigger(userId)),
   });
   wired.library = lib;
   if (runsJobs) {
@@ -216,6 +246,7 @@ async function main(): Promise<void> {
       {
         housekeeping,
         tempoLookups,
+        playlistSync: playlists.jobs,
         library: { runUnit: lib.scans.runUnit, requestDueRescans: lib.service.requestDueRescans },
       },
       log,
@@ -249,6 +280,7 @@ async function main(): Promise<void> {
         tempo: { tempo: tempo.service },
         metrics,
         library: { library: lib.service },
+        playlists: { playlists: playlists.service },
         async checkReady() {
           if (stopping) throw new Error('shutting down');
           await db.pool.query('select 1');

@@ -74,3 +74,5 @@ export * from './tempo.schema.ts';
 
 // library: shared tracks, artists' catalogs and releases; per-user sources, cursors and membership (owned by src/library/)
 export * from './library.schema.ts';
+// playlists: target playlists, the recordings placed in them, and the writer lease (owned by src/playlists/)
+export * from './playlists.schema.ts';

@@ -17,6 +17,7 @@ import { httpMetrics } from './metrics.plugin.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { pingRoutes } from './ping.routes.ts';
 import { libraryRoutes, type LibraryRoutesOptions } from '../library/library.routes.ts';
+import { playlistsRoutes, type PlaylistsRoutesOptions } from '../playlists/playlists.routes.ts';
 import { spotifyRoutes, type SpotifyRoutesOptions } from '../spotify/spotify.routes.ts';
 import { tempoRoutes, type TempoRoutesOptions } from '../tempo/tempo.routes.ts';
 import { webApp } from './web.ts';
@@ -38,6 +39,8 @@ export interface AppDeps extends HealthDeps {
   metrics?: Pick<Metrics, 'httpRequest'>;
   /** The Sources table and its switch (library module). */
   library?: LibraryRoutesOptions;
+  /** The target playlists table (playlists module). */
+  playlists?: PlaylistsRoutesOptions;
 }
 
 /** Largest request body any /api route accepts; larger ones answer 413. */
@@ -110,6 +113,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
       await api.register(pingRoutes);
       if (deps.spotify) await api.register(spotifyRoutes, { ...deps.spotify, prefix: '/spotify' });
       if (deps.library) await api.register(libraryRoutes, { ...deps.library, prefix: '/spotify' });
+      if (deps.playlists) await api.register(playlistsRoutes, { ...deps.playlists, prefix: '/spotify' });
       if (deps.tempo) await api.register(tempoRoutes, { ...deps.tempo, prefix: '/tempo' });
     },
     { prefix: API_BASE },

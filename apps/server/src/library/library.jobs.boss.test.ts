@@ -40,6 +40,7 @@ beforeAll(async () => {
       housekeeping,
       tempoLookups,
       library: { runUnit: p.library.scans.runUnit, requestDueRescans: p.library.service.requestDueRescans },
+      playlistSync: { run: async () => ({ status: 'busy' as const }) },
     },
     pino({ level: 'silent' }),
   );

@@ -4,21 +4,11 @@
 // an item that is null or malformed is counted in `skipped` and left out, never failing the page.
 import { z } from 'zod';
 import type { CallContext, SpotifyClient } from './client.ts';
-import { SpotifyApiError } from './errors.ts';
 import type { components } from './generated/spotify-web-api.ts';
 
 type S = components['schemas'];
 export type TrackObject = S['TrackObject'];
 export type SimplifiedTrackObject = S['SimplifiedTrackObject'];
-
-const Paging = <T extends z.ZodType>(item: T) =>
-  z.looseObject({
-    items: z.array(item),
-    total: z.number().int(),
-    offset: z.number().int().optional(),
-    limit: z.number().int().optional(),
-    next: z.string().nullable().optional(),
-  });
 
 /** A page whose items are checked one by one (see `keep`). */
 const LenientPaging = z.looseObject({
@@ -61,11 +51,13 @@ const PlaylistItem = z.looseObject({
   item: Track.nullable().optional(),
   track: Track.nullable().optional(),
 });
+/** A playlist's items reference: the total, and on `GET /playlists/{id}` the first page of items. */
+const ItemsRef = z.looseObject({ total: z.number().int(), items: z.array(PlaylistItem).optional() });
 const PlaylistBase = z.looseObject({
   id: z.string(),
   snapshot_id: z.string().optional(),
-  items: z.looseObject({ total: z.number().int() }).nullable().optional(),
-  tracks: z.looseObject({ total: z.number().int() }).nullable().optional(),
+  items: ItemsRef.nullable().optional(),
+  tracks: ItemsRef.nullable().optional(),
 });
 const SavedTrack = z
   .looseObject({ added_at: z.string().nullable().optional(), track: Track.nullable().optional() })
@@ -87,6 +79,7 @@ const AlbumRef = z.looseObject({
 });
 const PlaylistRef = PlaylistBase.extend({
   name: z.string().nullable().optional(),
+  external_urls: z.looseObject({ spotify: z.string().optional() }).nullable().optional(),
   collaborative: z.boolean().nullable().optional(),
   owner: z
     .looseObject({ id: z.string().nullable().optional(), display_name: z.string().nullable().optional() })
@@ -256,48 +249,23 @@ export function spotifyApi(client: SpotifyClient, ctx: CallContext) {
       ),
 
     /**
-     * Appends ≤ 100 tracks. An add is not idempotent, so after a failure whose outcome is unknown
-     * (network error, 5xx) the playlist's tail is read first, and the add is repeated only if it is missing.
+     * Appends ≤ 100 tracks, one attempt. An add is not idempotent, so the client never repeats it: after a
+     * failure whose outcome is unknown (network error, time-out, 5xx) the caller reads the playlist back
+     * before adding again (the playlist writer, src/playlists/, records each batch before the call).
      */
-    async addTracks(playlistId: string, uris: string[]): Promise<{ snapshot_id: string | null }> {
+    addTracks: (playlistId: string, uris: string[]) => {
       if (uris.length === 0 || uris.length > 100) throw new Error('addTracks takes 1 to 100 URIs');
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await client.request(
-            ctx,
-            {
-              method: 'POST',
-              path: `/playlists/${enc(playlistId)}/items`,
-              endpoint: 'POST /playlists/{id}/items',
-              body: { uris },
-              idempotent: false,
-            },
-            Snapshot,
-          );
-        } catch (err) {
-          const unknownOutcome = err instanceof SpotifyApiError && (err.status === 0 || err.status >= 500);
-          if (!unknownOutcome || attempt >= 2) throw err;
-          if (await api.endsWith(playlistId, uris)) return { snapshot_id: null };
-        }
-      }
-    },
-
-    /** True when the playlist's last items are exactly `uris`, in order. */
-    async endsWith(playlistId: string, uris: string[]): Promise<boolean> {
-      const total = playlistTotal(await api.playlist(playlistId));
-      if (total < uris.length) return false;
-      const tail: string[] = [];
-      for (let offset = total - uris.length; offset < total; offset += 50) {
-        const page = await get(
-          `/playlists/${enc(playlistId)}/items`,
-          'GET /playlists/{id}/items',
-          Paging(PlaylistItem),
-          { offset, limit: Math.min(50, total - offset) },
-        );
-        tail.push(...page.items.map((i) => (i.item ?? i.track)?.uri ?? ''));
-        if (page.items.length === 0) break;
-      }
-      return tail.length === uris.length && tail.every((u, i) => u === uris[i]);
+      return client.request(
+        ctx,
+        {
+          method: 'POST',
+          path: `/playlists/${enc(playlistId)}/items`,
+          endpoint: 'POST /playlists/{id}/items',
+          body: { uris },
+          idempotent: false,
+        },
+        Snapshot,
+      );
     },
 
     /** Removes tracks (≤ 100); repeating a removal is harmless, so it is retried like a read. */

@@ -29,7 +29,12 @@ it('resolves a queued batch in a job and caches every answer', async () => {
     runUnit: async () => ({ status: 'skipped' as const }),
     requestDueRescans: async () => ({ rescans: 0, created: 0 }),
   };
-  await startWorkers(boss, { housekeeping, tempoLookups: lookups, library }, pino({ level: 'silent' }));
+  const playlistSync = { run: async () => ({ status: 'busy' as const }) };
+  await startWorkers(
+    boss,
+    { housekeeping, tempoLookups: lookups, library, playlistSync },
+    pino({ level: 'silent' }),
+  );
 
   const { tracks } = h.liked('ana.runs', 5);
   expect(await lookups.enqueue(tracks)).toBe(1);

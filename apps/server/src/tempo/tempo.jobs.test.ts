@@ -93,6 +93,44 @@ describe('tempo lookups as jobs', () => {
     expect(queue.sent).toEqual([{ tracks: [track(3), track(4)], userId: USER, startAfter: later }]);
   });
 
+  it('asks for the user’s playlist sync when a job of their library found tempos, and only then', async () => {
+    const told: string[] = [];
+    const statuses: TempoAnswer['status'][][] = [['found', 'unknown'], ['unknown'], ['found']];
+    let call = 0;
+    const lookups = createTempoLookups({
+      tempo: {
+        resolveTempos: async (ts) => {
+          const s = statuses[call++]!;
+          return new Map(ts.map((t, i) => [t.spotifyId, answer(s[i] ?? 'unknown')]));
+        },
+      },
+      queue: fakeQueue(),
+      onTemposFound: async (userId) => void told.push(userId),
+    });
+    await lookups.run([track(1), track(2)], { userId: USER });
+    await lookups.run([track(3)], { userId: USER }); // nothing found
+    await lookups.run([track(4)]); // no user: nobody's playlists
+    expect(told).toEqual([USER]);
+  });
+
+  it('asks for the playlist sync as soon as the resolver has early answers', async () => {
+    const told: string[] = [];
+    const lookups = createTempoLookups({
+      tempo: {
+        resolveTempos: async (ts, o = {}) => {
+          await o.onEarlyAnswers?.();
+          expect(told).toEqual([USER]); // before the slower sources
+          return new Map(ts.map((t) => [t.spotifyId, answer('unknown')]));
+        },
+      },
+      queue: fakeQueue(),
+      onTemposFound: async (userId) => void told.push(userId),
+    });
+    await lookups.run([track(1)], { userId: USER });
+    await lookups.run([track(2)]);
+    expect(told).toEqual([USER]);
+  });
+
   it('refuses a payload that is not a batch of tracks', () => {
     expect(TempoLookupPayload.safeParse({ tracks: [] }).success).toBe(false);
     expect(TempoLookupPayload.safeParse({ tracks: [{ ...track(1), spotifyId: 'bad id!' }] }).success).toBe(

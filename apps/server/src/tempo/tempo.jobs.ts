@@ -1,7 +1,8 @@
 // Tempo lookups as pg-boss jobs: a library's new tracks are queued in batches, each batch is resolved
 // by one job, and tracks a service asked us to wait for are queued again with `startAfter`. A job
 // carries the `userId` whose library the tracks come from (so disconnecting cancels it): that user's
-// Spotify connection, if live, is asked for audio-features.
+// Spotify connection, if live, is asked for audio-features, and their target playlists are told when
+// tempos were found.
 import { z } from 'zod';
 import type { AudioFeatures, TempoService, TrackInput } from './tempo.service.ts';
 
@@ -36,6 +37,8 @@ export function createTempoLookups(deps: {
   queue: TempoLookupQueue;
   /** A user's Spotify audio-features; undefined when they have no live connection. */
   audioFeaturesFor?: (userId: string) => Promise<AudioFeatures | undefined>;
+  /** Told when a job of a user's library found tempos (their target playlists can grow: playlist-sync). */
+  onTemposFound?: (userId: string) => Promise<unknown>;
 }) {
   return {
     /** Queues lookups for tracks in batches (of `userId`'s library, when given); returns the number of jobs. */
@@ -52,7 +55,12 @@ export function createTempoLookups(deps: {
     async run(tracks: TrackInput[], opts: { userId?: string } = {}) {
       const audioFeatures =
         opts.userId && deps.audioFeaturesFor ? await deps.audioFeaturesFor(opts.userId) : undefined;
-      const answers = await deps.tempo.resolveTempos(tracks, audioFeatures ? { audioFeatures } : {});
+      const found = opts.userId && deps.onTemposFound ? deps.onTemposFound : undefined;
+      const answers = await deps.tempo.resolveTempos(tracks, {
+        ...(audioFeatures ? { audioFeatures } : {}),
+        // The playlists can grow with the tempos known at once, before the slower sources answer.
+        ...(found ? { onEarlyAnswers: () => found(opts.userId!) } : {}),
+      });
       const counts = { found: 0, unknown: 0, deferred: 0 };
       const later: TrackInput[] = [];
       let startAfter = 0;
@@ -71,6 +79,7 @@ export function createTempoLookups(deps: {
           { tracks: later, ...opts },
           { startAfter: new Date(startAfter) },
         );
+      if (opts.userId && counts.found > 0) await deps.onTemposFound?.(opts.userId);
       return counts;
     },
   };

@@ -4,7 +4,7 @@ import { OCTAVE_ERRORS_ONLY } from '@pacebeat/sandbox';
 import { encodeMp3 } from '@pacebeat/sandbox/audio/mp3';
 import { synthesizeClip } from '@pacebeat/sandbox/audio/synth';
 import { rightForRunning, startTempoHarness, type TempoHarness } from './tempo.test-helper.ts';
-import type { TempoAnswer } from './tempo.service.ts';
+import { tempoKey, type TempoAnswer } from './tempo.service.ts';
 
 const DAY = 86_400_000;
 let h: TempoHarness | undefined;
@@ -82,6 +82,28 @@ describe('resolveTempos against the simulated services', () => {
     const wrong = found.filter(([id, a]) => !rightForRunning(a.bpm as number, truth.get(id) as number));
     expect(wrong.length).toBeLessThanOrEqual(found.length * 0.15);
     for (const [, a] of wrong) expect(a.alternatives).toHaveLength(1);
+  });
+
+  it('with onEarlyAnswers, caches what ReccoBeats settles before the slower sources run, deciding the same', async () => {
+    h = await startTempoHarness({}, { module: { estimatePreview: undefined } });
+    const { tracks } = h.liked('ana.runs', 20);
+    const keys = tracks.map(tempoKey);
+    let early: Map<string, unknown> | undefined;
+    let deezerThen = -1;
+    const answers = await h.module.service.resolveTempos(tracks, {
+      onEarlyAnswers: async () => {
+        early = await h!.module.repo.getByKeys(keys);
+        deezerThen = h!.requests.get('deezer') ?? 0;
+      },
+    });
+    expect(deezerThen).toBe(0); // before any slower source was asked
+    expect(early!.size).toBeGreaterThan(0);
+    for (const [key, row] of early!) {
+      const id = tracks.find((t) => tempoKey(t) === key)!.spotifyId;
+      expect(answers.get(id)).toMatchObject({ source: 'reccobeats', bpm: (row as { bpm: number }).bpm });
+    }
+    expect(early!.size).toBeLessThan(tracks.length); // the rest came later, from other sources
+    expect((await h.module.repo.getByKeys(keys)).size).toBe(tracks.length);
   });
 
   it('caches "unknown" for every user until its retry time, then looks again', async () => {

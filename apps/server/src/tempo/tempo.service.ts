@@ -222,14 +222,21 @@ export function createTempoService(deps: TempoServiceDeps) {
    */
   async function resolveTempos(
     tracks: TrackInput[],
-    opts: { audioFeatures?: AudioFeatures } = {},
+    opts: {
+      audioFeatures?: AudioFeatures;
+      /**
+       * Called once the tracks the slower steps (Deezer, GetSongBPM, the audio) will not touch are decided
+       * and cached, before those steps run: a library's tempos arrive as they are known.
+       */
+      onEarlyAnswers?: () => Promise<unknown>;
+    } = {},
   ): Promise<Map<string, TempoAnswer>> {
     const t0 = now();
     const byKey = new Map<string, TrackInput>();
     for (const t of tracks) if (!byKey.has(tempoKey(t))) byKey.set(tempoKey(t), t);
     const cached = await deps.repo.getByKeys([...byKey.keys()]);
     const answers = new Map<string, TempoAnswer>();
-    const work: Work[] = [];
+    let work: Work[] = [];
     for (const [key, track] of byKey) {
       const c = cached.get(key);
       if (c && (c.bpm !== null || (c.retryAt !== null && c.retryAt > t0)))
@@ -237,10 +244,71 @@ export function createTempoService(deps: TempoServiceDeps) {
       else work.push({ key, track, answers: [], notes: [], transient: false, deezerTried: false });
     }
 
+    /** Decides and caches these tracks (a deferred one is not cached). */
+    async function conclude(ws: Work[]): Promise<void> {
+      const rows: TempoRow[] = [];
+      const done = now();
+      for (const w of ws) {
+        const d = decide(w.answers, w.estimate);
+        let answer: TempoAnswer;
+        if (d.bpm !== null) {
+          answer = { status: 'found', ...d, cached: false };
+          if (d.reason === undefined) delete answer.reason;
+        } else if (w.deferredUntil) {
+          answer = {
+            ...d,
+            status: 'deferred',
+            reason: [...w.notes, d.reason].join('; '),
+            retryAt: w.deferredUntil,
+            cached: false,
+          };
+        } else {
+          const wait = w.transient ? TRANSIENT_RETRY_MS : deps.settings.retryUnknownDays * 86_400_000;
+          const reason = [...w.notes, d.reason].join('; ');
+          answer = {
+            ...d,
+            status: 'unknown',
+            reason,
+            retryAt: new Date(done.getTime() + wait),
+            cached: false,
+          };
+        }
+        answers.set(w.key, answer);
+        if (answer.status !== 'deferred') {
+          rows.push({
+            key: w.key,
+            isrc: w.track.isrc ?? null,
+            spotifyId: w.track.spotifyId,
+            bpm: answer.bpm,
+            source: answer.source,
+            confidence: answer.confidence,
+            alternatives: answer.alternatives,
+            reason: answer.reason ?? null,
+            retryAt: answer.retryAt ?? null,
+            resolvedAt: done,
+          });
+        }
+      }
+      await deps.repo.save(rows);
+    }
+
     const open = () => work.filter((w) => w.answers.length === 0);
+    /** A track the steps after ReccoBeats work on: no answer yet, a dispute, or a text match to check. */
+    const needsMore = (w: Work) =>
+      w.answers.length === 0 ||
+      disagree(w.answers) ||
+      (w.answers.length === 1 && w.answers[0]?.source === 'getsongbpm');
     await fromSpotify(work, opts.audioFeatures);
     // Batched and cheap (2 calls per 40 tracks): a second opinion even where Spotify answered.
     await fromReccoBeats(work);
+    if (opts.onEarlyAnswers) {
+      const early = work.filter((w) => !needsMore(w));
+      work = work.filter(needsMore);
+      if (early.length > 0) {
+        await conclude(early);
+        await opts.onEarlyAnswers();
+      }
+    }
     await eachLimited(open(), concurrency, fromDeezer);
     await eachLimited(open(), concurrency, fromGetSongBpm);
     // When sources disagree, the audio settles it: look the track up on Deezer for its preview first.
@@ -255,45 +323,7 @@ export function createTempoService(deps: TempoServiceDeps) {
       fromDeezer,
     );
     await eachLimited([...open(), ...disputed], concurrency, fromAudio);
-
-    const rows: TempoRow[] = [];
-    const done = now();
-    for (const w of work) {
-      const d = decide(w.answers, w.estimate);
-      let answer: TempoAnswer;
-      if (d.bpm !== null) {
-        answer = { status: 'found', ...d, cached: false };
-        if (d.reason === undefined) delete answer.reason;
-      } else if (w.deferredUntil) {
-        answer = {
-          ...d,
-          status: 'deferred',
-          reason: [...w.notes, d.reason].join('; '),
-          retryAt: w.deferredUntil,
-          cached: false,
-        };
-      } else {
-        const wait = w.transient ? TRANSIENT_RETRY_MS : deps.settings.retryUnknownDays * 86_400_000;
-        const reason = [...w.notes, d.reason].join('; ');
-        answer = { ...d, status: 'unknown', reason, retryAt: new Date(done.getTime() + wait), cached: false };
-      }
-      answers.set(w.key, answer);
-      if (answer.status !== 'deferred') {
-        rows.push({
-          key: w.key,
-          isrc: w.track.isrc ?? null,
-          spotifyId: w.track.spotifyId,
-          bpm: answer.bpm,
-          source: answer.source,
-          confidence: answer.confidence,
-          alternatives: answer.alternatives,
-          reason: answer.reason ?? null,
-          retryAt: answer.retryAt ?? null,
-          resolvedAt: done,
-        });
-      }
-    }
-    await deps.repo.save(rows);
+    await conclude(work);
     return new Map(tracks.map((t) => [t.spotifyId, answers.get(tempoKey(t)) as TempoAnswer]));
   }
 

@@ -9,6 +9,7 @@ import { createSourceStatsRepository } from '../../library/source-stats.reposito
 import { createEmailCodeRepository } from '../../accounts/email-code.repository.ts';
 import { createSessionRepository } from '../../accounts/session.repository.ts';
 import { createUserRepository } from '../../accounts/user.repository.ts';
+import { createPlaylistsRepository } from '../../playlists/playlists.repository.ts';
 import { createSpotifyAccountRepository } from '../../spotify/account.repository.ts';
 import { createBudgetRepository } from '../../spotify/budget.repository.ts';
 import { createMetricsRepository } from '../../metrics/metrics.repository.ts';
@@ -49,6 +50,8 @@ export const repository = <R extends Record<string, Method>>(r: Repository<R>) =
 const AT = new Date('2026-01-05T10:00:00.000Z');
 const LATER = new Date('2026-01-05T10:30:00.000Z');
 const USER_ID = '6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f';
+const TARGET_ID = '3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d';
+const BATCH_ID = 'b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e';
 const SECRET_HASH = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
 const LIMITS = { key: 'spotify-client-id', ratePer30s: 40, dailyQuota: 10_000 };
 const LEDGER_ENTRY = {
@@ -416,6 +419,59 @@ export const REPOSITORIES = [
       memberCounts: { args: [USER_ID] },
       catalogCounts: { args: [USER_ID] },
       summary: { args: [USER_ID] },
+    },
+  }),
+  repository({
+    source: 'playlists/playlists.repository.ts',
+    name: 'PlaylistsRepository',
+    create: createPlaylistsRepository,
+    samples: {
+      createTargets: {
+        args: [USER_ID, [{ minBpm: 170, maxBpm: 180, name: 'Pacebeat 170–180 BPM', position: 2 }]],
+      },
+      listTargets: { args: [USER_ID] },
+      statsOf: { args: [[TARGET_ID], AT] },
+      deleteUserData: { args: [USER_ID] },
+      acquireLease: { args: [USER_ID, 'writer-1', 300_000] },
+      renewLease: { args: [USER_ID, 'writer-1', 300_000] },
+      releaseLease: { args: [USER_ID, 'writer-1'] },
+      markCreating: { args: [TARGET_ID] },
+      markNotCreated: { args: [TARGET_ID] },
+      markActive: {
+        args: [
+          TARGET_ID,
+          {
+            playlistId: '3cEYpjA9oz9GiPac4AsH4n',
+            publicUrl: 'https://open.spotify.com/playlist/3cEYpjA9oz9GiPac4AsH4n',
+            snapshotId: 'MSw3ZjA0',
+          },
+        ],
+      },
+      markDeleted: { args: [TARGET_ID] },
+      markFollowChecked: { args: [[TARGET_ID]] },
+      setSnapshot: { args: [TARGET_ID, 'MiwxYmMy'] },
+      finishJob: { args: [USER_ID] },
+      placedKeys: { args: [[TARGET_ID]] },
+      tracksOf: [
+        { label: 'all', args: [TARGET_ID] },
+        { label: 'pending only', args: [TARGET_ID, ['pending']] },
+      ],
+      recordPending: {
+        args: [
+          TARGET_ID,
+          BATCH_ID,
+          [{ recordingKey: 'isrc:USUM71703861', trackId: '4uLU6hMCjMI75M1A2tKUQC', bpm: 172 }],
+        ],
+      },
+      confirmBatch: { args: [TARGET_ID, BATCH_ID] },
+      releaseBatch: { args: [TARGET_ID, BATCH_ID] },
+      setStates: { args: [TARGET_ID, ['isrc:USUM71703861'], 'removed'] },
+      recordPresent: {
+        args: [
+          TARGET_ID,
+          [{ recordingKey: 'spotify:4uLU6hMCjMI75M1A2tKUQC', trackId: '4uLU6hMCjMI75M1A2tKUQC' }],
+        ],
+      },
     },
   }),
 ];

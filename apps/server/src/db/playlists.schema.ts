@@ -1,0 +1,99 @@
+// Target playlists: each user's targets (a BPM range and its Spotify playlist), every recording placed
+// in (or seen in) each target's playlist, and the per-user writer lease. Owned by src/playlists/.
+import {
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  real,
+  smallint,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { users } from './schema.ts';
+
+/**
+ * A target: a BPM range and, once it has its first match, a playlist in the user's Spotify account.
+ * `state` is the playlist's life: pending (none yet) → creating (intent recorded before `POST /me/playlists`;
+ * its outcome is unknown until confirmed) → active → deleted (the user deleted or unfollowed it: no more writes).
+ */
+export const playlistTargets = pgTable(
+  'playlist_targets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The range [min, max) a track's tempo, its double or its half must lie in. */
+    minBpm: real('min_bpm').notNull(),
+    maxBpm: real('max_bpm').notNull(),
+    /** The target's name, also its Spotify playlist's name. */
+    name: text('name').notNull(),
+    position: smallint('position').notNull().default(0),
+    state: text('state', { enum: ['pending', 'creating', 'active', 'deleted'] })
+      .notNull()
+      .default('pending'),
+    playlistId: text('playlist_id'),
+    /** `external_urls.spotify` of the playlist. */
+    publicUrl: text('public_url'),
+    /** The playlist's snapshot_id as of our last write or read: another one means someone else changed it. */
+    snapshotId: text('snapshot_id'),
+    /** When `snapshotId` was last known to be current. */
+    snapshotAt: timestamp('snapshot_at', { withTimezone: true }),
+    /** Creation attempts so far, and when the current one (state `creating`) was recorded. */
+    createAttempts: integer('create_attempts').notNull().default(0),
+    creatingSince: timestamp('creating_since', { withTimezone: true }),
+    /** Last time the playlist was looked for among the user's playlists (deleted or unfollowed?). */
+    followCheckedAt: timestamp('follow_checked_at', { withTimezone: true }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    lastJobFinishedAt: timestamp('last_job_finished_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [unique('playlist_targets_user_range_uq').on(t.userId, t.minBpm, t.maxBpm)],
+);
+
+/**
+ * One row per recording a target's playlist holds or held, keyed by recording (`isrc:…` or `spotify:…`,
+ * the tempo cache's key), so a song is placed once however many tracks carry it. States:
+ *   pending  — about to be added in batch `batchId` (recorded before the call; verified after a failure);
+ *   added    — Pacebeat added it and it was seen or confirmed in the playlist;
+ *   removed  — Pacebeat added it and the user removed it: never added again;
+ *   present  — in the playlist without Pacebeat adding it (the user's own, or a playlist adopted on reconnect);
+ *   rejected — Spotify refused the add (e.g. the track no longer exists): not tried again.
+ */
+export const playlistTargetTracks = pgTable(
+  'playlist_target_tracks',
+  {
+    targetId: uuid('target_id')
+      .notNull()
+      .references(() => playlistTargets.id, { onDelete: 'cascade' }),
+    recordingKey: text('recording_key').notNull(),
+    /** The Spotify track id added (or seen). */
+    trackId: text('track_id').notNull(),
+    state: text('state', { enum: ['pending', 'added', 'removed', 'present', 'rejected'] }).notNull(),
+    batchId: uuid('batch_id'),
+    /** Order within the batch (the order of the URIs sent). */
+    seq: integer('seq').notNull().default(0),
+    /** The tempo it was placed with. */
+    bpm: real('bpm'),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+    addedAt: timestamp('added_at', { withTimezone: true }),
+    removedAt: timestamp('removed_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.targetId, t.recordingKey] }),
+    index('playlist_target_tracks_batch_idx').on(t.targetId, t.batchId),
+    index('playlist_target_tracks_added_idx').on(t.targetId, t.addedAt),
+  ],
+);
+
+/** At most one playlist writer per user at a time, across processes: a lease that expires if its holder dies. */
+export const playlistWriterLeases = pgTable('playlist_writer_leases', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  holder: text('holder').notNull(),
+  until: timestamp('until', { withTimezone: true }).notNull(),
+});

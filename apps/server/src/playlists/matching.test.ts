@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import type { MatchCandidate } from './candidates.ts';
+import {
+  DEFAULT_TARGETS,
+  dueNow,
+  fitsRange,
+  MIN_CONFIDENCE,
+  planAdds,
+  targetDescription,
+  targetName,
+  trustedBpm,
+  type PlannedTrack,
+  type TempoFact,
+} from './matching.ts';
+
+const candidate = (n: number, over: Partial<MatchCandidate> = {}): MatchCandidate => ({
+  trackId: `track${n}`,
+  recordingKey: `isrc:REC${n}`,
+  artistIds: ['a1'],
+  durationMs: 200_000,
+  explicit: false,
+  fromLikedSongs: true,
+  rank: n,
+  ...over,
+});
+const tempo = (bpm: number | null, confidence = 0.85): TempoFact => ({ bpm, confidence });
+const TARGETS = DEFAULT_TARGETS.map((t) => ({ id: `${t.minBpm}-${t.maxBpm}`, ...t }));
+
+describe('fitsRange: tempo, double or half in [min, max)', () => {
+  it.each([
+    [165, 160, 170, true], // the tempo itself
+    [82.5, 160, 170, true], // half time: its double fits
+    [330, 160, 170, true], // double time: its half fits
+    [160, 160, 170, true], // min is in
+    [170, 160, 170, false], // max is out
+    [169.99, 160, 170, true],
+    [80, 160, 170, true], // 2 × 80 = 160, exactly the min
+    [85, 160, 170, false], // 2 × 85 = 170, exactly the max
+    [340, 160, 170, false], // 340 / 2 = 170
+    [320, 160, 170, true], // 320 / 2 = 160
+    [159.99, 160, 170, false],
+    [120, 160, 170, false], // 3:2 of 180 and 2:3 of 180 are not the same tempo
+    [110, 160, 170, false],
+    [41.25, 160, 170, false], // a quarter: only one factor of 2 is allowed
+  ])('%s BPM in [%s, %s): %s', (bpm, min, max, fits) => {
+    expect(fitsRange(bpm, min, max)).toBe(fits);
+  });
+
+  it('puts every tempo of the default ranges in exactly one default target', () => {
+    for (let bpm = 60; bpm <= 200; bpm += 0.25) {
+      const n = DEFAULT_TARGETS.filter((t) => fitsRange(bpm, t.minBpm, t.maxBpm)).length;
+      const inAny = [bpm, bpm * 2, bpm / 2].some((b) => b >= 150 && b < 190);
+      expect(n, String(bpm)).toBe(inAny ? 1 : 0);
+    }
+  });
+});
+
+describe('trustedBpm', () => {
+  it('uses a confident tempo and refuses unknown, zero and doubtful ones', () => {
+    expect(trustedBpm(tempo(172, 0.85))).toBe(172);
+    expect(trustedBpm(tempo(172, MIN_CONFIDENCE))).toBe(172);
+    expect(trustedBpm(tempo(172, MIN_CONFIDENCE - 0.01))).toBeNull();
+    expect(trustedBpm(tempo(172, 0.6))).toBeNull(); // decide(): a conflict it could not settle
+    expect(trustedBpm(tempo(172, 0.75))).toBeNull(); // a lone GetSongBPM text match
+    expect(trustedBpm(tempo(172, 0.8))).toBe(172); // Deezer alone
+    expect(trustedBpm(tempo(null, 0))).toBeNull();
+    expect(trustedBpm(tempo(0, 0.9))).toBeNull();
+    expect(trustedBpm(undefined)).toBeNull();
+  });
+});
+
+describe('planAdds', () => {
+  it('places each trusted track in the target its tempo, double or half fits, in rank order', () => {
+    const candidates = [candidate(3), candidate(1), candidate(2), candidate(4), candidate(5)];
+    const tempos = new Map([
+      ['isrc:REC1', tempo(172)],
+      ['isrc:REC2', tempo(86)], // half of 172
+      ['isrc:REC3', tempo(175.5)],
+      ['isrc:REC4', tempo(120)], // fits nothing
+      ['isrc:REC5', tempo(172, 0.3)], // too uncertain
+    ]);
+    const plan = planAdds(TARGETS, candidates, tempos, new Map());
+    expect(plan.get('170-180')).toEqual([
+      { trackId: 'track1', recordingKey: 'isrc:REC1', bpm: 172, since: 0 },
+      { trackId: 'track2', recordingKey: 'isrc:REC2', bpm: 86, since: 0 },
+      { trackId: 'track3', recordingKey: 'isrc:REC3', bpm: 175.5, since: 0 },
+    ]);
+    for (const id of ['150-160', '160-170', '180-190']) expect(plan.get(id)).toEqual([]);
+  });
+
+  it('places a recording once, as its best-ranked track, and never one the target already has', () => {
+    const candidates = [
+      candidate(1),
+      candidate(2, { trackId: 'compilationCopy', recordingKey: 'isrc:REC1' }),
+      candidate(3),
+      candidate(4),
+    ];
+    const tempos = new Map([
+      ['isrc:REC1', tempo(155)],
+      ['isrc:REC3', tempo(155)],
+      ['isrc:REC4', tempo(155)],
+    ]);
+    // REC3 was added earlier and removed by the user; REC4 is pending from a batch in flight.
+    const placed = new Map([['150-160', new Set(['isrc:REC3', 'isrc:REC4'])]]);
+    const plan = planAdds(TARGETS, candidates, tempos, placed);
+    expect(plan.get('150-160')?.map((p) => p.trackId)).toEqual(['track1']);
+  });
+
+  it('keeps the list order among equal ranks (stable) and matches overlapping targets independently', () => {
+    const targets = [
+      { id: 'a', minBpm: 160, maxBpm: 175 },
+      { id: 'b', minBpm: 170, maxBpm: 180 },
+    ];
+    const candidates = [candidate(9, { rank: 0 }), candidate(8, { rank: 0 })];
+    const tempos = new Map([
+      ['isrc:REC9', tempo(172)],
+      ['isrc:REC8', tempo(86.5)],
+    ]);
+    const plan = planAdds(targets, candidates, tempos, new Map());
+    expect(plan.get('a')?.map((p) => p.trackId)).toEqual(['track9', 'track8']);
+    expect(plan.get('b')?.map((p) => p.trackId)).toEqual(['track9', 'track8']);
+  });
+});
+
+describe('dueNow: when to spend an add call', () => {
+  const POLICY = { batch: 100, firstFill: 50, maxWaitMs: 120_000 };
+  const NOW = 1_000_000_000;
+  const planned = (n: number, since: number): PlannedTrack[] =>
+    Array.from({ length: n }, (_, i) => ({ trackId: `t${i}`, recordingKey: `k${i}`, bpm: 170, since }));
+
+  it('a first fill waits until 50 matches are known, then writes everything, one call per playlist', () => {
+    const few = new Map([
+      ['a', planned(20, NOW - 1000)],
+      ['b', planned(20, NOW - 5000)],
+    ]);
+    const waiting = dueNow(few, true, POLICY, NOW);
+    expect([...waiting.due.values()]).toEqual([0, 0]);
+    expect(waiting.nextAt).toBe(NOW - 5000 + 120_000);
+    const enough = new Map([...few, ['c', planned(10, NOW)]]);
+    expect(dueNow(enough, true, POLICY, NOW)).toEqual({
+      due: new Map([
+        ['a', 20],
+        ['b', 20],
+        ['c', 10],
+      ]),
+      nextAt: null,
+    });
+    // A small library: after the longest wait, whatever there is.
+    expect(dueNow(few, true, POLICY, NOW + 120_000).due.get('a')).toBe(20);
+  });
+
+  it('then adds full batches of 100 at once, and a remainder once it has waited long enough', () => {
+    const plan = new Map([
+      ['a', planned(230, NOW - 10_000)],
+      ['b', planned(7, NOW - 130_000)],
+      ['c', []],
+    ]);
+    const r = dueNow(plan, false, POLICY, NOW);
+    expect(r.due).toEqual(
+      new Map([
+        ['a', 200],
+        ['b', 7],
+      ]),
+    );
+    expect(r.nextAt).toBe(NOW - 10_000 + 120_000);
+  });
+});
+
+describe('names', () => {
+  it('names a target by its range and says what the playlist is', () => {
+    expect(targetName(170, 180)).toBe('Pacebeat 170–180 BPM');
+    expect(targetName(172.5, 177.5)).toBe('Pacebeat 172.5–177.5 BPM');
+    expect(targetDescription(170, 180)).toMatch(/170–180 BPM, or half or double/);
+    expect(targetDescription(170, 180)).toMatch(/not added again/);
+  });
+});

@@ -1,0 +1,131 @@
+// Which tracks go to which target: pure functions, no I/O. A track fits a target when its tempo, its
+// double or its half lies in [min, max) (a runner at 170 steps/min runs to an 85 BPM song), and only a
+// tempo the resolver is confident about is used (see MIN_CONFIDENCE).
+import type { CachedTempo } from '../tempo/tempo.repository.ts';
+import type { MatchCandidate } from './candidates.ts';
+
+/** The targets every user gets on connect: running cadences, 10 BPM apart. */
+export const DEFAULT_TARGETS: ReadonlyArray<{ minBpm: number; maxBpm: number }> = [
+  { minBpm: 150, maxBpm: 160 },
+  { minBpm: 160, maxBpm: 170 },
+  { minBpm: 170, maxBpm: 180 },
+  { minBpm: 180, maxBpm: 190 },
+];
+
+/**
+ * A tempo below this confidence is not placed. The resolver's confidence (tempo/decide.ts) means: one
+ * metadata source alone 0.8–0.85 (Deezer, ReccoBeats), a source confirmed by another or by the audio
+ * 0.85–0.99, a lone GetSongBPM text match 0.75 (it may be another song of that name: the resolver checks it
+ * against the audio when it can), a factor-2 disagreement it could not settle 0.64–0.68, anything at 3:2 or
+ * against the audio ≤ 0.6, an estimate alone its own score. 0.76 keeps every answer a source or the audio
+ * stands behind and drops lone text matches, unsettled conflicts and weak estimates. README "Target
+ * playlists" has the benchmark's figures behind it.
+ */
+export const MIN_CONFIDENCE = 0.76;
+
+/** True when bpm, its double or its half lies in [min, max). */
+export function fitsRange(bpm: number, minBpm: number, maxBpm: number): boolean {
+  return [bpm, bpm * 2, bpm / 2].some((b) => b >= minBpm && b < maxBpm);
+}
+
+export type TempoFact = Pick<CachedTempo, 'bpm' | 'confidence'> & Partial<Pick<CachedTempo, 'resolvedAt'>>;
+
+/** The tempo to match with, or null when it is unknown or too uncertain to trust. */
+export function trustedBpm(t: TempoFact | undefined, minConfidence = MIN_CONFIDENCE): number | null {
+  if (!t || t.bpm === null || !(t.bpm > 0)) return null;
+  return t.confidence >= minConfidence ? t.bpm : null;
+}
+
+const bpmText = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+
+/** The target's (and its playlist's) name. */
+export const targetName = (minBpm: number, maxBpm: number) =>
+  `Pacebeat ${bpmText(minBpm)}–${bpmText(maxBpm)} BPM`;
+
+/** The playlist's description in Spotify: what it is and how it behaves. */
+export const targetDescription = (minBpm: number, maxBpm: number) =>
+  `Songs from your library at ${bpmText(minBpm)}–${bpmText(maxBpm)} BPM, or half or double that, for running ` +
+  `at that cadence. Pacebeat adds new ones as it finds their tempo; a song you remove is not added again.`;
+
+export interface TargetRange {
+  id: string;
+  minBpm: number;
+  maxBpm: number;
+}
+
+export interface PlannedTrack {
+  trackId: string;
+  recordingKey: string;
+  bpm: number;
+  /** When its tempo became known (epoch ms): how long it has been waiting to be placed. */
+  since: number;
+}
+
+/**
+ * The new matches of each target, in the candidates' order (best-ranked first; the caller's list order
+ * breaks ties), one per recording, leaving out recordings the target already has in any state.
+ */
+export function planAdds(
+  targets: TargetRange[],
+  candidates: MatchCandidate[],
+  tempos: Map<string, TempoFact>,
+  placed: Map<string, Set<string>>,
+  minConfidence = MIN_CONFIDENCE,
+): Map<string, PlannedTrack[]> {
+  const ordered = candidates.map((c, i) => ({ c, i })).sort((a, b) => a.c.rank - b.c.rank || a.i - b.i);
+  const seen = new Set<string>();
+  const plan = new Map<string, PlannedTrack[]>(targets.map((t) => [t.id, []]));
+  for (const { c } of ordered) {
+    if (seen.has(c.recordingKey)) continue;
+    seen.add(c.recordingKey);
+    const tempo = tempos.get(c.recordingKey);
+    const bpm = trustedBpm(tempo, minConfidence);
+    if (bpm === null) continue;
+    const since = tempo?.resolvedAt?.getTime() ?? 0;
+    for (const t of targets) {
+      if (!fitsRange(bpm, t.minBpm, t.maxBpm) || placed.get(t.id)?.has(c.recordingKey)) continue;
+      plan.get(t.id)!.push({ trackId: c.trackId, recordingKey: c.recordingKey, bpm, since });
+    }
+  }
+  return plan;
+}
+
+/** When to write: a user's first placements all at once, then full batches, and what waited long enough. */
+export interface AddPolicy {
+  /** URIs per add call. */
+  batch: number;
+  /** A user with no playlist yet gets a first fill once this many matches are known (or one waited maxWaitMs). */
+  firstFill: number;
+  /** A match that is not part of a full batch waits at most this long for others to share its call. */
+  maxWaitMs: number;
+}
+
+/**
+ * How many of each target's planned tracks (in plan order) to add now, and when the rest is due. Adds are
+ * what the daily budget pays for, so small ones wait a little for the matches that keep arriving while a
+ * library's tempos are found: a first fill (e.g. 50 tracks across the targets, one call each), then calls
+ * of a full 100, and whatever waited `maxWaitMs`.
+ */
+export function dueNow(
+  plan: Map<string, PlannedTrack[]>,
+  firstFill: boolean,
+  policy: AddPolicy,
+  now: number,
+): { due: Map<string, number>; nextAt: number | null } {
+  const all = [...plan.values()].flat();
+  const oldest = (list: PlannedTrack[]) => Math.min(...list.map((p) => p.since));
+  const due = new Map<string, number>();
+  let nextAt: number | null = null;
+  const later = (at: number) => (nextAt = nextAt === null ? at : Math.min(nextAt, at));
+  for (const [id, list] of plan) {
+    if (list.length === 0) continue;
+    const waited = now - oldest(list) >= policy.maxWaitMs;
+    let n: number;
+    if (firstFill)
+      n = all.length >= policy.firstFill || now - oldest(all) >= policy.maxWaitMs ? list.length : 0;
+    else n = waited ? list.length : Math.floor(list.length / policy.batch) * policy.batch;
+    due.set(id, n);
+    if (n < list.length) later(oldest(firstFill ? all : list.slice(n)) + policy.maxWaitMs);
+  }
+  return { due, nextAt };
+}

@@ -1,0 +1,71 @@
+// The playlist-sync job through a real pg-boss (its own schema) on the test PostgreSQL and the sandbox.
+import { randomUUID } from 'node:crypto';
+import { PgBoss } from 'pg-boss';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { HousekeepingService } from '../jobs/housekeeping.service.ts';
+import { createJobQueue, jobRegistry, setupQueues, startWorkers } from '../jobs/registry.ts';
+import { cancelUserJobs } from '../spotify/user-jobs.ts';
+import type { TempoLookups } from '../tempo/tempo.jobs.ts';
+import { createPlaylistSyncJobs } from './playlists.jobs.ts';
+import { startPlaylistHarness, type PlaylistHarness } from './playlists.test-helper.ts';
+
+let ph: PlaylistHarness;
+const boss = new PgBoss({
+  connectionString: inject('databaseUrl'),
+  schema: `pgboss_playlists_${randomUUID().slice(0, 8)}`,
+});
+boss.on('error', () => undefined);
+beforeAll(async () => {
+  ph = await startPlaylistHarness();
+  await boss.start();
+  await setupQueues(boss);
+}, 120_000);
+afterAll(async () => {
+  await boss.stop({ graceful: false, close: true });
+  await ph.close();
+});
+
+const syncJobs = (userId: string) => boss.findJobs('playlist-sync', { data: { userId } });
+
+describe('playlist-sync through pg-boss', () => {
+  it('keeps one queued run per user however often it is asked, keyed by the user', async () => {
+    const queue = createJobQueue(boss);
+    const jobs = createPlaylistSyncJobs({ writer: { sync: async () => ({ status: 'busy' }) }, queue });
+    const [a, b] = [randomUUID(), randomUUID()];
+    for (let i = 0; i < 5; i++) await jobs.trigger(a);
+    await jobs.trigger(b);
+    const queued = (await syncJobs(a)).filter((j) => j.state === 'created');
+    expect(queued).toHaveLength(1);
+    expect(queued[0]!.singletonKey).toBe(a);
+    expect((await syncJobs(b)).filter((j) => j.state === 'created')).toHaveLength(1);
+    // Disconnect cancels the user's queued run (every queue of the registry), no one else's.
+    expect(await cancelUserJobs(boss, Object.keys(jobRegistry), a)).toBe(1);
+    expect((await syncJobs(a)).map((j) => j.state)).toEqual(['cancelled']);
+    expect((await syncJobs(b)).map((j) => j.state)).toEqual(['created']);
+    await cancelUserJobs(boss, Object.keys(jobRegistry), b);
+  });
+
+  it('a triggered run writes the user’s playlists', async () => {
+    const r = await ph.runner();
+    const jobs = createPlaylistSyncJobs({ writer: r.writer(), queue: createJobQueue(boss) });
+    const housekeeping = { run: async () => ({}) } as unknown as HousekeepingService;
+    const tempoLookups = { run: async () => ({}) } as unknown as TempoLookups;
+    const library = {
+      runUnit: async () => ({ status: 'skipped' as const }),
+      requestDueRescans: async () => ({ rescans: 0, created: 0 }),
+    };
+    await startWorkers(
+      boss,
+      { housekeeping, tempoLookups, library, playlistSync: jobs },
+      pino({ level: 'silent' }),
+    );
+    await jobs.trigger(r.userId);
+    for (let i = 0; i < 100 && (await syncJobs(r.userId))[0]?.state !== 'completed'; i++)
+      await new Promise((res) => setTimeout(res, 100));
+    const [job] = await syncJobs(r.userId);
+    expect(job?.state).toBe('completed');
+    expect(job?.output).toMatchObject({ status: 'success', detail: { status: 'done' } });
+    expect(r.playlists().size).toBeGreaterThan(0);
+  });
+});

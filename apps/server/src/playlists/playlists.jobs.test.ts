@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import {
+  BUSY_RETRY_MS,
+  createPlaylistSyncJobs,
+  FOLLOW_UP_MAX_MS,
+  PlaylistSyncPayload,
+  TRIGGER_DELAY_MS,
+} from './playlists.jobs.ts';
+import type { SyncResult } from './writer.ts';
+
+const USER = '0b6f1f4e-8a52-4c9b-9d7e-2a1c3e5f7a90';
+const NOW = Date.UTC(2026, 10, 23, 12, 0);
+
+function setup(result: SyncResult) {
+  const sent: { userId: string; startAfter?: Date }[] = [];
+  const jobs = createPlaylistSyncJobs({
+    writer: { sync: async () => result },
+    queue: {
+      send: async (_name, payload, options = {}) => {
+        PlaylistSyncPayload.parse(payload);
+        sent.push({ ...payload, ...options });
+        return 'id';
+      },
+    },
+    now: () => NOW,
+  });
+  return { jobs, sent };
+}
+
+describe('playlist-sync jobs', () => {
+  it('a trigger asks for a run a few seconds later, so a burst of asks makes one run', async () => {
+    const { jobs, sent } = setup({ status: 'busy' });
+    await jobs.trigger(USER);
+    expect(sent).toEqual([{ userId: USER, startAfter: new Date(NOW + TRIGGER_DELAY_MS) }]);
+  });
+
+  it('queues the next run when a write must settle, or when another writer is busy', async () => {
+    const soon = new Date(NOW + 5_000);
+    const settle = setup({ status: 'done', created: 1, added: 3, followUpAt: soon });
+    expect(await settle.jobs.run(USER)).toMatchObject({ status: 'done' });
+    expect(settle.sent).toEqual([{ userId: USER, startAfter: soon }]);
+    // Never far ahead: the queued run is the one new asks are folded into.
+    const late = setup({ status: 'done', created: 0, added: 0, followUpAt: new Date(NOW + 120_000) });
+    await late.jobs.run(USER);
+    expect(late.sent).toEqual([{ userId: USER, startAfter: new Date(NOW + FOLLOW_UP_MAX_MS) }]);
+
+    const busy = setup({ status: 'busy' });
+    await busy.jobs.run(USER);
+    expect(busy.sent).toEqual([{ userId: USER, startAfter: new Date(NOW + BUSY_RETRY_MS) }]);
+  });
+
+  it('queues nothing after a finished run, or for a user who is not (or no longer) connected', async () => {
+    for (const r of [
+      { status: 'done', created: 0, added: 0, followUpAt: null },
+      { status: 'not-connected' },
+      { status: 'disabled' },
+      { status: 'stopped' },
+    ] as SyncResult[]) {
+      const { jobs, sent } = setup(r);
+      await jobs.run(USER);
+      expect(sent, r.status).toEqual([]);
+    }
+  });
+
+  it('takes only a user id', () => {
+    expect(PlaylistSyncPayload.safeParse({ userId: USER }).success).toBe(true);
+    for (const p of [{}, { userId: 'ana' }, { userId: USER, extra: 1 }, { userId: null }])
+      expect(PlaylistSyncPayload.safeParse(p).success).toBe(false);
+  });
+});

@@ -1,0 +1,301 @@
+// The only SQL on the target playlists tables. State changes are compare-and-set (`where state = …`), so
+// a writer that lost its lease or a disconnected user's stale writer changes nothing.
+import { and, asc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { playlistTargets, playlistTargetTracks, playlistWriterLeases } from '../db/playlists.schema.ts';
+
+export type TargetRow = typeof playlistTargets.$inferSelect;
+export type TargetTrackRow = typeof playlistTargetTracks.$inferSelect;
+export type TrackState = TargetTrackRow['state'];
+
+export interface NewTarget {
+  minBpm: number;
+  maxBpm: number;
+  name: string;
+  position: number;
+}
+
+export interface TargetStats {
+  tracksAdded: number;
+  tracksAdded7Days: number;
+}
+
+const ms = (n: number) => `${Math.max(0, Math.round(n))} milliseconds`;
+
+/** Rows or keys per statement: well under PostgreSQL's 65,535 parameters. */
+const CHUNK = 2000;
+const chunks = <T>(xs: T[]): T[][] =>
+  Array.from({ length: Math.ceil(xs.length / CHUNK) }, (_, i) => xs.slice(i * CHUNK, (i + 1) * CHUNK));
+
+export function createPlaylistsRepository(db: Db) {
+  const targetIs = (targetId: string, state: TargetRow['state']) =>
+    and(eq(playlistTargets.id, targetId), eq(playlistTargets.state, state));
+
+  return {
+    /** Inserts targets a user lacks (by range); existing ones are left as they are. Returns those inserted. */
+    async createTargets(userId: string, targets: NewTarget[]): Promise<number> {
+      if (targets.length === 0) return 0;
+      const rows = await db
+        .insert(playlistTargets)
+        .values(targets.map((t) => ({ ...t, userId })))
+        .onConflictDoNothing()
+        .returning({ id: playlistTargets.id });
+      return rows.length;
+    },
+
+    async listTargets(userId: string): Promise<TargetRow[]> {
+      return db
+        .select()
+        .from(playlistTargets)
+        .where(eq(playlistTargets.userId, userId))
+        .orderBy(asc(playlistTargets.position), asc(playlistTargets.minBpm));
+    },
+
+    /** Per target: tracks Pacebeat added (still there or removed since), in all and since `since`. */
+    async statsOf(targetIds: string[], since: Date): Promise<Map<string, TargetStats>> {
+      if (targetIds.length === 0) return new Map();
+      const rows = await db
+        .select({
+          targetId: playlistTargetTracks.targetId,
+          added: sql<number>`count(*) filter (where ${playlistTargetTracks.state} in ('added', 'removed'))::int`,
+          recent: sql<number>`count(*) filter (where ${playlistTargetTracks.state} in ('added', 'removed') and ${playlistTargetTracks.addedAt} >= ${since.toISOString()}::timestamptz)::int`,
+        })
+        .from(playlistTargetTracks)
+        .where(inArray(playlistTargetTracks.targetId, targetIds))
+        .groupBy(playlistTargetTracks.targetId);
+      return new Map(rows.map((r) => [r.targetId, { tracksAdded: r.added, tracksAdded7Days: r.recent }]));
+    },
+
+    /** Everything kept about a user's targets (disconnect): the rows of their tracks go with them. */
+    async deleteUserData(userId: string): Promise<void> {
+      await db.delete(playlistTargets).where(eq(playlistTargets.userId, userId));
+      await db.delete(playlistWriterLeases).where(eq(playlistWriterLeases.userId, userId));
+    },
+
+    // ---- the writer lease ----------------------------------------------------------------------
+
+    /** Takes the user's writer lease for `forMs` unless another holder's lease is still running. */
+    async acquireLease(userId: string, holder: string, forMs: number): Promise<boolean> {
+      const rows = await db
+        .insert(playlistWriterLeases)
+        .values({ userId, holder, until: sql`now() + ${ms(forMs)}::interval` })
+        .onConflictDoUpdate({
+          target: playlistWriterLeases.userId,
+          set: { holder, until: sql`now() + ${ms(forMs)}::interval` },
+          setWhere: or(lt(playlistWriterLeases.until, sql`now()`), eq(playlistWriterLeases.holder, holder)),
+        })
+        .returning({ holder: playlistWriterLeases.holder });
+      return rows.length > 0;
+    },
+
+    /** Extends a lease this holder still has; false when it lost it (expired and taken, or the user left). */
+    async renewLease(userId: string, holder: string, forMs: number): Promise<boolean> {
+      const rows = await db
+        .update(playlistWriterLeases)
+        .set({ until: sql`now() + ${ms(forMs)}::interval` })
+        .where(and(eq(playlistWriterLeases.userId, userId), eq(playlistWriterLeases.holder, holder)))
+        .returning({ holder: playlistWriterLeases.holder });
+      return rows.length > 0;
+    },
+
+    async releaseLease(userId: string, holder: string): Promise<void> {
+      await db
+        .delete(playlistWriterLeases)
+        .where(and(eq(playlistWriterLeases.userId, userId), eq(playlistWriterLeases.holder, holder)));
+    },
+
+    // ---- a target's playlist -------------------------------------------------------------------
+
+    /** Records the intent to create the playlist (pending → creating); false if the target is not pending. */
+    async markCreating(targetId: string): Promise<boolean> {
+      const rows = await db
+        .update(playlistTargets)
+        .set({
+          state: 'creating',
+          createAttempts: sql`${playlistTargets.createAttempts} + 1`,
+          creatingSince: sql`now()`,
+        })
+        .where(targetIs(targetId, 'pending'))
+        .returning({ id: playlistTargets.id });
+      return rows.length > 0;
+    },
+
+    /** A creation that surely did not happen (Spotify refused it, or it was never sent): creating → pending. */
+    async markNotCreated(targetId: string): Promise<void> {
+      await db
+        .update(playlistTargets)
+        .set({ state: 'pending', creatingSince: null })
+        .where(targetIs(targetId, 'creating'));
+    },
+
+    /** The playlist exists (created, found after an unclear failure or from before, followed again): → active. */
+    async markActive(
+      targetId: string,
+      p: { playlistId: string; publicUrl: string | null; snapshotId: string | null },
+    ): Promise<boolean> {
+      const rows = await db
+        .update(playlistTargets)
+        .set({
+          state: 'active',
+          playlistId: p.playlistId,
+          publicUrl: p.publicUrl,
+          snapshotId: p.snapshotId,
+          snapshotAt: sql`now()`,
+          creatingSince: null,
+          deletedAt: null,
+          followCheckedAt: sql`now()`,
+        })
+        .where(
+          and(
+            eq(playlistTargets.id, targetId),
+            inArray(playlistTargets.state, ['pending', 'creating', 'deleted']),
+          ),
+        )
+        .returning({ id: playlistTargets.id });
+      return rows.length > 0;
+    },
+
+    /** The user deleted or unfollowed the playlist: Pacebeat stops writing to it. */
+    async markDeleted(targetId: string): Promise<void> {
+      await db
+        .update(playlistTargets)
+        .set({ state: 'deleted', deletedAt: sql`now()`, followCheckedAt: sql`now()` })
+        .where(targetIs(targetId, 'active'));
+    },
+
+    async markFollowChecked(targetIds: string[]): Promise<void> {
+      if (targetIds.length === 0) return;
+      await db
+        .update(playlistTargets)
+        .set({ followCheckedAt: sql`now()` })
+        .where(inArray(playlistTargets.id, targetIds));
+    },
+
+    /** The playlist's snapshot as of now (after our write, or a read that reconciled it). */
+    async setSnapshot(targetId: string, snapshotId: string | null): Promise<void> {
+      await db
+        .update(playlistTargets)
+        .set({ snapshotId, snapshotAt: sql`now()` })
+        .where(eq(playlistTargets.id, targetId));
+    },
+
+    async finishJob(userId: string): Promise<void> {
+      await db
+        .update(playlistTargets)
+        .set({ lastJobFinishedAt: sql`now()` })
+        .where(eq(playlistTargets.userId, userId));
+    },
+
+    // ---- recordings in a target ----------------------------------------------------------------
+
+    /** Recording keys a target has in any state (never planned again). */
+    async placedKeys(targetIds: string[]): Promise<Map<string, Set<string>>> {
+      const out = new Map<string, Set<string>>(targetIds.map((id) => [id, new Set()]));
+      if (targetIds.length === 0) return out;
+      const rows = await db
+        .select({ targetId: playlistTargetTracks.targetId, key: playlistTargetTracks.recordingKey })
+        .from(playlistTargetTracks)
+        .where(inArray(playlistTargetTracks.targetId, targetIds));
+      for (const r of rows) out.get(r.targetId)?.add(r.key);
+      return out;
+    },
+
+    async tracksOf(targetId: string, states?: TrackState[]): Promise<TargetTrackRow[]> {
+      return db
+        .select()
+        .from(playlistTargetTracks)
+        .where(
+          and(
+            eq(playlistTargetTracks.targetId, targetId),
+            states ? inArray(playlistTargetTracks.state, states) : undefined,
+          ),
+        )
+        .orderBy(asc(playlistTargetTracks.recordedAt), asc(playlistTargetTracks.seq));
+    },
+
+    /** Records a batch about to be added (before the call). Returns the rows recorded, in order. */
+    async recordPending(
+      targetId: string,
+      batchId: string,
+      tracks: Array<{ recordingKey: string; trackId: string; bpm: number }>,
+    ): Promise<TargetTrackRow[]> {
+      if (tracks.length === 0) return [];
+      const rows = await db
+        .insert(playlistTargetTracks)
+        .values(
+          tracks.map((t, seq) => ({
+            recordingKey: t.recordingKey,
+            trackId: t.trackId,
+            bpm: t.bpm,
+            targetId,
+            batchId,
+            seq,
+            state: 'pending' as const,
+          })),
+        )
+        .onConflictDoNothing()
+        .returning();
+      return rows.sort((a, b) => a.seq - b.seq);
+    },
+
+    /** A batch's tracks are in the playlist: pending → added. */
+    async confirmBatch(targetId: string, batchId: string): Promise<number> {
+      const rows = await db
+        .update(playlistTargetTracks)
+        .set({ state: 'added', addedAt: sql`now()` })
+        .where(
+          and(
+            eq(playlistTargetTracks.targetId, targetId),
+            eq(playlistTargetTracks.batchId, batchId),
+            eq(playlistTargetTracks.state, 'pending'),
+          ),
+        )
+        .returning({ key: playlistTargetTracks.recordingKey });
+      return rows.length;
+    },
+
+    /** A batch that surely did not land: its pending rows go, so its tracks can be planned again. */
+    async releaseBatch(targetId: string, batchId: string): Promise<void> {
+      await db
+        .delete(playlistTargetTracks)
+        .where(
+          and(
+            eq(playlistTargetTracks.targetId, targetId),
+            eq(playlistTargetTracks.batchId, batchId),
+            eq(playlistTargetTracks.state, 'pending'),
+          ),
+        );
+    },
+
+    /** Sets the state of some recordings of a target (reconciling with what the playlist holds). */
+    async setStates(targetId: string, keys: string[], state: TrackState): Promise<void> {
+      for (const part of chunks(keys)) {
+        await db
+          .update(playlistTargetTracks)
+          .set({
+            state,
+            ...(state === 'removed' ? { removedAt: sql`now()` } : {}),
+            ...(state === 'added' ? { addedAt: sql`coalesce(${playlistTargetTracks.addedAt}, now())` } : {}),
+          })
+          .where(
+            and(
+              eq(playlistTargetTracks.targetId, targetId),
+              inArray(playlistTargetTracks.recordingKey, part),
+            ),
+          );
+      }
+    },
+
+    /** Recordings found in the playlist that the target did not know: kept as `present`, never added. */
+    async recordPresent(targetId: string, tracks: Array<{ recordingKey: string; trackId: string }>) {
+      for (const part of chunks(tracks)) {
+        await db
+          .insert(playlistTargetTracks)
+          .values(part.map((t) => ({ ...t, targetId, state: 'present' as const })))
+          .onConflictDoNothing();
+      }
+    },
+  };
+}
+
+export type PlaylistsRepository = ReturnType<typeof createPlaylistsRepository>;

@@ -1,0 +1,180 @@
+// Test harness for the playlist writer: the simulated world in-process, the real test PostgreSQL, the real
+// Spotify module and tempo resolver on it, and a stand-in for the library's listMatchCandidates (the
+// user's liked songs, newest first, keyed as the tempo module keys them). Only tests import this file.
+import { randomUUID } from 'node:crypto';
+import pino from 'pino';
+import type { SandboxOptions } from '@pacebeat/sandbox';
+import { startHarness, type Harness } from '../spotify/sandbox-harness.test-helper.ts';
+import { TempoConfigSchema } from '../tempo/tempo.config.ts';
+import { createTempoModule } from '../tempo/tempo.module.ts';
+import { tempoKey } from '../tempo/tempo.service.ts';
+import type { MatchCandidate } from './candidates.ts';
+import { createPlaylistsRepository } from './playlists.repository.ts';
+import { createPlaylistsService } from './playlists.service.ts';
+import type { WriterSettings } from './sync-context.ts';
+import { createPlaylistWriter, type PlaylistWriterDeps } from './writer.ts';
+
+/** Candidates from a simulated user's liked songs, as the library module will list them. */
+export function likedCandidates(sandbox: Harness['sandbox'], spotifyUserId: string): MatchCandidate[] {
+  const w = sandbox.world;
+  const u = w.user(spotifyUserId);
+  if (!u) throw new Error(`no user ${spotifyUserId}`);
+  return [...u.liked].reverse().map((l, rank) => {
+    const t = w.catalog.track(l.g);
+    const spotifyId = w.trackId(l.g);
+    return {
+      trackId: spotifyId,
+      recordingKey: tempoKey({ spotifyId, isrc: t.isrc }),
+      artistIds: t.artists.map((i) => w.ids.encode('artist', i)),
+      durationMs: t.durationMs,
+      explicit: false,
+      fromLikedSongs: true,
+      rank,
+    };
+  });
+}
+
+/**
+ * A fixture for volume tests: the world's true tempo of each track written to the tempo cache as one
+ * source's answer (no resolver run), so hundreds of tracks cost no outside calls.
+ */
+export async function seedTrueTempos(ph: PlaylistHarness, trackIds: string[]): Promise<void> {
+  const w = ph.h.sandbox.world;
+  await ph.tempo.repo.save(
+    trackIds.map((id) => {
+      const f = w.trackFacts(w.trackG(id)!);
+      return {
+        key: tempoKey(f),
+        isrc: f.isrc,
+        spotifyId: f.spotifyId,
+        bpm: f.bpm,
+        source: 'reccobeats',
+        confidence: 0.85,
+        alternatives: [{ bpm: f.bpm, source: 'reccobeats', confidence: 0.85 }],
+        reason: null,
+        retryAt: null,
+        resolvedAt: new Date(),
+      };
+    }),
+  );
+}
+
+/** Catalog tracks (one per recording) whose true tempo, double or half lies in [min, max). */
+export function catalogTracksIn(ph: PlaylistHarness, min: number, max: number, n: number): string[] {
+  const w = ph.h.sandbox.world;
+  const out: string[] = [];
+  const keys = new Set<string>();
+  for (let i = 1; out.length < n && i < w.catalog.artists.length; i++) {
+    for (const g of w.catalog.creditedTracks(i)) {
+      const f = w.trackFacts(g);
+      const bpm = f.bpm;
+      if (keys.has(tempoKey(f)) || ![bpm, bpm * 2, bpm / 2].some((b) => b >= min && b < max)) continue;
+      keys.add(tempoKey(f));
+      out.push(w.trackId(g));
+      if (out.length === n) break;
+    }
+  }
+  return out;
+}
+
+export interface PlaylistHarness {
+  h: Harness;
+  tempo: ReturnType<typeof createTempoModule>;
+  repo: ReturnType<typeof createPlaylistsRepository>;
+  service: ReturnType<typeof createPlaylistsService>;
+  /** The liked songs every runner gets (resolved once; the tempo cache answers after). */
+  pool: string[];
+  /** A Pacebeat user connected to a new simulated user who likes the pool, with the default targets. */
+  runner(o?: { process?: Parameters<Harness['process']>[0] }): Promise<Runner>;
+  close(): Promise<void>;
+}
+
+export interface Runner {
+  userId: string;
+  spotifyUserId: string;
+  p: ReturnType<Harness['process']>;
+  /** A writer on this runner's Spotify module ("process"); settings default to short waits. */
+  writer(
+    o?: Partial<PlaylistWriterDeps> & { settings?: Partial<WriterSettings> },
+  ): ReturnType<typeof createPlaylistWriter>;
+  /** The runner's target playlists in the simulated world: name → track ids in order. */
+  playlists(): Map<string, string[]>;
+}
+
+/** No waiting in tests (each test that needs a wait sets it). */
+export const FAST: Partial<WriterSettings> = {
+  settleMs: 0,
+  snapshotFreshMs: 60_000,
+  firstFill: 0,
+  maxWaitMs: 0,
+};
+
+export async function startPlaylistHarness(
+  o: { sandbox?: SandboxOptions; likedCount?: number } = {},
+): Promise<PlaylistHarness> {
+  const h = await startHarness({ seed: 5300, ...o.sandbox });
+  const db = h.db;
+  const tempo = createTempoModule(
+    db.db,
+    TempoConfigSchema.parse({
+      DEEZER_API_URL: h.sandbox.baseUrls.deezer,
+      RECCOBEATS_API_URL: h.sandbox.baseUrls.reccobeats,
+      GETSONGBPM_API_URL: h.sandbox.baseUrls.getsongbpm,
+      GETSONGBPM_API_KEY: 'sandbox-key',
+      DEEZER_RATE_PER_SECOND: '200',
+      RECCOBEATS_RATE_PER_MINUTE: '6000',
+    }),
+    { limitScope: `${randomUUID()}:` },
+  );
+  const ana = h.sandbox.world.user('ana.runs')!;
+  const facts = ana.liked.slice(0, o.likedCount ?? 30).map((l) => h.sandbox.world.trackFacts(l.g));
+  await tempo.service.resolveTempos(facts.map(({ bpm: _truth, ...track }) => track));
+  const pool = facts.map((f) => f.spotifyId);
+  const repo = createPlaylistsRepository(db.db);
+  const service = createPlaylistsService({ repo });
+  const log = pino({ level: 'silent' });
+
+  return {
+    h,
+    tempo,
+    repo,
+    service,
+    pool,
+    async runner(ro = {}) {
+      const userId = await h.newUser();
+      const spotifyUser = h.sandbox.admin.createUser({ username: `r${randomUUID().slice(0, 8)}` });
+      h.sandbox.admin.like(spotifyUser.id, pool);
+      const p = h.process(ro.process);
+      const tokens = h.sandbox.admin.connect({ userId: spotifyUser.id });
+      await p.connect.connect(userId, { ...tokens, refresh_token: tokens.refresh_token! });
+      await service.createDefaultTargets(userId);
+      return {
+        userId,
+        spotifyUserId: spotifyUser.id,
+        p,
+        writer: (wo = {}) =>
+          createPlaylistWriter({
+            repo,
+            accounts: p.accounts,
+            api: p.api,
+            tempos: tempo.repo,
+            listMatchCandidates: async () => likedCandidates(h.sandbox, spotifyUser.id),
+            log,
+            ...wo,
+            settings: { ...FAST, ...wo.settings },
+          }),
+        playlists() {
+          const out = new Map<string, string[]>();
+          for (const pl of h.sandbox.admin.user(spotifyUser.id).playlists)
+            if (pl.name.startsWith('Pacebeat '))
+              out.set(
+                pl.name,
+                h.sandbox.admin.playlistItems(pl.id).filter((x): x is string => x !== null),
+              );
+          return out;
+        },
+      };
+    },
+    close: () => h.close(),
+  };
+}

@@ -1,0 +1,143 @@
+// Reading a target's playlist back: to settle a batch whose add ended unclearly (time-out, reset, 5xx,
+// crash), to learn what the user removed or added themselves, and to notice a deleted playlist.
+import type { TargetRow, TargetTrackRow } from './playlists.repository.ts';
+import { playlistHead, readAllTracks, readTail } from './spotify-playlists.ts';
+import type { SyncContext } from './sync-context.ts';
+
+type Head = Awaited<ReturnType<typeof playlistHead>>;
+
+const byBatch = (rows: TargetTrackRow[]) => {
+  const out = new Map<string, TargetTrackRow[]>();
+  for (const r of rows) {
+    const list = out.get(r.batchId ?? '') ?? [];
+    list.push(r);
+    out.set(r.batchId ?? '', list);
+  }
+  for (const list of out.values()) list.sort((a, b) => a.seq - b.seq);
+  return out;
+};
+
+/** When a batch recorded at `recordedAt` may be checked (a late answer has landed by then). */
+const settledAt = (c: SyncContext, rows: TargetTrackRow[]) =>
+  Math.max(...rows.map((r) => r.recordedAt.getTime())) + c.settings.settleMs;
+
+/**
+ * Reads the whole playlist and brings the target's rows in line with it: a batch is applied as a whole
+ * or not at all, so a settled pending batch with any track in the playlist landed (its missing tracks
+ * were removed since), and one with none did not (released, to be added again). Tracks Pacebeat added
+ * that are gone were removed by the user (never added again); recordings found that the target did not
+ * know are kept as `present` (never added a second time).
+ */
+export async function reconcile(c: SyncContext, t: TargetRow, head?: Head): Promise<void> {
+  const api = c.api('sync:verify');
+  const h = head ?? (await playlistHead(api, t.playlistId!));
+  const tracks = await readAllTracks(api, t.playlistId!, h);
+  const keys = new Set(tracks.map((x) => x.recordingKey));
+  const ids = new Set(tracks.map((x) => x.trackId));
+  const rows = await c.repo.tracksOf(t.id);
+  for (const [batchId, batch] of byBatch(rows.filter((r) => r.state === 'pending'))) {
+    const at = settledAt(c, batch);
+    if (c.now() < at) {
+      c.followUp(at);
+      continue;
+    }
+    if (batch.some((r) => ids.has(r.trackId))) {
+      await c.repo.confirmBatch(t.id, batchId);
+      const missing = batch.filter((r) => !keys.has(r.recordingKey)).map((r) => r.recordingKey);
+      await c.repo.setStates(t.id, missing, 'removed');
+      c.log.info({ target: t.id, batchId, missing: missing.length }, 'an unclear add had landed');
+    } else {
+      await c.repo.releaseBatch(t.id, batchId);
+      c.log.info({ target: t.id, batchId }, 'an unclear add had not landed: it will be made again');
+    }
+  }
+  const gone = rows.filter((r) => r.state === 'added' && !keys.has(r.recordingKey));
+  await c.repo.setStates(
+    t.id,
+    gone.map((r) => r.recordingKey),
+    'removed',
+  );
+  const back = rows.filter((r) => r.state === 'removed' && keys.has(r.recordingKey));
+  await c.repo.setStates(
+    t.id,
+    back.map((r) => r.recordingKey),
+    'added',
+  );
+  const known = new Set(rows.map((r) => r.recordingKey));
+  const unseen = new Map(tracks.filter((x) => !known.has(x.recordingKey)).map((x) => [x.recordingKey, x]));
+  await c.repo.recordPresent(t.id, [...unseen.values()]);
+  await c.repo.setSnapshot(t.id, h.snapshotId);
+  if (gone.length > 0) c.log.info({ target: t.id, removed: gone.length }, 'the user removed tracks');
+}
+
+/**
+ * Settles the pending batch an earlier run left (an unclear add, or a crash after recording it).
+ * Returns false while it cannot be settled yet (too recent): no new add to this playlist until it is.
+ */
+export async function settlePending(c: SyncContext, t: TargetRow): Promise<boolean> {
+  const pending = await c.repo.tracksOf(t.id, ['pending']);
+  if (pending.length === 0) return true;
+  const at = settledAt(c, pending);
+  if (c.now() < at) {
+    c.followUp(at);
+    return false;
+  }
+  const api = c.api('sync:verify');
+  const head = await playlistHead(api, t.playlistId!);
+  const batches = byBatch(pending);
+  // Unchanged since our last write: nothing landed (every change makes a new snapshot).
+  if (head.snapshotId !== null && head.snapshotId === t.snapshotId) {
+    for (const batchId of batches.keys()) await c.repo.releaseBatch(t.id, batchId);
+    return true;
+  }
+  // The common case: the batch sits at the end of the playlist, exactly as sent.
+  const [only] = [...batches.entries()];
+  if (batches.size === 1 && only) {
+    const [batchId, batch] = only;
+    const tail = await readTail(api, t.playlistId!, head.total, batch.length);
+    if (tail && tail.length === batch.length && tail.every((id, i) => id === batch[i]!.trackId)) {
+      await c.repo.confirmBatch(t.id, batchId);
+      await c.repo.setSnapshot(t.id, head.snapshotId);
+      return true;
+    }
+  }
+  await reconcile(c, t, head);
+  return (await c.repo.tracksOf(t.id, ['pending'])).length === 0;
+}
+
+/** Before adding: a snapshot we have not confirmed lately is checked, and the playlist read if it changed. */
+export async function ensureFresh(c: SyncContext, t: TargetRow): Promise<void> {
+  const fresh = t.snapshotAt !== null && c.now() - t.snapshotAt.getTime() < c.settings.snapshotFreshMs;
+  if (t.snapshotId !== null && fresh) return;
+  const head = await playlistHead(c.api('sync:check'), t.playlistId!);
+  if (t.snapshotId !== null && head.snapshotId === t.snapshotId)
+    await c.repo.setSnapshot(t.id, head.snapshotId);
+  else await reconcile(c, t, head);
+}
+
+/**
+ * Now and then (settings.followCheckMs) looks for each playlist among the user's own: one the user deleted
+ * or unfollowed is no longer written to; one they followed again (restored) is written to again.
+ */
+export async function checkFollowed(c: SyncContext, targets: TargetRow[]): Promise<void> {
+  const due = targets.filter(
+    (t) =>
+      (t.state === 'active' || t.state === 'deleted') &&
+      t.playlistId !== null &&
+      (t.followCheckedAt === null || c.now() - t.followCheckedAt.getTime() >= c.settings.followCheckMs),
+  );
+  if (due.length === 0) return;
+  const own = new Map((await c.ownPlaylists()).map((p) => [p.id, p]));
+  for (const t of due) {
+    const p = own.get(t.playlistId!);
+    if (t.state === 'active' && !p) {
+      await c.repo.markDeleted(t.id);
+      c.log.info({ target: t.id, playlist: t.playlistId }, 'the user deleted the playlist: no more writes');
+    } else if (t.state === 'deleted' && p) {
+      // Restored: read it again (snapshot unknown) before the next add.
+      await c.repo.markActive(t.id, { playlistId: p.id, publicUrl: p.publicUrl, snapshotId: null });
+      c.log.info({ target: t.id, playlist: t.playlistId }, 'the user restored the playlist: writing again');
+    }
+  }
+  await c.repo.markFollowChecked(due.map((t) => t.id));
+}

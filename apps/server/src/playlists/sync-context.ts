@@ -1,0 +1,117 @@
+// One sync run's context: the user, the writer lease it holds, the Spotify API per purpose (all at the
+// "playlist writes" priority), the user's own playlists (read at most once per run), and when a
+// follow-up run is needed to settle an unclear write.
+import type { Logger } from 'pino';
+import type { CallContext } from '../spotify/client.ts';
+import type { SpotifyApi } from '../spotify/api.ts';
+import { listOwnPlaylists, type OwnPlaylist } from './spotify-playlists.ts';
+import { MIN_CONFIDENCE } from './matching.ts';
+import type { PlaylistsRepository } from './playlists.repository.ts';
+
+export type WriterRepo = Pick<
+  PlaylistsRepository,
+  | 'listTargets'
+  | 'renewLease'
+  | 'markCreating'
+  | 'markNotCreated'
+  | 'markActive'
+  | 'markDeleted'
+  | 'markFollowChecked'
+  | 'setSnapshot'
+  | 'placedKeys'
+  | 'tracksOf'
+  | 'recordPending'
+  | 'confirmBatch'
+  | 'releaseBatch'
+  | 'setStates'
+  | 'recordPresent'
+>;
+
+export interface WriterSettings {
+  /** How long the writer lease lasts; renewed before every write. */
+  leaseMs: number;
+  /**
+   * How long after an unclear write (time-out, reset, 5xx, crash) before it is checked: a request our
+   * client gave up on may still be applied by Spotify a little later, so an early look could miss it.
+   */
+  settleMs: number;
+  /** A playlist's snapshot older than this is checked (one call) before adding to it. */
+  snapshotFreshMs: number;
+  /** How often a playlist is looked for among the user's playlists (did they delete or unfollow it?). */
+  followCheckMs: number;
+  minConfidence: number;
+  /** A user's first placements wait for this many matches (one add per playlist shows them all). */
+  firstFill: number;
+  /** Matches short of a full batch of 100 wait at most this long for others to share their add call. */
+  maxWaitMs: number;
+}
+
+export const DEFAULT_WRITER_SETTINGS: WriterSettings = {
+  leaseMs: 5 * 60_000,
+  settleMs: 45_000,
+  snapshotFreshMs: 15 * 60_000,
+  followCheckMs: 6 * 3600_000,
+  minConfidence: MIN_CONFIDENCE,
+  firstFill: 50,
+  maxWaitMs: 2 * 60_000,
+};
+
+/** The writer lost its lease (it expired and another writer took it, or the user disconnected). */
+export class LeaseLostError extends Error {
+  constructor(userId: string) {
+    super(`the playlist writer lease of ${userId} was lost`);
+    this.name = 'LeaseLostError';
+  }
+}
+
+export type SyncPurpose = 'sync:create' | 'sync:add' | 'sync:verify' | 'sync:check';
+
+export function createSyncContext(o: {
+  userId: string;
+  spotifyUserId: string;
+  holder: string;
+  repo: WriterRepo;
+  api: (ctx: CallContext) => SpotifyApi;
+  settings: WriterSettings;
+  log: Logger;
+  now: () => number;
+}) {
+  let own: Promise<OwnPlaylist[]> | undefined;
+  let followUpAt: number | null = null;
+  const apis = new Map<SyncPurpose, SpotifyApi>();
+  return {
+    userId: o.userId,
+    repo: o.repo,
+    settings: o.settings,
+    log: o.log,
+    now: o.now,
+    api(purpose: SyncPurpose): SpotifyApi {
+      let api = apis.get(purpose);
+      if (!api) {
+        api = o.api({ userId: o.userId, purpose, priority: 'playlist_write' });
+        apis.set(purpose, api);
+      }
+      return api;
+    },
+    /** Before every write: still this user's writer? (A disconnect deletes the lease, so it stops here.) */
+    async guard(): Promise<void> {
+      if (!(await o.repo.renewLease(o.userId, o.holder, o.settings.leaseMs)))
+        throw new LeaseLostError(o.userId);
+    },
+    /** The user's own playlists, read once per run (a creation made in this run is added to it). */
+    ownPlaylists(): Promise<OwnPlaylist[]> {
+      own ??= listOwnPlaylists(this.api('sync:check'), o.spotifyUserId);
+      return own;
+    },
+    rememberOwn(p: OwnPlaylist): void {
+      if (own) own = own.then((list) => [p, ...list]);
+    },
+    /** Something is left to settle at `at` (epoch ms): the job runs again then. */
+    followUp(at: number): void {
+      followUpAt = followUpAt === null ? at : Math.min(followUpAt, at);
+    },
+    followUpAt: () => followUpAt,
+  };
+}
+
+export type SyncContext = ReturnType<typeof createSyncContext>;

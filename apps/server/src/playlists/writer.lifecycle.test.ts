@@ -1,0 +1,171 @@
+// The playlist writer and the user's own actions: deleting (unfollowing) a target playlist, restoring
+// it, and disconnecting Spotify in the middle of a write.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  catalogTracksIn,
+  seedTrueTempos,
+  startPlaylistHarness,
+  type PlaylistHarness,
+  type Runner,
+} from './playlists.test-helper.ts';
+
+let ph: PlaylistHarness;
+beforeAll(async () => {
+  ph = await startPlaylistHarness();
+}, 120_000);
+afterAll(() => ph.close());
+
+const POST_ITEMS = /\/playlists\/\w+\/items$/;
+const postsTo = (r: Runner, path: RegExp) =>
+  ph.h.sandbox.admin
+    .requests({ service: 'spotify-api', userId: r.spotifyUserId })
+    .filter((x) => x.method === 'POST' && path.test(x.url.split('?')[0]!));
+
+/**
+ * The user deletes a playlist in their Spotify app: `DELETE /playlists/{id}/followers` with their token.
+ * Until the simulated world has that endpoint (issue 17), the same change is made to the world directly:
+ * the playlist leaves the user's library and still exists (as on Spotify, where the owner can restore it).
+ */
+async function deleteAsUser(r: Runner, playlistId: string) {
+  const { access_token } = ph.h.sandbox.admin.connect({ userId: r.spotifyUserId });
+  const res = await fetch(`${ph.h.sandbox.baseUrls.spotifyApi}/playlists/${playlistId}/followers`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${access_token}` },
+  });
+  await res.text();
+  if (res.ok) return;
+  const w = ph.h.sandbox.world;
+  const user = w.user(r.spotifyUserId)!;
+  const pl = w.playlist(playlistId)!;
+  user.playlists = user.playlists.filter((p) => p !== pl.p);
+  pl.followers = Math.max(0, pl.followers - 1);
+}
+
+describe('a playlist the user deleted', () => {
+  it('is no longer written to, shows as deleted, and is written to again once the user restores it', async () => {
+    const r = await ph.runner();
+    const fitting = catalogTracksIn(ph, 180, 190, 40).slice(20);
+    await seedTrueTempos(ph, fitting);
+    ph.h.sandbox.admin.like(r.spotifyUserId, fitting.slice(0, 5).toReversed());
+    await r.writer().sync(r.userId);
+    const target = (await ph.repo.listTargets(r.userId)).find((t) => t.minBpm === 180)!;
+    const id = target.playlistId!;
+    const before = ph.h.sandbox.admin.playlistItems(id);
+    expect(before.slice(0, 5)).toEqual(fitting.slice(0, 5));
+
+    await deleteAsUser(r, id);
+    ph.h.sandbox.admin.like(r.spotifyUserId, fitting.slice(5, 8).toReversed());
+    // Checked now and then (here: every run): gone from the user's playlists, so left alone.
+    const writer = r.writer({ settings: { followCheckMs: 0 } });
+    await writer.sync(r.userId);
+    expect(ph.h.sandbox.admin.playlistItems(id)).toEqual(before);
+    expect((await ph.repo.listTargets(r.userId)).find((t) => t.id === target.id)).toMatchObject({
+      state: 'deleted',
+      playlistId: id,
+    });
+    const shown = (await ph.service.targets(r.userId, 'Europe/Paris')).find(
+      (t) => t.target_id === target.id,
+    )!;
+    expect(shown.target).toBe('Pacebeat 180–190 BPM (deleted in Spotify: no longer updated)');
+    expect(shown.public_url).toBe(target.publicUrl); // opening it lets the user restore it
+    // Not made again either: one playlist of that name ever.
+    expect(postsTo(r, /\/me\/playlists$/).length).toBe(r.playlists().size + 1);
+
+    // The user restores it (follows it again): Pacebeat reads it and adds what is new, nothing twice.
+    ph.h.sandbox.admin.followPlaylist(r.spotifyUserId, id);
+    await writer.sync(r.userId);
+    const after = ph.h.sandbox.admin.playlistItems(id);
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(after.slice(before.length)).toEqual(fitting.slice(5, 8));
+    expect((await ph.repo.listTargets(r.userId)).find((t) => t.id === target.id)!.state).toBe('active');
+  });
+
+  it('a playlist Spotify answers 404 for is marked deleted at the first write, and not made again', async () => {
+    const r = await ph.runner();
+    const fitting = catalogTracksIn(ph, 150, 160, 30).slice(20);
+    await seedTrueTempos(ph, fitting);
+    ph.h.sandbox.admin.like(r.spotifyUserId, fitting.slice(0, 3));
+    await r.writer().sync(r.userId);
+    const target = (await ph.repo.listTargets(r.userId)).find((t) => t.minBpm === 150)!;
+    // Gone for good on Spotify's side (404 for every call on it).
+    const gone: typeof fetch = async (input, init) =>
+      String(input).includes(`/playlists/${target.playlistId}`)
+        ? new Response(JSON.stringify({ error: { status: 404, message: 'Resource not found' } }), {
+            status: 404,
+          })
+        : fetch(input, init);
+    ph.h.sandbox.admin.like(r.spotifyUserId, fitting.slice(3, 6));
+    const other = ph.h.process({ fetch: gone });
+    const result = await r.writer({ api: other.api, accounts: other.accounts }).sync(r.userId);
+    expect(result).toMatchObject({ status: 'done', added: 0 });
+    expect((await ph.repo.listTargets(r.userId)).find((t) => t.id === target.id)!.state).toBe('deleted');
+    expect(await ph.repo.tracksOf(target.id, ['pending'])).toEqual([]);
+  });
+});
+
+describe('disconnecting during a write', () => {
+  it('stops the writer before its next write and leaves nothing of the user’s targets behind', async () => {
+    const r = await ph.runner({
+      process: { onMusicAccountGone: [(userId) => ph.service.forgetUser(userId)] },
+    });
+    const fitting = [...catalogTracksIn(ph, 150, 160, 8), ...catalogTracksIn(ph, 170, 180, 8)];
+    await seedTrueTempos(ph, fitting);
+    ph.h.sandbox.admin.like(r.spotifyUserId, fitting);
+    ph.h.sandbox.admin.setFaults([
+      { kind: 'slow', delayMs: 800, service: 'spotify-api', method: 'POST', path: '/items', times: 1 },
+    ]);
+    try {
+      const run = r.writer().sync(r.userId);
+      for (let i = 0; i < 100 && ph.h.sandbox.admin.faults()[0]!.matched === 0; i++)
+        await new Promise((res) => setTimeout(res, 20));
+      expect(ph.h.sandbox.admin.faults()[0]!.matched).toBe(1); // an add is in flight
+      await r.p.connect.disconnect(r.userId);
+      const disconnectedAt = Date.now();
+      expect(await run).toEqual({ status: 'stopped' });
+      // The add in flight lands (Spotify applied it); nothing was sent after the disconnect.
+      const late = postsTo(r, POST_ITEMS).filter((x) => x.at > disconnectedAt + 850);
+      expect(late).toEqual([]);
+      expect(postsTo(r, POST_ITEMS)).toHaveLength(1);
+    } finally {
+      ph.h.sandbox.admin.setFaults([]);
+    }
+    expect(await ph.repo.listTargets(r.userId)).toEqual([]);
+    expect(await ph.repo.acquireLease(r.userId, 'check', 1)).toBe(true); // no writer holds it
+    // The playlists stay in the user's Spotify account.
+    expect(r.playlists().size).toBeGreaterThan(0);
+    // A new run finds no connection and writes nothing.
+    expect(await r.writer().sync(r.userId)).toEqual({ status: 'not-connected' });
+  });
+});
+
+describe('connecting again', () => {
+  it('finds the playlists of the earlier connection and grows them, instead of making a second set', async () => {
+    const hooks = {
+      onConnected: [async (userId: string) => void (await ph.service.createDefaultTargets(userId))],
+      onMusicAccountGone: [(userId: string) => ph.service.forgetUser(userId)],
+    };
+    const r = await ph.runner({ process: hooks });
+    const fitting = catalogTracksIn(ph, 160, 170, 70).slice(60);
+    await seedTrueTempos(ph, fitting);
+    ph.h.sandbox.admin.like(r.spotifyUserId, fitting.slice(0, 5).toReversed());
+    await r.writer().sync(r.userId);
+    const before = r.playlists();
+
+    await r.p.connect.disconnect(r.userId);
+    expect(r.playlists()).toEqual(before); // the playlists stay in Spotify
+    const tokens = ph.h.sandbox.admin.connect({ userId: r.spotifyUserId });
+    await r.p.connect.connect(r.userId, { ...tokens, refresh_token: tokens.refresh_token! });
+    ph.h.sandbox.admin.like(r.spotifyUserId, fitting.slice(5, 8).toReversed());
+    await r.writer().sync(r.userId);
+
+    const after = r.playlists();
+    expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+    expect(
+      ph.h.sandbox.admin.user(r.spotifyUserId).playlists.filter((p) => p.name.startsWith('Pacebeat ')),
+    ).toHaveLength(before.size);
+    const name = 'Pacebeat 160–170 BPM';
+    expect(after.get(name)!.slice(0, before.get(name)!.length)).toEqual(before.get(name));
+    expect(after.get(name)!.slice(before.get(name)!.length)).toEqual(fitting.slice(5, 8));
+    for (const [n, ids] of after) if (n !== name) expect(ids).toEqual(before.get(n));
+  });
+});

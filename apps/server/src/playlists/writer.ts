@@ -1,0 +1,161 @@
+// The playlist writer: one run brings a user's target playlists up to date with their library's tempos.
+// At most one run per user at a time (a lease in PostgreSQL, whatever pg-boss does); every Spotify call
+// at the "playlist writes" priority; Spotify deferring (rate limit, daily quota) ends the run with
+// SpotifyDeferredError, which the job turns into a run at `retryAt`, where this one left off.
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { SpotifyAccountRepository } from '../spotify/account.repository.ts';
+import type { SpotifyApi } from '../spotify/api.ts';
+import type { CallContext } from '../spotify/client.ts';
+import { SpotifyAccountDisabledError, SpotifyNotConnectedError } from '../spotify/errors.ts';
+import type { TempoRepository } from '../tempo/tempo.repository.ts';
+import { addBatch, ADD_BATCH } from './adds.ts';
+import type { ListMatchCandidates } from './candidates.ts';
+import { ensurePlaylist, settleCreation } from './creation.ts';
+import { dueNow, planAdds, type TempoFact } from './matching.ts';
+import type { PlaylistsRepository, TargetRow } from './playlists.repository.ts';
+import { checkFollowed, ensureFresh, settlePending } from './reconcile.ts';
+import { PlaylistGoneError } from './spotify-playlists.ts';
+import {
+  createSyncContext,
+  DEFAULT_WRITER_SETTINGS,
+  LeaseLostError,
+  type SyncContext,
+  type WriterRepo,
+  type WriterSettings,
+} from './sync-context.ts';
+
+export interface PlaylistWriterDeps {
+  repo: WriterRepo & Pick<PlaylistsRepository, 'acquireLease' | 'releaseLease' | 'finishJob'>;
+  accounts: Pick<SpotifyAccountRepository, 'get'>;
+  api: (ctx: CallContext) => SpotifyApi;
+  tempos: Pick<TempoRepository, 'getByKeys'>;
+  listMatchCandidates: ListMatchCandidates;
+  log: Logger;
+  settings?: Partial<WriterSettings>;
+  now?: () => number;
+}
+
+export type SyncResult =
+  /** Another writer holds this user's lease. */
+  | { status: 'busy' }
+  /** No Spotify connection, a disabled one, or the user disconnected during the run. */
+  | { status: 'not-connected' | 'disabled' | 'stopped' }
+  | {
+      status: 'done';
+      created: number;
+      added: number;
+      /** When a write that ended unclearly can be settled: run again then. */
+      followUpAt: Date | null;
+    };
+
+/** Tempo cache keys per query (well under PostgreSQL's parameter limit). */
+const TEMPO_CHUNK = 5000;
+
+const isForeignKeyViolation = (err: unknown) => (err as { code?: unknown })?.code === '23503';
+
+export function createPlaylistWriter(deps: PlaylistWriterDeps) {
+  const settings: WriterSettings = { ...DEFAULT_WRITER_SETTINGS, ...deps.settings };
+  const now = deps.now ?? Date.now;
+  const log = deps.log.child({ module: 'playlists' });
+
+  async function temposOf(keys: string[]): Promise<Map<string, TempoFact>> {
+    const out = new Map<string, TempoFact>();
+    for (let i = 0; i < keys.length; i += TEMPO_CHUNK)
+      for (const [k, v] of await deps.tempos.getByKeys(keys.slice(i, i + TEMPO_CHUNK))) out.set(k, v);
+    return out;
+  }
+
+  /** Runs `fn` for one target; a playlist Spotify answers 404 for is marked deleted (no more writes). */
+  async function onTarget<T>(c: SyncContext, t: TargetRow, fn: () => Promise<T>): Promise<T | null> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!(err instanceof PlaylistGoneError)) throw err;
+      await c.repo.markDeleted(t.id);
+      log.info({ target: t.id, playlist: err.playlistId }, 'the playlist is gone: no more writes');
+      return null;
+    }
+  }
+
+  async function run(c: SyncContext, userId: string) {
+    const counts = { created: 0, added: 0 };
+    // 1. What earlier runs left unclear (a creation or an add with no clear answer, a crash).
+    const blocked = new Set<string>();
+    for (const t of await deps.repo.listTargets(userId)) {
+      if (t.state === 'creating') await settleCreation(c, t);
+      else if (t.state === 'active' && !(await onTarget(c, t, () => settlePending(c, t)))) blocked.add(t.id);
+    }
+    // 2. Playlists the user deleted, unfollowed or restored (now and then).
+    await checkFollowed(c, await deps.repo.listTargets(userId));
+    // 3. New matches, appended in rank order, ≤ 100 per call.
+    const targets = await deps.repo.listTargets(userId);
+    const open = targets.filter((t) => (t.state === 'pending' || t.state === 'active') && !blocked.has(t.id));
+    if (open.length === 0) return counts;
+    const candidates = await deps.listMatchCandidates(userId);
+    const tempos = await temposOf([...new Set(candidates.map((x) => x.recordingKey))]);
+    const placed = await deps.repo.placedKeys(open.map((t) => t.id));
+    const plan = planAdds(open, candidates, tempos, placed, settings.minConfidence);
+    // No playlist made yet: the user's first fill. Small adds wait a little for more matches.
+    const firstFill = !targets.some((t) => t.playlistId !== null);
+    const { due, nextAt } = dueNow(plan, firstFill, { ...settings, batch: ADD_BATCH }, c.now());
+    if (nextAt !== null) c.followUp(nextAt);
+    for (const target of open) {
+      const todo = (plan.get(target.id) ?? []).slice(0, due.get(target.id) ?? 0);
+      if (todo.length === 0) continue;
+      await onTarget(c, target, async () => {
+        const t = await ensurePlaylist(c, target);
+        if (!t) return;
+        if (target.state === 'pending' && t.snapshotId !== null) counts.created++;
+        await ensureFresh(c, t);
+        // Reading the playlist may have found some already there (the user's own, an adopted playlist).
+        const known = (await deps.repo.placedKeys([t.id])).get(t.id) ?? new Set();
+        const fresh = todo.filter((p) => !known.has(p.recordingKey));
+        for (let i = 0; i < fresh.length; i += ADD_BATCH) {
+          const r = await addBatch(c, t, fresh.slice(i, i + ADD_BATCH));
+          counts.added += r.added;
+          if (r.stop) break;
+        }
+      });
+    }
+    return counts;
+  }
+
+  return {
+    /** One writer run for a user (see the file's head). Never throws for a disconnect; throws
+     *  SpotifyDeferredError when Spotify asks to wait, and other errors for the job's retries. */
+    async sync(userId: string): Promise<SyncResult> {
+      const holder = randomUUID();
+      if (!(await deps.repo.acquireLease(userId, holder, settings.leaseMs))) return { status: 'busy' };
+      try {
+        const account = await deps.accounts.get(userId);
+        if (!account) return { status: 'not-connected' };
+        if (account.disabledReason) return { status: 'disabled' };
+        const c = createSyncContext({
+          userId,
+          spotifyUserId: account.spotifyUserId,
+          holder,
+          repo: deps.repo,
+          api: deps.api,
+          settings,
+          log: log.child({ userId }),
+          now,
+        });
+        const counts = await run(c, userId);
+        await deps.repo.finishJob(userId);
+        const at = c.followUpAt();
+        return { status: 'done', ...counts, followUpAt: at === null ? null : new Date(at) };
+      } catch (err) {
+        // The user disconnected during the run: their targets (and this lease) are gone; stop quietly.
+        if (err instanceof LeaseLostError || isForeignKeyViolation(err)) return { status: 'stopped' };
+        if (err instanceof SpotifyNotConnectedError) return { status: 'not-connected' };
+        if (err instanceof SpotifyAccountDisabledError) return { status: 'disabled' };
+        throw err;
+      } finally {
+        await deps.repo.releaseLease(userId, holder);
+      }
+    },
+  };
+}
+
+export type PlaylistWriter = ReturnType<typeof createPlaylistWriter>;

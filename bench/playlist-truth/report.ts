@@ -1,0 +1,177 @@
+// The benchmark's table: the sandbox's scoring of the target playlists, and what the ground truth says
+// about every wrongly placed track and about other confidence thresholds.
+import type { Sandbox } from '@pacebeat/sandbox';
+import type { MatchCandidate } from '@pacebeat/server/src/playlists/candidates.ts';
+import { MIN_CONFIDENCE } from '@pacebeat/server/src/playlists/matching.ts';
+import type { TargetRow, TargetTrackRow } from '@pacebeat/server/src/playlists/playlists.repository.ts';
+import type { CachedTempo } from '@pacebeat/server/src/tempo/tempo.repository.ts';
+import { bySourceAndConfidence, catalogScanCalls, sweep, tempoError } from './truth.ts';
+
+export interface RunFacts {
+  user: string;
+  sandbox: Sandbox;
+  userId: string;
+  seconds: number;
+  scan: 'reading' | 'done' | 'quota';
+  candidates: MatchCandidate[];
+  first50: { seconds: number; calls: number; writerCalls: number } | null;
+  removed: string[];
+  ledger: Array<{ endpoint: string; purpose: string; calls: number; failures: number }>;
+  targets: TargetRow[];
+  rows: TargetTrackRow[][];
+  tempos: Map<string, CachedTempo>;
+}
+
+const DAILY_QUOTA = 1000;
+const pct = (x: number | null) => (x === null ? '-' : `${(100 * x).toFixed(1)} %`);
+
+export function report(f: RunFacts): string {
+  const w = f.sandbox.world;
+  const cat = w.catalog;
+  const recordingOf = (id: string) => cat.recordingOf(w.trackG(id)!);
+  const made = f.targets.filter((t) => t.playlistId !== null);
+  const score = f.sandbox.admin.score({
+    userId: f.user,
+    targets: made.map((t) => ({ playlistId: t.playlistId!, minBpm: t.minBpm, maxBpm: t.maxBpm })),
+    sources: { likedSongs: true, playlists: false, followedArtists: false, artistCatalogs: false },
+    sampleSize: 200,
+  });
+  // The same with 1 % of slack at the range edges, below what a runner can hear (about 4 %).
+  const lenient = f.sandbox.admin.score({
+    userId: f.user,
+    targets: made.map((t) => ({ playlistId: t.playlistId!, minBpm: t.minBpm, maxBpm: t.maxBpm })),
+    sources: { likedSongs: true, playlists: false, followedArtists: false, artistCatalogs: false },
+    tolerance: 0.01,
+  });
+  const lenientFitting = lenient.targets.reduce((n, s) => n + s.placedFitting, 0);
+  let placed = 0;
+  let fitting = 0;
+  let libraryFitting = 0;
+  let missing = 0;
+  let duplicates = 0;
+  const finalRecordings = new Set<number>();
+  for (const s of score.targets) {
+    placed += s.placed;
+    fitting += s.placedFitting;
+    libraryFitting += s.libraryFitting;
+    missing += s.missing;
+    const ids = f.sandbox.admin.playlistItems(s.playlistId).filter((x): x is string => x !== null);
+    const recs = ids.map(recordingOf);
+    duplicates += recs.length - new Set(recs).size;
+    for (const r of recs) finalRecordings.add(r);
+  }
+  const readds = f.removed.filter((id) => finalRecordings.has(recordingOf(id))).length;
+  // Songs the user removed are missing by their choice: recall also shown without them.
+  const removedFitting = f.removed.filter((id) => {
+    const truth = w.trackFacts(w.trackG(id)!).bpm;
+    return made.some((t) => [truth, truth * 2, truth / 2].some((b) => b >= t.minBpm && b < t.maxBpm));
+  }).length;
+  const rowsById = new Map(f.rows.flat().map((r) => [r.trackId, r]));
+  const placedRows = f.rows.flat().filter((r) => r.state === 'added' || r.state === 'removed');
+  const threeTwo = placedRows.filter(
+    (r) => r.bpm !== null && tempoError(r.bpm, w.trackFacts(w.trackG(r.trackId)!).bpm) === '3:2',
+  ).length;
+
+  // Recall over the liked songs actually read (the scoring counts all of them, read or not).
+  const readRecordings = new Map(f.candidates.map((c) => [recordingOf(c.trackId), c.trackId]));
+  const fitsAny = (id: string) => {
+    const truth = w.trackFacts(w.trackG(id)!).bpm;
+    return f.targets.some((t) => [truth, truth * 2, truth / 2].some((b) => b >= t.minBpm && b < t.maxBpm));
+  };
+  const fittingRead = [...readRecordings].filter(([, id]) => fitsAny(id));
+  const placedRead = fittingRead.filter(([rec]) => finalRecordings.has(rec)).length;
+  const callsBy = (p: (purpose: string) => boolean) =>
+    f.ledger.filter((e) => e.endpoint !== 'POST /api/token' && p(e.purpose)).reduce((n, e) => n + e.calls, 0);
+  const all = callsBy(() => true);
+  const writes = callsBy((p) => p.startsWith('sync:'));
+  const liked = f.candidates.map((c) => w.trackG(c.trackId)!);
+  const catalog = catalogScanCalls(w, liked, w.user(f.user)!.followedArtists);
+
+  const lines: string[] = [];
+  lines.push(`### ${f.user}: ${f.candidates.length} liked songs read (${f.scan}), ${f.seconds.toFixed(0)} s`);
+  lines.push('');
+  lines.push('| measure | value | target |');
+  lines.push('|---|---|---|');
+  lines.push(
+    `| precision (placed tracks that truly fit their target) | ${pct(placed ? fitting / placed : null)} (${fitting}/${placed}) | ≥ 98 % |`,
+  );
+  lines.push(
+    `| precision with 1 % slack at the range edges | ${pct(placed ? lenientFitting / placed : null)} (${lenientFitting}/${placed}) | |`,
+  );
+  lines.push(
+    `| recall (truly fitting liked songs placed) | ${pct(libraryFitting ? (libraryFitting - missing) / libraryFitting : null)} (${libraryFitting - missing}/${libraryFitting}) | ≥ 90 % |`,
+  );
+  lines.push(
+    `| recall over the liked songs read (${f.candidates.length}) | ${pct(fittingRead.length ? placedRead / fittingRead.length : null)} (${placedRead}/${fittingRead.length}) | |`,
+  );
+  lines.push(
+    `| recall, the songs the user removed not counted as missed | ${pct(libraryFitting ? (libraryFitting - missing + removedFitting) / libraryFitting : null)} (${libraryFitting - missing + removedFitting}/${libraryFitting}) | |`,
+  );
+  lines.push(`| duplicates (same recording twice in a playlist) | ${duplicates} | 0 |`);
+  lines.push(`| re-added after the user removed them | ${readds} of ${f.removed.length} removed | 0 |`);
+  lines.push(`| placed at 3:2 or 2:3 of the true tempo | ${threeTwo} | 0 |`);
+  lines.push(
+    `| connect → first 50 tracks placed | ${f.first50 ? `${f.first50.seconds.toFixed(1)} s, ${f.first50.calls} Spotify calls (${f.first50.writerCalls} by the writer; the rest connect, liked pages, audio-features)` : 'not reached'} | < 60 s (aim 20 s), ~11 calls |`,
+  );
+  lines.push(
+    `| Spotify calls per placed track | ${(writes / Math.max(1, placed)).toFixed(3)} writing, ${(all / Math.max(1, placed)).toFixed(3)} all | |`,
+  );
+  lines.push(`| Spotify calls in all | ${all} (${writes} by the writer) | ≤ ${DAILY_QUOTA}/day |`);
+  lines.push(`| days for these liked songs | ${(all / DAILY_QUOTA).toFixed(2)} | |`);
+  lines.push(
+    `| days for their artists' catalogs (estimate) | ${(catalog.calls / (DAILY_QUOTA * 0.6)).toFixed(1)} (${catalog.calls} calls for ${catalog.artists} artists at the catalog priority's 60 % of the day) | |`,
+  );
+  lines.push('');
+  lines.push('| target | placed | precision | fitting liked songs | recall |');
+  lines.push('|---|---|---|---|---|');
+  for (const s of score.targets)
+    lines.push(`| ${s.name} | ${s.placed} | ${pct(s.precision)} | ${s.libraryFitting} | ${pct(s.recall)} |`);
+  lines.push('');
+  lines.push(
+    'Calls by purpose: ' +
+      [...new Set(f.ledger.map((e) => e.purpose))].map((p) => `${p} ${callsBy((x) => x === p)}`).join(', '),
+  );
+
+  const wrong = score.targets.flatMap((s) => s.wronglyPlaced.map((id) => ({ id, target: s.name })));
+  if (wrong.length > 0) {
+    lines.push('');
+    lines.push('Wrongly placed (true tempo, the tempo used, where it came from):');
+    for (const { id, target } of wrong) {
+      const truth = w.trackFacts(w.trackG(id)!).bpm;
+      const row = rowsById.get(id);
+      const c = f.candidates.find((x) => x.trackId === id);
+      const t = c ? f.tempos.get(c.recordingKey) : undefined;
+      const alts = t?.alternatives.map((a) => `${a.source} ${a.bpm}`).join(', ') ?? '';
+      lines.push(
+        `  ${id} in ${target}: true ${truth}, used ${row?.bpm ?? '?'} from ${t?.source ?? '?'} (confidence ${t?.confidence ?? '?'}; ${alts}) — ${row?.bpm ? tempoError(row.bpm, truth) : '?'}`,
+      );
+    }
+  }
+
+  const byRecording = new Map(f.candidates.map((c) => [c.recordingKey, c]));
+  const recordings = [...byRecording.values()].map((c) => ({
+    truth: w.trackFacts(w.trackG(c.trackId)!).bpm,
+    tempo: f.tempos.get(c.recordingKey),
+  }));
+  const thresholds = [...new Set([0, 0.5, 0.6, 0.65, 0.7, 0.75, MIN_CONFIDENCE, 0.8, 0.85, 0.9])].sort(
+    (a, b) => a - b,
+  );
+  const rows = sweep(recordings, f.targets, thresholds);
+  lines.push('');
+  lines.push(
+    `Confidence threshold (the product uses ${MIN_CONFIDENCE}), over the ${recordings.length} liked recordings:`,
+  );
+  lines.push('');
+  lines.push('| threshold | would place | precision | recall | 3:2 |');
+  lines.push('|---|---|---|---|---|');
+  for (const r of rows)
+    lines.push(`| ${r.threshold} | ${r.placed} | ${pct(r.precision)} | ${pct(r.recall)} | ${r.threeTwo} |`);
+  lines.push('');
+  lines.push('Every answer with a tempo, by source and confidence (what it would place at any threshold):');
+  lines.push('');
+  lines.push('| source | confidence | would place | wrong | wrong beyond 1 % of an edge | 3:2 |');
+  lines.push('|---|---|---|---|---|---|');
+  for (const [key, r] of bySourceAndConfidence(recordings, f.targets))
+    lines.push(`| ${key} | ${r.placed} | ${r.wrong} | ${r.wrongBeyond1} | ${r.threeTwo} |`);
+  return lines.join('\n');
+}

@@ -1,0 +1,120 @@
+// What the simulated world's ground truth says about a placement: the error kind of a tempo, a sweep of
+// the confidence threshold over the resolver's answers, and an estimate of a full catalog scan's cost.
+import type { World } from '@pacebeat/sandbox';
+import { fitsRange, trustedBpm } from '@pacebeat/server/src/playlists/matching.ts';
+import type { CachedTempo } from '@pacebeat/server/src/tempo/tempo.repository.ts';
+
+const near = (a: number, b: number) => Math.abs(Math.log(a / b)) < Math.log(1.04);
+
+/** How a tempo relates to the truth, up to one factor of 2: right, 3:2 (or 2:3), or otherwise wrong. */
+export function tempoError(bpm: number, truth: number): 'right' | '3:2' | 'other' {
+  for (const f of [1, 2, 0.5]) {
+    if (near(bpm * f, truth)) return 'right';
+    if (near(bpm * f, truth * 1.5) || near(bpm * f, truth / 1.5)) return '3:2';
+  }
+  return 'other';
+}
+
+export interface Range {
+  minBpm: number;
+  maxBpm: number;
+}
+
+export interface SweepRow {
+  threshold: number;
+  placed: number;
+  precision: number;
+  recall: number;
+  threeTwo: number;
+}
+
+/**
+ * For each threshold: what the matching would place from these recordings (their cached tempo) against
+ * what truly fits (the world's tempo), one row per recording.
+ */
+export function sweep(
+  recordings: Array<{ truth: number; tempo: CachedTempo | undefined }>,
+  targets: Range[],
+  thresholds: number[],
+): SweepRow[] {
+  const fitting = recordings.filter((r) => targets.some((t) => fitsRange(r.truth, t.minBpm, t.maxBpm)));
+  return thresholds.map((threshold) => {
+    let placed = 0;
+    let right = 0;
+    let threeTwo = 0;
+    for (const r of recordings) {
+      const bpm = trustedBpm(r.tempo, threshold);
+      if (bpm === null) continue;
+      for (const t of targets) {
+        if (!fitsRange(bpm, t.minBpm, t.maxBpm)) continue;
+        placed++;
+        if (fitsRange(r.truth, t.minBpm, t.maxBpm)) right++;
+        if (tempoError(bpm, r.truth) === '3:2') threeTwo++;
+      }
+    }
+    const found = fitting.filter((r) => {
+      const bpm = trustedBpm(r.tempo, threshold);
+      return (
+        bpm !== null &&
+        targets.some((t) => fitsRange(bpm, t.minBpm, t.maxBpm) && fitsRange(r.truth, t.minBpm, t.maxBpm))
+      );
+    }).length;
+    return {
+      threshold,
+      placed,
+      precision: placed ? right / placed : 1,
+      recall: fitting.length ? found / fitting.length : 1,
+      threeTwo,
+    };
+  });
+}
+
+/**
+ * Development-mode calls to scan every release of every artist of these tracks (DESIGN "all tracks of all
+ * artists"): `GET /artists/{id}/albums` 10 a page, then `GET /albums/{id}` once per release (its first 50
+ * tracks embedded; longer releases take a page more). An estimate for the library scanner (issue 10).
+ */
+export function catalogScanCalls(
+  world: World,
+  trackGs: number[],
+  followedArtists: number[],
+): { artists: number; calls: number } {
+  const cat = world.catalog;
+  const artists = new Set(followedArtists);
+  for (const g of trackGs) for (const i of cat.track(g).artists) artists.add(i);
+  let calls = 0;
+  for (const i of artists) {
+    const a = cat.artists[i];
+    if (!a) continue;
+    const releases = [...a.releases, ...a.appearsOn];
+    calls += Math.max(1, Math.ceil(releases.length / 10));
+    for (const r of releases) calls += Math.max(1, Math.ceil((cat.releases[r]?.trackCount ?? 0) / 50));
+  }
+  return { artists: artists.size, calls };
+}
+
+/**
+ * What every tempo answer would do (any confidence), by source and confidence: how many it would place,
+ * how many of those wrongly (strictly, and beyond 1 % of a range edge), and at 3:2.
+ */
+export function bySourceAndConfidence(
+  recordings: Array<{ truth: number; tempo: CachedTempo | undefined }>,
+  targets: Range[],
+) {
+  const out = new Map<string, { placed: number; wrong: number; wrongBeyond1: number; threeTwo: number }>();
+  for (const r of recordings) {
+    const bpm = trustedBpm(r.tempo, 0);
+    if (bpm === null || !r.tempo) continue;
+    for (const t of targets) {
+      if (!fitsRange(bpm, t.minBpm, t.maxBpm)) continue;
+      const key = `${r.tempo.source} | ${r.tempo.confidence.toFixed(2)}`;
+      const row = out.get(key) ?? { placed: 0, wrong: 0, wrongBeyond1: 0, threeTwo: 0 };
+      row.placed++;
+      if (!fitsRange(r.truth, t.minBpm, t.maxBpm)) row.wrong++;
+      if (!fitsRange(r.truth, t.minBpm * 0.99, t.maxBpm * 1.01)) row.wrongBeyond1++;
+      if (tempoError(bpm, r.truth) === '3:2') row.threeTwo++;
+      out.set(key, row);
+    }
+  }
+  return [...out.entries()].sort(([a], [b]) => a.localeCompare(b));
+}
