@@ -53,13 +53,13 @@ for (const { name, viewport } of WIDTHS) {
       await expect(page.getByRole('link', { name: 'Log in or register' })).toBeVisible();
     });
 
-    // Needs GET /api/spotify/targets, GET /api/spotify/sources and POST /api/spotify/source_change (the
-    // playlists and library branches). Un-fixme once they are merged.
-    test.fixme('watch your playlists fill: four targets become links, sources grow, a source toggled off and on, a reload', async ({
+    // The whole product in demo mode: the library is scanned, tempos found, and playlists written.
+    test('watch your playlists fill: four targets become links, sources grow, a source toggled off and on, a reload', async ({
       page,
     }) => {
+      test.setTimeout(240_000);
       await signUpByApi(page);
-      await connectThroughConsent(page, await newSpotifyUser(page));
+      await connectThroughConsent(page, await newSpotifyUser(page, { liked: 300 }));
       await page.getByRole('button', { name: 'Proceed' }).click();
       await expect(page).toHaveURL(/\/$/);
 

@@ -42,10 +42,10 @@ export async function sandboxAdmin(page: Page) {
 }
 
 /** A fresh simulated Spotify user (on the app's user list unless `registered` is false). */
-export async function newSpotifyUser(page: Page, opts: { registered?: boolean } = {}) {
+export async function newSpotifyUser(page: Page, opts: { registered?: boolean; liked?: number } = {}) {
   const admin = await sandboxAdmin(page);
   const res = await page.request.post(`${admin}/users`, {
-    data: { username: `e2e${randomUUID().slice(0, 8)}` },
+    data: { username: `e2e${randomUUID().slice(0, 8)}`, ...(opts.liked ? { liked: opts.liked } : {}) },
   });
   expect(res.status()).toBe(201);
   const { id } = (await res.json()) as { id: string };

@@ -1,6 +1,7 @@
 // Test harness for the tempo resolver: the simulated world in-process, the real test PostgreSQL, and a
 // tempo module on it with its own pacing rows. Only tests import this file.
 import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxOptions } from '@pacebeat/sandbox';
 import { testDb } from '../../test/db.ts';
 import estimateFromMp3 from './estimator/estimator.worker.ts';
@@ -11,7 +12,17 @@ import type { TrackInput } from './tempo.service.ts';
 /** The estimator pool's own task (decode + estimate), run on the test thread. */
 export const estimateInline = (mp3: Uint8Array) => estimateFromMp3(mp3);
 
-let nextSeed = 4100;
+let nextSeed = 0;
+/**
+ * Seeds differ per test file as well as per harness: test files run in parallel on one shared database,
+ * and a world drawn with another file's seed would find that file's answers in the shared tempo cache.
+ */
+const fileSeedBase = () => {
+  const file = expect.getState().testPath ?? '';
+  let h = 0;
+  for (const c of file) h = (h * 31 + c.charCodeAt(0)) % 9973;
+  return 10_000 + h * 100;
+};
 
 export interface TempoHarness {
   sandbox: Sandbox;
@@ -31,7 +42,7 @@ export async function startTempoHarness(
   // cache of earlier tests does not answer.
   const sandbox = await startSandbox({
     size: 'tiny',
-    seed: nextSeed++,
+    seed: fileSeedBase() + nextSeed++,
     rateLimit: false,
     dailyQuota: false,
     ...sandboxOptions,
