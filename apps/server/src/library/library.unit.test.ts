@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { itemTrack } from '../spotify/api.ts';
 import type { LibraryUserRow, SourceRow } from './library.repository.ts';
-import { escapeHtml, formatTime, presentSource } from './present.ts';
+import { formatLocalTime as formatTime } from '../http/format-time.ts';
+import { escapeHtml, presentSource } from './present.ts';
 import { planNext } from './scan.service.ts';
 import { toLibraryRelease, toLibraryTrack } from './spotify-items.ts';
 
@@ -182,7 +183,7 @@ describe('presentation', () => {
   it('formats times in the user’s zone, UTC when the zone is unknown or invalid', () => {
     const d = new Date(Date.UTC(2026, 10, 23, 22, 30));
     expect(formatTime(d, 'Asia/Tokyo')).toBe('24 Nov 2026, 07:30');
-    expect(formatTime(d, null)).toBe('23 Nov 2026, 22:30');
+    expect(formatTime(d, null)).toBe('23 Nov 2026, 22:30 UTC');
     expect(formatTime(d, 'Not/AZone')).toBe('23 Nov 2026, 22:30 UTC');
   });
 

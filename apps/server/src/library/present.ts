@@ -4,6 +4,7 @@ import type { Source, SourceProgress } from '@pacebeat/contract';
 import type { SourceRow } from './library.repository.ts';
 import type { CatalogCounts, SourceCounts } from './source-stats.repository.ts';
 import { unixSeconds } from './scan-context.ts';
+import { formatLocalTime } from '../http/format-time.ts';
 
 const HTML_ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -21,16 +22,6 @@ const link = (url: string) =>
 
 export const NOT_READABLE =
   'Spotify lets this app read only playlists you own or collaborate on, so this one cannot be enabled.';
-
-/** "23 Nov 2026, 14:05" in the user's time zone (UTC when unknown or not a zone). */
-export function formatTime(d: Date, timeZone: string | null): string {
-  const opts: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
-  try {
-    return new Intl.DateTimeFormat('en-GB', { ...opts, timeZone: timeZone ?? 'UTC' }).format(d);
-  } catch {
-    return `${new Intl.DateTimeFormat('en-GB', { ...opts, timeZone: 'UTC' }).format(d)} UTC`;
-  }
-}
 
 function tooltip(row: SourceRow, catalog: CatalogCounts | undefined): string {
   let html: string;
@@ -107,7 +98,9 @@ export function presentSource(
     enabled: row.enabled,
     can_enable: row.readable,
     timestamp_last_job_finished: unixSeconds(row.lastFinishedAt),
-    timestamp_last_job_finished_str: row.lastFinishedAt ? formatTime(row.lastFinishedAt, o.timeZone) : null,
+    timestamp_last_job_finished_str: row.lastFinishedAt
+      ? formatLocalTime(row.lastFinishedAt, o.timeZone)
+      : null,
     stats: readSomething ? { known_tracks: known ?? 0 } : {},
     progress: progress(row, counts, catalog, o.now),
   };
