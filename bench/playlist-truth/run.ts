@@ -1,15 +1,13 @@
 // Playlist truth: from connect until the work is done (or the daily budget allows no more), on the
-// simulated world in development-mode semantics with a 1,000-call daily quota, the product's pipeline:
-// connect → default targets → liked songs read page by page → tempo-lookup jobs (the real resolver and
-// estimator) → playlist-sync jobs (the real writer), on real pg-boss and PostgreSQL. Scored by the
-// sandbox's scoring, which knows every recording's true tempo. Not a test.
+// simulated world in development-mode semantics with a 1,000-call daily quota, the product's pipeline
+// wired as main.ts wires it: connect → the library scan (`library-scan` jobs: Liked Songs, playlists,
+// followed artists, artist catalogs) and the default targets → tempo-lookup jobs (the real resolver and
+// estimator) → playlist-sync jobs (the real writer, matching the library's real `listMatchCandidates`),
+// on real pg-boss and PostgreSQL. Scored by the sandbox's scoring, which knows every recording's true
+// tempo. Not a test. See README.md beside this file.
 //
-// Until the library scanner (issue 10) is merged, a stand-in reads only Liked Songs (GET /me/tracks, at
-// the library-scan priority) and lists them as candidates; playlists, followed artists and catalogs are
-// not scanned, so recall is over the liked songs, and the catalogs' cost is an estimate.
-//
-//   node bench/playlist-truth/run.ts [--user ana.runs|max.miles|both] [--max-liked N] [--max-minutes 60]
-//                                     [--remove 5] [--faults]
+//   node bench/playlist-truth/run.ts [--user ana.runs|max.miles|both] [--max-minutes 60] [--remove 5]
+//                                     [--faults]
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,18 +19,21 @@ import { startEmbeddedPostgres } from '@pacebeat/server/src/db/embedded.ts';
 import { runMigrations } from '@pacebeat/server/src/db/migrate.ts';
 import { createJobQueue, setupQueues, startWorkers } from '@pacebeat/server/src/jobs/registry.ts';
 import type { HousekeepingService } from '@pacebeat/server/src/jobs/housekeeping.service.ts';
-import type { MatchCandidate } from '@pacebeat/server/src/playlists/candidates.ts';
+import { LibraryConfigSchema } from '@pacebeat/server/src/library/library.config.ts';
+import {
+  createLibraryModule,
+  libraryScanQueue,
+  type LibraryModule,
+} from '@pacebeat/server/src/library/library.module.ts';
+import type { MatchCandidate } from '@pacebeat/server/src/library/library.repository.ts';
 import { createPlaylistsModule } from '@pacebeat/server/src/playlists/playlists.module.ts';
-import type { TrackObject } from '@pacebeat/server/src/spotify/api.ts';
 import { sandboxSpotifyEndpoints } from '@pacebeat/server/src/spotify/demo.ts';
-import { SpotifyDeferredError } from '@pacebeat/server/src/spotify/errors.ts';
 import { createSpotifyModule } from '@pacebeat/server/src/spotify/spotify.module.ts';
 import { createEstimatorPool } from '@pacebeat/server/src/tempo/estimator/index.ts';
 import { spotifyAudioFeaturesFor } from '@pacebeat/server/src/tempo/spotify-audio-features.ts';
 import { TempoConfigSchema } from '@pacebeat/server/src/tempo/tempo.config.ts';
 import { createTempoLookups } from '@pacebeat/server/src/tempo/tempo.jobs.ts';
 import { createTempoModule } from '@pacebeat/server/src/tempo/tempo.module.ts';
-import { tempoKey, type TrackInput } from '@pacebeat/server/src/tempo/tempo.service.ts';
 import { report } from './report.ts';
 
 const args = process.argv.slice(2);
@@ -41,7 +42,6 @@ const option = (name: string, fallback: string) => {
   return i >= 0 ? (args[i + 1] ?? fallback) : fallback;
 };
 const USERS = option('--user', 'both') === 'both' ? ['ana.runs', 'max.miles'] : [option('--user', '')];
-const MAX_LIKED = Number(option('--max-liked', 'Infinity'));
 const MAX_MS = Number(option('--max-minutes', '60')) * 60_000;
 const REMOVE = Number(option('--remove', '5'));
 /** A low background of transient faults, including writes applied and then failed (on our side of the network). */
@@ -69,7 +69,8 @@ async function runFor(user: string): Promise<string> {
     await boss.start();
     await setupQueues(boss);
     const queue = createJobQueue(boss);
-    const candidates: MatchCandidate[] = [];
+    // As main.ts: the hooks find the library and the playlists once they are wired (they need Spotify).
+    const wired: { library?: LibraryModule; playlists?: ReturnType<typeof createPlaylistsModule> } = {};
     const spotify = createSpotifyModule(
       handle.db,
       sandboxSpotifyEndpoints(sandbox),
@@ -83,9 +84,10 @@ async function runFor(user: string): Promise<string> {
       quiet,
       {
         onConnected: [
+          async (userId, a) => wired.library?.service.connected(userId, a.spotifyUserId),
           async (userId) => {
-            await playlists.service.createDefaultTargets(userId);
-            await playlists.jobs.trigger(userId);
+            await wired.playlists?.service.createDefaultTargets(userId);
+            await wired.playlists?.jobs.trigger(userId);
           },
         ],
       },
@@ -104,23 +106,41 @@ async function runFor(user: string): Promise<string> {
       accounts: spotify.accounts,
       api: spotify.api,
       tempos: tempo.repo,
-      listMatchCandidates: async () => candidates,
+      listMatchCandidates: (userId) => wired.library!.listMatchCandidates(userId),
       queue,
       log: quiet,
     });
+    wired.playlists = playlists;
     const tempoLookups = createTempoLookups({
       tempo: tempo.service,
       queue,
       audioFeaturesFor: spotifyAudioFeaturesFor(spotify),
       onTemposFound: (userId) => playlists.jobs.trigger(userId),
     });
+    const library = createLibraryModule(handle.db, {
+      spotify,
+      tempoLookups,
+      queue: libraryScanQueue(queue),
+      config: LibraryConfigSchema.parse({}),
+      log: quiet,
+      targetPlaylistIds: async (userId) =>
+        new Set(
+          (await playlists.repo.listTargets(userId)).flatMap((t) => (t.playlistId ? [t.playlistId] : [])),
+        ),
+      onTracksAdded: async (userId) => void (await playlists.jobs.trigger(userId)),
+    });
+    wired.library = library;
     const housekeeping = { run: async () => ({}) } as unknown as HousekeepingService;
-    // The library scanner is not part of this benchmark yet (a Liked Songs stand-in gives the candidates).
-    const library = {
-      runUnit: async () => ({ status: 'skipped' as const }),
-      requestDueRescans: async () => ({ rescans: 0, created: 0 }),
-    };
-    await startWorkers(boss, { housekeeping, tempoLookups, library, playlistSync: playlists.jobs }, quiet);
+    await startWorkers(
+      boss,
+      {
+        housekeeping,
+        tempoLookups,
+        playlistSync: playlists.jobs,
+        library: { runUnit: library.scans.runUnit, requestDueRescans: library.service.requestDueRescans },
+      },
+      quiet,
+    );
 
     // Connect, as the connect page does after the token exchange.
     const [{ id: userId }] = (
@@ -132,44 +152,6 @@ async function runFor(user: string): Promise<string> {
     const tokens = sandbox.admin.connect({ userId: user });
     const t0 = performance.now();
     await spotify.connect.connect(userId, { ...tokens, refresh_token: tokens.refresh_token! });
-
-    // The stand-in scanner: Liked Songs, newest first, page by page; each page's tracks go to tempo lookups.
-    let scan: 'reading' | 'done' | 'quota' = 'reading';
-    const scanner = (async () => {
-      const api = spotify.api({ userId, purpose: 'scan:liked', priority: 'library_scan' });
-      for (let offset = 0; offset < MAX_LIKED;) {
-        try {
-          const page = await api.savedTracks(offset, Math.min(50, MAX_LIKED - offset));
-          const tracks = page.items.map((i) => i.track as unknown as TrackObject);
-          const inputs: TrackInput[] = tracks.map((t) => ({
-            spotifyId: t.id!,
-            isrc: t.external_ids?.isrc ?? null,
-            artists: (t.artists ?? []).map((a) => a.name ?? ''),
-            title: t.name ?? '',
-            durationMs: t.duration_ms ?? 0,
-          }));
-          for (const [k, t] of tracks.entries())
-            candidates.push({
-              trackId: t.id!,
-              recordingKey: tempoKey(inputs[k]!),
-              artistIds: (t.artists ?? []).map((a) => a.id ?? ''),
-              durationMs: t.duration_ms ?? 0,
-              explicit: t.explicit ?? false,
-              fromLikedSongs: true,
-              rank: candidates.length,
-            });
-          if (inputs.length > 0) await tempoLookups.enqueue(inputs, { userId });
-          offset += page.items.length;
-          if (!page.next || page.items.length === 0) break;
-        } catch (err) {
-          if (!(err instanceof SpotifyDeferredError)) throw err;
-          if (err.reason === 'quota') return void (scan = 'quota');
-          await sleep(Math.max(0, err.retryAt.getTime() - Date.now()));
-        }
-      }
-      scan = 'done';
-      await playlists.jobs.trigger(userId);
-    })();
 
     // Watch: the first 50 placed, the user removing a few placed tracks, and the end.
     const placed = async () => {
@@ -187,17 +169,20 @@ async function runFor(user: string): Promise<string> {
     let first50: { seconds: number; calls: number; writerCalls: number } | null = null;
     let removed: string[] = [];
     let lastLog = 0;
+    // Work due within the hour; a job put off to tomorrow (the daily quota) is left for tomorrow.
+    const live = async (name: 'library-scan' | 'tempo-lookup' | 'playlist-sync') =>
+      (await boss.findJobs(name)).filter((j) => ['created', 'retry', 'active'].includes(j.state));
     const busy = async () => {
-      for (const name of ['tempo-lookup', 'playlist-sync']) {
-        const live = (await boss.findJobs(name)).filter(
-          (j) =>
-            ['created', 'retry', 'active'].includes(j.state) &&
-            j.startAfter.getTime() < Date.now() + 3_600_000,
-        );
-        if (live.length > 0) return true;
-      }
+      for (const name of ['library-scan', 'tempo-lookup', 'playlist-sync'] as const)
+        if ((await live(name)).some((j) => j.startAfter.getTime() < Date.now() + 3_600_000)) return true;
       return false;
     };
+    const scanState = async (): Promise<'reading' | 'done' | 'quota'> => {
+      const jobs = await live('library-scan');
+      if (jobs.length === 0) return 'done';
+      return jobs.every((j) => j.startAfter.getTime() >= Date.now() + 3_600_000) ? 'quota' : 'reading';
+    };
+    let candidates: MatchCandidate[] = [];
     for (;;) {
       await sleep(250);
       const n = await placed();
@@ -209,26 +194,27 @@ async function runFor(user: string): Promise<string> {
         };
       if (first50 && removed.length === 0 && REMOVE > 0)
         removed = await removeAsUser(sandbox, user, playlists, userId);
-      if (performance.now() - lastLog > 5_000) {
+      if (performance.now() - lastLog > 15_000) {
         lastLog = performance.now();
+        candidates = await library.listMatchCandidates(userId);
         const known = [...(await tempo.repo.getByKeys(candidates.map((c) => c.recordingKey))).values()];
         log(
-          `  ${user}: ${candidates.length} liked read (${scan}), ${known.filter((k) => k.bpm !== null).length} tempos, ${n} placed, ${await webApiCalls()} Spotify calls, ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+          `  ${user}: ${candidates.length} library tracks (scan ${await scanState()}), ${known.filter((k) => k.bpm !== null).length} tempos, ${n} placed, ${await webApiCalls()} Spotify calls, ${((performance.now() - t0) / 1000).toFixed(0)} s`,
         );
       }
-      if (scan !== 'reading' && !(await busy())) break;
+      if (!(await busy())) break;
       if (performance.now() - t0 > MAX_MS) {
         log(`  ${user}: stopped after ${MAX_MS / 60_000} minutes`);
         break;
       }
     }
-    await scanner;
+    candidates = await library.listMatchCandidates(userId);
     return report({
       user,
       sandbox,
       userId,
       seconds: (performance.now() - t0) / 1000,
-      scan,
+      scan: await scanState(),
       candidates,
       first50,
       removed,

@@ -1,6 +1,5 @@
 // What the simulated world's ground truth says about a placement: the error kind of a tempo, a sweep of
-// the confidence threshold over the resolver's answers, and an estimate of a full catalog scan's cost.
-import type { World } from '@pacebeat/sandbox';
+// the confidence threshold over the resolver's answers, and what each source's answers would place.
 import { fitsRange, trustedBpm } from '@pacebeat/server/src/playlists/matching.ts';
 import type { CachedTempo } from '@pacebeat/server/src/tempo/tempo.repository.ts';
 
@@ -67,30 +66,6 @@ export function sweep(
       threeTwo,
     };
   });
-}
-
-/**
- * Development-mode calls to scan every release of every artist of these tracks (DESIGN "all tracks of all
- * artists"): `GET /artists/{id}/albums` 10 a page, then `GET /albums/{id}` once per release (its first 50
- * tracks embedded; longer releases take a page more). An estimate for the library scanner (issue 10).
- */
-export function catalogScanCalls(
-  world: World,
-  trackGs: number[],
-  followedArtists: number[],
-): { artists: number; calls: number } {
-  const cat = world.catalog;
-  const artists = new Set(followedArtists);
-  for (const g of trackGs) for (const i of cat.track(g).artists) artists.add(i);
-  let calls = 0;
-  for (const i of artists) {
-    const a = cat.artists[i];
-    if (!a) continue;
-    const releases = [...a.releases, ...a.appearsOn];
-    calls += Math.max(1, Math.ceil(releases.length / 10));
-    for (const r of releases) calls += Math.max(1, Math.ceil((cat.releases[r]?.trackCount ?? 0) / 50));
-  }
-  return { artists: artists.size, calls };
 }
 
 /**
