@@ -15,14 +15,16 @@ export type { PlaylistSourceInput, SourcePatch, SourceRow } from './source.repos
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type LibraryUserRow = typeof libraryUsers.$inferSelect;
 
-/** One row of `listMatchCandidates` (the target playlists' matching reads these). */
+/** One track of a user's enabled sources, as `listMatchCandidates` lists it for the target playlists. */
 export interface MatchCandidate {
   trackId: string;
+  /** The tempo cache's key: `isrc:<ISRC>` or `spotify:<trackId>` (one song however many tracks carry it). */
   recordingKey: string;
   artistIds: string[];
   durationMs: number;
   explicit: boolean;
   fromLikedSongs: boolean;
+  /** Lower is better: Liked Songs newest first, then owned/collaborative playlists, then catalog tracks. */
   rank: number;
 }
 

@@ -57,6 +57,9 @@ const outputName = (source: string) => `${path.basename(source, '.ts')}.sql`;
 /** Every snapshot file's name and content. Throws when a method has no sample (or a sample no method). */
 export async function render(repositories = REPOSITORIES): Promise<Map<string, string>> {
   const files = new Map<string, string>();
+  // A repository that composes another's queries (the library repository) issues the same SQL for those
+  // methods: its snapshot points to the first one instead of repeating it.
+  const written = new Map<string, string>();
   for (const repo of repositories) {
     const methods = Object.keys(repo.create(recordingDb().db));
     const samples = repo.samples as Record<string, Case<Method> | Case<Method>[]>;
@@ -89,11 +92,19 @@ export async function render(repositories = REPOSITORIES): Promise<Map<string, s
         } finally {
           Math.random = random;
         }
-        const title = `-- ${repo.name}.${method}${c.label ? ` (${c.label})` : ''}`;
+        const case_ = `${method}${c.label ? ` (${c.label})` : ''}`;
+        const title = `-- ${repo.name}.${case_}`;
         const body = log.length ? log.map(formatStatement).join('\n') : '-- (no SQL)';
         const note = failure
           ? `\n-- then threw on the recorder's answer (give it rows in samples.ts): ${failure}`
           : '';
+        const key = `${case_}\n${body}${note}`;
+        const first = written.get(key);
+        if (first) {
+          blocks.push(`${title}\n-- the same SQL as ${first}\n`);
+          continue;
+        }
+        written.set(key, `${repo.name}.${case_} (${outputName(repo.source)})`);
         blocks.push(`${title}\n${body}${note}\n`);
       }
     }

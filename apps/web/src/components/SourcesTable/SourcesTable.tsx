@@ -7,7 +7,6 @@ import { useTheme } from '@mui/material/styles';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
@@ -16,6 +15,7 @@ import { lastJob, statOrNa, STATUS_TEXTS as T } from '../../status/status-format
 import { CardField } from '../CardField/CardField.tsx';
 import { SourceName } from './SourceName.tsx';
 import { SourceSwitch } from './SourceSwitch.tsx';
+import { TableFrame } from '../TableFrame/TableFrame.tsx';
 
 const key = (s: Source) => `${s.kind}:${s.source_id}`;
 
@@ -48,10 +48,7 @@ export function SourcesTable({ sources }: { sources: Source[] }) {
     );
   }
   return (
-    <TableContainer
-      component={Box}
-      sx={{ border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: 'background.paper' }}
-    >
+    <TableFrame>
       <Table size="small" aria-label={T.sourcesTitle}>
         <TableHead>
           <TableRow>
@@ -78,6 +75,6 @@ export function SourcesTable({ sources }: { sources: Source[] }) {
           ))}
         </TableBody>
       </Table>
-    </TableContainer>
+    </TableFrame>
   );
 }

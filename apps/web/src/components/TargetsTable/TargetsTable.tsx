@@ -8,7 +8,6 @@ import { useTheme } from '@mui/material/styles';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
@@ -22,6 +21,7 @@ import {
 } from '../../status/status-format.ts';
 import { SpotifyLogo } from '../SpotifyLogo/SpotifyLogo.tsx';
 import { CardField } from '../CardField/CardField.tsx';
+import { TableFrame } from '../TableFrame/TableFrame.tsx';
 
 /**
  * The target's name (spec §2): a link to its Spotify playlist with Spotify's logo once it has a public
@@ -85,10 +85,7 @@ export function TargetsTable({ targets }: { targets: Target[] }) {
     );
   }
   return (
-    <TableContainer
-      component={Box}
-      sx={{ border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: 'background.paper' }}
-    >
+    <TableFrame>
       <Table size="small" aria-label={T.targetsTitle}>
         <TableHead>
           <TableRow>
@@ -117,6 +114,6 @@ export function TargetsTable({ targets }: { targets: Target[] }) {
           ))}
         </TableBody>
       </Table>
-    </TableContainer>
+    </TableFrame>
   );
 }
