@@ -2,7 +2,13 @@
 // when nothing changed (no artist new to us and Spotify's total equals ours); otherwise, and at least
 // once per `fullReadEveryMs`, it reads every page and then drops artists no longer followed.
 import type { SourceRow } from './library.repository.ts';
-import { PAGE, type FollowedCursor, type ScanContext, type StepResult } from './scan-context.ts';
+import {
+  PAGE,
+  type FollowedCursor,
+  type ScanContext,
+  type StepResult,
+  pageProgress,
+} from './scan-context.ts';
 
 export async function followedStep(c: ScanContext, userId: string, s: SourceRow): Promise<StepResult> {
   const starting = s.cursor === null;
@@ -24,17 +30,7 @@ export async function followedStep(c: ScanContext, userId: string, s: SourceRow)
       artists.map((a, i) => ({ artistId: a.id, position: cur.position + i })),
     );
     if (added > 0) await q.markArtistsStale(userId);
-    const progress = {
-      pagesRead: (starting ? 0 : s.pagesRead) + 1,
-      itemsRead: (starting ? 0 : s.itemsRead) + artists.length,
-      pagesTotal: Math.ceil(page.total / PAGE),
-      total: page.total,
-      error: null,
-      failures: 0,
-      resumesAt: null,
-      // A pass clears what made it due; a step after a failure's pause clears the pause.
-      ...(starting || s.failures > 0 ? { dueAt: null } : {}),
-    };
+    const progress = pageProgress(s, starting, artists.length, page.total);
     const unchanged =
       cur.mode === 'check' && added === 0 && (await q.countSourceArtists(s.id)) === page.total;
     if (unchanged || end) {

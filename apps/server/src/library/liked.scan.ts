@@ -4,7 +4,7 @@
 // (songs unliked), a full pass, at most once per `fullReadEveryMs`, drops what is gone.
 import type { SourceRow } from './library.repository.ts';
 import { artistsOf, toLibraryTrack, type LibraryTrack } from './spotify-items.ts';
-import { PAGE, type LikedCursor, type ScanContext, type StepResult } from './scan-context.ts';
+import { PAGE, type LikedCursor, type ScanContext, type StepResult, pageProgress } from './scan-context.ts';
 
 export async function likedStep(c: ScanContext, userId: string, s: SourceRow): Promise<StepResult> {
   const now = Date.now();
@@ -40,20 +40,16 @@ export async function likedStep(c: ScanContext, userId: string, s: SourceRow): P
       cur.pass,
       entries.map((e, i) => ({ trackId: e.track.id, addedAt: e.addedAt, position: cur.offset + i })),
     );
-    const pagesRead = (starting ? 0 : s.pagesRead) + 1;
-    const itemsRead = (starting ? 0 : s.itemsRead) + tracks.length;
     if (added > 0) await q.markArtistsStale(userId);
     const progress = {
-      pagesRead,
-      itemsRead,
-      pagesTotal: cur.mode === 'full' ? Math.ceil(page.total / PAGE) : null,
-      total: page.total,
-      state: 'scanning',
-      error: null,
-      failures: 0,
-      resumesAt: null,
-      // A pass clears what made it due; a step after a failure's pause clears the pause.
-      ...(starting || s.failures > 0 ? { dueAt: null } : {}),
+      ...pageProgress(
+        s,
+        starting,
+        tracks.length,
+        page.total,
+        cur.mode === 'full' ? Math.ceil(page.total / PAGE) : null,
+      ),
+      state: 'scanning' as const,
     };
     if (!end && !(cur.mode === 'new' && added === 0)) {
       await q.updateSource(userId, s.id, {

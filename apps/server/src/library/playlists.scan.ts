@@ -4,7 +4,13 @@
 import { playlistTotal } from '../spotify/api.ts';
 import { SpotifyApiError } from '../spotify/errors.ts';
 import type { LibraryUserRow, PlaylistSourceInput, SourceRow } from './library.repository.ts';
-import { PAGE, type PlaylistCursor, type ScanContext, type StepResult } from './scan-context.ts';
+import {
+  PAGE,
+  type PlaylistCursor,
+  type ScanContext,
+  type StepResult,
+  pageProgress,
+} from './scan-context.ts';
 import { artistsOf, toLibraryTrack, type LibraryTrack } from './spotify-items.ts';
 
 export async function discoveryStep(c: ScanContext, user: LibraryUserRow): Promise<StepResult> {
@@ -93,17 +99,7 @@ export async function playlistStep(c: ScanContext, userId: string, s: SourceRow)
       tracks.map((t, i) => ({ trackId: t.id, addedAt: null, position: cur.offset + i })),
     );
     if (added > 0) await q.markArtistsStale(userId);
-    const progress = {
-      pagesRead: (starting ? 0 : s.pagesRead) + 1,
-      itemsRead: (starting ? 0 : s.itemsRead) + tracks.length,
-      pagesTotal: Math.ceil(page.total / PAGE),
-      total: page.total,
-      error: null,
-      failures: 0,
-      resumesAt: null,
-      // A pass clears what made it due; a step after a failure's pause clears the pause.
-      ...(starting || s.failures > 0 ? { dueAt: null } : {}),
-    };
+    const progress = pageProgress(s, starting, tracks.length, page.total);
     if (!end) {
       await q.updateSource(userId, s.id, {
         ...progress,

@@ -71,6 +71,27 @@ export interface StepResult {
 
 export const PAGE = 50;
 
+/** A source's progress after one more page of `items` items (of `total`), as every scan step records it. */
+export function pageProgress(
+  s: { pagesRead: number; itemsRead: number; failures: number },
+  starting: boolean,
+  items: number,
+  total: number,
+  pagesTotal: number | null = Math.ceil(total / PAGE),
+) {
+  return {
+    pagesRead: (starting ? 0 : s.pagesRead) + 1,
+    itemsRead: (starting ? 0 : s.itemsRead) + items,
+    pagesTotal,
+    total,
+    error: null,
+    failures: 0,
+    resumesAt: null,
+    // A pass clears what made it due; a step after a failure's pause clears the pause.
+    ...(starting || s.failures > 0 ? { dueAt: null } : {}),
+  };
+}
+
 /** A queued tempo lookup not answered after this long is queued again (its job was lost or cancelled). */
 export const TEMPO_REQUEUE_MS = 24 * 3600_000;
 
