@@ -29,6 +29,17 @@ export const artistSetCte = (userId: string) => sql`
            coalesce(ta.n, 0) + case when f.artist_id is null then 0 else 1 end as weight
     from track_artists ta full join followed f on f.artist_id = ta.artist_id)`;
 
+/** The user's tracks (`user_tracks`): their enabled Liked Songs and playlists, and their artist set's catalogs. */
+export const userTracksCte = (userId: string) => sql`
+  ${artistSetCte(userId)},
+  user_tracks as (
+    select st.track_id from library_source_tracks st
+    join enabled_sources e on e.id = st.source_ref and e.kind in ('liked_songs', 'playlist')
+    union
+    select t.id from artist_set a
+    join library_artist_releases ar on ar.artist_id = a.artist_id
+    join library_tracks t on t.release_id = ar.release_id and a.artist_id = any(t.artist_ids))`;
+
 export function createArtistSetRepository(db: Db) {
   return {
     /**
@@ -92,15 +103,8 @@ export function createArtistSetRepository(db: Db) {
     async tracksWithoutTempo(userId: string, staleMs: number, limit: number): Promise<string[]> {
       const stale = `${Math.round(staleMs)} milliseconds`;
       const rows = await db.execute<{ id: string }>(sql`
-        with ${artistSetCte(userId)},
-        mine as (
-          select st.track_id from library_source_tracks st
-          join enabled_sources e on e.id = st.source_ref and e.kind in ('liked_songs', 'playlist')
-          union
-          select t.id from artist_set a
-          join library_artist_releases ar on ar.artist_id = a.artist_id
-          join library_tracks t on t.release_id = ar.release_id and a.artist_id = any(t.artist_ids))
-        select t.id from mine m join library_tracks t on t.id = m.track_id
+        with ${userTracksCte(userId)}
+        select t.id from user_tracks m join library_tracks t on t.id = m.track_id
         where (t.tempo_queued_key is distinct from t.recording_key
                or t.tempo_queued_at <= now() - ${stale}::interval)
           and not exists (select 1 from tempo_recordings r where r.key = t.recording_key)

@@ -2,7 +2,7 @@
 // tempo_recordings, by recording key), and the library at a glance. Read-only SQL.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { artistSetCte } from './artist-set.repository.ts';
+import { userTracksCte } from './artist-set.repository.ts';
 
 export interface SourceCounts {
   knownTracks: number;
@@ -83,16 +83,9 @@ export function createSourceStatsRepository(db: Db) {
     /** Distinct tracks of the enabled sources (what matching sees), and how many have a tempo. */
     async summary(userId: string): Promise<SourceCounts> {
       const rows = await db.execute<{ known: number; with_tempo: number }>(sql`
-        with ${artistSetCte(userId)},
-        all_tracks as (
-          select st.track_id from library_source_tracks st
-          join enabled_sources e on e.id = st.source_ref and e.kind in ('liked_songs', 'playlist')
-          union
-          select t.id from artist_set a
-          join library_artist_releases ar on ar.artist_id = a.artist_id
-          join library_tracks t on t.release_id = ar.release_id and a.artist_id = any(t.artist_ids))
+        with ${userTracksCte(userId)}
         select count(*)::int as known, count(tr.key)::int as with_tempo
-        from all_tracks x
+        from user_tracks x
         join library_tracks t on t.id = x.track_id
         left join tempo_recordings tr on tr.key = t.recording_key and tr.bpm is not null`);
       const r = rows.rows[0];

@@ -195,7 +195,7 @@ with
       track_artists ta
       full join followed f on f.artist_id = ta.artist_id
   ),
-  mine as (
+  user_tracks as (
     select
       st.track_id
     from
@@ -214,7 +214,7 @@ with
 select
   t.id
 from
-  mine m
+  user_tracks m
   join library_tracks t on t.id = m.track_id
 where
   (

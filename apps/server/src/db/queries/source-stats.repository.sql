@@ -143,7 +143,7 @@ with
       track_artists ta
       full join followed f on f.artist_id = ta.artist_id
   ),
-  all_tracks as (
+  user_tracks as (
     select
       st.track_id
     from
@@ -163,7 +163,7 @@ select
   count(*)::int as known,
   count(tr.key)::int as with_tempo
 from
-  all_tracks x
+  user_tracks x
   join library_tracks t on t.id = x.track_id
   left join tempo_recordings tr on tr.key = t.recording_key
   and tr.bpm is not null;
