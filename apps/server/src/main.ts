@@ -7,6 +7,8 @@ import closeWithGrace from 'close-with-grace';
 import dotenv from 'dotenv';
 import { PgBoss } from 'pg-boss';
 import { createAccountsModule, type AccountsModule } from './accounts/accounts.module.ts';
+import { createChoicesModule, type ChoicesModule } from './choices/choices.module.ts';
+import { removalsNotAvailable } from './choices/choices.service.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { AlreadyRunningError } from './db/embedded.ts';
@@ -156,7 +158,7 @@ async function main(): Promise<void> {
   }
   // The library and the target playlists are wired below (they need the Spotify module); the hooks find
   // them when a user connects or disconnects.
-  const wired: { library?: LibraryModule; playlists?: PlaylistsModule } = {};
+  const wired: { library?: LibraryModule; playlists?: PlaylistsModule; choices?: ChoicesModule } = {};
   const spotify = createSpotifyModule(db.db, spotifyEndpoints!, config, log, {
     observe: metrics?.spotifyRequest,
     // Disconnect (or a connect that replaces the account): the library goes, the user's jobs stop, then
@@ -165,6 +167,7 @@ async function main(): Promise<void> {
       async (userId) => void (await wired.library?.service.gone(userId)),
       async (userId) => void (await cancelUserJobs(boss, Object.keys(jobRegistry), userId)),
       async (userId) => void (await wired.playlists?.service.forgetUser(userId)),
+      async (userId) => void (await wired.choices?.service.forgetUser(userId)),
     ],
     // Every connect: the library scan starts; the default targets (idempotent) and a first writer run.
     onConnected: [
@@ -208,10 +211,22 @@ async function main(): Promise<void> {
     api: spotify.api,
     tempos: tempo.repo,
     listMatchCandidates: (userId) => wired.library!.listMatchCandidates(userId),
+    runnerChoices: (userId) => wired.choices!.service.runnerChoices(userId),
     queue: jobQueue,
     log,
   });
   wired.playlists = playlists;
+  // A runner's tempo corrections and exclusions, and the target pages' lists (issue 15, items 2–4).
+  const choices = createChoicesModule(db.db, {
+    listMatchCandidates: (userId) => wired.library!.listMatchCandidates(userId),
+    tempos: tempo.repo,
+    placedKeys: playlists.repo.placedKeys,
+    // MERGE: wire the playlists writer's removal port here, `(userId, r) => playlists.service.requestRemovals(userId, r)`
+    // (built on the targets branch). Until then removal on request is refused with a clear message.
+    removeFromTargets: removalsNotAvailable,
+    triggerSync: (userId) => playlists.jobs.trigger(userId),
+  });
+  wired.choices = choices;
   // Producer (enqueue, for library scans) and consumer (run, the tempo-lookup job) of tempo lookups;
   // a job for a user's library asks that user's Spotify for audio-features.
   const tempoLookups = createTempoLookups({
@@ -281,6 +296,7 @@ async function main(): Promise<void> {
         metrics,
         library: { library: lib.service },
         playlists: { playlists: playlists.service },
+        choices: { choices: choices.service, trackLists: choices.trackLists },
         async checkReady() {
           if (stopping) throw new Error('shutting down');
           await db.pool.query('select 1');

@@ -6,3 +6,4 @@ export * from './spotify.ts';
 export * from './tempo.ts';
 export * from './library.ts';
 export * from './playlists.ts';
+export * from './choices.ts';

@@ -76,3 +76,5 @@ export * from './tempo.schema.ts';
 export * from './library.schema.ts';
 // playlists: target playlists, the recordings placed in them, and the writer lease (owned by src/playlists/)
 export * from './playlists.schema.ts';
+// choices: a runner's tempo corrections and exclusions (owned by src/choices/)
+export * from './choices.schema.ts';

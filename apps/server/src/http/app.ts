@@ -5,6 +5,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { API_BASE } from '@pacebeat/contract';
 import { accountsRoutes, type AccountsRoutesOptions } from '../accounts/accounts.routes.ts';
+import { choicesRoutes, type ChoicesRoutesOptions } from '../choices/choices.routes.ts';
 import { apiDocs } from './api-docs.ts';
 import { authPlugin } from './auth.plugin.ts';
 import { contentSecurityPolicy } from './csp.ts';
@@ -41,6 +42,8 @@ export interface AppDeps extends HealthDeps {
   library?: LibraryRoutesOptions;
   /** The target playlists table (playlists module). */
   playlists?: PlaylistsRoutesOptions;
+  /** A target's track lists, tempo corrections and exclusions (choices module). */
+  choices?: ChoicesRoutesOptions;
 }
 
 /** Largest request body any /api route accepts; larger ones answer 413. */
@@ -114,6 +117,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
       if (deps.spotify) await api.register(spotifyRoutes, { ...deps.spotify, prefix: '/spotify' });
       if (deps.library) await api.register(libraryRoutes, { ...deps.library, prefix: '/spotify' });
       if (deps.playlists) await api.register(playlistsRoutes, { ...deps.playlists, prefix: '/spotify' });
+      if (deps.choices) await api.register(choicesRoutes, { ...deps.choices, prefix: '/spotify' });
       if (deps.tempo) await api.register(tempoRoutes, { ...deps.tempo, prefix: '/tempo' });
     },
     { prefix: API_BASE },

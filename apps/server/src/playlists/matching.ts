@@ -3,6 +3,7 @@
 // tempo the resolver is confident about is used (see MIN_CONFIDENCE).
 import type { CachedTempo } from '../tempo/tempo.repository.ts';
 import type { MatchCandidate } from './candidates.ts';
+import { excludedBy, NO_CHOICES, type RunnerChoices } from './runner-choices.ts';
 
 /** The targets every user gets on connect: running cadences, 10 BPM apart. */
 export const DEFAULT_TARGETS: ReadonlyArray<{ minBpm: number; maxBpm: number }> = [
@@ -63,7 +64,9 @@ export interface PlannedTrack {
 
 /**
  * The new matches of each target, in the candidates' order (best-ranked first; the caller's list order
- * breaks ties), one per recording, leaving out recordings the target already has in any state.
+ * breaks ties), one per recording, leaving out recordings the target already has in any state. The
+ * runner's choices (runner-choices.ts) come first: an excluded track or artist is never planned, and a
+ * corrected tempo is used over the resolver's.
  */
 export function planAdds(
   targets: TargetRange[],
@@ -71,6 +74,7 @@ export function planAdds(
   tempos: Map<string, TempoFact>,
   placed: Map<string, Set<string>>,
   minConfidence = MIN_CONFIDENCE,
+  choices: RunnerChoices = NO_CHOICES,
 ): Map<string, PlannedTrack[]> {
   const ordered = candidates.map((c, i) => ({ c, i })).sort((a, b) => a.c.rank - b.c.rank || a.i - b.i);
   const seen = new Set<string>();
@@ -78,10 +82,13 @@ export function planAdds(
   for (const { c } of ordered) {
     if (seen.has(c.recordingKey)) continue;
     seen.add(c.recordingKey);
+    if (excludedBy(c, choices)) continue;
     const tempo = tempos.get(c.recordingKey);
-    const bpm = trustedBpm(tempo, minConfidence);
+    const corrected = choices.corrections.get(c.recordingKey);
+    const bpm = corrected ?? trustedBpm(tempo, minConfidence);
     if (bpm === null) continue;
-    const since = tempo?.resolvedAt?.getTime() ?? 0;
+    // A correction is the runner's own act, made to see it placed: it does not wait for a batch to fill.
+    const since = corrected !== undefined ? 0 : (tempo?.resolvedAt?.getTime() ?? 0);
     for (const t of targets) {
       if (!fitsRange(bpm, t.minBpm, t.maxBpm) || placed.get(t.id)?.has(c.recordingKey)) continue;
       plan.get(t.id)!.push({ trackId: c.trackId, recordingKey: c.recordingKey, bpm, since });

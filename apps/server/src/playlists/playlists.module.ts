@@ -17,6 +17,8 @@ export interface PlaylistsModuleDeps {
   tempos: PlaylistWriterDeps['tempos'];
   /** The library module's tracks of the user's enabled sources. */
   listMatchCandidates: ListMatchCandidates;
+  /** The runner's tempo corrections and exclusions (choices module). */
+  runnerChoices?: PlaylistWriterDeps['runnerChoices'];
   queue: PlaylistSyncQueue;
   log: Logger;
   settings?: PlaylistWriterDeps['settings'];

@@ -15,6 +15,7 @@ import { ensurePlaylist, settleCreation } from './creation.ts';
 import { dueNow, planAdds, type TempoFact } from './matching.ts';
 import type { PlaylistsRepository, TargetRow } from './playlists.repository.ts';
 import { checkFollowed, ensureFresh, settlePending } from './reconcile.ts';
+import { NO_CHOICES, type LoadRunnerChoices } from './runner-choices.ts';
 import { PlaylistGoneError } from './spotify-playlists.ts';
 import {
   createSyncContext,
@@ -31,6 +32,8 @@ export interface PlaylistWriterDeps {
   api: (ctx: CallContext) => SpotifyApi;
   tempos: Pick<TempoRepository, 'getByKeys'>;
   listMatchCandidates: ListMatchCandidates;
+  /** The runner's tempo corrections and exclusions (choices module); none when not given. */
+  runnerChoices?: LoadRunnerChoices;
   log: Logger;
   settings?: Partial<WriterSettings>;
   now?: () => number;
@@ -95,7 +98,8 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
     const candidates = await deps.listMatchCandidates(userId);
     const tempos = await temposOf([...new Set(candidates.map((x) => x.recordingKey))]);
     const placed = await deps.repo.placedKeys(open.map((t) => t.id));
-    const plan = planAdds(open, candidates, tempos, placed, settings.minConfidence);
+    const choices = (await deps.runnerChoices?.(userId)) ?? NO_CHOICES;
+    const plan = planAdds(open, candidates, tempos, placed, settings.minConfidence, choices);
     // No playlist made yet: the user's first fill. Small adds wait a little for more matches.
     const firstFill = !targets.some((t) => t.playlistId !== null);
     const { due, nextAt } = dueNow(plan, firstFill, { ...settings, batch: ADD_BATCH }, c.now());

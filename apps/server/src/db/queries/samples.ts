@@ -1,6 +1,8 @@
 // The fixed arguments each repository method is called with by generate.ts (npm run db:queries): every
 // method of every *.repository.ts needs at least one case, or tsc, the generator and queries.test.ts fail.
 import { createAuthAttemptRepository } from '../../accounts/auth-attempt.repository.ts';
+import { createChoicesRepository } from '../../choices/choices.repository.ts';
+import { createTrackListsRepository } from '../../choices/track-lists.repository.ts';
 import { createCatalogRepository, type CatalogRepository } from '../../library/catalog.repository.ts';
 import { createArtistSetRepository, type ArtistSetRepository } from '../../library/artist-set.repository.ts';
 import { createLibraryRepository } from '../../library/library.repository.ts';
@@ -472,6 +474,44 @@ export const REPOSITORIES = [
           [{ recordingKey: 'spotify:4uLU6hMCjMI75M1A2tKUQC', trackId: '4uLU6hMCjMI75M1A2tKUQC' }],
         ],
       },
+    },
+  }),
+  repository({
+    source: 'choices/choices.repository.ts',
+    name: 'ChoicesRepository',
+    create: createChoicesRepository,
+    samples: {
+      corrections: { args: [USER_ID] },
+      setCorrection: { args: [USER_ID, 'isrc:USUM71703861', 86] },
+      deleteCorrection: { args: [USER_ID, 'isrc:USUM71703861'] },
+      exclusions: { args: [USER_ID] },
+      exclusionsPage: { args: [USER_ID, 25, 25] },
+      addExclusion: {
+        args: [
+          USER_ID,
+          'track',
+          'isrc:USUM71703861',
+          { label: TRACK.title, detail: 'Band of Horses, Avicii' },
+        ],
+        rows: { select: [{ userId: USER_ID, kind: 'track', key: 'isrc:USUM71703861' }] },
+      },
+      deleteExclusion: { args: [USER_ID, 'artist', ARTIST_ID] },
+      deleteUserData: { args: [USER_ID] },
+    },
+  }),
+  repository({
+    source: 'choices/track-lists.repository.ts',
+    name: 'TrackListsRepository',
+    create: createTrackListsRepository,
+    samples: {
+      targetOf: { args: [USER_ID, TARGET_ID] },
+      targetsOf: { args: [USER_ID] },
+      placedPage: { args: [TARGET_ID, 50, 25] },
+      tracks: { args: [[TRACK.id]] },
+      trackOfRecording: { args: [TRACK.recordingKey] },
+      artistNames: { args: [[ARTIST_ID]] },
+      addedOfRecordings: { args: [USER_ID, [TRACK.recordingKey]] },
+      addedOfArtist: { args: [USER_ID, ARTIST_ID] },
     },
   }),
 ];

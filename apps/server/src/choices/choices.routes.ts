@@ -1,0 +1,110 @@
+// A runner's tracks and choices under /api/spotify (issue 15, items 2–4): a target's lists, tempo
+// corrections and exclusions. Reads serve sudo mode (an admin looks at another user's); writes are refused
+// in it. Every call is the signed-in user's own: another user's target answers 404.
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  ExclusionBody,
+  ExclusionParams,
+  ExclusionReply,
+  ExclusionsReply,
+  PageQuery,
+  RecordingParams,
+  SudoQuery,
+  TargetTracksParams,
+  TargetTracksQuery,
+  TargetTracksReply,
+  TempoCorrectionBody,
+  TempoCorrectionReply,
+  UndoReply,
+} from '@pacebeat/contract';
+import { forbidSudo, requireUser } from '../http/auth.plugin.ts';
+import type { ChoicesService } from './choices.service.ts';
+import type { TrackListsService } from './track-lists.service.ts';
+
+export interface ChoicesRoutesOptions {
+  choices: Pick<ChoicesService, 'correctTempo' | 'undoCorrection' | 'exclude' | 'restore' | 'exclusions'>;
+  trackLists: Pick<TrackListsService, 'targetTracks'>;
+}
+
+export async function choicesRoutes(app: FastifyInstance, opts: ChoicesRoutesOptions) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const write = { onRequest: requireUser, preHandler: forbidSudo };
+
+  r.get(
+    '/targets/:targetId/tracks',
+    {
+      onRequest: requireUser,
+      schema: {
+        params: TargetTracksParams,
+        querystring: TargetTracksQuery,
+        response: { 200: TargetTracksReply },
+      },
+    },
+    async (req) => ({
+      data: await opts.trackLists.targetTracks(req.auth!.user.id, req.params.targetId, req.query),
+    }),
+  );
+
+  r.put(
+    '/tempo_corrections/:recordingKey',
+    {
+      ...write,
+      schema: {
+        params: RecordingParams,
+        querystring: SudoQuery,
+        body: TempoCorrectionBody,
+        response: { 200: TempoCorrectionReply },
+      },
+    },
+    async (req) => ({
+      data: await opts.choices.correctTempo(
+        req.auth!.user.id,
+        req.params.recordingKey,
+        req.body.bpm,
+        req.body.remove_from_old_targets,
+      ),
+    }),
+  );
+
+  r.delete(
+    '/tempo_corrections/:recordingKey',
+    { ...write, schema: { params: RecordingParams, querystring: SudoQuery, response: { 200: UndoReply } } },
+    async (req) => ({ data: await opts.choices.undoCorrection(req.auth!.user.id, req.params.recordingKey) }),
+  );
+
+  r.get(
+    '/exclusions',
+    { onRequest: requireUser, schema: { querystring: PageQuery, response: { 200: ExclusionsReply } } },
+    async (req) => ({
+      data: await opts.choices.exclusions(req.auth!.user.id, req.query.offset, req.query.limit),
+    }),
+  );
+
+  r.put(
+    '/exclusions/:kind/:key',
+    {
+      ...write,
+      schema: {
+        params: ExclusionParams,
+        querystring: SudoQuery,
+        body: ExclusionBody,
+        response: { 200: ExclusionReply },
+      },
+    },
+    async (req) => ({
+      data: await opts.choices.exclude(
+        req.auth!.user.id,
+        req.params.kind,
+        req.params.key,
+        req.body.remove_from_targets,
+      ),
+    }),
+  );
+
+  r.delete(
+    '/exclusions/:kind/:key',
+    { ...write, schema: { params: ExclusionParams, querystring: SudoQuery, response: { 200: UndoReply } } },
+    async (req) => ({ data: await opts.choices.restore(req.auth!.user.id, req.params.kind, req.params.key) }),
+  );
+}

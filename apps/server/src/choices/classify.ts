@@ -1,0 +1,74 @@
+// Which of a user's tracks wait for a target and which it skips, and how a tempo meets a range: pure, by the
+// same rules as the writer (planAdds), so the pages say exactly what the writer will do.
+import type { Fold, SkipReason } from '@pacebeat/contract';
+import type { MatchCandidate } from '../playlists/candidates.ts';
+import {
+  fitsRange,
+  planAdds,
+  trustedBpm,
+  type PlannedTrack,
+  type TargetRange,
+  type TempoFact,
+} from '../playlists/matching.ts';
+import { excludedBy, type RunnerChoices } from '../playlists/runner-choices.ts';
+
+/** How `bpm` meets [min, max): as it is, doubled (a half-time song) or halved; null when it does not. */
+export function foldOf(bpm: number, minBpm: number, maxBpm: number): Fold | null {
+  if (bpm >= minBpm && bpm < maxBpm) return 'none';
+  if (bpm * 2 >= minBpm && bpm * 2 < maxBpm) return 'double';
+  if (bpm / 2 >= minBpm && bpm / 2 < maxBpm) return 'half';
+  return null;
+}
+
+export interface ListInput {
+  target: TargetRange;
+  candidates: MatchCandidate[];
+  tempos: Map<string, TempoFact>;
+  /** Recording keys the target has in any state. */
+  placed: Set<string>;
+  choices: RunnerChoices;
+  minConfidence: number;
+}
+
+/** Tracks that fit the target and will be added (they wait for the writer's next batch, or the budget). */
+export function waitingFor(i: ListInput): PlannedTrack[] {
+  const placed = new Map([[i.target.id, i.placed]]);
+  return planAdds([i.target], i.candidates, i.tempos, placed, i.minConfidence, i.choices).get(i.target.id)!;
+}
+
+export interface Skipped {
+  trackId: string;
+  recordingKey: string;
+  bpm: number | null;
+  reason: SkipReason;
+}
+
+/**
+ * Tracks the target skips, best-ranked first, one per recording: excluded ones that would fit it (or whose
+ * tempo is unknown), tempos too uncertain to trust that would fit it, and tempos no source knows (shown
+ * for every target: tapping them in is how a runner fixes them). Tracks not looked up yet are not listed.
+ */
+export function skippedBy(i: ListInput): Skipped[] {
+  const { target: t, choices } = i;
+  const ordered = [...i.candidates].sort((a, b) => a.rank - b.rank);
+  const seen = new Set<string>();
+  const out: Skipped[] = [];
+  for (const c of ordered) {
+    const key = c.recordingKey;
+    if (seen.has(key) || i.placed.has(key)) continue;
+    seen.add(key);
+    const tempo = i.tempos.get(key);
+    const corrected = choices.corrections.get(key);
+    const bpm = corrected ?? tempo?.bpm ?? null;
+    const excluded = excludedBy(c, choices);
+    const skip = (reason: SkipReason) => out.push({ trackId: c.trackId, recordingKey: key, bpm, reason });
+    if (excluded) {
+      if (bpm === null || fitsRange(bpm, t.minBpm, t.maxBpm)) skip(`excluded_${excluded}`);
+    } else if (corrected === undefined && tempo) {
+      if (tempo.bpm === null) skip('unknown_tempo');
+      else if (trustedBpm(tempo, i.minConfidence) === null && fitsRange(tempo.bpm, t.minBpm, t.maxBpm))
+        skip('uncertain');
+    }
+  }
+  return out;
+}
