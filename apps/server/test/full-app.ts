@@ -6,9 +6,12 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { createAccountsModule } from '../src/accounts/accounts.module.ts';
+import { createChoicesModule } from '../src/choices/choices.module.ts';
 import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/http/app.ts';
 import { startLibraryHarness, type LibraryHarness } from '../src/library/library.test-helper.ts';
+import { createPlaylistsRepository } from '../src/playlists/playlists.repository.ts';
+import { createTempoRepository } from '../src/tempo/tempo.repository.ts';
 import { testOrigins } from './accounts-app.ts';
 
 export interface FullApp {
@@ -27,6 +30,13 @@ export async function buildFullApp(env: Record<string, string> = {}): Promise<Fu
   const accounts = createAccountsModule(harness.db.db, { ...config, embedded: false }, log);
   const lib = harness.libraryProcess();
   const spotify = lib.spotify;
+  const choices = createChoicesModule(harness.db.db, {
+    listMatchCandidates: async () => [],
+    tempos: createTempoRepository(harness.db.db),
+    placedKeys: createPlaylistsRepository(harness.db.db).placedKeys,
+    removeFromTargets: async (_userId, removals) => removals.length,
+    triggerSync: async () => undefined,
+  });
   const app = await buildApp(
     {
       webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),
@@ -39,6 +49,7 @@ export async function buildFullApp(env: Record<string, string> = {}): Promise<Fu
       },
       spotify: { spotify: spotify.connect, limits: accounts.limits },
       library: { library: lib.library.service },
+      choices: { choices: choices.service, trackLists: choices.trackLists },
       tempo: { tempo: { credits: () => ({ getSongBpm: false }) } },
     },
     { loggerInstance: log },

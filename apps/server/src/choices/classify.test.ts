@@ -1,0 +1,62 @@
+// How a tempo meets a range, and what a target waits for and skips (pure).
+import { describe, expect, it } from 'vitest';
+import type { TempoFact } from '../playlists/matching.ts';
+import { NO_CHOICES } from '../playlists/runner-choices.ts';
+import { foldOf, skippedBy, waitingFor } from './classify.ts';
+
+describe('foldOf', () => {
+  it.each([
+    [175, 'none'],
+    [87.5, 'double'],
+    [350, 'half'],
+    [170, 'none'],
+    [180, null],
+    [90, null], // 180 is out
+    [120, null],
+  ])('%s BPM in 170–180 → %s', (bpm, fold) => expect(foldOf(bpm, 170, 180)).toBe(fold));
+});
+
+describe('waiting and skipped', () => {
+  const target = { id: 't', minBpm: 170, maxBpm: 180 };
+  const c = (n: number, artistIds = ['a']) => ({
+    trackId: `t${n}`,
+    recordingKey: `isrc:R${n}`,
+    artistIds,
+    durationMs: 1,
+    explicit: false,
+    fromLikedSongs: true,
+    rank: n,
+  });
+  const tempos = new Map<string, TempoFact>([
+    ['isrc:R1', { bpm: 175, confidence: 0.9 }],
+    ['isrc:R2', { bpm: 176, confidence: 0.5 }],
+    ['isrc:R3', { bpm: null, confidence: 0 }],
+    ['isrc:R4', { bpm: 120, confidence: 0.5 }], // uncertain, but fits no way: not this target's
+    ['isrc:R5', { bpm: 174, confidence: 0.9 }],
+    ['isrc:R6', { bpm: 130, confidence: 0.9 }],
+  ]);
+  const candidates = [c(1), c(2), c(3), c(4), c(5, ['b']), c(6, ['b']), c(7)]; // R7: not looked up yet
+  const base = { target, candidates, tempos, placed: new Set<string>(), minConfidence: 0.76 };
+
+  it('waits for what fits by a trusted tempo; skips the uncertain that would fit and the unknown', () => {
+    const i = { ...base, choices: NO_CHOICES };
+    expect(waitingFor(i).map((p) => p.trackId)).toEqual(['t1', 't5']);
+    expect(skippedBy(i).map((s) => [s.trackId, s.reason])).toEqual([
+      ['t2', 'uncertain'],
+      ['t3', 'unknown_tempo'],
+    ]);
+  });
+
+  it('an excluded artist’s tracks are skipped where they would fit; placed ones are in no list', () => {
+    const i = {
+      ...base,
+      placed: new Set(['isrc:R1']),
+      choices: { ...NO_CHOICES, excludedArtists: new Set(['b']), corrections: new Map([['isrc:R3', 88]]) },
+    };
+    expect(waitingFor(i).map((p) => p.trackId)).toEqual(['t3']);
+    expect(skippedBy(i).map((s) => [s.trackId, s.reason])).toEqual([
+      ['t2', 'uncertain'],
+      ['t5', 'excluded_artist'],
+    ]);
+  });
+});
