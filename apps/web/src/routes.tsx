@@ -28,6 +28,12 @@ export const routes: RouteObject[] = [
         path: '/disconnect/spotify',
         lazy: page(async () => (await import('./pages/DisconnectSpotifyPage.tsx')).DisconnectSpotifyPage),
       },
+      // Beyond the spec (issue 15): a target's tracks, and the Excluded list.
+      {
+        path: '/targets/:targetId',
+        lazy: page(async () => (await import('./pages/TargetTracksPage.tsx')).TargetTracksPage),
+      },
+      { path: '/excluded', lazy: page(async () => (await import('./pages/ExcludedPage.tsx')).ExcludedPage) },
       { path: '*', element: <SudoNavigate to="/" /> },
     ],
   },

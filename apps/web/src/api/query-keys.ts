@@ -19,4 +19,11 @@ export const queryKeys = {
     sourceChange: (sudo: string | null) => ['spotify', 'source_change', { sudo }] as const,
     connectData: (sudo: string | null) => ['spotify', 'connect_data', { sudo }] as const,
   },
+  /** A runner's tracks and choices: a target's lists and the Excluded list (all invalidated by a choice). */
+  choices: {
+    all: (sudo: string | null) => ['choices', { sudo }] as const,
+    targetTracks: (sudo: string | null, targetId: string, list: string, offset: number) =>
+      ['choices', { sudo }, 'target_tracks', targetId, list, offset] as const,
+    exclusions: (sudo: string | null, offset: number) => ['choices', { sudo }, 'exclusions', offset] as const,
+  },
 };

@@ -10,10 +10,11 @@ const TITLES: Record<string, string> = {
   '/logout': 'Log out',
   '/connect/spotify': 'Connect Spotify',
   '/disconnect/spotify': 'Disconnect Spotify',
+  '/excluded': 'Excluded tracks',
 };
 
 export const pageTitle = (pathname: string) => {
-  const title = TITLES[pathname];
+  const title = TITLES[pathname] ?? (pathname.startsWith('/targets/') ? 'Target tracks' : undefined);
   return title ? `${title} · Pacebeat` : 'Pacebeat';
 };
 

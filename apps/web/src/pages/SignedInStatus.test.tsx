@@ -53,11 +53,18 @@ describe('the signed-in status page: tables (spec §2)', () => {
       ['Pacebeat 160-170', '160-170', '2026-11-23 14:06', 'N/A', 'N/A'],
       ['Pacebeat 170-180 (creating...)', '170-180', '-', 'N/A', 'N/A'],
     ]);
-    const link = within(table).getByRole('link', { name: /Pacebeat 150-160/ });
+    const link = within(table).getByRole('link', { name: /^Spotify\s*Pacebeat 150-160$/ });
     expect(link.getAttribute('href')).toBe('https://open.spotify.com/playlist/abc');
     expect(link.getAttribute('rel')).toBe('noopener noreferrer');
     expect(link.querySelector('svg title')?.textContent).toBe('Spotify');
-    expect(within(table).getAllByRole('link')).toHaveLength(1);
+    // Beyond the spec: each "Tracks added" count links to the target's page (its text stays the spec's).
+    const counts = within(table).getAllByRole('link', { name: /tracks added to/ });
+    expect(counts.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['1,234', '/targets/a'],
+      ['N/A', '/targets/b'],
+      ['N/A', '/targets/c'],
+    ]);
+    expect(within(table).getAllByRole('link')).toHaveLength(4);
     expect(screen.getByRole('heading', { name: 'Hello, Ria!' })).toBeTruthy();
   });
 

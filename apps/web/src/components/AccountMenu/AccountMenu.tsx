@@ -69,6 +69,11 @@ export default function AccountMenu() {
           />
         </MenuItem>
         <Divider />
+        {connected && (
+          <MenuItem component={SudoLink} to="/excluded" onClick={close}>
+            Excluded tracks
+          </MenuItem>
+        )}
         {connected ? (
           <MenuItem component={SudoLink} to={`/disconnect/${MUSIC_SERVICE}`} onClick={close}>
             Disconnect Spotify

@@ -21,6 +21,7 @@ import {
 } from '../../status/status-format.ts';
 import { SpotifyLogo } from '../SpotifyLogo/SpotifyLogo.tsx';
 import { CardField } from '../CardField/CardField.tsx';
+import { SudoLink } from '../../session/sudo-navigation.tsx';
 import { TableFrame } from '../TableFrame/TableFrame.tsx';
 
 /**
@@ -55,6 +56,23 @@ export function TargetName({ target }: { target: Target }) {
   }
 }
 
+/**
+ * The "Tracks added" count (spec §2: the count, or N/A), linked (beyond the spec) to the target's page:
+ * what was placed and why, what waits, what was skipped. The visible text stays the spec's.
+ */
+function TracksAdded({ target }: { target: Target }) {
+  const text = statOrNa(target.stats?.tracks_added);
+  return (
+    <Link
+      component={SudoLink}
+      to={`/targets/${encodeURIComponent(target.target_id)}`}
+      aria-label={`${text} tracks added to ${target.target}: see them`}
+    >
+      {text}
+    </Link>
+  );
+}
+
 const HEAD = ['Name', 'BPM', 'Last update', 'Tracks added', 'In 7 days'] as const;
 
 /** The "Target playlists" table (spec §2): a table from 600 px up, a card per playlist on a phone. */
@@ -75,7 +93,7 @@ export function TargetsTable({ targets }: { targets: Target[] }) {
               <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 1 }}>
                 <CardField label="BPM" value={bpmRange(t)} />
                 <CardField label="Last update" value={lastJob(t)} />
-                <CardField label="Tracks added" value={statOrNa(t.stats?.tracks_added)} />
+                <CardField label="Tracks added" value={<TracksAdded target={t} />} />
                 <CardField label="In 7 days" value={statOrNa(t.stats?.tracks_added_7days)} />
               </Box>
             </CardContent>
@@ -108,7 +126,9 @@ export function TargetsTable({ targets }: { targets: Target[] }) {
               </TableCell>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{bpmRange(t)}</TableCell>
               <TableCell>{lastJob(t)}</TableCell>
-              <TableCell align="right">{statOrNa(t.stats?.tracks_added)}</TableCell>
+              <TableCell align="right">
+                <TracksAdded target={t} />
+              </TableCell>
               <TableCell align="right">{statOrNa(t.stats?.tracks_added_7days)}</TableCell>
             </TableRow>
           ))}

@@ -1,0 +1,57 @@
+import type { SkipReason, TempoSourceName, TrackList, TrackRow } from '@pacebeat/contract';
+
+/** How each tempo source is named to a runner. */
+export const SOURCE_NAMES: Record<TempoSourceName, string> = {
+  spotify: 'Spotify',
+  reccobeats: 'ReccoBeats',
+  deezer: 'Deezer',
+  getsongbpm: 'GetSongBPM',
+  estimator: 'Pacebeat’s estimator',
+  correction: 'your correction',
+};
+
+export const SKIP_REASONS: Record<SkipReason, string> = {
+  unknown_tempo: 'No source knows its tempo',
+  uncertain: 'Its tempo is too uncertain to trust',
+  excluded_track: 'You excluded this track',
+  excluded_artist: 'You excluded this artist',
+};
+
+export const LISTS: Record<TrackList, { tab: string; about: string; empty: string }> = {
+  placed: {
+    tab: 'Placed',
+    about: 'The tracks Pacebeat added to this playlist, newest first.',
+    empty: 'Pacebeat has not added a track to this playlist yet.',
+  },
+  waiting: {
+    tab: 'Waiting',
+    about:
+      'Tracks that fit and will be added: Pacebeat adds them in batches, within Spotify’s daily call budget.',
+    empty: 'No track is waiting: everything that fits is in the playlist.',
+  },
+  skipped: {
+    tab: 'Skipped',
+    about: 'Tracks Pacebeat leaves out of this playlist, and why. Fix a tempo to place a track.',
+    empty: 'No track is skipped.',
+  },
+};
+
+const bpmText = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+
+/** "172 BPM", "86 BPM, run at double time (172)", or "Tempo unknown". */
+export function tempoText(t: Pick<TrackRow, 'bpm' | 'fold'>): string {
+  if (t.bpm === null) return 'Tempo unknown';
+  const bpm = `${bpmText(t.bpm)} BPM`;
+  if (t.fold === 'double') return `${bpm}, run at double time (${bpmText(t.bpm * 2)})`;
+  if (t.fold === 'half') return `${bpm}, run at half time (${bpmText(t.bpm / 2)})`;
+  return bpm;
+}
+
+/** "from ReccoBeats (85 %)", "from your correction", or null. */
+export function sourceText(t: Pick<TrackRow, 'source' | 'confidence'>): string | null {
+  if (!t.source) return null;
+  const sure = t.confidence !== null ? ` (${Math.round(t.confidence * 100)} % sure)` : '';
+  return `from ${SOURCE_NAMES[t.source]}${sure}`;
+}
+
+export { bpmText };
