@@ -111,6 +111,37 @@ const STATES: PageState[] = [
     ready: (p) => p.getByRole('heading', { name: 'Target playlists' }),
   },
   {
+    name: '/targets/:id (a target’s tracks, issue 15)',
+    who: 'connected',
+    open: async (p) => {
+      await p.goto('/');
+      await p
+        .getByRole('link', { name: /tracks added to/ })
+        .first()
+        .click();
+    },
+    ready: (p) => p.getByRole('tab', { name: 'Placed' }),
+  },
+  {
+    name: '/targets/:id skipped tab',
+    who: 'connected',
+    open: async (p) => {
+      await p.goto('/');
+      await p
+        .getByRole('link', { name: /tracks added to/ })
+        .first()
+        .click();
+      await p.getByRole('tab', { name: 'Skipped' }).click();
+    },
+    ready: (p) => p.getByText('Tracks Pacebeat leaves out of this playlist', { exact: false }),
+  },
+  {
+    name: '/excluded (issue 15)',
+    who: 'connected',
+    open: goto('/excluded'),
+    ready: (p) => p.getByRole('heading', { name: 'Excluded tracks and artists' }),
+  },
+  {
     name: '/disconnect/spotify initial',
     who: 'connected',
     open: goto('/disconnect/spotify'),

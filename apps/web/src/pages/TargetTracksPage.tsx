@@ -57,7 +57,12 @@ export function TargetTracksPage() {
           {title}
         </Typography>
         {data && (
-          <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap', mt: 0.5 }}>
+          <Stack
+            direction="row"
+            useFlexGap
+            spacing={2}
+            sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5, mt: 0.5 }}
+          >
             <Typography color="text.secondary">
               {data.target.bpms.min}-{data.target.bpms.max} BPM
             </Typography>

@@ -20,6 +20,7 @@ export function Pager(props: {
       component="nav"
       aria-label={props.label}
       direction="row"
+      useFlexGap
       spacing={1}
       sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', rowGap: 1 }}
     >

@@ -40,9 +40,9 @@ export function TempoDialog({ track, onClose }: { track: TrackRow; onClose: () =
     const b = bpmFromTaps(next);
     if (b !== null) setValue(String(b));
   }
-  // The space bar taps too, anywhere in the dialog but a text field (where it types).
+  // The space bar taps too, anywhere in the dialog but a field or a button (where it types or presses).
   function onKeyDown(e: KeyboardEvent) {
-    if (e.key !== ' ' || (e.target as HTMLElement).tagName === 'INPUT') return;
+    if (e.key !== ' ' || (e.target as HTMLElement).closest('input, textarea, button, label')) return;
     e.preventDefault();
     if (!e.repeat) tap();
   }
