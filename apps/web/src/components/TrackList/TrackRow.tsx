@@ -17,7 +17,16 @@ const spotifyUrl = (kind: 'track' | 'artist', id: string) =>
  * branding rules: metadata from Spotify is attributed and links back), the tempo, where it came from, how it
  * meets the range, and why it is skipped. Every name is text that React escapes.
  */
-export function TrackRow({ track, actions }: { track: Row; actions?: ReactNode }) {
+export function TrackRow({
+  track,
+  actions,
+  listIsPlaced = false,
+}: {
+  track: Row;
+  actions?: ReactNode;
+  /** In the Placed list, a track without an added time is being added right now. */
+  listIsPlaced?: boolean;
+}) {
   const source = sourceText(track);
   return (
     <Box
@@ -81,6 +90,11 @@ export function TrackRow({ track, actions }: { track: Row; actions?: ReactNode }
             {track.added_at !== null && (
               <Typography variant="caption" color="text.secondary">
                 Added {shortTime(track.added_at)}
+              </Typography>
+            )}
+            {listIsPlaced && track.added_at === null && (
+              <Typography variant="caption" color="text.secondary">
+                Being added
               </Typography>
             )}
           </Stack>
