@@ -63,6 +63,23 @@ export interface PlannedTrack {
 }
 
 /**
+ * The tempo a candidate is matched with under the runner's choices: none when they excluded it (or one of
+ * its artists), their correction over the resolver's tempo, else the resolver's tempo when trusted.
+ */
+export function matchBpm(
+  c: Pick<MatchCandidate, 'recordingKey' | 'artistIds'>,
+  tempo: TempoFact | undefined,
+  choices: RunnerChoices,
+  minConfidence = MIN_CONFIDENCE,
+): { bpm: number; corrected: boolean } | null {
+  if (excludedBy(c, choices)) return null;
+  const corrected = choices.corrections.get(c.recordingKey);
+  if (corrected !== undefined) return { bpm: corrected, corrected: true };
+  const bpm = trustedBpm(tempo, minConfidence);
+  return bpm === null ? null : { bpm, corrected: false };
+}
+
+/**
  * The new matches of each target, in the candidates' order (best-ranked first; the caller's list order
  * breaks ties), one per recording, leaving out recordings the target already has in any state. The
  * runner's choices (runner-choices.ts) come first: an excluded track or artist is never planned, and a
@@ -82,13 +99,12 @@ export function planAdds(
   for (const { c } of ordered) {
     if (seen.has(c.recordingKey)) continue;
     seen.add(c.recordingKey);
-    if (excludedBy(c, choices)) continue;
     const tempo = tempos.get(c.recordingKey);
-    const corrected = choices.corrections.get(c.recordingKey);
-    const bpm = corrected ?? trustedBpm(tempo, minConfidence);
-    if (bpm === null) continue;
+    const chosen = matchBpm(c, tempo, choices, minConfidence);
+    if (chosen === null) continue;
+    const { bpm } = chosen;
     // A correction is the runner's own act, made to see it placed: it does not wait for a batch to fill.
-    const since = corrected !== undefined ? 0 : (tempo?.resolvedAt?.getTime() ?? 0);
+    const since = chosen.corrected ? 0 : (tempo?.resolvedAt?.getTime() ?? 0);
     for (const t of targets) {
       if (!fitsRange(bpm, t.minBpm, t.maxBpm) || placed.get(t.id)?.has(c.recordingKey)) continue;
       plan.get(t.id)!.push({ trackId: c.trackId, recordingKey: c.recordingKey, bpm, since });
