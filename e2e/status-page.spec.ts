@@ -70,9 +70,12 @@ for (const { name, viewport } of WIDTHS) {
         await expect(targets.getByText(bpm, { exact: true })).toBeVisible();
       }
       // Without touching anything: the playlists get their Spotify links as tracks are placed.
-      await expect(targets.getByRole('link')).toHaveCount(4, { timeout: 120_000 });
+      // (The "Tracks added" counts link to each target's page; the playlist links are Spotify's.)
+      const playlistLinks = targets.getByRole('link', { name: /^Spotify/ });
+      await expect(playlistLinks).toHaveCount(4, { timeout: 120_000 });
       await expect(targets.getByText('(creating...)')).toHaveCount(0);
-      await expect(targets.getByRole('link').first().locator('svg title')).toHaveText('Spotify');
+      await expect(playlistLinks.first().locator('svg title')).toHaveText('Spotify');
+      await expect(targets.getByRole('link', { name: /tracks added to Pacebeat/ })).toHaveCount(4);
       await expect(page.getByTestId('library-summary')).toContainText('tracks known');
 
       // Liked Songs: the count of tracks seen grows with the 15 s reloads.
