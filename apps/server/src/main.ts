@@ -227,12 +227,10 @@ async function main(): Promise<void> {
     queue: libraryScanQueue(jobQueue),
     config,
     log,
-    // Pacebeat's own target playlists are never sources; new tracks may be placed at once.
-    targetPlaylistIds: async (userId) =>
-      new Set(
-        (await playlists.repo.listTargets(userId)).flatMap((t) => (t.playlistId ? [t.playlistId] : [])),
-      ),
+    // Pacebeat's own target playlists (deleted targets' too) are never sources; new tracks may be placed at once.
+    targetPlaylistIds: (userId) => playlists.repo.playlistIdsOf(userId),
     onTracksAdded: async (userId) => void (await playlists.jobs.trigger(userId)),
+    workResumesAt: () => spotify.connect.workResumesAt(),
   });
   wired.library = lib;
   if (runsJobs) {
@@ -279,8 +277,8 @@ async function main(): Promise<void> {
         spotify: { spotify: spotify.connect, limits: accounts.limits },
         tempo: { tempo: tempo.service },
         metrics,
-        library: { library: lib.service },
-        playlists: { playlists: playlists.service },
+        library: { library: lib.service, refresh: lib.refresh },
+        playlists: { playlists: playlists.service, editor: playlists.editor },
         async checkReady() {
           if (stopping) throw new Error('shutting down');
           await db.pool.query('select 1');
