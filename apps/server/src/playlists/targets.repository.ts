@@ -15,7 +15,10 @@ export interface TargetEdit extends Partial<TargetFilters> {
 }
 
 /** A unique-index violation (another live target of the user has that name). */
-export const isUniqueViolation = (err: unknown) => (err as { code?: unknown })?.code === '23505';
+export const isUniqueViolation = (err: unknown): boolean => {
+  const e = err as { code?: unknown; cause?: unknown } | undefined;
+  return e?.code === '23505' || (e?.cause !== undefined && isUniqueViolation(e.cause));
+};
 
 export function createTargetsRepository(db: Db) {
   const own = (userId: string, targetId: string) =>
