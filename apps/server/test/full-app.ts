@@ -9,6 +9,9 @@ import { createAccountsModule } from '../src/accounts/accounts.module.ts';
 import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/http/app.ts';
 import { startLibraryHarness, type LibraryHarness } from '../src/library/library.test-helper.ts';
+import { createPlaylistsRepository } from '../src/playlists/playlists.repository.ts';
+import { createPlaylistsService } from '../src/playlists/playlists.service.ts';
+import { createTargetEditor } from '../src/playlists/target-editor.service.ts';
 import { testOrigins } from './accounts-app.ts';
 
 export interface FullApp {
@@ -27,6 +30,7 @@ export async function buildFullApp(env: Record<string, string> = {}): Promise<Fu
   const accounts = createAccountsModule(harness.db.db, { ...config, embedded: false }, log);
   const lib = harness.libraryProcess();
   const spotify = lib.spotify;
+  const playlistsRepo = createPlaylistsRepository(harness.db.db);
   const app = await buildApp(
     {
       webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),
@@ -38,7 +42,11 @@ export async function buildFullApp(env: Record<string, string> = {}): Promise<Fu
         servicesStatus: (userId) => spotify.connect.status(userId),
       },
       spotify: { spotify: spotify.connect, limits: accounts.limits },
-      library: { library: lib.library.service },
+      library: { library: lib.library.service, refresh: lib.library.refresh },
+      playlists: {
+        playlists: createPlaylistsService({ repo: playlistsRepo }),
+        editor: createTargetEditor({ repo: playlistsRepo, trigger: async () => undefined }),
+      },
       tempo: { tempo: { credits: () => ({ getSongBpm: false }) } },
     },
     { loggerInstance: log },
