@@ -28,6 +28,8 @@ export const routes: RouteObject[] = [
         path: '/disconnect/spotify',
         lazy: page(async () => (await import('./pages/DisconnectSpotifyPage.tsx')).DisconnectSpotifyPage),
       },
+      // Beside the spec's pages (issue 15): the runner's paces, filters, tempo chart and "refresh now".
+      { path: '/paces', lazy: page(async () => (await import('./pages/PacesPage.tsx')).PacesPage) },
       { path: '*', element: <SudoNavigate to="/" /> },
     ],
   },

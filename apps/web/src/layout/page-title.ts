@@ -10,6 +10,7 @@ const TITLES: Record<string, string> = {
   '/logout': 'Log out',
   '/connect/spotify': 'Connect Spotify',
   '/disconnect/spotify': 'Disconnect Spotify',
+  '/paces': 'Paces',
 };
 
 export const pageTitle = (pathname: string) => {

@@ -69,6 +69,11 @@ export default function AccountMenu() {
           />
         </MenuItem>
         <Divider />
+        {connected && (
+          <MenuItem component={SudoLink} to="/paces" onClick={close}>
+            Paces, filters and tempo chart
+          </MenuItem>
+        )}
         {connected ? (
           <MenuItem component={SudoLink} to={`/disconnect/${MUSIC_SERVICE}`} onClick={close}>
             Disconnect Spotify
