@@ -120,7 +120,9 @@ for (const { name, viewport } of WIDTHS) {
     await expect(page.getByText(/songs with a known tempo/)).toBeVisible({ timeout: 120_000 });
     expect(await scrollsSideways(page)).toBe(false);
     await page.getByRole('button', { name: 'Refresh now' }).click();
-    await expect(page.getByRole('alert').filter({ hasText: /Queued|already queued/ })).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: /Queued|already queued/ })).toBeVisible({
+      timeout: 30_000,
+    });
     await page.screenshot({ path: `test-results/paces-${viewport.width}.png`, fullPage: true });
 
     await page.getByRole('button', { name: 'Add a pace' }).click();

@@ -37,7 +37,7 @@ function UnitSelect({
       label={label}
       value={value}
       onChange={(e) => onChange(e.target.value as PaceUnit)}
-      sx={{ minWidth: 96 }}
+      sx={{ minWidth: 84, flexShrink: 0 }}
     >
       <MenuItem value="km">/km</MenuItem>
       <MenuItem value="mile">/mile</MenuItem>
@@ -107,6 +107,7 @@ export function PresetPicker({ onPick }: { onPick: (p: Preset) => void }) {
             value={pace}
             onChange={(e) => setPace(e.target.value)}
             error={paceS === null}
+            sx={{ minWidth: 100 }}
             fullWidth
           />
           <UnitSelect value={unit} onChange={setUnit} label="Per" />

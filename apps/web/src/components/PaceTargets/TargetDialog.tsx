@@ -10,7 +10,9 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
+import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { useId, useState } from 'react';
 import { PresetPicker } from './PresetPicker.tsx';
 
@@ -37,6 +39,7 @@ export interface TargetDialogProps {
 export function TargetDialog(props: TargetDialogProps) {
   const t = props.target;
   const titleId = useId();
+  const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
   const [name, setName] = useState(t?.target ?? '');
   const [min, setMin] = useState(String(t?.bpms.min ?? 165));
   const [max, setMax] = useState(String(t?.bpms.max ?? 175));
@@ -69,7 +72,8 @@ export function TargetDialog(props: TargetDialogProps) {
   function save() {
     if (invalid) return;
     props.onSave({
-      ...(name.trim() ? { name: name.trim() } : {}),
+      // An unchanged name is left out, so a name that says the range follows a new range.
+      ...(name.trim() && name.trim() !== t?.target ? { name: name.trim() } : {}),
       min_bpm: minN,
       max_bpm: maxN,
       filters: {
@@ -82,7 +86,14 @@ export function TargetDialog(props: TargetDialogProps) {
   }
 
   return (
-    <Dialog open={props.open} onClose={props.onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
+    <Dialog
+      open={props.open}
+      onClose={props.onClose}
+      aria-labelledby={titleId}
+      fullWidth
+      maxWidth="sm"
+      fullScreen={phone}
+    >
       <DialogTitle id={titleId}>{t ? 'Edit pace' : 'Add a pace'}</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>

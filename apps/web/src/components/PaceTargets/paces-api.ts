@@ -17,19 +17,25 @@ import { typed } from '../../api/client.ts';
 import { queryKeys } from '../../api/query-keys.ts';
 import { useSession } from '../../session/session-context.ts';
 
+/** The page reloads like the status page (spec §4's 15 s), so placements and new tempos show. */
+const RELOAD_MS = 15_000;
+
 export function usePacesData() {
   const { api, sudo } = useSession();
   const targets = useQuery({
     queryKey: queryKeys.spotify.targets(sudo),
     queryFn: () => api.get('spotify/targets', typed<TargetsReply>()),
+    refetchInterval: RELOAD_MS,
   });
   const sources = useQuery({
     queryKey: queryKeys.spotify.sources(sudo),
     queryFn: () => api.get('spotify/sources', typed<SourcesReply>()),
+    refetchInterval: RELOAD_MS,
   });
   const histogram = useQuery({
     queryKey: queryKeys.spotify.tempoHistogram(sudo),
     queryFn: () => api.get('spotify/tempo_histogram', typed<TempoHistogramReply>()),
+    refetchInterval: RELOAD_MS,
   });
   return { targets, sources, histogram };
 }

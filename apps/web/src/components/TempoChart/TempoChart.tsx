@@ -52,7 +52,7 @@ export default function TempoChart({ histogram, targets }: { histogram: Histogra
             },
           },
         ]}
-        yAxis={[{ label: 'Songs', width: 44 }]}
+        yAxis={[{ label: 'Songs', width: 48, tickMinStep: 1 }]}
         series={[
           { data: bpms.map((b) => counts.get(b) ?? 0), label: 'Songs', valueFormatter: (v) => `${v} songs` },
         ]}
