@@ -41,7 +41,7 @@ const triggered: string[] = [];
 let pausedUntil: Date | null = null;
 
 beforeAll(async () => {
-  h = await startLibraryHarness({ seed: 10_404 });
+  h = await startLibraryHarness({ seed: 10_909 });
   p = h.libraryProcess();
   const log = pino({ level: 'silent' });
   const config = loadConfig({ ADMIN_EMAILS: adminEmail });
