@@ -89,6 +89,24 @@ describe('editing a target', () => {
     });
   });
 
+  it('a target renamed while its creation is unclear is found by the name it was made with, then renamed', async () => {
+    const net = losingAnswers({ method: 'POST', path: /\/me\/playlists$/, mode: 502 });
+    const r = await ph.runner({ process: { fetch: net.fetch } });
+    const songs = catalogTracksIn(ph, 150, 160, 4);
+    await seedTrueTempos(ph, songs);
+    ph.h.sandbox.admin.like(r.spotifyUserId, songs);
+    await r.writer().sync(r.userId);
+    expect(net.lost()).toBe(1);
+    const t = (await ph.repo.listTargets(r.userId)).find((x) => x.state === 'creating')!;
+    await editor.edit(r.userId, t.id, { name: 'Renamed mid-creation' }, null);
+    await r.writer().sync(r.userId);
+    const names = ph.h.sandbox.admin.user(r.spotifyUserId).playlists.map((p) => p.name);
+    expect(names).toEqual(['Renamed mid-creation']);
+    expect((await ph.repo.getTarget(r.userId, t.id))!.playlistId).toBe(
+      ph.h.sandbox.admin.user(r.spotifyUserId).playlists[0]!.id,
+    );
+  });
+
   it('a deleted target keeps its playlist in Spotify and is no longer written to', async () => {
     const { r, low, target } = await runner();
     await editor.remove(r.userId, target.id);
