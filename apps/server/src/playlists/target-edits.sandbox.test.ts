@@ -182,6 +182,25 @@ describe('removal on request', () => {
     expect(back).toHaveLength(keep.length + own.length + out.length);
   });
 
+  it('a song being added when its removal is asked for is removed once its add is confirmed', async () => {
+    const { r, target } = await runner();
+    const [song] = catalogTracksIn(ph, 100, 101, 1);
+    const key =
+      likedCandidates(ph.h.sandbox, r.spotifyUserId).find((c) => c.trackId === song)?.recordingKey ??
+      `spotify:${song}`;
+    // An add recorded before its call (a crash could leave it so): the request waits for its outcome.
+    const batch = '00000000-0000-4000-8000-000000000001';
+    await ph.repo.recordPending(target.id, batch, [{ recordingKey: key, trackId: song!, bpm: 100 }]);
+    expect(await ph.service.requestRemovals(r.userId, [{ targetId: target.id, recordingKey: key }])).toBe(1);
+    expect(await ph.repo.removalRequests(target.id)).toEqual([]);
+    ph.h.sandbox.admin.addToPlaylist(target.playlistId!, [song!], r.spotifyUserId); // the add had landed
+    await ph.repo.confirmBatch(target.id, batch);
+    expect((await ph.repo.removalRequests(target.id)).map((x) => x.recordingKey)).toEqual([key]);
+    await r.writer().sync(r.userId);
+    expect(playlist(r, target.playlistId!)!.tracks).not.toContain(song);
+    expect((await ph.repo.tracksOf(target.id, ['unplaced'])).map((x) => x.recordingKey)).toEqual([key]);
+  });
+
   it('a removal whose answer was lost is checked by reading the playlist back', async () => {
     const { r, target, keep, out } = await narrowed();
     await editor.removeUnfitting(r.userId, target.id);
