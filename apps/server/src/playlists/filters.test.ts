@@ -1,7 +1,7 @@
 // Per-target filters (issue 15) in matching: pure functions, no I/O.
 import { describe, expect, it } from 'vitest';
 import type { MatchCandidate } from './candidates.ts';
-import { fittingKeys, passesFilters, planAdds, type TempoFact } from './matching.ts';
+import { fittingKeys, passesFilters, planAdds, trustedBpm, type TempoFact } from './matching.ts';
 
 const candidate = (n: number, over: Partial<MatchCandidate> = {}): MatchCandidate => ({
   trackId: `track${n}`,
@@ -69,12 +69,14 @@ describe('filters in planAdds and fittingKeys', () => {
   });
 
   it('fittingKeys says what belongs in each target now, placed or not', () => {
-    const fits = fittingKeys([plain, strict, { id: 'slow', minBpm: 120, maxBpm: 130 }], candidates, t);
+    const bpmOf = (tempos: Map<string, TempoFact>) => (c: MatchCandidate) =>
+      trustedBpm(tempos.get(c.recordingKey));
+    const fits = fittingKeys([plain, strict, { id: 'slow', minBpm: 120, maxBpm: 130 }], candidates, bpmOf(t));
     expect(fits.get('plain')!.size).toBe(5);
     expect([...fits.get('strict')!]).toEqual(['isrc:REC1']);
     expect(fits.get('slow')!.size).toBe(0);
     // An untrusted tempo fits nothing.
     const weak = new Map([['isrc:REC1', { bpm: 172, confidence: 0.5 }]]);
-    expect(fittingKeys([plain], [candidate(1)], weak).get('plain')!.size).toBe(0);
+    expect(fittingKeys([plain], [candidate(1)], bpmOf(weak)).get('plain')!.size).toBe(0);
   });
 });

@@ -82,16 +82,16 @@ export const acceptsTrack = (t: TargetRange, c: FilteredTrack, bpm: number): boo
 /**
  * The recordings that belong in each target now (whatever is placed already): what a requested removal
  * is checked against, so Pacebeat removes only what no longer fits and never re-adds it while it does not.
+ * `bpmOf` is the tempo a candidate is matched with (null: none), the same one planAdds uses.
  */
 export function fittingKeys(
   targets: TargetRange[],
   candidates: MatchCandidate[],
-  tempos: Map<string, TempoFact>,
-  minConfidence = MIN_CONFIDENCE,
+  bpmOf: (c: MatchCandidate) => number | null,
 ): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>(targets.map((t) => [t.id, new Set()]));
   for (const c of candidates) {
-    const bpm = trustedBpm(tempos.get(c.recordingKey), minConfidence);
+    const bpm = bpmOf(c);
     if (bpm === null) continue;
     for (const t of targets) if (acceptsTrack(t, c, bpm)) out.get(t.id)!.add(c.recordingKey);
   }

@@ -13,7 +13,7 @@ import { addBatch, ADD_BATCH } from './adds.ts';
 import type { ListMatchCandidates } from './candidates.ts';
 import { ensurePlaylist, settleCreation } from './creation.ts';
 import { syncDetails } from './details.ts';
-import { dueNow, fittingKeys, planAdds, type TempoFact } from './matching.ts';
+import { dueNow, fittingKeys, planAdds, trustedBpm, type TempoFact } from './matching.ts';
 import type { PlaylistsRepository, TargetRow } from './playlists.repository.ts';
 import { checkFollowed, ensureFresh, settlePending } from './reconcile.ts';
 import { removeRequested, settleRemovals } from './removals.ts';
@@ -103,7 +103,10 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
     const tempos = await temposOf([...new Set(candidates.map((x) => x.recordingKey))]);
     const placed = await deps.repo.placedKeys(open.map((t) => t.id));
     // 3a. The runner's edits: new names to Spotify, and the removals they asked for (what no longer fits).
-    const fitting = fittingKeys(open, candidates, tempos, settings.minConfidence);
+    // The same tempo planAdds matches with (merge: with the runner's choices, `matchBpm`).
+    const fitting = fittingKeys(open, candidates, (x) =>
+      trustedBpm(tempos.get(x.recordingKey), settings.minConfidence),
+    );
     for (const t of open.filter((x) => x.state === 'active'))
       await onTarget(c, t, async () => {
         await syncDetails(c, t);
