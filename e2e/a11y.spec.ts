@@ -157,6 +157,21 @@ const STATES: PageState[] = [
     ready: (p) => p.getByText('You disconnected our service from Spotify.', { exact: false }),
   },
   {
+    name: '/paces (targets, tempo chart, refresh now)',
+    who: 'connected',
+    open: goto('/paces'),
+    ready: (p) => p.getByRole('button', { name: 'Refresh now' }),
+  },
+  {
+    name: '/paces add-a-pace dialog',
+    who: 'connected',
+    open: async (p) => {
+      await p.goto('/paces');
+      await p.getByRole('button', { name: 'Add a pace' }).click();
+    },
+    ready: (p) => p.getByRole('dialog', { name: 'Add a pace' }),
+  },
+  {
     name: '/api/docs (API documentation)',
     who: 'visitor',
     open: goto('/api/docs/'),

@@ -8,7 +8,6 @@ import dotenv from 'dotenv';
 import { PgBoss } from 'pg-boss';
 import { createAccountsModule, type AccountsModule } from './accounts/accounts.module.ts';
 import { createChoicesModule, type ChoicesModule } from './choices/choices.module.ts';
-import { removalsNotAvailable } from './choices/choices.service.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { AlreadyRunningError } from './db/embedded.ts';
@@ -221,9 +220,8 @@ async function main(): Promise<void> {
     listMatchCandidates: (userId) => wired.library!.listMatchCandidates(userId),
     tempos: tempo.repo,
     placedKeys: playlists.repo.placedKeys,
-    // MERGE: wire the playlists writer's removal port here, `(userId, r) => playlists.service.requestRemovals(userId, r)`
-    // (built on the targets branch). Until then removal on request is refused with a clear message.
-    removeFromTargets: removalsNotAvailable,
+    // Removal on request goes through the playlists writer (recorded, resumable, only what Pacebeat added).
+    removeFromTargets: (userId, r) => playlists.service.requestRemovals(userId, r),
     triggerSync: (userId) => playlists.jobs.trigger(userId),
   });
   wired.choices = choices;
@@ -242,12 +240,10 @@ async function main(): Promise<void> {
     queue: libraryScanQueue(jobQueue),
     config,
     log,
-    // Pacebeat's own target playlists are never sources; new tracks may be placed at once.
-    targetPlaylistIds: async (userId) =>
-      new Set(
-        (await playlists.repo.listTargets(userId)).flatMap((t) => (t.playlistId ? [t.playlistId] : [])),
-      ),
+    // Pacebeat's own target playlists (deleted targets' too) are never sources; new tracks may be placed at once.
+    targetPlaylistIds: (userId) => playlists.repo.playlistIdsOf(userId),
     onTracksAdded: async (userId) => void (await playlists.jobs.trigger(userId)),
+    workResumesAt: () => spotify.connect.workResumesAt(),
   });
   wired.library = lib;
   if (runsJobs) {
@@ -294,8 +290,8 @@ async function main(): Promise<void> {
         spotify: { spotify: spotify.connect, limits: accounts.limits },
         tempo: { tempo: tempo.service },
         metrics,
-        library: { library: lib.service },
-        playlists: { playlists: playlists.service },
+        library: { library: lib.service, refresh: lib.refresh },
+        playlists: { playlists: playlists.service, editor: playlists.editor },
         choices: { choices: choices.service, trackLists: choices.trackLists },
         async checkReady() {
           if (stopping) throw new Error('shutting down');

@@ -12,6 +12,8 @@ import { buildApp } from '../src/http/app.ts';
 import { startLibraryHarness, type LibraryHarness } from '../src/library/library.test-helper.ts';
 import { createPlaylistsRepository } from '../src/playlists/playlists.repository.ts';
 import { createTempoRepository } from '../src/tempo/tempo.repository.ts';
+import { createPlaylistsService } from '../src/playlists/playlists.service.ts';
+import { createTargetEditor } from '../src/playlists/target-editor.service.ts';
 import { testOrigins } from './accounts-app.ts';
 
 export interface FullApp {
@@ -30,10 +32,11 @@ export async function buildFullApp(env: Record<string, string> = {}): Promise<Fu
   const accounts = createAccountsModule(harness.db.db, { ...config, embedded: false }, log);
   const lib = harness.libraryProcess();
   const spotify = lib.spotify;
+  const playlistsRepo = createPlaylistsRepository(harness.db.db);
   const choices = createChoicesModule(harness.db.db, {
     listMatchCandidates: async () => [],
     tempos: createTempoRepository(harness.db.db),
-    placedKeys: createPlaylistsRepository(harness.db.db).placedKeys,
+    placedKeys: playlistsRepo.placedKeys,
     removeFromTargets: async (_userId, removals) => removals.length,
     triggerSync: async () => undefined,
   });
@@ -48,7 +51,11 @@ export async function buildFullApp(env: Record<string, string> = {}): Promise<Fu
         servicesStatus: (userId) => spotify.connect.status(userId),
       },
       spotify: { spotify: spotify.connect, limits: accounts.limits },
-      library: { library: lib.library.service },
+      library: { library: lib.library.service, refresh: lib.library.refresh },
+      playlists: {
+        playlists: createPlaylistsService({ repo: playlistsRepo }),
+        editor: createTargetEditor({ repo: playlistsRepo, trigger: async () => undefined }),
+      },
       choices: { choices: choices.service, trackLists: choices.trackLists },
       tempo: { tempo: { credits: () => ({ getSongBpm: false }) } },
     },

@@ -28,7 +28,9 @@ export const routes: RouteObject[] = [
         path: '/disconnect/spotify',
         lazy: page(async () => (await import('./pages/DisconnectSpotifyPage.tsx')).DisconnectSpotifyPage),
       },
-      // Beyond the spec (issue 15): a target's tracks, and the Excluded list.
+      // Beside the spec's pages (issue 15): the runner's paces, filters, tempo chart and "refresh now".
+      { path: '/paces', lazy: page(async () => (await import('./pages/PacesPage.tsx')).PacesPage) },
+      // and a target's tracks, and the Excluded list.
       {
         path: '/targets/:targetId',
         lazy: page(async () => (await import('./pages/TargetTracksPage.tsx')).TargetTracksPage),

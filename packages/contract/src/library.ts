@@ -68,3 +68,43 @@ export type SourceChangeBody = z.infer<typeof SourceChangeBody>;
 
 export const SourceChangeReply = z.object({ data: z.object({ source: Source }) });
 export type SourceChangeReply = z.infer<typeof SourceChangeReply>;
+
+// ---- refresh now and the tempo chart (issue 15) ------------------------------------------------
+
+/** POST /api/spotify/refresh: a rescan of one source (kind and source_id) or, empty, of everything. */
+export const RefreshBody = z
+  .object({ kind: SourceKind.optional(), source_id: z.string().trim().min(1).max(200).optional() })
+  .strict()
+  .refine((b) => (b.kind === undefined) === (b.source_id === undefined), {
+    message: 'Give both kind and source_id for one source, or neither for everything.',
+  });
+export type RefreshBody = z.infer<typeof RefreshBody>;
+
+export const RefreshReply = z.object({
+  data: z.object({
+    /** False when a rescan of everything was asked for less than a minute ago (it is already queued). */
+    queued: z.boolean(),
+    /** Unix seconds when it can start: now, or when Spotify's budget allows again. */
+    runs_at: z.number().int(),
+    runs_at_str: z.string(),
+    /** Says in words when it runs. */
+    message: z.string(),
+  }),
+});
+export type RefreshReply = z.infer<typeof RefreshReply>;
+
+/** The octave every tempo is folded into (by halving or doubling) for the chart: running cadences. */
+export const TEMPO_FOLD = { min: 110, max: 220 } as const;
+
+/** GET /api/spotify/tempo_histogram: the user's tracks per folded BPM (1 BPM bins, aggregated on the server). */
+export const TempoHistogramReply = z.object({
+  data: z.object({
+    fold: z.object({ min: z.number(), max: z.number() }),
+    /** Only bins with tracks, by BPM ascending; `bpm` is the bin's lower edge. */
+    bins: z.array(z.object({ bpm: z.number().int(), tracks: z.number().int().nonnegative() })),
+    /** Tracks of the enabled sources with a tempo Pacebeat trusts, and those without. */
+    tracks_with_tempo: z.number().int().nonnegative(),
+    tracks_without_tempo: z.number().int().nonnegative(),
+  }),
+});
+export type TempoHistogramReply = z.infer<typeof TempoHistogramReply>;

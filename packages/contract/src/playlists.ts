@@ -1,5 +1,42 @@
 import { z } from 'zod';
 
+// ---- editing targets (issue 15) ----------------------------------------------------------------
+
+/** The BPM ranges a target may have (a runner's cadence, or half of it for a slow song's beat). */
+export const TARGET_BPM_MIN = 60;
+export const TARGET_BPM_MAX = 220;
+/** The longest target (and playlist) name. */
+export const TARGET_NAME_MAX = 100;
+/** The longest duration limit, in seconds. */
+export const TARGET_DURATION_MAX_S = 3600;
+
+const Bpm = z
+  .number()
+  .min(TARGET_BPM_MIN, `BPM must be at least ${TARGET_BPM_MIN}.`)
+  .max(TARGET_BPM_MAX, `BPM must be at most ${TARGET_BPM_MAX}.`);
+
+/** A target's name: the runner's text, shown escaped everywhere and sent to Spotify as the playlist's name. */
+export const TargetName = z
+  .string()
+  .trim()
+  .min(1, 'The name may not be empty.')
+  .max(TARGET_NAME_MAX, `The name may hold at most ${TARGET_NAME_MAX} characters.`)
+  .regex(/^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]*$/u, 'The name may not hold control characters or line breaks.');
+
+const DurationS = z.number().int().min(0).max(TARGET_DURATION_MAX_S).nullable();
+
+/** A target's filters: what is left out of its playlist. */
+export const TargetFilters = z.object({
+  /** Leave out tracks Spotify marks explicit. */
+  no_explicit: z.boolean(),
+  /** Shortest and longest track, in seconds; null: no limit. */
+  min_duration_s: DurationS,
+  max_duration_s: DurationS,
+  /** Only tracks of Liked Songs (not playlists or the artist catalogs). */
+  liked_only: z.boolean(),
+});
+export type TargetFilters = z.infer<typeof TargetFilters>;
+
 /** One row of the spec's "Target playlists" table, with the spec's field names (§3). */
 export const Target = z.object({
   /** Pacebeat's id of the target (beyond the spec: a stable key for the page and later edits). */
@@ -13,6 +50,8 @@ export const Target = z.object({
   /** Formatted in the user's time zone; null when the timestamp is. */
   timestamp_last_job_finished_str: z.string().nullable(),
   bpms: z.object({ min: z.number(), max: z.number() }),
+  /** The target's filters (beyond the spec). */
+  filters: TargetFilters.optional(),
   /** Absent while unknown (the page then shows N/A). */
   stats: z
     .object({
@@ -26,3 +65,53 @@ export type Target = z.infer<typeof Target>;
 /** GET /api/spotify/targets */
 export const TargetsReply = z.object({ data: z.object({ targets: z.array(Target) }) });
 export type TargetsReply = z.infer<typeof TargetsReply>;
+
+const durationsOrdered = (f: Partial<TargetFilters> | undefined) =>
+  f?.min_duration_s == null || f.max_duration_s == null || f.min_duration_s <= f.max_duration_s;
+
+/** POST /api/spotify/targets: a new target (name: "Pacebeat {min}–{max} BPM" when absent). */
+export const NewTargetBody = z
+  .object({
+    name: TargetName.optional(),
+    min_bpm: Bpm,
+    max_bpm: Bpm,
+    filters: TargetFilters.partial().strict().optional(),
+  })
+  .strict()
+  .refine((b) => b.min_bpm < b.max_bpm, { message: 'The lowest BPM must be below the highest.' })
+  .refine((b) => durationsOrdered(b.filters), {
+    message: 'The shortest duration must not exceed the longest.',
+  });
+export type NewTargetBody = z.infer<typeof NewTargetBody>;
+
+/** PATCH /api/spotify/targets/{id}: what changes (the range is checked against the stored one). */
+export const TargetEditBody = z
+  .object({
+    name: TargetName.optional(),
+    min_bpm: Bpm.optional(),
+    max_bpm: Bpm.optional(),
+    filters: TargetFilters.partial().strict().optional(),
+  })
+  .strict()
+  .refine((b) => b.min_bpm === undefined || b.max_bpm === undefined || b.min_bpm < b.max_bpm, {
+    message: 'The lowest BPM must be below the highest.',
+  })
+  .refine((b) => durationsOrdered(b.filters), {
+    message: 'The shortest duration must not exceed the longest.',
+  });
+export type TargetEditBody = z.infer<typeof TargetEditBody>;
+
+export const TargetParams = z.object({ id: z.uuid('No such target.') });
+export type TargetParams = z.infer<typeof TargetParams>;
+
+/** One target after a change. */
+export const TargetReply = z.object({ data: z.object({ target: Target }) });
+export type TargetReply = z.infer<typeof TargetReply>;
+
+/** DELETE /api/spotify/targets/{id}: the target is gone from Pacebeat; its Spotify playlist stays. */
+export const TargetDeletedReply = z.object({ data: z.object({ deleted: z.literal(true) }) });
+export type TargetDeletedReply = z.infer<typeof TargetDeletedReply>;
+
+/** POST /api/spotify/targets/{id}/remove_unfitting: tracks marked; Pacebeat removes those that no longer fit. */
+export const RemoveUnfittingReply = z.object({ data: z.object({ marked: z.number().int().nonnegative() }) });
+export type RemoveUnfittingReply = z.infer<typeof RemoveUnfittingReply>;

@@ -3,7 +3,7 @@
 // new answers from tempo sources (it lives in the user's own table). Removing what Pacebeat added happens only
 // when the runner asks, through the playlists writer's removal port.
 import type { Exclusion, ExclusionKind } from '@pacebeat/contract';
-import { AppError, notFound } from '../http/errors.ts';
+import { notFound } from '../http/errors.ts';
 import { fitsRange } from '../playlists/matching.ts';
 import type { RunnerChoices } from '../playlists/runner-choices.ts';
 import type { ChoicesRepository, ExclusionRow } from './choices.repository.ts';
@@ -14,11 +14,6 @@ import type { AddedPair, TrackListsRepository } from './track-lists.repository.t
  * (never the user's own), queue the user's playlist-sync; returns how many rows were marked.
  */
 export type RemoveFromTargets = (userId: string, removals: AddedPair[]) => Promise<number>;
-
-/** Until the playlists writer's `requestRemovals` is wired (main.ts): removal on request says it cannot. */
-export const removalsNotAvailable: RemoveFromTargets = async () => {
-  throw new AppError('RemovalNotAvailable', 501, 'Removing tracks from playlists is not available yet.');
-};
 
 export interface ChoicesServiceDeps {
   repo: ChoicesRepository;

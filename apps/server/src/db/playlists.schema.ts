@@ -1,6 +1,8 @@
 // Target playlists: each user's targets (a BPM range and its Spotify playlist), every recording placed
 // in (or seen in) each target's playlist, and the per-user writer lease. Owned by src/playlists/.
+import { sql } from 'drizzle-orm';
 import {
+  boolean,
   index,
   integer,
   pgTable,
@@ -9,7 +11,7 @@ import {
   smallint,
   text,
   timestamp,
-  unique,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { users } from './schema.ts';
@@ -50,8 +52,29 @@ export const playlistTargets = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     lastJobFinishedAt: timestamp('last_job_finished_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The runner deleted the target in Pacebeat: no more writes, not listed; its Spotify playlist stays
+     * (and is still never a library source).
+     */
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+    /** The name the playlist was created with or last renamed to in Spotify (found by it after an unclear creation). */
+    spotifyName: text('spotify_name'),
+    /** Bumped by every edit of the name or range; the writer sends the playlist's details until synced catches up. */
+    detailsVersion: integer('details_version').notNull().default(0),
+    detailsSyncedVersion: integer('details_synced_version').notNull().default(0),
+    /** Filters (issue 15): leave out explicit tracks; duration limits; only tracks of Liked Songs. */
+    noExplicit: boolean('no_explicit').notNull().default(false),
+    minDurationMs: integer('min_duration_ms'),
+    maxDurationMs: integer('max_duration_ms'),
+    likedOnly: boolean('liked_only').notNull().default(false),
   },
-  (t) => [unique('playlist_targets_user_range_uq').on(t.userId, t.minBpm, t.maxBpm)],
+  // Ranges may overlap (even repeat, with other filters); a live target's name is unique for its user,
+  // since an unclear creation is settled by finding the playlist by its name.
+  (t) => [
+    uniqueIndex('playlist_targets_user_name_uq')
+      .on(t.userId, t.name)
+      .where(sql`${t.archivedAt} is null`),
+  ],
 );
 
 /**
@@ -61,7 +84,10 @@ export const playlistTargets = pgTable(
  *   added    — Pacebeat added it and it was seen or confirmed in the playlist;
  *   removed  — Pacebeat added it and the user removed it: never added again;
  *   present  — in the playlist without Pacebeat adding it (the user's own, or a playlist adopted on reconnect);
- *   rejected — Spotify refused the add (e.g. the track no longer exists): not tried again.
+ *   rejected — Spotify refused the add (e.g. the track no longer exists): not tried again;
+ *   removing — Pacebeat is removing it on the runner's request (batch `batchId`, recorded before the call);
+ *   unplaced — Pacebeat removed it on request: not added again while it does not fit, added again if it does.
+ * `removeRequestedAt` marks an added (or pending) row the runner asked Pacebeat to take out.
  */
 export const playlistTargetTracks = pgTable(
   'playlist_target_tracks',
@@ -72,7 +98,9 @@ export const playlistTargetTracks = pgTable(
     recordingKey: text('recording_key').notNull(),
     /** The Spotify track id added (or seen). */
     trackId: text('track_id').notNull(),
-    state: text('state', { enum: ['pending', 'added', 'removed', 'present', 'rejected'] }).notNull(),
+    state: text('state', {
+      enum: ['pending', 'added', 'removed', 'present', 'rejected', 'removing', 'unplaced'],
+    }).notNull(),
     batchId: uuid('batch_id'),
     /** Order within the batch (the order of the URIs sent). */
     seq: integer('seq').notNull().default(0),
@@ -81,6 +109,7 @@ export const playlistTargetTracks = pgTable(
     recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
     addedAt: timestamp('added_at', { withTimezone: true }),
     removedAt: timestamp('removed_at', { withTimezone: true }),
+    removeRequestedAt: timestamp('remove_requested_at', { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.targetId, t.recordingKey] }),

@@ -8,6 +8,9 @@ import type { TempoLookups } from '../tempo/tempo.jobs.ts';
 import type { LibraryConfig } from './library.config.ts';
 import { createLibraryRepository } from './library.repository.ts';
 import { createLibraryService, createTempoQueueing } from './library.service.ts';
+import { MIN_CONFIDENCE } from '../playlists/matching.ts';
+import { createRefreshService } from './refresh.service.ts';
+import { createTempoHistogramRepository } from './tempo-histogram.repository.ts';
 import { DEFAULT_LIBRARY_SETTINGS, type LibraryApi, type LibrarySettings } from './scan-context.ts';
 import { createScanService } from './scan.service.ts';
 import { createSourceStatsRepository } from './source-stats.repository.ts';
@@ -44,6 +47,8 @@ export interface LibraryModuleDeps {
   targetPlaylistIds?: (userId: string) => Promise<Set<string>>;
   /** Called after a scan unit stored tracks (the playlists module queues its writer). */
   onTracksAdded?: (userId: string) => Promise<void>;
+  /** When Spotify work resumes after a cooldown (spotify module), for "refresh now"'s answer. */
+  workResumesAt?: () => Promise<Date | null>;
 }
 
 export function createLibraryModule(db: Db, deps: LibraryModuleDeps) {
@@ -74,11 +79,20 @@ export function createLibraryModule(db: Db, deps: LibraryModuleDeps) {
     wake: (userId) => deps.queue.wake(userId),
     settings: { rescanIntervalMs, statusRescanMinMs: 5 * 60_000 },
   });
+  const refresh = createRefreshService({
+    repo,
+    histogram: createTempoHistogramRepository(db),
+    wake: (userId) => deps.queue.wake(userId),
+    workResumesAt: deps.workResumesAt ?? (async () => null),
+    // The chart shows what matching may place: tempos the target playlists trust.
+    minConfidence: MIN_CONFIDENCE,
+  });
   return {
     repo,
     stats,
     scans,
     service,
+    refresh,
     settings,
     /** For the target playlists: the user's enabled sources' tracks, best-ranked first. */
     listMatchCandidates: (userId: string) => repo.listMatchCandidates(userId),

@@ -129,6 +129,33 @@ export function createLibraryRepository(db: Db) {
     },
 
     /**
+     * "Refresh now" of one source: it becomes due at once (its failures forgotten); a playlist is read
+     * again after discovery, which learns whether its snapshot changed. False when the user has no such source.
+     */
+    async refreshSource(userId: string, kind: SourceKind, sourceId: string): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const rows = await tx
+          .update(librarySources)
+          .set({ dueAt: sql`now()`, failures: 0 })
+          .where(
+            and(
+              eq(librarySources.userId, userId),
+              eq(librarySources.kind, kind),
+              eq(librarySources.sourceId, sourceId),
+            ),
+          )
+          .returning({ id: librarySources.id });
+        if (rows.length === 0) return false;
+        if (kind === 'playlist')
+          await tx
+            .update(libraryUsers)
+            .set({ discoveryDueAt: sql`coalesce(${libraryUsers.discoveryDueAt}, now())` })
+            .where(eq(libraryUsers.userId, userId));
+        return true;
+      });
+    },
+
+    /**
      * Users with a live Spotify connection whose last rescan was asked for at least `intervalMs` ago, and
      * connected users without a library yet (connected before libraries existed, or a failed hook).
      */

@@ -3,12 +3,23 @@
 // and no rescan is asked for on the user's behalf.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { SourceChangeBody, SourceChangeReply, SourcesReply, SudoQuery } from '@pacebeat/contract';
+import {
+  RefreshBody,
+  RefreshReply,
+  SourceChangeBody,
+  SourceChangeReply,
+  SourcesReply,
+  SudoQuery,
+  TempoHistogramReply,
+} from '@pacebeat/contract';
 import { forbidSudo, requireUser } from '../http/auth.plugin.ts';
 import type { LibraryService } from './library.service.ts';
+import type { RefreshService } from './refresh.service.ts';
 
 export interface LibraryRoutesOptions {
   library: Pick<LibraryService, 'sources' | 'changeSource' | 'statusPageOpened'>;
+  /** "Refresh now" and the tempo chart (issue 15); absent: not served. */
+  refresh?: RefreshService;
 }
 
 export async function libraryRoutes(app: FastifyInstance, opts: LibraryRoutesOptions) {
@@ -36,5 +47,27 @@ export async function libraryRoutes(app: FastifyInstance, opts: LibraryRoutesOpt
       const source = await opts.library.changeSource(auth.user.id, req.body, { timeZone: auth.timeZone });
       return { data: { source } };
     },
+  );
+
+  const refresh = opts.refresh;
+  if (!refresh) return;
+
+  r.post(
+    '/refresh',
+    {
+      onRequest: requireUser,
+      preHandler: forbidSudo,
+      schema: { querystring: SudoQuery, body: RefreshBody, response: { 200: RefreshReply } },
+    },
+    async (req) => {
+      const auth = req.auth!;
+      return { data: await refresh.refresh(auth.user.id, req.body, { timeZone: auth.timeZone }) };
+    },
+  );
+
+  r.get(
+    '/tempo_histogram',
+    { onRequest: requireUser, schema: { querystring: SudoQuery, response: { 200: TempoHistogramReply } } },
+    async (req) => ({ data: await refresh.tempoHistogram(req.auth!.user.id) }),
   );
 }

@@ -33,7 +33,9 @@ export async function settleCreation(c: SyncContext, t: TargetRow): Promise<Targ
     c.followUp(at);
     return t;
   }
-  const found = (await c.ownPlaylists()).find((p) => p.name === t.name);
+  // Looked for by the name it was created with (the runner may have renamed the target since).
+  const sent = t.spotifyName ?? t.name;
+  const found = (await c.ownPlaylists()).find((p) => p.name === sent);
   if (found) return (await adopt(c, t, found)) ?? t;
   await c.repo.markNotCreated(t.id);
   c.log.info({ target: t.id }, 'an unclear playlist creation had not happened: it may be made again');

@@ -48,10 +48,55 @@ export const targetDescription = (minBpm: number, maxBpm: number) =>
   `Songs from your library at ${bpmText(minBpm)}–${bpmText(maxBpm)} BPM, or half or double that, for running ` +
   `at that cadence. Pacebeat adds new ones as it finds their tempo; a song you remove is not added again.`;
 
-export interface TargetRange {
+export interface TargetRange extends Partial<TargetFilters> {
   id: string;
   minBpm: number;
   maxBpm: number;
+}
+
+/** A target's filters (issue 15); absent ones let every track through. */
+export interface TargetFilters {
+  /** Leave out tracks Spotify marks explicit. */
+  noExplicit: boolean;
+  /** Duration limits, inclusive; null: none. */
+  minDurationMs: number | null;
+  maxDurationMs: number | null;
+  /** Only tracks of the user's Liked Songs (not their playlists or the catalogs). */
+  likedOnly: boolean;
+}
+
+type FilteredTrack = Pick<MatchCandidate, 'explicit' | 'durationMs' | 'fromLikedSongs'>;
+
+/** True when the track passes the target's filters. */
+export function passesFilters(f: Partial<TargetFilters>, c: FilteredTrack): boolean {
+  if (f.noExplicit && c.explicit) return false;
+  if (f.likedOnly && !c.fromLikedSongs) return false;
+  if (f.minDurationMs != null && c.durationMs < f.minDurationMs) return false;
+  if (f.maxDurationMs != null && c.durationMs > f.maxDurationMs) return false;
+  return true;
+}
+
+/** The one rule for "this track belongs in this target": its tempo fits the range and it passes the filters. */
+export const acceptsTrack = (t: TargetRange, c: FilteredTrack, bpm: number): boolean =>
+  fitsRange(bpm, t.minBpm, t.maxBpm) && passesFilters(t, c);
+
+/**
+ * The recordings that belong in each target now (whatever is placed already): what a requested removal
+ * is checked against, so Pacebeat removes only what no longer fits and never re-adds it while it does not.
+ * `bpmOf` is the tempo a candidate is matched with (null: none), the same one planAdds uses.
+ */
+export function fittingKeys(
+  targets: TargetRange[],
+  candidates: MatchCandidate[],
+  bpmOf: (c: MatchCandidate) => number | null,
+): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>(targets.map((t) => [t.id, new Set()]));
+  for (const c of candidates) {
+    const bpm = bpmOf(c);
+    if (bpm === null) continue;
+    for (const t of targets) if (acceptsTrack(t, c, bpm)) out.get(t.id)!.add(c.recordingKey);
+  }
+  return out;
 }
 
 export interface PlannedTrack {
@@ -106,7 +151,7 @@ export function planAdds(
     // A correction is the runner's own act, made to see it placed: it does not wait for a batch to fill.
     const since = chosen.corrected ? 0 : (tempo?.resolvedAt?.getTime() ?? 0);
     for (const t of targets) {
-      if (!fitsRange(bpm, t.minBpm, t.maxBpm) || placed.get(t.id)?.has(c.recordingKey)) continue;
+      if (!acceptsTrack(t, c, bpm) || placed.get(t.id)?.has(c.recordingKey)) continue;
       plan.get(t.id)!.push({ trackId: c.trackId, recordingKey: c.recordingKey, bpm, since });
     }
   }

@@ -36,11 +36,17 @@ describe('playlist-sync jobs', () => {
 
   it('queues the next run when a write must settle, or when another writer is busy', async () => {
     const soon = new Date(NOW + 5_000);
-    const settle = setup({ status: 'done', created: 1, added: 3, followUpAt: soon });
+    const settle = setup({ status: 'done', created: 1, added: 3, removed: 0, followUpAt: soon });
     expect(await settle.jobs.run(USER)).toMatchObject({ status: 'done' });
     expect(settle.sent).toEqual([{ userId: USER, startAfter: soon }]);
     // Never far ahead: the queued run is the one new asks are folded into.
-    const late = setup({ status: 'done', created: 0, added: 0, followUpAt: new Date(NOW + 120_000) });
+    const late = setup({
+      status: 'done',
+      created: 0,
+      added: 0,
+      removed: 0,
+      followUpAt: new Date(NOW + 120_000),
+    });
     await late.jobs.run(USER);
     expect(late.sent).toEqual([{ userId: USER, startAfter: new Date(NOW + FOLLOW_UP_MAX_MS) }]);
 
@@ -51,7 +57,7 @@ describe('playlist-sync jobs', () => {
 
   it('queues nothing after a finished run, or for a user who is not (or no longer) connected', async () => {
     for (const r of [
-      { status: 'done', created: 0, added: 0, followUpAt: null },
+      { status: 'done', created: 0, added: 0, removed: 0, followUpAt: null },
       { status: 'not-connected' },
       { status: 'disabled' },
       { status: 'stopped' },

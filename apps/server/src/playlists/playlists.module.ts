@@ -1,9 +1,11 @@
-// Wires the target playlists: repository, service (targets, defaults, forgetting), writer and its job.
+// Wires the target playlists: repository, service (targets, defaults, forgetting, removals on request),
+// the runner's target editor, the writer and its job.
 import type { Logger } from 'pino';
 import type { ListMatchCandidates } from './candidates.ts';
 import { createPlaylistSyncJobs, type PlaylistSyncQueue } from './playlists.jobs.ts';
 import { createPlaylistsRepository } from './playlists.repository.ts';
 import { createPlaylistsService } from './playlists.service.ts';
+import { createTargetEditor } from './target-editor.service.ts';
 import { createPlaylistWriter, type PlaylistWriterDeps } from './writer.ts';
 
 /** The Drizzle handle the repository takes (only repositories import the client itself). */
@@ -26,10 +28,11 @@ export interface PlaylistsModuleDeps {
 
 export function createPlaylistsModule(db: Db, deps: PlaylistsModuleDeps) {
   const repo = createPlaylistsRepository(db);
-  const service = createPlaylistsService({ repo });
   const writer = createPlaylistWriter({ repo, ...deps });
   const jobs = createPlaylistSyncJobs({ writer, queue: deps.queue });
-  return { repo, service, writer, jobs };
+  const service = createPlaylistsService({ repo, trigger: jobs.trigger });
+  const editor = createTargetEditor({ repo, trigger: jobs.trigger });
+  return { repo, service, editor, writer, jobs };
 }
 
 export type PlaylistsModule = ReturnType<typeof createPlaylistsModule>;

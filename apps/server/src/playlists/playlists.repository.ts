@@ -1,8 +1,10 @@
 // The only SQL on the target playlists tables. State changes are compare-and-set (`where state = …`), so
 // a writer that lost its lease or a disconnected user's stale writer changes nothing.
-import { and, asc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { playlistTargets, playlistTargetTracks, playlistWriterLeases } from '../db/playlists.schema.ts';
+import { createRemovalsRepository } from './removals.repository.ts';
+import { createTargetsRepository } from './targets.repository.ts';
 
 export type TargetRow = typeof playlistTargets.$inferSelect;
 export type TargetTrackRow = typeof playlistTargetTracks.$inferSelect;
@@ -32,6 +34,9 @@ export function createPlaylistsRepository(db: Db) {
     and(eq(playlistTargets.id, targetId), eq(playlistTargets.state, state));
 
   return {
+    ...createTargetsRepository(db),
+    ...createRemovalsRepository(db),
+
     /** Inserts targets a user lacks (by range); existing ones are left as they are. Returns those inserted. */
     async createTargets(userId: string, targets: NewTarget[]): Promise<number> {
       if (targets.length === 0) return 0;
@@ -43,11 +48,12 @@ export function createPlaylistsRepository(db: Db) {
       return rows.length;
     },
 
+    /** The user's live targets (not those the runner deleted in Pacebeat). */
     async listTargets(userId: string): Promise<TargetRow[]> {
       return db
         .select()
         .from(playlistTargets)
-        .where(eq(playlistTargets.userId, userId))
+        .where(and(eq(playlistTargets.userId, userId), isNull(playlistTargets.archivedAt)))
         .orderBy(asc(playlistTargets.position), asc(playlistTargets.minBpm));
     },
 
@@ -57,8 +63,8 @@ export function createPlaylistsRepository(db: Db) {
       const rows = await db
         .select({
           targetId: playlistTargetTracks.targetId,
-          added: sql<number>`count(*) filter (where ${playlistTargetTracks.state} in ('added', 'removed'))::int`,
-          recent: sql<number>`count(*) filter (where ${playlistTargetTracks.state} in ('added', 'removed') and ${playlistTargetTracks.addedAt} >= ${since.toISOString()}::timestamptz)::int`,
+          added: sql<number>`count(*) filter (where ${playlistTargetTracks.state} in ('added', 'removed', 'removing', 'unplaced'))::int`,
+          recent: sql<number>`count(*) filter (where ${playlistTargetTracks.state} in ('added', 'removed', 'removing', 'unplaced') and ${playlistTargetTracks.addedAt} >= ${since.toISOString()}::timestamptz)::int`,
         })
         .from(playlistTargetTracks)
         .where(inArray(playlistTargetTracks.targetId, targetIds))
@@ -114,6 +120,9 @@ export function createPlaylistsRepository(db: Db) {
           state: 'creating',
           createAttempts: sql`${playlistTargets.createAttempts} + 1`,
           creatingSince: sql`now()`,
+          // The playlist is made with the current name and range: its details are in sync.
+          spotifyName: sql`${playlistTargets.name}`,
+          detailsSyncedVersion: sql`${playlistTargets.detailsVersion}`,
         })
         .where(targetIs(targetId, 'pending'))
         .returning({ id: playlistTargets.id });
@@ -188,14 +197,19 @@ export function createPlaylistsRepository(db: Db) {
 
     // ---- recordings in a target ----------------------------------------------------------------
 
-    /** Recording keys a target has in any state (never planned again). */
+    /**
+     * Recording keys a target has in any state but `unplaced` (never planned again); an unplaced one (removed
+     * by Pacebeat on request) is planned again once it fits again.
+     */
     async placedKeys(targetIds: string[]): Promise<Map<string, Set<string>>> {
       const out = new Map<string, Set<string>>(targetIds.map((id) => [id, new Set()]));
       if (targetIds.length === 0) return out;
       const rows = await db
         .select({ targetId: playlistTargetTracks.targetId, key: playlistTargetTracks.recordingKey })
         .from(playlistTargetTracks)
-        .where(inArray(playlistTargetTracks.targetId, targetIds));
+        .where(
+          and(inArray(playlistTargetTracks.targetId, targetIds), ne(playlistTargetTracks.state, 'unplaced')),
+        );
       for (const r of rows) out.get(r.targetId)?.add(r.key);
       return out;
     },
@@ -213,7 +227,10 @@ export function createPlaylistsRepository(db: Db) {
         .orderBy(asc(playlistTargetTracks.recordedAt), asc(playlistTargetTracks.seq));
     },
 
-    /** Records a batch about to be added (before the call). Returns the rows recorded, in order. */
+    /**
+     * Records a batch about to be added (before the call); a recording Pacebeat removed on request
+     * (`unplaced`) that fits again is taken back. Returns the rows recorded, in order.
+     */
     async recordPending(
       targetId: string,
       batchId: string,
@@ -233,7 +250,21 @@ export function createPlaylistsRepository(db: Db) {
             state: 'pending' as const,
           })),
         )
-        .onConflictDoNothing()
+        .onConflictDoUpdate({
+          target: [playlistTargetTracks.targetId, playlistTargetTracks.recordingKey],
+          set: {
+            state: 'pending',
+            trackId: sql`excluded.track_id`,
+            batchId: sql`excluded.batch_id`,
+            seq: sql`excluded.seq`,
+            bpm: sql`excluded.bpm`,
+            recordedAt: sql`now()`,
+            addedAt: null,
+            removedAt: null,
+            removeRequestedAt: null,
+          },
+          setWhere: eq(playlistTargetTracks.state, 'unplaced'),
+        })
         .returning();
       return rows.sort((a, b) => a.seq - b.seq);
     },
@@ -275,6 +306,7 @@ export function createPlaylistsRepository(db: Db) {
           .set({
             state,
             ...(state === 'removed' ? { removedAt: sql`now()` } : {}),
+            ...(state === 'unplaced' ? { removeRequestedAt: null } : {}),
             ...(state === 'added' ? { addedAt: sql`coalesce(${playlistTargetTracks.addedAt}, now())` } : {}),
           })
           .where(

@@ -125,6 +125,7 @@ describe('GET /api/spotify/targets', () => {
     expect(Object.keys(made).sort()).toEqual(
       [
         'bpms',
+        'filters',
         'public_url',
         'stats',
         'target',

@@ -1,13 +1,26 @@
-// /api/spotify/targets: the status page's "Target playlists" table (spec §3, §7). Read-only, so it
-// serves sudo mode too (an admin reads another user's targets); nothing here writes or calls Spotify.
+// /api/spotify/targets: the status page's "Target playlists" table (spec §3, §7), read-only, so it serves
+// sudo mode too (an admin reads another user's targets); and (issue 15) the runner's edits of their
+// targets, refused in sudo mode. Only the user's own targets: another's answers 404.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { SudoQuery, TargetsReply } from '@pacebeat/contract';
-import { requireUser } from '../http/auth.plugin.ts';
+import {
+  NewTargetBody,
+  RemoveUnfittingReply,
+  SudoQuery,
+  TargetDeletedReply,
+  TargetEditBody,
+  TargetParams,
+  TargetReply,
+  TargetsReply,
+} from '@pacebeat/contract';
+import { forbidSudo, requireUser } from '../http/auth.plugin.ts';
 import type { PlaylistsService } from './playlists.service.ts';
+import type { TargetEditor } from './target-editor.service.ts';
 
 export interface PlaylistsRoutesOptions {
   playlists: Pick<PlaylistsService, 'targets'>;
+  /** The runner's edits (absent: read-only targets). */
+  editor?: TargetEditor;
 }
 
 export async function playlistsRoutes(app: FastifyInstance, opts: PlaylistsRoutesOptions) {
@@ -20,5 +33,56 @@ export async function playlistsRoutes(app: FastifyInstance, opts: PlaylistsRoute
       const { user, timeZone } = req.auth!;
       return { data: { targets: await opts.playlists.targets(user.id, timeZone) } };
     },
+  );
+
+  const editor = opts.editor;
+  if (!editor) return;
+  const write = { onRequest: requireUser, preHandler: forbidSudo };
+
+  r.post(
+    '/targets',
+    { ...write, schema: { querystring: SudoQuery, body: NewTargetBody, response: { 200: TargetReply } } },
+    async (req) => {
+      const { user, timeZone } = req.auth!;
+      return { data: { target: await editor.add(user.id, req.body, timeZone) } };
+    },
+  );
+
+  r.patch(
+    '/targets/:id',
+    {
+      ...write,
+      schema: {
+        querystring: SudoQuery,
+        params: TargetParams,
+        body: TargetEditBody,
+        response: { 200: TargetReply },
+      },
+    },
+    async (req) => {
+      const { user, timeZone } = req.auth!;
+      return { data: { target: await editor.edit(user.id, req.params.id, req.body, timeZone) } };
+    },
+  );
+
+  r.delete(
+    '/targets/:id',
+    {
+      ...write,
+      schema: { querystring: SudoQuery, params: TargetParams, response: { 200: TargetDeletedReply } },
+    },
+    async (req) => {
+      await editor.remove(req.auth!.user.id, req.params.id);
+      return { data: { deleted: true as const } };
+    },
+  );
+
+  r.post(
+    '/targets/:id/remove_unfitting',
+    {
+      ...write,
+      schema: { querystring: SudoQuery, params: TargetParams, response: { 200: RemoveUnfittingReply } },
+    },
+    async (req) => ({ data: { marked: await editor.removeUnfitting(req.auth!.user.id, req.params.id) } }),
   );
 }

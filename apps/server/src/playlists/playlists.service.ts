@@ -3,10 +3,15 @@
 import type { Target } from '@pacebeat/contract';
 import { formatLocalTime } from '../http/format-time.ts';
 import { DEFAULT_TARGETS, targetName } from './matching.ts';
-import type { PlaylistsRepository, TargetRow } from './playlists.repository.ts';
+import type { PlaylistsRepository, TargetRow, TargetStats } from './playlists.repository.ts';
 
 export interface PlaylistsServiceDeps {
-  repo: Pick<PlaylistsRepository, 'createTargets' | 'listTargets' | 'statsOf' | 'deleteUserData'>;
+  repo: Pick<
+    PlaylistsRepository,
+    'createTargets' | 'listTargets' | 'statsOf' | 'deleteUserData' | 'hasAnyTarget' | 'requestRemovals'
+  >;
+  /** Asks for a writer run for the user soon (the playlist-sync job). */
+  trigger?: (userId: string) => Promise<unknown>;
   now?: () => number;
 }
 
@@ -16,11 +21,36 @@ const WEEK_MS = 7 * 86_400_000;
 const shownName = (t: TargetRow) =>
   t.state === 'deleted' ? `${t.name} (deleted in Spotify: no longer updated)` : t.name;
 
+/** A target as the API shows it: the spec's fields, and (beyond them) its filters. */
+export function presentTarget(t: TargetRow, s: TargetStats | undefined, timeZone: string | null): Target {
+  const finished = t.lastJobFinishedAt;
+  const stats = s ?? { tracksAdded: 0, tracksAdded7Days: 0 };
+  return {
+    target_id: t.id,
+    target: shownName(t),
+    public_url: t.publicUrl,
+    timestamp_last_job_finished: finished ? Math.floor(finished.getTime() / 1000) : null,
+    timestamp_last_job_finished_str: finished ? formatLocalTime(finished, timeZone) : null,
+    bpms: { min: t.minBpm, max: t.maxBpm },
+    stats: { tracks_added: stats.tracksAdded, tracks_added_7days: stats.tracksAdded7Days },
+    filters: {
+      no_explicit: t.noExplicit,
+      min_duration_s: t.minDurationMs === null ? null : Math.round(t.minDurationMs / 1000),
+      max_duration_s: t.maxDurationMs === null ? null : Math.round(t.maxDurationMs / 1000),
+      liked_only: t.likedOnly,
+    },
+  };
+}
+
 export function createPlaylistsService(deps: PlaylistsServiceDeps) {
   const now = deps.now ?? Date.now;
   return {
-    /** The four default targets (150–190 BPM in steps of 10); idempotent, so safe on every connect. */
+    /**
+     * The four default targets (150–190 BPM in steps of 10), for a user who never had targets: idempotent,
+     * so safe on every connect, and a runner's own edits and deletions are not undone by connecting again.
+     */
     async createDefaultTargets(userId: string): Promise<number> {
+      if (await deps.repo.hasAnyTarget(userId)) return 0;
       return deps.repo.createTargets(
         userId,
         DEFAULT_TARGETS.map((t, position) => ({ ...t, name: targetName(t.minBpm, t.maxBpm), position })),
@@ -34,19 +64,18 @@ export function createPlaylistsService(deps: PlaylistsServiceDeps) {
         rows.map((t) => t.id),
         new Date(now() - WEEK_MS),
       );
-      return rows.map((t) => {
-        const s = stats.get(t.id) ?? { tracksAdded: 0, tracksAdded7Days: 0 };
-        const finished = t.lastJobFinishedAt;
-        return {
-          target_id: t.id,
-          target: shownName(t),
-          public_url: t.publicUrl,
-          timestamp_last_job_finished: finished ? Math.floor(finished.getTime() / 1000) : null,
-          timestamp_last_job_finished_str: finished ? formatLocalTime(finished, timeZone) : null,
-          bpms: { min: t.minBpm, max: t.maxBpm },
-          stats: { tracks_added: s.tracksAdded, tracks_added_7days: s.tracksAdded7Days },
-        };
-      });
+      return rows.map((t) => presentTarget(t, stats.get(t.id), timeZone));
+    },
+
+    /** Ask the writer to remove from these targets' playlists the recordings Pacebeat added (state 'added'
+     *  or 'pending'); never the user's own ('present'). Queues the user's playlist-sync job; idempotent. */
+    async requestRemovals(
+      userId: string,
+      removals: Array<{ targetId: string; recordingKey: string }>,
+    ): Promise<number> {
+      const marked = await deps.repo.requestRemovals(userId, removals);
+      if (marked > 0) await deps.trigger?.(userId);
+      return marked;
     },
 
     /** Disconnect: everything Pacebeat keeps about the user's targets goes; the playlists stay in Spotify. */

@@ -51,6 +51,7 @@ export async function reconcile(c: SyncContext, t: TargetRow, head?: Head): Prom
       c.log.info({ target: t.id, batchId }, 'an unclear add had not landed: it will be made again');
     }
   }
+  await settleRemoving(c, t, rows, keys);
   const gone = rows.filter((r) => r.state === 'added' && !keys.has(r.recordingKey));
   await c.repo.setStates(
     t.id,
@@ -63,11 +64,33 @@ export async function reconcile(c: SyncContext, t: TargetRow, head?: Head): Prom
     back.map((r) => r.recordingKey),
     'added',
   );
+  // Pacebeat removed it on request and the user put it back themselves: theirs now.
+  const readded = rows.filter((r) => r.state === 'unplaced' && keys.has(r.recordingKey));
+  await c.repo.setStates(
+    t.id,
+    readded.map((r) => r.recordingKey),
+    'present',
+  );
   const known = new Set(rows.map((r) => r.recordingKey));
   const unseen = new Map(tracks.filter((x) => !known.has(x.recordingKey)).map((x) => [x.recordingKey, x]));
   await c.repo.recordPresent(t.id, [...unseen.values()]);
   await c.repo.setSnapshot(t.id, h.snapshotId);
   if (gone.length > 0) c.log.info({ target: t.id, removed: gone.length }, 'the user removed tracks');
+}
+
+/** Removals whose call ended unclearly, once settled: still in the playlist → added (asked again), else unplaced. */
+async function settleRemoving(c: SyncContext, t: TargetRow, rows: TargetTrackRow[], keys: Set<string>) {
+  const removing = rows.filter((r) => r.state === 'removing');
+  if (removing.length === 0) return;
+  const at = Math.max(...removing.map((r) => r.removedAt?.getTime() ?? 0)) + c.settings.settleMs;
+  if (c.now() < at) return c.followUp(at);
+  const still = removing.filter((r) => keys.has(r.recordingKey)).map((r) => r.recordingKey);
+  await c.repo.setStates(t.id, still, 'added');
+  await c.repo.setStates(
+    t.id,
+    removing.filter((r) => !keys.has(r.recordingKey)).map((r) => r.recordingKey),
+    'unplaced',
+  );
 }
 
 /**

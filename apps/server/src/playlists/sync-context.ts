@@ -25,6 +25,12 @@ export type WriterRepo = Pick<
   | 'releaseBatch'
   | 'setStates'
   | 'recordPresent'
+  | 'removalRequests'
+  | 'cancelRemovals'
+  | 'markRemoving'
+  | 'finishRemoval'
+  | 'releaseRemoval'
+  | 'markDetailsSynced'
 >;
 
 export interface WriterSettings {
@@ -64,7 +70,8 @@ export class LeaseLostError extends Error {
   }
 }
 
-export type SyncPurpose = 'sync:create' | 'sync:add' | 'sync:verify' | 'sync:check';
+export type SyncPurpose =
+  'sync:create' | 'sync:add' | 'sync:verify' | 'sync:check' | 'sync:remove' | 'sync:details';
 
 export function createSyncContext(o: {
   userId: string;

@@ -12,10 +12,12 @@ import type { TempoRepository } from '../tempo/tempo.repository.ts';
 import { addBatch, ADD_BATCH } from './adds.ts';
 import type { ListMatchCandidates } from './candidates.ts';
 import { ensurePlaylist, settleCreation } from './creation.ts';
-import { dueNow, planAdds, type TempoFact } from './matching.ts';
+import { syncDetails } from './details.ts';
+import { dueNow, fittingKeys, matchBpm, planAdds, type TempoFact } from './matching.ts';
 import type { PlaylistsRepository, TargetRow } from './playlists.repository.ts';
 import { checkFollowed, ensureFresh, settlePending } from './reconcile.ts';
 import { NO_CHOICES, type LoadRunnerChoices } from './runner-choices.ts';
+import { removeRequested, settleRemovals } from './removals.ts';
 import { PlaylistGoneError } from './spotify-playlists.ts';
 import {
   createSyncContext,
@@ -48,6 +50,7 @@ export type SyncResult =
       status: 'done';
       created: number;
       added: number;
+      removed: number;
       /** When a write that ended unclearly can be settled: run again then. */
       followUpAt: Date | null;
     };
@@ -82,16 +85,20 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
   }
 
   async function run(c: SyncContext, userId: string) {
-    const counts = { created: 0, added: 0 };
-    // 1. What earlier runs left unclear (a creation or an add with no clear answer, a crash).
+    const counts = { created: 0, added: 0, removed: 0 };
+    // 1. What earlier runs left unclear (a creation, an add or a removal with no clear answer, a crash).
     const blocked = new Set<string>();
     for (const t of await deps.repo.listTargets(userId)) {
       if (t.state === 'creating') await settleCreation(c, t);
-      else if (t.state === 'active' && !(await onTarget(c, t, () => settlePending(c, t)))) blocked.add(t.id);
+      else if (
+        t.state === 'active' &&
+        !(await onTarget(c, t, async () => (await settlePending(c, t)) && (await settleRemovals(c, t))))
+      )
+        blocked.add(t.id);
     }
     // 2. Playlists the user deleted, unfollowed or restored (now and then).
     await checkFollowed(c, await deps.repo.listTargets(userId));
-    // 3. New matches, appended in rank order, ≤ 100 per call.
+    // 3. New matches, appended in rank order, ≤ 100 per call (after the runner's edits, 3a).
     const targets = await deps.repo.listTargets(userId);
     const open = targets.filter((t) => (t.state === 'pending' || t.state === 'active') && !blocked.has(t.id));
     if (open.length === 0) return counts;
@@ -99,6 +106,18 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
     const tempos = await temposOf([...new Set(candidates.map((x) => x.recordingKey))]);
     const placed = await deps.repo.placedKeys(open.map((t) => t.id));
     const choices = (await deps.runnerChoices?.(userId)) ?? NO_CHOICES;
+    // 3a. The runner's edits: new names to Spotify, and the removals they asked for (what no longer fits),
+    // by the same rule planAdds matches with (the runner's choices: corrections, exclusions).
+    const fitting = fittingKeys(
+      open,
+      candidates,
+      (x) => matchBpm(x, tempos.get(x.recordingKey), choices, settings.minConfidence)?.bpm ?? null,
+    );
+    for (const t of open.filter((x) => x.state === 'active'))
+      await onTarget(c, t, async () => {
+        await syncDetails(c, t);
+        counts.removed += await removeRequested(c, t, fitting.get(t.id) ?? new Set());
+      });
     const plan = planAdds(open, candidates, tempos, placed, settings.minConfidence, choices);
     // No playlist made yet: the user's first fill. Small adds wait a little for more matches.
     const firstFill = !targets.some((t) => t.playlistId !== null);

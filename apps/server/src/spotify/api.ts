@@ -268,6 +268,16 @@ export function spotifyApi(client: SpotifyClient, ctx: CallContext) {
       );
     },
 
+    /** `PUT /playlists/{id}`: a new name or description. Setting the same details twice is harmless. */
+    changePlaylistDetails: (playlistId: string, d: { name?: string; description?: string }) =>
+      client.request(ctx, {
+        method: 'PUT',
+        path: `/playlists/${enc(playlistId)}`,
+        endpoint: 'PUT /playlists/{id}',
+        body: d,
+        idempotent: true,
+      }),
+
     /** Removes tracks (≤ 100); repeating a removal is harmless, so it is retried like a read. */
     removeTracks: (playlistId: string, uris: string[], snapshotId?: string) =>
       client.request(

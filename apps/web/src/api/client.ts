@@ -43,7 +43,7 @@ export type ApiClientOptions = {
   fetch?: typeof fetch;
 };
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * The URL of an API path, e.g. `apiUrl('spotify/targets', 'bob')` → `/api/spotify/targets?sudo=bob`.
@@ -99,6 +99,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     get: <T>(path: string, schema: ReplySchema<T>) => request('GET', path, schema),
     post: <T>(path: string, body: unknown, schema: ReplySchema<T>) => request('POST', path, schema, body),
     put: <T>(path: string, body: unknown, schema: ReplySchema<T>) => request('PUT', path, schema, body),
+    patch: <T>(path: string, body: unknown, schema: ReplySchema<T>) => request('PATCH', path, schema, body),
     delete: <T>(path: string, schema: ReplySchema<T>) => request('DELETE', path, schema),
   };
 }

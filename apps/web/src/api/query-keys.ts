@@ -18,6 +18,8 @@ export const queryKeys = {
     sources: (sudo: string | null) => ['spotify', 'sources', { sudo }] as const,
     sourceChange: (sudo: string | null) => ['spotify', 'source_change', { sudo }] as const,
     connectData: (sudo: string | null) => ['spotify', 'connect_data', { sudo }] as const,
+    /** The paces page (issue 15): the tempo chart's data. */
+    tempoHistogram: (sudo: string | null) => ['spotify', 'tempo_histogram', { sudo }] as const,
   },
   /** A runner's tracks and choices: a target's lists and the Excluded list (all invalidated by a choice). */
   choices: {

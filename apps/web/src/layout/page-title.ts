@@ -11,6 +11,7 @@ const TITLES: Record<string, string> = {
   '/connect/spotify': 'Connect Spotify',
   '/disconnect/spotify': 'Disconnect Spotify',
   '/excluded': 'Excluded tracks',
+  '/paces': 'Paces',
 };
 
 export const pageTitle = (pathname: string) => {

@@ -1,4 +1,5 @@
 import Alert from '@mui/material/Alert';
+import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
@@ -8,6 +9,7 @@ import { SourcesTable } from '../components/SourcesTable/SourcesTable.tsx';
 import { StillLoading } from '../components/StillLoading/StillLoading.tsx';
 import { TargetsTable } from '../components/TargetsTable/TargetsTable.tsx';
 import { useSession } from '../session/session-context.ts';
+import { SudoLink } from '../session/sudo-navigation.tsx';
 import { useDelayedFlag } from '../session/use-delayed-flag.ts';
 import { STATUS_TEXTS as T } from '../status/status-format.ts';
 import { useStatusData } from '../status/status-queries.ts';
@@ -67,6 +69,9 @@ export default function SignedInStatus() {
       {status.targets && (
         <Section title={T.targetsTitle}>
           <TargetsTable targets={status.targets} />
+          <Link component={SudoLink} to="/paces" sx={{ alignSelf: 'flex-start' }}>
+            Edit paces and filters, see your library&apos;s tempo
+          </Link>
         </Section>
       )}
       {status.sources && (

@@ -266,6 +266,7 @@ export function createAdmin(ctx: Ctx, initial: SandboxConfig) {
         album: cat.releaseTitle(cat.releaseOf(t.g)),
         isrc: t.isrc,
         durationMs: t.durationMs,
+        explicit: t.explicit,
         trueTempo: truth.bpm,
         pattern: truth.pattern,
         timeSignature: truth.timeSignature,

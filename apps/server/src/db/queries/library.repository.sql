@@ -306,6 +306,46 @@ where
   );
 commit;
 
+-- LibraryRepository.refreshSource (a playlist: discovery learns whether it changed)
+begin;
+-- params: [0,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","playlist","37i9dQZF1DXdxcBWuJkbcy"]
+update "library_sources"
+set
+  "failures" = $1,
+  "due_at" = now()
+where
+  (
+    "library_sources"."user_id" = $2
+    and "library_sources"."kind" = $3
+    and "library_sources"."source_id" = $4
+  )
+returning
+  "id";
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+update "library_users"
+set
+  "discovery_due_at" = coalesce("library_users"."discovery_due_at", now())
+where
+  "library_users"."user_id" = $1;
+commit;
+
+-- LibraryRepository.refreshSource (no such source)
+begin;
+-- params: [0,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","liked_songs","liked_songs"]
+update "library_sources"
+set
+  "failures" = $1,
+  "due_at" = now()
+where
+  (
+    "library_sources"."user_id" = $2
+    and "library_sources"."kind" = $3
+    and "library_sources"."source_id" = $4
+  )
+returning
+  "id";
+commit;
+
 -- LibraryRepository.usersDueForRescan
 -- params: ["21600000 milliseconds"]
 select

@@ -12,6 +12,9 @@ import { createEmailCodeRepository } from '../../accounts/email-code.repository.
 import { createSessionRepository } from '../../accounts/session.repository.ts';
 import { createUserRepository } from '../../accounts/user.repository.ts';
 import { createPlaylistsRepository } from '../../playlists/playlists.repository.ts';
+import { createRemovalsRepository, type RemovalsRepository } from '../../playlists/removals.repository.ts';
+import { createTargetsRepository } from '../../playlists/targets.repository.ts';
+import { createTempoHistogramRepository } from '../../library/tempo-histogram.repository.ts';
 import { createSpotifyAccountRepository } from '../../spotify/account.repository.ts';
 import { createBudgetRepository } from '../../spotify/budget.repository.ts';
 import { createMetricsRepository } from '../../metrics/metrics.repository.ts';
@@ -162,6 +165,37 @@ const artistSetSamples: Repository<ArtistSetRepository>['samples'] = {
   },
   nextCatalogArtist: { args: [USER_ID, 'album,single', 30 * 86_400_000] },
   tracksWithoutTempo: { args: [USER_ID, 86_400_000, 500] },
+};
+
+const targetsSamples: Samples<ReturnType<typeof createTargetsRepository>> = {
+  getTarget: { args: [USER_ID, TARGET_ID] },
+  hasAnyTarget: { args: [USER_ID] },
+  addTarget: {
+    args: [USER_ID, { name: 'Easy 5:30/km', minBpm: 160, maxBpm: 166, noExplicit: true }],
+    rows: { 'insert into "playlist_targets"': [{ id: TARGET_ID }] },
+  },
+  editTarget: [
+    {
+      label: 'a new range: the details are owed to Spotify',
+      args: [USER_ID, TARGET_ID, { minBpm: 165, maxBpm: 175 }],
+    },
+    { label: 'filters only', args: [USER_ID, TARGET_ID, { likedOnly: true, maxDurationMs: 420_000 }] },
+  ],
+  archiveTarget: { args: [USER_ID, TARGET_ID] },
+  playlistIdsOf: { args: [USER_ID] },
+  markDetailsSynced: { args: [TARGET_ID, 3, 'Easy 5:30/km'] },
+};
+
+const removalsSamples: Samples<RemovalsRepository> = {
+  requestRemovals: {
+    args: [USER_ID, [{ targetId: TARGET_ID, recordingKey: 'isrc:USUM71703861' }]],
+  },
+  requestAllRemovals: { args: [USER_ID, TARGET_ID] },
+  removalRequests: { args: [TARGET_ID] },
+  cancelRemovals: { args: [TARGET_ID, ['isrc:USUM71703861']] },
+  markRemoving: { args: [TARGET_ID, BATCH_ID, ['isrc:USUM71703861']] },
+  finishRemoval: { args: [TARGET_ID, BATCH_ID] },
+  releaseRemoval: { args: [TARGET_ID, BATCH_ID] },
 };
 
 export const REPOSITORIES = [
@@ -411,7 +445,21 @@ export const REPOSITORIES = [
         rows: { 'for share': [{ userId: USER_ID }] },
       },
       listMatchCandidates: { args: [USER_ID] },
+      refreshSource: [
+        {
+          label: 'a playlist: discovery learns whether it changed',
+          args: [USER_ID, 'playlist', '37i9dQZF1DXdxcBWuJkbcy'],
+          rows: { 'update "library_sources"': [{ id: SOURCE_REF }] },
+        },
+        { label: 'no such source', args: [USER_ID, 'liked_songs', 'liked_songs'] },
+      ],
     },
+  }),
+  repository({
+    source: 'library/tempo-histogram.repository.ts',
+    name: 'TempoHistogramRepository',
+    create: createTempoHistogramRepository,
+    samples: { tempoCounts: { args: [USER_ID, 0.76] } },
   }),
   repository({
     source: 'library/source-stats.repository.ts',
@@ -424,10 +472,24 @@ export const REPOSITORIES = [
     },
   }),
   repository({
+    source: 'playlists/targets.repository.ts',
+    name: 'TargetsRepository',
+    create: createTargetsRepository,
+    samples: targetsSamples,
+  }),
+  repository({
+    source: 'playlists/removals.repository.ts',
+    name: 'RemovalsRepository',
+    create: createRemovalsRepository,
+    samples: removalsSamples,
+  }),
+  repository({
     source: 'playlists/playlists.repository.ts',
     name: 'PlaylistsRepository',
     create: createPlaylistsRepository,
     samples: {
+      ...targetsSamples,
+      ...removalsSamples,
       createTargets: {
         args: [USER_ID, [{ minBpm: 170, maxBpm: 180, name: 'Pacebeat 170–180 BPM', position: 2 }]],
       },

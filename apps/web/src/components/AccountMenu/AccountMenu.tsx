@@ -70,6 +70,11 @@ export default function AccountMenu() {
         </MenuItem>
         <Divider />
         {connected && (
+          <MenuItem component={SudoLink} to="/paces" onClick={close}>
+            Paces, filters and tempo chart
+          </MenuItem>
+        )}
+        {connected && (
           <MenuItem component={SudoLink} to="/excluded" onClick={close}>
             Excluded tracks
           </MenuItem>

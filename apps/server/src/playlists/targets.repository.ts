@@ -1,0 +1,111 @@
+// The SQL of editing targets (issue 15): a runner's own targets by id, adding, editing (name, range,
+// filters), deleting in Pacebeat (archived: the Spotify playlist stays) and the playlist details the
+// writer still owes Spotify. Composed into the playlists repository.
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { playlistTargets } from '../db/playlists.schema.ts';
+import type { TargetFilters } from './matching.ts';
+
+type TargetRow = typeof playlistTargets.$inferSelect;
+
+export interface TargetEdit extends Partial<TargetFilters> {
+  name?: string;
+  minBpm?: number;
+  maxBpm?: number;
+}
+
+/** A unique-index violation (another live target of the user has that name). */
+export const isUniqueViolation = (err: unknown): boolean => {
+  const e = err as { code?: unknown; cause?: unknown } | undefined;
+  return e?.code === '23505' || (e?.cause !== undefined && isUniqueViolation(e.cause));
+};
+
+export function createTargetsRepository(db: Db) {
+  const own = (userId: string, targetId: string) =>
+    and(
+      eq(playlistTargets.id, targetId),
+      eq(playlistTargets.userId, userId),
+      isNull(playlistTargets.archivedAt),
+    );
+
+  return {
+    /** One of the user's live targets; undefined for another user's, a deleted one or none. */
+    async getTarget(userId: string, targetId: string): Promise<TargetRow | undefined> {
+      const rows = await db.select().from(playlistTargets).where(own(userId, targetId));
+      return rows[0];
+    },
+
+    /** Whether the user has, or had, any target (deleted ones count: the defaults are made only once). */
+    async hasAnyTarget(userId: string): Promise<boolean> {
+      const rows = await db
+        .select({ id: playlistTargets.id })
+        .from(playlistTargets)
+        .where(eq(playlistTargets.userId, userId))
+        .limit(1);
+      return rows.length > 0;
+    },
+
+    /** Adds a target (placed after the user's others). Throws a unique violation for a name in use. */
+    async addTarget(
+      userId: string,
+      t: Required<Pick<TargetEdit, 'name' | 'minBpm' | 'maxBpm'>> & TargetEdit,
+    ): Promise<TargetRow> {
+      const [row] = await db
+        .insert(playlistTargets)
+        .values({
+          ...t,
+          userId,
+          position: sql`(select coalesce(max(position) + 1, 0) from playlist_targets where user_id = ${userId})`,
+        })
+        .returning();
+      return row!;
+    },
+
+    /**
+     * Edits a live target. A new name or range bumps `details_version`, so the writer renames the
+     * playlist (and rewrites its description). Undefined when it is not the user's live target.
+     */
+    async editTarget(userId: string, targetId: string, e: TargetEdit): Promise<TargetRow | undefined> {
+      const details = e.name !== undefined || e.minBpm !== undefined || e.maxBpm !== undefined;
+      const rows = await db
+        .update(playlistTargets)
+        .set({
+          ...e,
+          ...(details ? { detailsVersion: sql`${playlistTargets.detailsVersion} + 1` } : {}),
+        })
+        .where(own(userId, targetId))
+        .returning();
+      return rows[0];
+    },
+
+    /** The runner deletes a target in Pacebeat: no more writes; its playlist stays in Spotify. */
+    async archiveTarget(userId: string, targetId: string): Promise<boolean> {
+      const rows = await db
+        .update(playlistTargets)
+        .set({ archivedAt: sql`now()` })
+        .where(own(userId, targetId))
+        .returning({ id: playlistTargets.id });
+      return rows.length > 0;
+    },
+
+    /** Every playlist Pacebeat made for the user, deleted targets' included (never a library source). */
+    async playlistIdsOf(userId: string): Promise<Set<string>> {
+      const rows = await db
+        .select({ playlistId: playlistTargets.playlistId })
+        .from(playlistTargets)
+        .where(eq(playlistTargets.userId, userId));
+      return new Set(rows.flatMap((r) => (r.playlistId ? [r.playlistId] : [])));
+    },
+
+    /** The playlist's details as of `version` are in Spotify (a later edit stays owed). */
+    async markDetailsSynced(targetId: string, version: number, name: string): Promise<void> {
+      await db
+        .update(playlistTargets)
+        .set({
+          detailsSyncedVersion: sql`greatest(${playlistTargets.detailsSyncedVersion}, ${version})`,
+          spotifyName: name,
+        })
+        .where(eq(playlistTargets.id, targetId));
+    },
+  };
+}
