@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChoicesRepository } from './choices.repository.ts';
 import { createChoicesService } from './choices.service.ts';
 import { createTrackListsRepository } from './track-lists.repository.ts';
+import { createPlaylistsService } from '../playlists/playlists.service.ts';
 import {
   likedCandidates,
   startPlaylistHarness,
@@ -13,6 +14,7 @@ import {
 
 let ph: PlaylistHarness;
 let choices: ReturnType<typeof createChoicesService>;
+let playlists: ReturnType<typeof createPlaylistsService>;
 let repo: ReturnType<typeof createChoicesRepository>;
 beforeAll(async () => {
   ph = await startPlaylistHarness();
@@ -23,6 +25,8 @@ beforeAll(async () => {
     removeFromTargets: async () => 0,
     triggerSync: async () => undefined,
   });
+  // The port main.ts gives the choices service (its calls of it: choices.service.test.ts).
+  playlists = createPlaylistsService({ repo: ph.repo });
 }, 120_000);
 afterAll(() => ph.close());
 
@@ -78,5 +82,48 @@ describe('the writer with the runner’s choices', () => {
     const fitting = liked.filter((c) => ofArtist.has(c.trackId) && fits(c.recordingKey));
     expect(fitting.length).toBeGreaterThan(0);
     for (const c of fitting) expect(placedAnywhere.has(c.recordingKey), c.trackId).toBe(true);
+  });
+
+  it('removal asked with a correction or an exclusion takes out of Spotify only what Pacebeat added', async () => {
+    const r = await ph.runner();
+    const writer = r.writer({ runnerChoices: choices.runnerChoices, settings: { maxWaitMs: 3_600_000 } });
+    expect(await writer.sync(r.userId)).toMatchObject({ status: 'done' });
+    const targets = await ph.repo.listTargets(r.userId);
+    const t170 = targets.find((t) => t.minBpm === 170)!;
+    const t150 = targets.find((t) => t.minBpm === 150)!;
+    const placed = await ph.repo.tracksOf(t170.id, ['added']);
+    const moved = placed.find((p) => !(p.bpm! * 2 >= 150 && p.bpm! * 2 < 160))!;
+
+    // Corrected to 155 with "remove from the old targets": out of 170–180, into 150–160.
+    await repo.setCorrection(r.userId, moved.recordingKey, 155);
+    await playlists.requestRemovals(r.userId, [{ targetId: t170.id, recordingKey: moved.recordingKey }]);
+    await writer.sync(r.userId);
+    let lists = r.playlists();
+    expect(lists.get(t150.name)).toContain(moved.trackId);
+    expect(lists.get(t170.name)).not.toContain(moved.trackId);
+    // Not added back to 170–180 while the correction holds.
+    await writer.sync(r.userId);
+    expect(r.playlists().get(t170.name)).not.toContain(moved.trackId);
+
+    // An excluded artist with removal: none of their songs stays in any playlist Pacebeat wrote.
+    const other = (await ph.repo.tracksOf(t170.id, ['added'])).find(
+      (p) => p.recordingKey !== moved.recordingKey,
+    )!;
+    const liked = likedCandidates(ph.h.sandbox, r.spotifyUserId);
+    const artist = liked.find((c) => c.trackId === other.trackId)!.artistIds[0]!;
+    const ofArtist = new Set(liked.filter((c) => c.artistIds.includes(artist)).map((c) => c.trackId));
+    await repo.addExclusion(r.userId, 'artist', artist, { label: 'x', detail: '' });
+    const pairs = [...(await ph.repo.placedKeys(targets.map((t) => t.id))).entries()].flatMap(
+      ([targetId, keys]) =>
+        liked
+          .filter((c) => ofArtist.has(c.trackId) && keys.has(c.recordingKey))
+          .map((c) => ({ targetId, recordingKey: c.recordingKey })),
+    );
+    expect(pairs.length).toBeGreaterThan(0);
+    await playlists.requestRemovals(r.userId, pairs);
+    await writer.sync(r.userId);
+    lists = r.playlists();
+    expect([...lists.values()].flat().filter((id) => ofArtist.has(id))).toEqual([]);
+    expect([...lists.values()].flat().length).toBeGreaterThan(0);
   });
 });
