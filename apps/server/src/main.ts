@@ -17,7 +17,7 @@ import { startMetricsServer, type MetricsServer } from './http/metrics-server.ts
 import { appOrigins } from './http/origins.ts';
 import { createLogger } from './log.ts';
 import { createHousekeepingService } from './jobs/housekeeping.service.ts';
-import { createJobQueue, jobRegistry, setupQueues, startWorkers } from './jobs/registry.ts';
+import { createJobQueue, jobRegistry, setupQueues, startWorkers, SUPERVISE_SECONDS } from './jobs/registry.ts';
 import { registerCoreGauges } from './metrics/core-gauges.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { createMetricsRepository } from './metrics/metrics.repository.ts';
@@ -124,6 +124,7 @@ async function main(): Promise<void> {
     max: 4,
     application_name: 'pacebeat-jobs',
     supervise: runsJobs,
+    superviseIntervalSeconds: SUPERVISE_SECONDS,
     schedule: runsJobs,
   });
   boss.on('error', (err) => log.error({ err }, 'job queue error'));
@@ -150,9 +151,11 @@ async function main(): Promise<void> {
       host: config.HOST,
       log,
       transientFailures: config.DEMO_TRANSIENT_FAILURES,
+      sandboxUrl: config.DEMO_SANDBOX_URL,
     });
     spotifyEndpoints = running.demo.endpoints;
-    if (command !== 'all') log.warn('demo mode runs its simulated Spotify inside each process: use `all`');
+    if (command !== 'all' && !config.DEMO_SANDBOX_URL)
+      log.warn('demo mode runs its simulated Spotify inside each process: use `all`, or DEMO_SANDBOX_URL');
   }
   // The library and the target playlists are wired below (they need the Spotify module); the hooks find
   // them when a user connects or disconnects.
@@ -210,6 +213,10 @@ async function main(): Promise<void> {
     listMatchCandidates: (userId) => wired.library!.listMatchCandidates(userId),
     queue: jobQueue,
     log,
+    settings: {
+      maxWaitMs: config.PLAYLIST_ADD_WAIT_SECONDS * 1000,
+      leaseMs: config.PLAYLIST_WRITER_LEASE_SECONDS * 1000,
+    },
   });
   wired.playlists = playlists;
   // Producer (enqueue, for library scans) and consumer (run, the tempo-lookup job) of tempo lookups;
