@@ -17,7 +17,13 @@ import { startMetricsServer, type MetricsServer } from './http/metrics-server.ts
 import { appOrigins } from './http/origins.ts';
 import { createLogger } from './log.ts';
 import { createHousekeepingService } from './jobs/housekeeping.service.ts';
-import { createJobQueue, jobRegistry, setupQueues, startWorkers, SUPERVISE_SECONDS } from './jobs/registry.ts';
+import {
+  createJobQueue,
+  jobRegistry,
+  setupQueues,
+  startWorkers,
+  SUPERVISE_SECONDS,
+} from './jobs/registry.ts';
 import { registerCoreGauges } from './metrics/core-gauges.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { createMetricsRepository } from './metrics/metrics.repository.ts';
@@ -125,6 +131,7 @@ async function main(): Promise<void> {
     application_name: 'pacebeat-jobs',
     supervise: runsJobs,
     superviseIntervalSeconds: SUPERVISE_SECONDS,
+    monitorIntervalSeconds: SUPERVISE_SECONDS, // the pass that fails expired and heartbeat-less jobs
     schedule: runsJobs,
   });
   boss.on('error', (err) => log.error({ err }, 'job queue error'));
@@ -178,6 +185,9 @@ async function main(): Promise<void> {
       },
     ],
   });
+
+  // Scale-out: every process must open the tokens the others sealed (a ConfigError exits with its message).
+  await spotify.assertSameTokenKey();
 
   // Tempo: in demo mode the simulated Deezer, ReccoBeats and GetSongBPM (with its key). Only job workers estimate
   // from previews, on the estimator's worker threads.

@@ -76,3 +76,5 @@ export * from './tempo.schema.ts';
 export * from './library.schema.ts';
 // playlists: target playlists, the recordings placed in them, and the writer lease (owned by src/playlists/)
 export * from './playlists.schema.ts';
+// installation: facts every process of one installation must agree on (the token key's id; src/spotify/token-key.ts)
+export * from './installation.schema.ts';

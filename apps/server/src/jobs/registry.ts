@@ -57,7 +57,14 @@ export const jobRegistry = {
    */
   'tempo-lookup': define({
     payload: TempoLookupPayload,
-    queue: { policy: 'standard', retryLimit: 5, retryDelay: 60, retryBackoff: true, expireInSeconds: 1800, heartbeatSeconds: HEARTBEAT_SECONDS },
+    queue: {
+      policy: 'standard',
+      retryLimit: 5,
+      retryDelay: 60,
+      retryBackoff: true,
+      expireInSeconds: 1800,
+      heartbeatSeconds: HEARTBEAT_SECONDS,
+    },
     // Six batches in flight: while some wait on a paced service others download or estimate, and the
     // early answers (ReccoBeats) of a new library's first 300 tracks reach its playlists within seconds
     // (bench/playlist-truth: first 50 placed in 13 s, 89 s with one worker). Every outside service is
@@ -74,7 +81,16 @@ export const jobRegistry = {
    */
   'library-scan': define({
     payload: z.object({ userId: z.uuid() }).strict(),
-    queue: { policy: 'stately', retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 600, heartbeatSeconds: HEARTBEAT_SECONDS },
+    // A scan unit handles Spotify's failures itself (it pauses the source): pg-boss retries only a crash or
+    // a database outage, soon (10 s doubling, about 10 minutes in all).
+    queue: {
+      policy: 'stately',
+      retryLimit: 6,
+      retryDelay: 10,
+      retryBackoff: true,
+      expireInSeconds: 600,
+      heartbeatSeconds: HEARTBEAT_SECONDS,
+    },
     sendOptions: ({ userId }) => ({ singletonKey: userId }),
     handler: async ({ library }, { userId }) => library.runUnit(userId),
   }),
@@ -94,7 +110,16 @@ export const jobRegistry = {
    */
   'playlist-sync': define({
     payload: PlaylistSyncPayload,
-    queue: { policy: 'stately', retryLimit: 5, retryDelay: 60, retryBackoff: true, expireInSeconds: 900, heartbeatSeconds: HEARTBEAT_SECONDS },
+    // The writer settles Spotify's failures itself; pg-boss retries a crash or a database outage (10 s
+    // doubling, about 20 minutes in all).
+    queue: {
+      policy: 'stately',
+      retryLimit: 7,
+      retryDelay: 10,
+      retryBackoff: true,
+      expireInSeconds: 900,
+      heartbeatSeconds: HEARTBEAT_SECONDS,
+    },
     sendOptions: ({ userId }) => ({ singletonKey: userId }),
     handler: async ({ playlistSync }, { userId }) => {
       const result = await playlistSync.run(userId);

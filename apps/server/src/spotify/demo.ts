@@ -61,7 +61,9 @@ async function connectDemoSandbox(url: string, log: Logger): Promise<DemoSpotify
     try {
       res = await fetch(`${base}/admin${path}`, { signal: AbortSignal.timeout(10_000) });
     } catch (err) {
-      throw new Error(`DEMO_SANDBOX_URL: the simulated world at ${base} does not answer (${String(err)})`);
+      throw new Error(`DEMO_SANDBOX_URL: the simulated world at ${base} does not answer (${String(err)})`, {
+        cause: err,
+      });
     }
     if (!res.ok) throw new Error(`DEMO_SANDBOX_URL: ${base}/admin${path} answered ${res.status}`);
     return res.json();

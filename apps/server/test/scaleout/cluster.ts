@@ -20,6 +20,14 @@ const SANDBOX_CLI = path.join(repoRoot, 'tools/sandbox/src/cli.ts');
 
 export type Role = 'serve' | 'work';
 
+/** Settings of every process in the test and the benchmark: short add waits and writer leases, so a run
+ *  ends in seconds, not minutes (the defaults save Spotify calls and bound a dead writer at 5 minutes). */
+export const SCALEOUT_TEST_ENV = {
+  PLAYLIST_ADD_WAIT_SECONDS: '5',
+  PLAYLIST_WRITER_LEASE_SECONDS: '30',
+  SPOTIFY_TIMEOUT_SECONDS: '10',
+};
+
 /** One `main.ts serve|work` process; `restart()` starts it again with the same settings. */
 export interface PacebeatProcess {
   readonly role: Role;
@@ -47,6 +55,8 @@ export interface Cluster {
   serve: PacebeatProcess;
   works: PacebeatProcess[];
   logDir: string;
+  /** Processes that exited on their own and were started again, as a supervisor would (by name). */
+  restarts: string[];
   /** Stops PostgreSQL (fast shutdown: every connection is cut) and starts it again on the same port. */
   restartPostgres(downMs?: number): Promise<void>;
   /** The sandbox's admin API (JSON). */
@@ -71,13 +81,17 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number, what: string): Promise<string> {
   return new Promise((resolve, reject) => {
     let buf = '';
-    const timer = setTimeout(() => done(new Error(`${what}: not ready in ${timeoutMs} ms\n${buf.slice(-2000)}`)), timeoutMs);
+    const timer = setTimeout(
+      () => done(new Error(`${what}: not ready in ${timeoutMs} ms\n${buf.slice(-2000)}`)),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       buf += chunk.toString('utf8');
       const m = buf.split('\n').find((l) => pattern.test(l));
       if (m) done(undefined, m);
     };
-    const onExit = (code: number | null) => done(new Error(`${what} exited (${code}) during start:\n${buf.slice(-3000)}`));
+    const onExit = (code: number | null) =>
+      done(new Error(`${what} exited (${code}) during start:\n${buf.slice(-3000)}`));
     function done(err?: Error, line?: string) {
       clearTimeout(timer);
       child.stdout?.off('data', onData);
@@ -133,23 +147,52 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
   };
 
   const processes: PacebeatProcess[] = [];
+  /** Processes that exited on their own and were started again (by name). */
+  const restarts: string[] = [];
   const makeProcess = (role: Role, name: string): PacebeatProcess => {
     let child: ChildProcess | undefined;
+    let wanted = false;
     const out = createWriteStream(path.join(logDir, `${name}.log`), { flags: 'a' });
+    const ready = role === 'serve' ? /Server listening/ : /background jobs running/;
+    // As systemd's Restart=on-failure does: a process that exits on its own (e.g. it started while
+    // PostgreSQL was down) is started again a second later, until it is ready.
+    const spawnUntilReady = async (): Promise<void> => {
+      for (;;) {
+        const c = spawn(process.execPath, [MAIN, role], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        child = c;
+        c.stdout!.pipe(out, { end: false });
+        c.stderr!.pipe(out, { end: false });
+        try {
+          await waitForLine(c, ready, 60_000, name);
+        } catch (err) {
+          if (!wanted) return;
+          if (c.exitCode === null && c.signalCode === null) throw err; // hung, not exited: a real failure
+          out.write(`[cluster] ${name} exited during start; starting it again in 1 s\n`);
+          await sleep(1000);
+          continue;
+        }
+        c.once('exit', (code, signal) => {
+          if (!wanted || child !== c) return;
+          out.write(`[cluster] ${name} exited (${code ?? signal}); starting it again in 1 s\n`);
+          restarts.push(name);
+          void sleep(1000).then(() => (wanted && child === c ? spawnUntilReady() : undefined));
+        });
+        return;
+      }
+    };
     const p: PacebeatProcess = {
       role,
       name,
       pid: () => (child && child.exitCode === null && child.signalCode === null ? child.pid : undefined),
       async kill(signal = 'SIGKILL') {
+        wanted = false;
         if (!p.pid()) return;
         child!.kill(signal);
         await exited(child!);
       },
       async start() {
-        child = spawn(process.execPath, [MAIN, role], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-        child.stdout!.pipe(out, { end: false });
-        child.stderr!.pipe(out, { end: false });
-        await waitForLine(child, role === 'serve' ? /Server listening/ : /background jobs running/, 60_000, name);
+        wanted = true;
+        await spawnUntilReady();
       },
     };
     processes.push(p);
@@ -164,7 +207,9 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
   const admin = async <T>(method: string, route: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${sandboxUrl}/admin${route}`, {
       method,
-      ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      ...(body === undefined
+        ? {}
+        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
     });
     const text = await res.text();
     if (!res.ok) throw new Error(`sandbox ${method} ${route}: ${res.status} ${text}`);
@@ -178,6 +223,7 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
     serve,
     works,
     logDir,
+    restarts,
     admin,
     async restartPostgres(downMs = 2000) {
       await pg.stop();

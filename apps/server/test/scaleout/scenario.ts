@@ -27,6 +27,10 @@ interface LoggedRequest {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A reply body as the test reads it: any shape, looked into with optional chaining. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test code reading replies of any route
+type Json = any;
+
 /** A request to the serve process as the browser sends it (same origin, so the CSRF checks pass). */
 export async function api(c: Cluster, cookie: string, method: string, route: string, body?: unknown) {
   const res = await fetch(`${c.appUrl}${route}`, {
@@ -40,7 +44,7 @@ export async function api(c: Cluster, cookie: string, method: string, route: str
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as any, res };
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Json, res };
 }
 
 /** A new simulated Spotify user with `liked` generated Liked Songs, no playlists and no followed artists. */
@@ -57,19 +61,25 @@ export async function newSpotifyUser(c: Cluster, liked: number): Promise<string>
 /** Another simulated user who likes the same songs, at the same times (so the same library, in order). */
 export async function copyOfLibrary(c: Cluster, liked: Array<{ id: string; addedAt: string }>) {
   const id = await newSpotifyUser(c, 0);
-  for (const l of liked) await c.admin('POST', `/users/${id}/liked`, { trackIds: [l.id], addedAt: l.addedAt });
+  for (const l of liked)
+    await c.admin('POST', `/users/${id}/liked`, { trackIds: [l.id], addedAt: l.addedAt });
   return id;
 }
 
 /** The user's Liked Songs as Spotify lists them, read with a grant of the test's own (not Pacebeat's). */
 export async function likedSongsOf(c: Cluster, spotifyUser: string) {
-  const { access_token } = await c.admin<{ access_token: string }>('POST', '/connect', { userId: spotifyUser });
+  const { access_token } = await c.admin<{ access_token: string }>('POST', '/connect', {
+    userId: spotifyUser,
+  });
   const out: Array<{ id: string; addedAt: string }> = [];
   for (let offset = 0; ; offset += 50) {
     const res = await fetch(`${c.sandboxUrl}/spotify/api/v1/me/tracks?limit=50&offset=${offset}`, {
       headers: { authorization: `Bearer ${access_token}` },
     });
-    const page = (await res.json()) as { items: Array<{ added_at: string; track: { id: string } }>; next: string | null };
+    const page = (await res.json()) as {
+      items: Array<{ added_at: string; track: { id: string } }>;
+      next: string | null;
+    };
     out.push(...page.items.map((i) => ({ id: i.track.id, addedAt: i.added_at })));
     if (!page.next) return out;
   }
@@ -101,7 +111,7 @@ export async function signUpAndConnect(c: Cluster, spotifyUser: string): Promise
   // The catalogs of every artist would be thousands of songs: this scenario is about one library's pages.
   for (let i = 0; i < 100; i++) {
     const sources = await api(c, cookie, 'GET', '/api/spotify/sources');
-    const catalogs = (sources.body?.data?.sources ?? []).find((s: any) => s.kind === 'artist_catalogs');
+    const catalogs = (sources.body?.data?.sources ?? []).find((s: Json) => s.kind === 'artist_catalogs');
     if (catalogs) {
       const off = await api(c, cookie, 'POST', '/api/spotify/source_change', {
         kind: 'artist_catalogs',
@@ -128,7 +138,10 @@ async function withDb<T>(c: Cluster, f: (db: pg.Client) => Promise<T>): Promise<
 }
 
 async function appUserId(c: Cluster, email: string): Promise<string> {
-  return withDb(c, async (db) => (await db.query('select id from users where email = $1', [email])).rows[0].id);
+  return withDb(
+    c,
+    async (db) => (await db.query('select id from users where email = $1', [email])).rows[0].id,
+  );
 }
 
 /** What is still to do for the user (empty when done): scans, jobs, pending adds, unclear creations. */
@@ -148,7 +161,9 @@ export async function outstanding(c: Cluster, userId: string): Promise<string[]>
     const pending = await q(`select count(*) n from playlist_target_tracks tt join playlist_targets t
       on t.id = tt.target_id where t.user_id = $1 and tt.state = 'pending'`);
     if (pending) left.push(`${pending} pending add(s)`);
-    const creating = await q(`select count(*) n from playlist_targets where user_id = $1 and state = 'creating'`);
+    const creating = await q(
+      `select count(*) n from playlist_targets where user_id = $1 and state = 'creating'`,
+    );
     if (creating) left.push(`${creating} unclear creation(s)`);
     return left;
   });
