@@ -124,17 +124,15 @@ export async function seedLargeLibrary(databaseUrl: string, userId: string, trac
         })),
       )
       .returning({ id: playlistTargets.id });
-    const placed = rows
-      .slice(0, 4000)
-      .map((t, i) => ({
-        targetId: targets[i % 4]!.id,
-        recordingKey: t.recordingKey,
-        trackId: t.id,
-        state: 'added' as const,
-        seq: i,
-        addedAt: now,
-        batchId: randomUUID(),
-      }));
+    const placed = rows.slice(0, 4000).map((t, i) => ({
+      targetId: targets[i % 4]!.id,
+      recordingKey: t.recordingKey,
+      trackId: t.id,
+      state: 'added' as const,
+      seq: i,
+      addedAt: now,
+      batchId: randomUUID(),
+    }));
     for (const c of chunks(placed, 1000))
       await db.insert(playlistTargetTracks).values(c).onConflictDoNothing();
   } finally {
