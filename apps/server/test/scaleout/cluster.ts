@@ -158,7 +158,10 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
     // PostgreSQL was down) is started again a second later, until it is ready.
     const spawnUntilReady = async (): Promise<void> => {
       for (;;) {
-        const c = spawn(process.execPath, [MAIN, role], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        const c = spawn(process.execPath, ['--max-semi-space-size=16', MAIN, role], {
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         child = c;
         c.stdout!.pipe(out, { end: false });
         c.stderr!.pipe(out, { end: false });
