@@ -63,6 +63,7 @@ const serve = spawn(
   process.execPath,
   [
     ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values.profile)}`] : []),
+    '--max-semi-space-size=16', // as `npm run serve` runs it
     path.join(repoRoot, 'apps/server/src/main.ts'),
     'serve',
   ],
