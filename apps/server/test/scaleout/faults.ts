@@ -2,7 +2,8 @@
 // work processes SIGKILLed in the middle of a Liked Songs page, a playlist creation and an add (the
 // sandbox holds that call open, so the kill lands while it is in flight; the writes have already landed),
 // the serve process SIGKILLed, PostgreSQL restarted, and Spotify answering 429, 5xx, time-outs, resets and
-// QUOTA_EXCEEDED. Each fault can run alone (bench/scaleout-faults) or all together (the fault test).
+// QUOTA_EXCEEDED, and every access token expiring at once (the sandbox's clock moved an hour on: every
+// process meets a 401 and must refresh once, under the per-user lock). Each fault can run alone (bench/scaleout-faults) or all together (the fault test).
 import type { Cluster } from './cluster.ts';
 import { api, signUpAndConnect, spotifyCalls, type Runner } from './scenario.ts';
 
@@ -17,6 +18,7 @@ export const FAULTS = [
   'spotify-timeout',
   'spotify-reset',
   'quota-exceeded',
+  'token-expiry',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -130,6 +132,11 @@ export async function connectWithFaults(c: Cluster, spotifyUser: string, faults:
   })();
 
   // The faults the sandbox does not inject, a few seconds into the scan.
+  if (faults.includes('token-expiry')) {
+    await sleep(1000);
+    await c.admin('POST', '/clock', { advanceSeconds: 3700 });
+    note('token-expiry', "the sandbox's clock moved 3,700 s on: every access token expired");
+  }
   if (faults.includes('kill-serve')) {
     await sleep(1500);
     await c.serve.kill('SIGKILL');
@@ -161,6 +168,10 @@ export async function connectWithFaults(c: Cluster, spotifyUser: string, faults:
             `${r.kind}${r.status ? ` ${r.status}` : ''}${r.afterApply ? ' after apply' : ''} on ${r.method} ${r.path}: fired ${stats[i]?.fired ?? 0} of ${r.times}`,
           );
       await c.admin('DELETE', '/faults');
+      if (faults.includes('token-expiry')) {
+        const t = await tokenRequests(c, runner);
+        note('token-expiry', `token refreshes: ${t.ok} answered, ${t.refused} refused`);
+      }
       return events.sort((a, b) => a.at - b.at);
     },
   };
@@ -187,4 +198,17 @@ async function exhaustDailyQuota(c: Cluster, r: Runner): Promise<string> {
   return refused
     ? `daily quota spent: Spotify answered 429 QUOTA_EXCEEDED (Retry-After 5-6 s)`
     : 'no call came within 120 s: QUOTA_EXCEEDED not exercised';
+}
+
+/** Refresh-token grants sent to the accounts service since the runner connected (only they are active). */
+export async function tokenRequests(c: Cluster, r: Runner): Promise<{ ok: number; refused: number }> {
+  const log = await c.admin<Array<{ route: string; method: string; status: number }>>(
+    'GET',
+    `/requests?service=spotify-accounts&since=${r.sinceSeq}`,
+  );
+  const grants = log.filter((x) => x.method === 'POST' && x.route.endsWith('/api/token'));
+  return {
+    ok: grants.filter((x) => x.status === 200).length,
+    refused: grants.filter((x) => x.status !== 200).length,
+  };
 }

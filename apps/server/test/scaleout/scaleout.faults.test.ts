@@ -64,6 +64,11 @@ describe('scale-out: 1 serve and 3 work processes on one PostgreSQL, under fault
     for (const f of ['kill-work-mid-page', 'kill-work-mid-add'] as const)
       expect(events.some((e) => e.fault === f && e.what.startsWith('SIGKILL'))).toBe(true);
     expect(events.find((e) => e.fault === 'quota-exceeded')?.what).toMatch(/QUOTA_EXCEEDED \(/);
+    // Every process met the expired token; one refresh for all of them (a second would reuse a rotated
+    // refresh token, which revokes the grant).
+    expect(events.find((e) => e.what.startsWith('token refreshes'))?.what).toBe(
+      'token refreshes: 1 answered, 0 refused',
+    );
     expect(events.filter((e) => / fired 0 of/.test(e.what))).toEqual([]);
 
     // The same tracks in every target playlist, none twice, none lost.
