@@ -47,10 +47,15 @@ function postgresPids(dataDir: string): number[] {
 
 async function startOnce(dataDir: string) {
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'apps/server/src/main.ts'), 'all'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(PORT), LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  // With the flag `npm start`, `npm run serve|work` and the systemd unit give Node (package.json).
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--max-semi-space-size=16', path.join(root, 'apps/server/src/main.ts'), 'all'],
+    {
+      env: { ...process.env, DATA_DIR: dataDir, PORT: String(PORT), LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   for (;;) {
     try {
       const res = await fetch(`http://127.0.0.1:${PORT}/readyz`);

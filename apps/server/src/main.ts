@@ -18,7 +18,13 @@ import { startMetricsServer, type MetricsServer } from './http/metrics-server.ts
 import { appOrigins } from './http/origins.ts';
 import { createLogger } from './log.ts';
 import { createHousekeepingService } from './jobs/housekeeping.service.ts';
-import { createJobQueue, jobRegistry, setupQueues, startWorkers } from './jobs/registry.ts';
+import {
+  createJobQueue,
+  jobRegistry,
+  setupQueues,
+  startWorkers,
+  SUPERVISE_SECONDS,
+} from './jobs/registry.ts';
 import { registerCoreGauges } from './metrics/core-gauges.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { createMetricsRepository } from './metrics/metrics.repository.ts';
@@ -125,6 +131,8 @@ async function main(): Promise<void> {
     max: 4,
     application_name: 'pacebeat-jobs',
     supervise: runsJobs,
+    superviseIntervalSeconds: SUPERVISE_SECONDS,
+    monitorIntervalSeconds: SUPERVISE_SECONDS, // the pass that fails expired and heartbeat-less jobs
     schedule: runsJobs,
   });
   boss.on('error', (err) => log.error({ err }, 'job queue error'));
@@ -151,9 +159,11 @@ async function main(): Promise<void> {
       host: config.HOST,
       log,
       transientFailures: config.DEMO_TRANSIENT_FAILURES,
+      sandboxUrl: config.DEMO_SANDBOX_URL,
     });
     spotifyEndpoints = running.demo.endpoints;
-    if (command !== 'all') log.warn('demo mode runs its simulated Spotify inside each process: use `all`');
+    if (command !== 'all' && !config.DEMO_SANDBOX_URL)
+      log.warn('demo mode runs its simulated Spotify inside each process: use `all`, or DEMO_SANDBOX_URL');
   }
   // The library and the target playlists are wired below (they need the Spotify module); the hooks find
   // them when a user connects or disconnects.
@@ -177,6 +187,9 @@ async function main(): Promise<void> {
       },
     ],
   });
+
+  // Scale-out: every process must open the tokens the others sealed (a ConfigError exits with its message).
+  await spotify.assertSameTokenKey();
 
   // Tempo: in demo mode the simulated Deezer, ReccoBeats and GetSongBPM (with its key). Only job workers estimate
   // from previews, on the estimator's worker threads.
@@ -213,6 +226,10 @@ async function main(): Promise<void> {
     runnerChoices: (userId) => wired.choices!.service.runnerChoices(userId),
     queue: jobQueue,
     log,
+    settings: {
+      maxWaitMs: config.PLAYLIST_ADD_WAIT_SECONDS * 1000,
+      leaseMs: config.PLAYLIST_WRITER_LEASE_SECONDS * 1000,
+    },
   });
   wired.playlists = playlists;
   // A runner's tempo corrections and exclusions, and the target pages' lists (issue 15, items 2–4).

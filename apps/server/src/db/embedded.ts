@@ -208,6 +208,8 @@ export interface EmbeddedHooks {
   onStoppable?: (stop: () => Promise<void>) => void;
   /** Called when the server exits without being asked to (crashed, killed). */
   onUnexpectedExit?: (detail: { code: number | null; signal: string | null; lastLines: string }) => void;
+  /** Listen on this port instead of a free one (the scale-out tests restart a server at the same URL). */
+  port?: number;
 }
 
 export async function startEmbeddedPostgres(
@@ -254,7 +256,7 @@ export async function startEmbeddedPostgres(
     await stopStaleServer(dataDir, log);
   }
 
-  const port = await freePort();
+  const port = hooks.port ?? (await freePort());
   const child: ChildProcess = spawn(
     bin.postgres,
     [

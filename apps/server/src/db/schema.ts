@@ -78,3 +78,5 @@ export * from './library.schema.ts';
 export * from './playlists.schema.ts';
 // choices: a runner's tempo corrections and exclusions (owned by src/choices/)
 export * from './choices.schema.ts';
+// installation: facts every process of one installation must agree on (the token key's id; src/spotify/token-key.ts)
+export * from './installation.schema.ts';

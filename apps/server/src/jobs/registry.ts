@@ -34,6 +34,15 @@ export interface JobDefinition<S extends z.ZodType> {
 
 const define = <S extends z.ZodType>(d: JobDefinition<S>) => d;
 
+/**
+ * A running job's process writes a heartbeat every half of this; a job whose process died (kill -9, a lost
+ * machine) is failed and retried after this plus the supervisor's interval (SUPERVISE_SECONDS), instead of
+ * blocking its user's scan or writer until `expireInSeconds`, which bounds only a job that hangs.
+ */
+const HEARTBEAT_SECONDS = 30;
+/** How often `work` processes look for expired and heartbeat-less jobs (pg-boss's default is 60 s). */
+export const SUPERVISE_SECONDS = 15;
+
 /** Every job Pacebeat runs: one payload schema, one queue policy and one handler per name. */
 export const jobRegistry = {
   housekeeping: define({
@@ -48,7 +57,14 @@ export const jobRegistry = {
    */
   'tempo-lookup': define({
     payload: TempoLookupPayload,
-    queue: { policy: 'standard', retryLimit: 5, retryDelay: 60, retryBackoff: true, expireInSeconds: 1800 },
+    queue: {
+      policy: 'standard',
+      retryLimit: 5,
+      retryDelay: 60,
+      retryBackoff: true,
+      expireInSeconds: 1800,
+      heartbeatSeconds: HEARTBEAT_SECONDS,
+    },
     // Six batches in flight: while some wait on a paced service others download or estimate, and the
     // early answers (ReccoBeats) of a new library's first 300 tracks reach its playlists within seconds
     // (bench/playlist-truth: first 50 placed in 13 s, 89 s with one worker). Every outside service is
@@ -65,7 +81,16 @@ export const jobRegistry = {
    */
   'library-scan': define({
     payload: z.object({ userId: z.uuid() }).strict(),
-    queue: { policy: 'stately', retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 600 },
+    // A scan unit handles Spotify's failures itself (it pauses the source): pg-boss retries only a crash or
+    // a database outage, soon (10 s doubling, about 10 minutes in all).
+    queue: {
+      policy: 'stately',
+      retryLimit: 6,
+      retryDelay: 10,
+      retryBackoff: true,
+      expireInSeconds: 600,
+      heartbeatSeconds: HEARTBEAT_SECONDS,
+    },
     sendOptions: ({ userId }) => ({ singletonKey: userId }),
     handler: async ({ library }, { userId }) => library.runUnit(userId),
   }),
@@ -85,7 +110,16 @@ export const jobRegistry = {
    */
   'playlist-sync': define({
     payload: PlaylistSyncPayload,
-    queue: { policy: 'stately', retryLimit: 5, retryDelay: 60, retryBackoff: true, expireInSeconds: 900 },
+    // The writer settles Spotify's failures itself; pg-boss retries a crash or a database outage (10 s
+    // doubling, about 20 minutes in all).
+    queue: {
+      policy: 'stately',
+      retryLimit: 7,
+      retryDelay: 10,
+      retryBackoff: true,
+      expireInSeconds: 900,
+      heartbeatSeconds: HEARTBEAT_SECONDS,
+    },
     sendOptions: ({ userId }) => ({ singletonKey: userId }),
     handler: async ({ playlistSync }, { userId }) => {
       const result = await playlistSync.run(userId);
@@ -101,6 +135,9 @@ export type JobPayload<N extends JobName> = z.infer<(typeof jobRegistry)[N]['pay
 export async function setupQueues(boss: PgBoss): Promise<void> {
   for (const [name, def] of Object.entries(jobRegistry)) {
     await boss.createQueue(name, def.queue);
+    // createQueue leaves an existing queue as it was: bring its settings (not its policy) up to date.
+    const { policy: _policy, ...settings } = def.queue;
+    await boss.updateQueue(name, settings);
     if ('cron' in def && def.cron) await boss.schedule(name, def.cron, {}, { tz: 'UTC' });
   }
 }

@@ -1,5 +1,6 @@
-// Demo mode: with no SPOTIFY_CLIENT_ID, the simulated music world runs in-process and every Spotify
-// (and, through `baseUrls`, tempo) base URL points at it. A new user connects through its consent page.
+// Demo mode: with no SPOTIFY_CLIENT_ID, the simulated music world runs in-process (or, with
+// DEMO_SANDBOX_URL, on its own, shared by every `serve` and `work` process) and every Spotify (and,
+// through `baseUrls`, tempo) base URL points at it. A new user connects through its consent page.
 import type { Logger } from 'pino';
 import { startSandbox, type Sandbox } from '@pacebeat/sandbox';
 import type { SpotifyEndpoints } from './spotify.module.ts';
@@ -28,7 +29,10 @@ export async function startDemoSpotify(o: {
   log: Logger;
   /** Share of calls that fail transiently (DEMO_TRANSIENT_FAILURES); default none. */
   transientFailures?: number;
+  /** DEMO_SANDBOX_URL: a simulated world running on its own, shared by every process (scale-out). */
+  sandboxUrl?: string;
 }): Promise<DemoSpotify> {
+  if (o.sandboxUrl) return connectDemoSandbox(o.sandboxUrl, o.log);
   // The browser must reach the consent page: listen on the app's own address (loopback by default).
   const host = o.host === '0.0.0.0' || o.host === '::' ? '127.0.0.1' : o.host;
   const sandbox = await startSandbox({ host, port: 0, transientFailures: o.transientFailures ?? 0 });
@@ -41,5 +45,44 @@ export async function startDemoSpotify(o: {
     baseUrls: sandbox.baseUrls,
     getsongbpmKey: sandbox.admin.config().getsongbpm.apiKeys[0]!,
     close: () => sandbox.close(),
+  };
+}
+
+/**
+ * Demo mode against a simulated world started on its own (`npm run sandbox`): its base URLs, client id and
+ * GetSongBPM key come from its admin API, so every process of a scale-out install talks to one world (one
+ * consent page, one set of tokens, one rate limit and daily quota). Its transient-failure share is the
+ * sandbox's own setting (`--transient-failures`), not DEMO_TRANSIENT_FAILURES.
+ */
+async function connectDemoSandbox(url: string, log: Logger): Promise<DemoSpotify> {
+  const base = url.replace(/\/$/, '');
+  const read = async (path: string): Promise<unknown> => {
+    let res: Response;
+    try {
+      res = await fetch(`${base}/admin${path}`, { signal: AbortSignal.timeout(10_000) });
+    } catch (err) {
+      throw new Error(`DEMO_SANDBOX_URL: the simulated world at ${base} does not answer (${String(err)})`, {
+        cause: err,
+      });
+    }
+    if (!res.ok) throw new Error(`DEMO_SANDBOX_URL: ${base}/admin${path} answered ${res.status}`);
+    return res.json();
+  };
+  const world = (await read('/world')) as { baseUrls: Sandbox['baseUrls'] };
+  const config = (await read('/config')) as { clientIds: string[]; getsongbpm: { apiKeys: string[] } };
+  log.warn(
+    { sandbox: base },
+    'demo mode: no SPOTIFY_CLIENT_ID is set, so Pacebeat uses the simulated Spotify at DEMO_SANDBOX_URL',
+  );
+  return {
+    endpoints: {
+      clientId: config.clientIds[0]!,
+      accountsUrl: world.baseUrls.spotifyAccounts,
+      apiUrl: world.baseUrls.spotifyApi,
+      demo: true,
+    },
+    baseUrls: world.baseUrls,
+    getsongbpmKey: config.getsongbpm.apiKeys[0]!,
+    close: async () => undefined, // the world runs on its own; it is not ours to stop
   };
 }

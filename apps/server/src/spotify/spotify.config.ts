@@ -36,6 +36,11 @@ export const SpotifySettings = {
    */
   DEMO_TRANSIENT_FAILURES: z.coerce.number().min(0).max(0.2).default(0.005),
   /**
+   * Demo mode only: the base URL of a simulated world already running on its own (`npm run sandbox`),
+   * which every `serve` and `work` process then shares. Unset: each process starts one in-process.
+   */
+  DEMO_SANDBOX_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  /**
    * Key that encrypts Spotify tokens at rest: 32 bytes as base64 or 64 hex digits.
    * Unset: `<DATA_DIR>/secret.key`, created with mode 0600 on first start.
    */

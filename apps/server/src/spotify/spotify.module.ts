@@ -6,7 +6,9 @@ import { createBudgetRepository } from './budget.repository.ts';
 import { createSpotifyClient, type CallContext, type SpotifyClientDeps } from './client.ts';
 import { createSpotifyConnectService, type SpotifyConnectDeps } from './connect.service.ts';
 import type { SpotifyConfig } from './spotify.config.ts';
-import { createTokenCipher, loadOrCreateKey } from './token-crypto.ts';
+import { createTokenCipher, keyId, loadOrCreateKey } from './token-crypto.ts';
+import { assertInstallationTokenKey } from './token-key.ts';
+import { createTokenKeyRepository } from './token-key.repository.ts';
 import { createSpotifyTokens } from './tokens.service.ts';
 
 /** The Drizzle handle the repositories take (only repositories import the client itself). */
@@ -57,7 +59,8 @@ export function createSpotifyModule(
   log: Logger,
   o: SpotifyModuleOverrides = {},
 ) {
-  const cipher = createTokenCipher(loadOrCreateKey({ setting: s.TOKEN_ENCRYPTION_KEY, dataDir: s.dataDir }));
+  const key = loadOrCreateKey({ setting: s.TOKEN_ENCRYPTION_KEY, dataDir: s.dataDir });
+  const cipher = createTokenCipher(key);
   const accounts = createSpotifyAccountRepository(db);
   const budget = createBudgetRepository(db);
   const timeoutMs = s.SPOTIFY_TIMEOUT_SECONDS * 1000;
@@ -110,6 +113,8 @@ export function createSpotifyModule(
     tokens,
     client,
     connect,
+    /** Refuses to go on when another process of this database seals tokens with another key. */
+    assertSameTokenKey: () => assertInstallationTokenKey(createTokenKeyRepository(db), keyId(key)),
     /** The typed Web API for one user, purpose and priority. */
     api: (ctx: CallContext) => spotifyApi(client, ctx),
   };

@@ -202,6 +202,9 @@ export async function restoreBackup(
         s.isCalled,
       ]);
     }
+    // Restored without its key: the old key's id must not keep this installation's new key out.
+    if (o.ignoreKey && schema.has('installation_facts'))
+      await client.query(`delete from installation_facts where name = 'token_key_id'`);
     await client.query('commit');
     const before = meta.migrations.length;
     await runMigrations(handle);

@@ -17,6 +17,7 @@ import { createTargetsRepository } from '../../playlists/targets.repository.ts';
 import { createTempoHistogramRepository } from '../../library/tempo-histogram.repository.ts';
 import { createSpotifyAccountRepository } from '../../spotify/account.repository.ts';
 import { createBudgetRepository } from '../../spotify/budget.repository.ts';
+import { createTokenKeyRepository } from '../../spotify/token-key.repository.ts';
 import { createMetricsRepository } from '../../metrics/metrics.repository.ts';
 import { createTempoRepository } from '../../tempo/tempo.repository.ts';
 import type { Db } from '../client.ts';
@@ -356,6 +357,15 @@ export const REPOSITORIES = [
         { label: 'one user since a day', args: [{ userKey: USER_ID, sinceDay: '2026-01-01' }] },
       ],
       forgetUserInLedger: { args: [USER_ID] },
+    },
+  }),
+  repository({
+    source: 'spotify/token-key.repository.ts',
+    name: 'TokenKeyRepository',
+    create: (db: Db) => createTokenKeyRepository(db),
+    samples: {
+      claim: { args: ['token_key_id', '0123456789abcdef'] },
+      forget: { args: ['token_key_id'] },
     },
   }),
   repository({

