@@ -90,30 +90,34 @@ describe('every answer is checked before it is trusted', () => {
   });
 
   it(
-    'with onEarlyAnswers, caches only what two sources agree on before the audio runs, deciding the same',
+    'with onEarlyAnswers, caches tracks as they are decided, in groups, before the batch is done, deciding the same',
     SLOW,
     async () => {
       h = await startTempoHarness({});
-      const { tracks } = h.liked('ana.runs', 20);
+      const { tracks } = h.liked('ana.runs', 25);
       const keys = tracks.map(tempoKey);
-      let early: Map<string, CachedTempo> | undefined;
-      let previewsThen = -1;
+      let first: Map<string, CachedTempo> | undefined;
+      let calls = 0;
       const answers = await h.module.service.resolveTempos(tracks, {
         onEarlyAnswers: async () => {
-          early = await h!.module.repo.getByKeys(keys);
-          previewsThen = h!.requests.get('deezer-preview') ?? 0;
+          calls++;
+          first ??= await h!.module.repo.getByKeys(keys);
         },
       });
-      expect(previewsThen).toBe(0); // before the audio was asked
-      expect(early!.size).toBeGreaterThan(0);
-      for (const [key, row] of early!) {
+      expect(calls).toBe(2); // 25 tracks: two groups of 10 announced, the last 5 left to the caller
+      expect(first!.size).toBe(10);
+      for (const [key, row] of first!) {
         const id = tracks.find((t) => tempoKey(t) === key)!.spotifyId;
+        // Cached early means final: the same answer the batch returns.
         expect(answers.get(id)).toMatchObject({ bpm: row.bpm, confidence: row.confidence });
-        // Checked: ReccoBeats and Deezer agree (up to a factor of 2); a lone answer waits for the audio.
-        expect(row.confidence).toBeGreaterThanOrEqual(PLACED);
-        expect(new Set(row.alternatives.map((x) => x.source))).toEqual(new Set(['reccobeats', 'deezer']));
+        // Trusted only when checked: two independent sources, or a source and the audio.
+        if (row.confidence >= PLACED) {
+          const sources = new Set(
+            row.alternatives.map((x) => (x.source === 'spotify' ? 'reccobeats' : x.source)),
+          );
+          expect(sources.size, JSON.stringify(row)).toBeGreaterThanOrEqual(2);
+        }
       }
-      expect(early!.size).toBeLessThan(tracks.length); // the rest came later, checked by the audio
       expect(h.requests.get('deezer-preview')).toBeGreaterThan(0);
       expect((await h.module.repo.getByKeys(keys)).size).toBe(tracks.length);
     },

@@ -4,7 +4,7 @@ import { OCTAVE_ERRORS_ONLY } from '@pacebeat/sandbox';
 import { encodeMp3 } from '@pacebeat/sandbox/audio/mp3';
 import { synthesizeClip } from '@pacebeat/sandbox/audio/synth';
 import { rightForRunning, startTempoHarness, type TempoHarness } from './tempo.test-helper.ts';
-import { tempoKey, type TempoAnswer } from './tempo.service.ts';
+import type { TempoAnswer } from './tempo.service.ts';
 
 const DAY = 86_400_000;
 /** Previews are synthesised and estimated on two busy cores: every answer is checked by the audio. */

@@ -55,6 +55,9 @@ export interface TempoServiceDeps {
   concurrency?: number;
 }
 
+/** With onEarlyAnswers, decided tracks are cached and announced in groups of this many. */
+const EARLY_GROUP = 10;
+
 /** Retry time for a lookup that failed for a passing reason (errors, time-outs, garbage). */
 const TRANSIENT_RETRY_MS = 6 * 3600_000;
 
@@ -221,8 +224,8 @@ export function createTempoService(deps: TempoServiceDeps) {
     opts: {
       audioFeatures?: AudioFeatures;
       /**
-       * Called once the tracks the slower steps (Deezer, GetSongBPM, the audio) will not touch are decided
-       * and cached, before those steps run: a library's tempos arrive as they are known.
+       * Called each time a group of tracks is decided and cached, before the rest of the batch is: a
+       * library's tempos arrive as they are checked.
        */
       onEarlyAnswers?: () => Promise<unknown>;
     } = {},
@@ -232,7 +235,7 @@ export function createTempoService(deps: TempoServiceDeps) {
     for (const t of tracks) if (!byKey.has(tempoKey(t))) byKey.set(tempoKey(t), t);
     const cached = await deps.repo.getByKeys([...byKey.keys()]);
     const answers = new Map<string, TempoAnswer>();
-    let work: Work[] = [];
+    const work: Work[] = [];
     for (const [key, track] of byKey) {
       const c = cached.get(key);
       // A found tempo is kept for good, unless it could not be checked for a passing reason (retryAt).
@@ -298,30 +301,31 @@ export function createTempoService(deps: TempoServiceDeps) {
     await fromSpotify(work, opts.audioFeatures);
     // Batched and cheap (2 calls per 40 tracks): a second opinion even where Spotify answered.
     await fromReccoBeats(work);
-    // Deezer for every track: a second source, and the preview the audio needs.
-    await eachLimited(work, concurrency, fromDeezer);
-    if (opts.onEarlyAnswers) {
-      // What two sources already agree on is placed now, before the audio runs for the rest.
-      const early = work.filter(checked);
-      work = work.filter((w) => !checked(w));
-      if (early.length > 0) {
-        await conclude(early);
-        await opts.onEarlyAnswers();
-      }
-    }
-    // GetSongBPM (a text match) where nothing else answered, or for a lone answer the audio cannot check.
-    await eachLimited(
-      work.filter((w) => w.answers.length === 0 || (!checked(w) && !w.preview)),
-      concurrency,
-      fromGetSongBpm,
-    );
-    // The audio checks or settles whatever is not yet checked (and answers where nobody knows).
-    await eachLimited(
-      work.filter((w) => !checked(w)),
-      concurrency,
-      fromAudio,
-    );
-    await conclude(work);
+
+    // Then each track on its own, so that a checked tempo is known as soon as it is checked.
+    const ready: Work[] = [];
+    let saved: Promise<void> = Promise.resolve();
+    /** Decides and caches the tracks done so far (in order, one save at a time); tells the caller. */
+    const flush = (tell: boolean) => {
+      const ws = ready.splice(0);
+      if (ws.length > 0)
+        saved = saved.then(async () => {
+          await conclude(ws);
+          if (tell) await opts.onEarlyAnswers?.();
+        });
+      return saved;
+    };
+    await eachLimited(work, concurrency, async (w) => {
+      // Deezer for every track: a second source, and the preview the audio needs.
+      await fromDeezer(w);
+      // GetSongBPM (a text match) where nothing answered, or for a lone answer the audio cannot check.
+      if (!checked(w) && (w.answers.length === 0 || !w.preview)) await fromGetSongBpm(w);
+      // The audio checks or settles whatever is not yet checked (and answers where nobody knows).
+      if (!checked(w)) await fromAudio(w);
+      ready.push(w);
+      if (opts.onEarlyAnswers && ready.length >= EARLY_GROUP) await flush(true);
+    });
+    await flush(false);
     return new Map(tracks.map((t) => [t.spotifyId, answers.get(tempoKey(t)) as TempoAnswer]));
   }
 
