@@ -103,7 +103,10 @@ describe('resolveTempos against the simulated services', () => {
     for (const [id, a] of answers) {
       if (a.source !== 'deezer') continue;
       deezer++;
-      expect(Math.abs(Math.log((a.bpm as number) / (truth.get(id) as number)))).toBeLessThan(Math.log(1.01));
+      expect(
+        Math.abs(Math.log((a.bpm as number) / (truth.get(id) as number))),
+        JSON.stringify([truth.get(id), a]),
+      ).toBeLessThan(Math.log(1.01));
     }
     expect(deezer).toBeGreaterThanOrEqual(10);
     expect(h.requests.get('deezer')).toBeGreaterThanOrEqual(3 * deezer); // ISRC, search, track
