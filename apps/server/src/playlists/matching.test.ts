@@ -61,13 +61,13 @@ describe('placeable: a trusted tempo, but not just below a target’s max', () =
   it.each([
     [160, 160, 170, true], // a song at exactly the min is in
     [160.1, 160, 170, true],
-    [169.4, 160, 170, true], // 0.35 % below the max
-    [169.6, 160, 170, false], // 0.24 % below: it may be a 170 BPM song, which belongs to 170–180
-    [84.8, 160, 170, false], // the same for half time
-    [339.2, 160, 170, false], // and double time
-    [159.7, 150, 160, false],
+    [169.3, 160, 170, true], // 0.41 % below the max
+    [169.4, 160, 170, false], // 0.35 % below: it may be a 170 BPM song, which belongs to 170–180
+    [84.7, 160, 170, false], // the same for half time
+    [338.8, 160, 170, false], // and double time
+    [159.5, 150, 160, false],
     [159.7, 160, 170, false], // below the min: not here either
-    [189.6, 180, 190, false], // it may be a 190 BPM song, which fits no target
+    [189.3, 180, 190, false], // it may be a 190 BPM song, which fits no target
   ])('%s BPM in [%s, %s): %s', (bpm, min, max, fits) => {
     expect(placeable(bpm, min, max)).toBe(fits);
   });

@@ -224,7 +224,7 @@ export function decide(answers: TempoAlternative[], estimate?: AudioEstimate): D
       ? primary.confidence - UNCHECKED_PENALTY
       : primary.confidence * 0.4;
   return {
-    bpm: round(primary.bpm, 2),
+    bpm: allOctave ? refined(primary.bpm, values(primary)) : round(primary.bpm, 2),
     source: primary.source as TempoSource,
     confidence: round(c, 3),
     alternatives,
