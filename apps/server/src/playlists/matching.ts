@@ -13,13 +13,12 @@ export const DEFAULT_TARGETS: ReadonlyArray<{ minBpm: number; maxBpm: number }> 
 ];
 
 /**
- * A tempo below this confidence is not placed. The resolver's confidence (tempo/decide.ts) means: one
- * metadata source alone 0.8–0.85 (Deezer, ReccoBeats), a source confirmed by another or by the audio
- * 0.85–0.99, a lone GetSongBPM text match 0.75 (it may be another song of that name: the resolver checks it
- * against the audio when it can), a factor-2 disagreement it could not settle 0.64–0.68, anything at 3:2 or
- * against the audio ≤ 0.6, an estimate alone its own score. 0.76 keeps every answer a source or the audio
- * stands behind and drops lone text matches, unsettled conflicts and weak estimates. README "Target
- * playlists" has the benchmark's figures behind it.
+ * A tempo below this confidence is not placed. The resolver's confidence (tempo/decide.ts) means: a
+ * *checked* tempo (two independent sources agree, up to a factor of 2, or a source and the audio; or a
+ * 3:2 dispute the audio's clear answer settled) 0.8–0.99 (0.75 for a GetSongBPM value that only won a
+ * dispute), an unchecked one less: a lone source 0.6–0.75 (its confidence − 0.15), the audio alone
+ * ≤ 0.7, anything at 3:2 or against the audio ≤ 0.6. 0.76 places checked tempos only.
+ * README "Target playlists" has the benchmark's figures behind it.
  */
 export const MIN_CONFIDENCE = 0.76;
 
