@@ -315,16 +315,27 @@ export function createTempoService(deps: TempoServiceDeps) {
         });
       return saved;
     };
-    await eachLimited(work, concurrency, async (w) => {
-      // Deezer for every track: a second source, and the preview the audio needs.
-      await fromDeezer(w);
-      // GetSongBPM (a text match) where nothing answered, or for a lone answer the audio cannot check.
-      if (!checked(w) && (w.answers.length === 0 || !w.preview)) await fromGetSongBpm(w);
-      // The audio checks or settles whatever is not yet checked (and answers where nobody knows).
-      if (!checked(w)) await fromAudio(w);
+    const done = async (w: Work) => {
       ready.push(w);
       if (opts.onEarlyAnswers && ready.length >= EARLY_GROUP) await flush(true);
+    };
+    // Deezer for every track first (a second source, and the preview the audio needs): network-paced and
+    // quick, so what two sources agree on is placed before the slower audio runs for the rest.
+    await eachLimited(work, concurrency, async (w) => {
+      await fromDeezer(w);
+      if (checked(w)) await done(w);
     });
+    await eachLimited(
+      work.filter((w) => !checked(w)),
+      concurrency,
+      async (w) => {
+        // GetSongBPM (a text match) where nothing answered, or for a lone answer the audio cannot check.
+        if (w.answers.length === 0 || !w.preview) await fromGetSongBpm(w);
+        // The audio checks or settles whatever is not yet checked (and answers where nobody knows).
+        if (!checked(w)) await fromAudio(w);
+        await done(w);
+      },
+    );
     await flush(false);
     return new Map(tracks.map((t) => [t.spotifyId, answers.get(tempoKey(t)) as TempoAnswer]));
   }
