@@ -1,6 +1,12 @@
 // What the simulated world's ground truth says about a placement: the error kind of a tempo, a sweep of
 // the confidence threshold over the resolver's answers, and what each source's answers would place.
-import { fitsRange, trustedBpm } from '@pacebeat/server/src/playlists/matching.ts';
+import {
+  EDGE_MARGIN,
+  fitsRange,
+  MIN_CONFIDENCE,
+  placeable,
+  trustedBpm,
+} from '@pacebeat/server/src/playlists/matching.ts';
 import type { CachedTempo } from '@pacebeat/server/src/tempo/tempo.repository.ts';
 
 const near = (a: number, b: number) => Math.abs(Math.log(a / b)) < Math.log(1.04);
@@ -21,6 +27,7 @@ export interface Range {
 
 export interface SweepRow {
   threshold: number;
+  margin: number;
   placed: number;
   precision: number;
   recall: number;
@@ -28,16 +35,16 @@ export interface SweepRow {
 }
 
 /**
- * For each threshold: what the matching would place from these recordings (their cached tempo) against
- * what truly fits (the world's tempo), one row per recording.
+ * For each (threshold, edge margin): what the matching would place from these recordings (their cached
+ * tempo) against what truly fits (the world's tempo), one row per recording.
  */
 export function sweep(
   recordings: Array<{ truth: number; tempo: CachedTempo | undefined }>,
   targets: Range[],
-  thresholds: number[],
+  settings: Array<{ threshold: number; margin: number }>,
 ): SweepRow[] {
   const fitting = recordings.filter((r) => targets.some((t) => fitsRange(r.truth, t.minBpm, t.maxBpm)));
-  return thresholds.map((threshold) => {
+  return settings.map(({ threshold, margin }) => {
     let placed = 0;
     let right = 0;
     let threeTwo = 0;
@@ -45,7 +52,7 @@ export function sweep(
       const bpm = trustedBpm(r.tempo, threshold);
       if (bpm === null) continue;
       for (const t of targets) {
-        if (!fitsRange(bpm, t.minBpm, t.maxBpm)) continue;
+        if (!placeable(bpm, t.minBpm, t.maxBpm, margin)) continue;
         placed++;
         if (fitsRange(r.truth, t.minBpm, t.maxBpm)) right++;
         if (tempoError(bpm, r.truth) === '3:2') threeTwo++;
@@ -55,11 +62,14 @@ export function sweep(
       const bpm = trustedBpm(r.tempo, threshold);
       return (
         bpm !== null &&
-        targets.some((t) => fitsRange(bpm, t.minBpm, t.maxBpm) && fitsRange(r.truth, t.minBpm, t.maxBpm))
+        targets.some(
+          (t) => placeable(bpm, t.minBpm, t.maxBpm, margin) && fitsRange(r.truth, t.minBpm, t.maxBpm),
+        )
       );
     }).length;
     return {
       threshold,
+      margin,
       placed,
       precision: placed ? right / placed : 1,
       recall: fitting.length ? found / fitting.length : 1,
@@ -67,6 +77,13 @@ export function sweep(
     };
   });
 }
+
+/** The product's threshold with other edge margins, and the product's margin with other thresholds. */
+export const SWEEP: Array<{ threshold: number; margin: number }> = [
+  ...[0, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9].map((threshold) => ({ threshold, margin: EDGE_MARGIN })),
+  ...[0, 0.001, 0.002, 0.004, 0.005].map((margin) => ({ threshold: MIN_CONFIDENCE, margin })),
+  { threshold: MIN_CONFIDENCE, margin: EDGE_MARGIN },
+].sort((a, b) => a.threshold - b.threshold || a.margin - b.margin);
 
 /**
  * What every tempo answer would do (any confidence), by source and confidence: how many it would place,
@@ -81,7 +98,7 @@ export function bySourceAndConfidence(
     const bpm = trustedBpm(r.tempo, 0);
     if (bpm === null || !r.tempo) continue;
     for (const t of targets) {
-      if (!fitsRange(bpm, t.minBpm, t.maxBpm)) continue;
+      if (!placeable(bpm, t.minBpm, t.maxBpm)) continue;
       const key = `${r.tempo.source} | ${r.tempo.confidence.toFixed(2)}`;
       const row = out.get(key) ?? { placed: 0, wrong: 0, wrongBeyond1: 0, threeTwo: 0 };
       row.placed++;

@@ -69,8 +69,10 @@ describe('filters in planAdds and fittingKeys', () => {
   });
 
   it('fittingKeys says what belongs in each target now, placed or not', () => {
-    const bpmOf = (tempos: Map<string, TempoFact>) => (c: MatchCandidate) =>
-      trustedBpm(tempos.get(c.recordingKey));
+    const bpmOf = (tempos: Map<string, TempoFact>) => (c: MatchCandidate) => {
+      const bpm = trustedBpm(tempos.get(c.recordingKey));
+      return bpm === null ? null : { bpm, corrected: false };
+    };
     const fits = fittingKeys([plain, strict, { id: 'slow', minBpm: 120, maxBpm: 130 }], candidates, bpmOf(t));
     expect(fits.get('plain')!.size).toBe(5);
     expect([...fits.get('strict')!]).toEqual(['isrc:REC1']);

@@ -3,8 +3,10 @@ import type { MatchCandidate } from './candidates.ts';
 import {
   DEFAULT_TARGETS,
   dueNow,
+  EDGE_MARGIN,
   fitsRange,
   MIN_CONFIDENCE,
+  placeable,
   planAdds,
   targetDescription,
   targetName,
@@ -55,14 +57,51 @@ describe('fitsRange: tempo, double or half in [min, max)', () => {
   });
 });
 
+describe('placeable: a trusted tempo, but not just below a target’s max', () => {
+  it.each([
+    [160, 160, 170, true], // a song at exactly the min is in
+    [160.1, 160, 170, true],
+    [169.3, 160, 170, true], // 0.41 % below the max
+    [169.4, 160, 170, false], // 0.35 % below: it may be a 170 BPM song, which belongs to 170–180
+    [84.7, 160, 170, false], // the same for half time
+    [338.8, 160, 170, false], // and double time
+    [159.5, 150, 160, false],
+    [159.7, 160, 170, false], // below the min: not here either
+    [189.3, 180, 190, false], // it may be a 190 BPM song, which fits no target
+  ])('%s BPM in [%s, %s): %s', (bpm, min, max, fits) => {
+    expect(placeable(bpm, min, max)).toBe(fits);
+  });
+
+  it('leaves out only the margin below each max: every other tempo of the default ranges is placed once', () => {
+    for (let bpm = 60; bpm <= 200; bpm += 0.05) {
+      const n = DEFAULT_TARGETS.filter((t) => placeable(bpm, t.minBpm, t.maxBpm)).length;
+      const nearMax = [bpm, bpm * 2, bpm / 2].some((b) =>
+        [160, 170, 180, 190].some((max) => b >= max * (1 - EDGE_MARGIN) && b < max),
+      );
+      const inAny = [bpm, bpm * 2, bpm / 2].some((b) => b >= 150 && b < 190);
+      expect(n, String(bpm)).toBe(inAny && !nearMax ? 1 : 0);
+    }
+  });
+
+  it('planAdds places a tempo just below an edge nowhere', () => {
+    const tempos = new Map([
+      ['isrc:REC1', tempo(159.8)], // a 160 BPM song reported 0.1 % low
+      ['isrc:REC2', tempo(160.2)],
+    ]);
+    const plan = planAdds(TARGETS, [candidate(1), candidate(2)], tempos, new Map());
+    expect([...plan.values()].flat().map((p) => p.trackId)).toEqual(['track2']);
+    expect(plan.get('160-170')?.map((p) => p.trackId)).toEqual(['track2']);
+  });
+});
+
 describe('trustedBpm', () => {
   it('uses a confident tempo and refuses unknown, zero and doubtful ones', () => {
     expect(trustedBpm(tempo(172, 0.85))).toBe(172);
     expect(trustedBpm(tempo(172, MIN_CONFIDENCE))).toBe(172);
     expect(trustedBpm(tempo(172, MIN_CONFIDENCE - 0.01))).toBeNull();
     expect(trustedBpm(tempo(172, 0.6))).toBeNull(); // decide(): a conflict it could not settle
-    expect(trustedBpm(tempo(172, 0.75))).toBeNull(); // a lone GetSongBPM text match
-    expect(trustedBpm(tempo(172, 0.8))).toBe(172); // Deezer alone
+    expect(trustedBpm(tempo(172, 0.7))).toBeNull(); // ReccoBeats alone: nothing checked it
+    expect(trustedBpm(tempo(172, 0.8))).toBe(172); // Deezer, checked (a 3:2 dispute the audio settled)
     expect(trustedBpm(tempo(null, 0))).toBeNull();
     expect(trustedBpm(tempo(0, 0.9))).toBeNull();
     expect(trustedBpm(undefined)).toBeNull();

@@ -14,19 +14,32 @@ export const DEFAULT_TARGETS: ReadonlyArray<{ minBpm: number; maxBpm: number }> 
 ];
 
 /**
- * A tempo below this confidence is not placed. The resolver's confidence (tempo/decide.ts) means: one
- * metadata source alone 0.8–0.85 (Deezer, ReccoBeats), a source confirmed by another or by the audio
- * 0.85–0.99, a lone GetSongBPM text match 0.75 (it may be another song of that name: the resolver checks it
- * against the audio when it can), a factor-2 disagreement it could not settle 0.64–0.68, anything at 3:2 or
- * against the audio ≤ 0.6, an estimate alone its own score. 0.76 keeps every answer a source or the audio
- * stands behind and drops lone text matches, unsettled conflicts and weak estimates. README "Target
- * playlists" has the benchmark's figures behind it.
+ * A tempo below this confidence is not placed. The resolver's confidence (tempo/decide.ts) means: a
+ * *checked* tempo (two independent sources agree, up to a factor of 2, or a source and the audio; or a
+ * 3:2 dispute the audio's clear answer settled) 0.8–0.99 (0.75 for a GetSongBPM value that only won a
+ * dispute), an unchecked one less: a lone source 0.6–0.75 (its confidence − 0.15), the audio alone
+ * ≤ 0.7, anything at 3:2 or against the audio ≤ 0.6. 0.76 places checked tempos only.
+ * README "Target playlists" has the benchmark's figures behind it.
  */
 export const MIN_CONFIDENCE = 0.76;
 
 /** True when bpm, its double or its half lies in [min, max). */
 export function fitsRange(bpm: number, minBpm: number, maxBpm: number): boolean {
   return [bpm, bpm * 2, bpm / 2].some((b) => b >= minBpm && b < maxBpm);
+}
+
+/**
+ * A tempo this close below a target's max (relative) is not placed in it. Every source is a fraction of
+ * a per cent off (the audio too), and songs are often at a round tempo: a song at exactly 160 BPM,
+ * reported as 159.5, belongs to 160–170, not 150–160. Just above a min there is no such mass, so the
+ * margin is on one side. 0.4 %: a source's noise (the simulated ones ±0.4 %; the audio 0.16 % median,
+ * 0.37 % at the 95th percentile). README "Target playlists" has the benchmark's figures behind the value.
+ */
+export const EDGE_MARGIN = 0.004;
+
+/** Whether a (trusted) tempo goes into a target: it fits, and not just below the target's max. */
+export function placeable(bpm: number, minBpm: number, maxBpm: number, margin = EDGE_MARGIN): boolean {
+  return fitsRange(bpm, minBpm, maxBpm * (1 - margin));
 }
 
 export type TempoFact = Pick<CachedTempo, 'bpm' | 'confidence'> & Partial<Pick<CachedTempo, 'resolvedAt'>>;
@@ -76,9 +89,13 @@ export function passesFilters(f: Partial<TargetFilters>, c: FilteredTrack): bool
   return true;
 }
 
-/** The one rule for "this track belongs in this target": its tempo fits the range and it passes the filters. */
-export const acceptsTrack = (t: TargetRange, c: FilteredTrack, bpm: number): boolean =>
-  fitsRange(bpm, t.minBpm, t.maxBpm) && passesFilters(t, c);
+/**
+ * The one rule for "this track belongs in this target": its tempo is placeable in the range and it passes
+ * the filters. A measured tempo keeps clear of the range's top (EDGE_MARGIN); the runner's own correction
+ * is taken as they gave it (margin 0).
+ */
+export const acceptsTrack = (t: TargetRange, c: FilteredTrack, bpm: number, margin = EDGE_MARGIN): boolean =>
+  placeable(bpm, t.minBpm, t.maxBpm, margin) && passesFilters(t, c);
 
 /**
  * The recordings that belong in each target now (whatever is placed already): what a requested removal
@@ -88,13 +105,14 @@ export const acceptsTrack = (t: TargetRange, c: FilteredTrack, bpm: number): boo
 export function fittingKeys(
   targets: TargetRange[],
   candidates: MatchCandidate[],
-  bpmOf: (c: MatchCandidate) => number | null,
+  bpmOf: (c: MatchCandidate) => { bpm: number; corrected: boolean } | null,
 ): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>(targets.map((t) => [t.id, new Set()]));
   for (const c of candidates) {
-    const bpm = bpmOf(c);
-    if (bpm === null) continue;
-    for (const t of targets) if (acceptsTrack(t, c, bpm)) out.get(t.id)!.add(c.recordingKey);
+    const chosen = bpmOf(c);
+    if (chosen === null) continue;
+    const margin = chosen.corrected ? 0 : EDGE_MARGIN;
+    for (const t of targets) if (acceptsTrack(t, c, chosen.bpm, margin)) out.get(t.id)!.add(c.recordingKey);
   }
   return out;
 }
@@ -151,7 +169,11 @@ export function planAdds(
     // A correction is the runner's own act, made to see it placed: it does not wait for a batch to fill.
     const since = chosen.corrected ? 0 : (tempo?.resolvedAt?.getTime() ?? 0);
     for (const t of targets) {
-      if (!acceptsTrack(t, c, bpm) || placed.get(t.id)?.has(c.recordingKey)) continue;
+      if (
+        !acceptsTrack(t, c, bpm, chosen.corrected ? 0 : EDGE_MARGIN) ||
+        placed.get(t.id)?.has(c.recordingKey)
+      )
+        continue;
       plan.get(t.id)!.push({ trackId: c.trackId, recordingKey: c.recordingKey, bpm, since });
     }
   }

@@ -9,6 +9,7 @@ import { TempoConfigSchema } from '../tempo/tempo.config.ts';
 import { createTempoModule } from '../tempo/tempo.module.ts';
 import { tempoKey } from '../tempo/tempo.service.ts';
 import type { MatchCandidate } from './candidates.ts';
+import { placeable } from './matching.ts';
 import { createPlaylistsRepository } from './playlists.repository.ts';
 import { createPlaylistsService } from './playlists.service.ts';
 import type { WriterSettings } from './sync-context.ts';
@@ -59,7 +60,7 @@ export async function seedTrueTempos(ph: PlaylistHarness, trackIds: string[]): P
   );
 }
 
-/** Catalog tracks (one per recording) whose true tempo, double or half lies in [min, max). */
+/** Catalog tracks (one per recording) the target [min, max) takes at their true tempo (matching.ts `placeable`). */
 export function catalogTracksIn(ph: PlaylistHarness, min: number, max: number, n: number): string[] {
   const w = ph.h.sandbox.world;
   const out: string[] = [];
@@ -67,8 +68,8 @@ export function catalogTracksIn(ph: PlaylistHarness, min: number, max: number, n
   for (let i = 1; out.length < n && i < w.catalog.artists.length; i++) {
     for (const g of w.catalog.creditedTracks(i)) {
       const f = w.trackFacts(g);
-      const bpm = f.bpm;
-      if (keys.has(tempoKey(f)) || ![bpm, bpm * 2, bpm / 2].some((b) => b >= min && b < max)) continue;
+      // Tracks the target takes at their true tempo (not just below its max: see EDGE_MARGIN).
+      if (keys.has(tempoKey(f)) || !placeable(f.bpm, min, max)) continue;
       keys.add(tempoKey(f));
       out.push(w.trackId(g));
       if (out.length === n) break;

@@ -111,7 +111,7 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
     const fitting = fittingKeys(
       open,
       candidates,
-      (x) => matchBpm(x, tempos.get(x.recordingKey), choices, settings.minConfidence)?.bpm ?? null,
+      (x) => matchBpm(x, tempos.get(x.recordingKey), choices, settings.minConfidence),
     );
     for (const t of open.filter((x) => x.state === 'active'))
       await onTarget(c, t, async () => {

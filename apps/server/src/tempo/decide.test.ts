@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { decide, MIN_ESTIMATE_CONFIDENCE } from './decide.ts';
+import { decide, MIN_ESTIMATE_CONFIDENCE, SOURCE_CONFIDENCE } from './decide.ts';
+
+/** The playlists' threshold (playlists/matching.ts MIN_CONFIDENCE): what is placed. */
+const PLACED = 0.76;
 
 const a = (source: string, bpm: number, confidence = 0.85) => ({ source, bpm, confidence });
 /** An estimate from the audio: its answer and confidence, and the candidates as [bpm, score] pairs. */
@@ -10,11 +13,37 @@ const audio = (bpm: number, confidence: number, candidates: [number, number][] =
 });
 
 describe('decide', () => {
-  it('takes the first source and raises confidence when sources agree', () => {
+  it('takes the first source, checked, when two independent sources agree, and averages their values', () => {
     const d = decide([a('reccobeats', 170), a('deezer', 170.5, 0.8)]);
-    expect(d).toMatchObject({ bpm: 170, source: 'reccobeats' });
+    expect(d).toMatchObject({ bpm: 170.25, source: 'reccobeats', checked: true });
     expect(d.confidence).toBeGreaterThan(0.85);
     expect(d.alternatives).toHaveLength(2);
+  });
+
+  it('does not trust a lone source: nothing checked it', () => {
+    for (const source of ['spotify', 'reccobeats', 'deezer', 'getsongbpm'] as const) {
+      const d = decide([a(source, 172, SOURCE_CONFIDENCE[source])]);
+      expect(d).toMatchObject({ bpm: 172, source, checked: false });
+      expect(d.confidence).toBeLessThan(PLACED);
+    }
+  });
+
+  it('Spotify and ReccoBeats agreeing is one analysis, not a check', () => {
+    const d = decide([a('spotify', 172, 0.9), a('reccobeats', 172)]);
+    expect(d.checked).toBe(false);
+    expect(d.confidence).toBeLessThan(PLACED);
+  });
+
+  it('a lone source checked by the audio is trusted, at the average of the two', () => {
+    const d = decide([a('reccobeats', 172)], audio(86.5, 0.7));
+    expect(d).toMatchObject({ bpm: 172.5, source: 'reccobeats', checked: true });
+    expect(d.confidence).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('an estimate too weak to answer checks nothing', () => {
+    const d = decide([a('reccobeats', 172)], audio(172, MIN_ESTIMATE_CONFIDENCE / 2));
+    expect(d.checked).toBe(false);
+    expect(d.confidence).toBeLessThan(PLACED);
   });
 
   it('settles a factor-2 disagreement with the audio and keeps both', () => {
@@ -23,27 +52,63 @@ describe('decide', () => {
       [169.6, 0.4],
     ]);
     const d = decide([a('reccobeats', 170), a('deezer', 85, 0.8)], estimate);
-    expect(d).toMatchObject({ bpm: 85, source: 'deezer' });
+    expect(d).toMatchObject({ bpm: 84.93, source: 'deezer', checked: true });
     expect(d.alternatives.map((x) => x.source)).toEqual(['reccobeats', 'deezer', 'estimator']);
   });
 
-  it('without audio keeps the first source of a factor-2 disagreement with lower confidence', () => {
-    const d = decide([a('reccobeats', 170), a('deezer', 85, 0.8)]);
-    expect(d.bpm).toBe(170);
-    expect(d.confidence).toBeLessThan(0.85);
-    expect(d.reason).toMatch(/factor of 2/);
+  it('without audio, two independent sources a factor of 2 apart agree for a runner; one analysis does not', () => {
+    const d = decide([a('reccobeats', 170), a('deezer', 85.5, 0.8)]);
+    // At the average of the two (in the first one's octave): each source is a fraction of a per cent off.
+    expect(d).toMatchObject({ bpm: 170.5, checked: true, reason: 'sources disagree by a factor of 2' });
+    expect(d.confidence).toBeGreaterThanOrEqual(PLACED);
+    const same = decide([a('spotify', 170, 0.9), a('reccobeats', 85)]);
+    expect(same.checked).toBe(false);
+    expect(same.confidence).toBeLessThan(PLACED);
   });
 
   it('is never confident when sources disagree by 3:2 and no audio settles it', () => {
     const d = decide([a('reccobeats', 120), a('deezer', 180, 0.8)]);
+    expect(d.checked).toBe(false);
     expect(d.confidence).toBeLessThan(0.5);
   });
 
-  it('uses a confident estimate alone, but not a guess', () => {
-    expect(decide([], audio(150, 0.8))).toMatchObject({
-      bpm: 150,
-      source: 'estimator',
-    });
+  it('settles a 3:2 disagreement only with the audio’s own, clear answer', () => {
+    const sources = [a('reccobeats', 120), a('deezer', 180, 0.8)];
+    const clear = decide(
+      sources,
+      audio(179.4, 0.8, [
+        [179.4, 1],
+        [119.6, 0.5],
+      ]),
+    );
+    expect(clear).toMatchObject({ bpm: 179.7, source: 'deezer', checked: true });
+    expect(clear.confidence).toBeGreaterThanOrEqual(PLACED);
+    // The estimator unsure (a rival at 3:2 nearly as likely): unsettled.
+    const unsure = decide(
+      sources,
+      audio(179.4, 0.4, [
+        [179.4, 1],
+        [119.6, 0.9],
+      ]),
+    );
+    expect(unsure.checked).toBe(false);
+    expect(unsure.confidence).toBeLessThan(PLACED);
+    // The audio's answer is neither side; a candidate near one side is not enough.
+    const neither = decide(
+      sources,
+      audio(150, 0.9, [
+        [150, 1],
+        [180, 0.6],
+      ]),
+    );
+    expect(neither.checked).toBe(false);
+    expect(neither.confidence).toBeLessThan(PLACED);
+  });
+
+  it('keeps a confident estimate alone, untrusted (nothing checked it), and a guess not at all', () => {
+    const alone = decide([], audio(150, 0.95));
+    expect(alone).toMatchObject({ bpm: 150, source: 'estimator', checked: false });
+    expect(alone.confidence).toBeLessThan(PLACED);
     const guess = decide([], audio(150, MIN_ESTIMATE_CONFIDENCE / 2));
     expect(guess.bpm).toBeNull();
     expect(guess.reason).toMatch(/too uncertain/);

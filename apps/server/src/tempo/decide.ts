@@ -1,12 +1,13 @@
 // Choosing one tempo from what the sources said and, when there is one, the estimate from the audio.
-// Pure. Sources that agree raise confidence; sources that disagree by a factor of 2 are settled by
-// the audio (the candidate the estimator's evidence supports) and both are kept as alternatives.
+// Pure. A tempo is *checked* when two independent analyses stand behind it (two metadata sources that
+// agree, or a source and the audio); a lone source is not trusted enough to place, because nothing
+// caught its 3:2 or wrong value. Sources that disagree are settled by the audio or stay doubtful.
 import type { TempoAlternative } from '../db/tempo.schema.ts';
 import { octaveRelated } from './estimator/families.ts';
 
 export type TempoSource = 'spotify' | 'reccobeats' | 'deezer' | 'getsongbpm' | 'estimator';
 
-/** How much a value from each metadata source is trusted on its own. */
+/** How much a value from each metadata source is trusted once something checked it. */
 export const SOURCE_CONFIDENCE: Record<Exclude<TempoSource, 'estimator'>, number> = {
   spotify: 0.9,
   reccobeats: 0.85,
@@ -14,8 +15,23 @@ export const SOURCE_CONFIDENCE: Record<Exclude<TempoSource, 'estimator'>, number
   getsongbpm: 0.75,
 };
 
-/** Below this the estimator's answer is a guess: kept as an alternative, not used. */
+/** A lone source, unchecked: below the playlists' threshold (0.76), whichever source it is. */
+export const UNCHECKED_PENALTY = 0.15;
+
+/** The audio alone, unchecked: below the playlists' threshold (0.76). */
+export const UNCHECKED_AUDIO_MAX = 0.7;
+
+/** Below this the estimator's answer is a guess: kept as an alternative, not used, checks nothing. */
 export const MIN_ESTIMATE_CONFIDENCE = 0.3;
+
+/** Settling a 3:2 dispute needs a clear audio answer: under 0.5 a rival (often at 3:2) is nearly as likely. */
+export const SETTLE_3_2_CONFIDENCE = 0.5;
+
+/**
+ * ReccoBeats mirrors Spotify's audio-features (the same analyser, the same errors): their agreement
+ * checks nothing. The other sources are independent of each other and of the audio.
+ */
+const analysis = (source: string) => (source === 'reccobeats' ? 'spotify' : source);
 
 export interface AudioEstimate {
   bpm: number | null;
@@ -29,6 +45,8 @@ export interface Decision {
   source: TempoSource | null;
   confidence: number;
   alternatives: TempoAlternative[];
+  /** Two independent analyses stand behind the tempo (sources, or a source and the audio). */
+  checked: boolean;
   reason?: string;
 }
 
@@ -57,8 +75,22 @@ export function disagree(answers: TempoAlternative[]): boolean {
 }
 
 /**
+ * `bpm` made more precise by the values that agree with it up to an octave (each source is a fraction
+ * of a per cent off; independent ones average out): their geometric mean, in `bpm`'s octave.
+ */
+function refined(bpm: number, values: number[]): number {
+  const logs: number[] = [];
+  for (const v of values) {
+    const k = Math.round(Math.log2(bpm / v));
+    if (sameTempo(v * 2 ** k, bpm)) logs.push(Math.log(v * 2 ** k));
+  }
+  if (logs.length === 0) return round(bpm, 2);
+  return round(Math.exp(logs.reduce((a, b) => a + b, 0) / logs.length), 2);
+}
+
+/**
  * One tempo from `answers` (metadata sources in priority order) and an optional audio estimate.
- * Never confident when the evidence conflicts.
+ * Never confident when the evidence conflicts, nor when only one analysis stands behind it.
  */
 export function decide(answers: TempoAlternative[], estimate?: AudioEstimate): Decision {
   const alternatives = [...answers];
@@ -69,14 +101,24 @@ export function decide(answers: TempoAlternative[], estimate?: AudioEstimate): D
       confidence: round(estimate.confidence, 3),
     });
   }
+  // An estimate that can check a source: an answer, not a guess.
+  const audio =
+    estimate && estimate.bpm !== null && estimate.confidence >= MIN_ESTIMATE_CONFIDENCE
+      ? estimate
+      : undefined;
+  const audioBpm = audio?.bpm ?? null;
   const primary = answers[0];
   if (!primary) {
-    if (estimate && estimate.bpm !== null && estimate.confidence >= MIN_ESTIMATE_CONFIDENCE) {
+    if (audio && audioBpm !== null) {
+      // The audio alone is one analysis too (of a preview found by ISRC or by name: perhaps another
+      // version), and 3:2 is its own typical error: kept, not trusted enough to place.
       return {
-        bpm: round(estimate.bpm, 2),
+        bpm: round(audioBpm, 2),
         source: 'estimator',
-        confidence: round(estimate.confidence, 3),
+        confidence: round(Math.min(audio.confidence, UNCHECKED_AUDIO_MAX), 3),
         alternatives,
+        checked: false,
+        reason: 'the audio alone, nothing to check it against',
       };
     }
     const reason = !estimate
@@ -84,36 +126,46 @@ export function decide(answers: TempoAlternative[], estimate?: AudioEstimate): D
       : estimate.bpm === null
         ? `estimator: ${estimate.reason ?? 'no answer'}`
         : `estimator: too uncertain (${estimate.confidence.toFixed(2)})`;
-    return { bpm: null, source: null, confidence: 0, alternatives, reason };
+    return { bpm: null, source: null, confidence: 0, alternatives, checked: false, reason };
   }
-
-  const withAudio = (a: TempoAlternative, c: number) =>
-    estimate && estimate.bpm !== null && octaveRelated(estimate.bpm, a.bpm) ? Math.min(0.99, c + 0.1) : c;
+  const values = (best: TempoAlternative) => [
+    ...answers.map((a) => a.bpm),
+    ...(audioBpm !== null && octaveRelated(audioBpm, best.bpm) ? [audioBpm] : []),
+  ];
 
   if (!disagree(answers)) {
-    const agreeing = answers.length;
-    const c = Math.min(0.99, primary.confidence + 0.05 * (agreeing - 1));
+    const families = new Set(answers.map((a) => analysis(a.source))).size;
     // The audio contradicts the sources (not a factor of 2): the more confident side wins, in doubt.
-    if (estimate && estimate.bpm !== null && !octaveRelated(estimate.bpm, primary.bpm)) {
-      const audioWins = estimate.confidence > c;
+    if (audio && audioBpm !== null && !octaveRelated(audioBpm, primary.bpm)) {
+      const c = Math.min(0.99, primary.confidence + 0.05 * (families - 1));
+      const audioWins = audio.confidence > c;
       return {
-        bpm: round(audioWins ? estimate.bpm : primary.bpm, 2),
+        bpm: round(audioWins ? audioBpm : primary.bpm, 2),
         source: audioWins ? 'estimator' : (primary.source as TempoSource),
-        confidence: round(0.6 * (audioWins ? estimate.confidence : c), 3),
+        confidence: round(0.6 * (audioWins ? audio.confidence : c), 3),
         alternatives,
+        checked: false,
         reason: 'the audio disagrees with the sources',
       };
     }
+    const byAudio = audioBpm !== null;
+    const checked = families >= 2 || byAudio;
+    const c = checked
+      ? Math.min(0.99, primary.confidence + 0.05 * (families - 1) + (byAudio ? 0.1 : 0))
+      : primary.confidence - UNCHECKED_PENALTY;
     return {
-      bpm: round(primary.bpm, 2),
+      bpm: refined(primary.bpm, values(primary)),
       source: primary.source as TempoSource,
-      confidence: round(withAudio(primary, c), 3),
+      confidence: round(c, 3),
       alternatives,
+      checked,
+      ...(checked ? {} : { reason: 'one source, nothing to check it against' }),
     };
   }
 
   // Disagreement. With audio: the value the audio supports most; ties go to the value nearest the
   // estimate (in octaves), then to the higher-priority source.
+  const allOctaveOf = (best: TempoAlternative) => answers.every((a) => octaveRelated(a.bpm, best.bpm));
   if (estimate && estimate.bpm !== null) {
     const e = estimate.bpm;
     const distance = (a: TempoAlternative) => Math.abs(Math.log2(a.bpm / e));
@@ -134,24 +186,49 @@ export function decide(answers: TempoAlternative[], estimate?: AudioEstimate): D
       best = related.sort((x, y) => distance(x) - distance(y))[0];
     }
     if (best) {
-      const allOctave = answers.every((a) => octaveRelated(a.bpm, best.bpm));
-      const c = allOctave ? withAudio(best, best.confidence) : Math.min(best.confidence, 0.6);
+      const byAudio = audioBpm !== null && octaveRelated(audioBpm, best.bpm);
+      let c: number;
+      let checked: boolean;
+      if (allOctaveOf(best)) {
+        // A factor of 2 only: every side fits the same running targets; the audio picks the octave.
+        const families = new Set(answers.map((a) => analysis(a.source))).size;
+        checked = byAudio || (families >= 2 && audioBpm === null);
+        c = byAudio
+          ? Math.min(0.99, best.confidence + 0.1)
+          : checked
+            ? best.confidence
+            : Math.min(best.confidence, 0.6);
+      } else {
+        // 3:2 or worse: settled only when the audio's own, clear answer is one side.
+        checked = byAudio && bestSupport >= 2 && (audio?.confidence ?? 0) >= SETTLE_3_2_CONFIDENCE;
+        c = checked ? best.confidence : Math.min(best.confidence, 0.6);
+      }
       return {
-        bpm: round(best.bpm, 2),
+        bpm: refined(best.bpm, values(best)),
         source: best.source as TempoSource,
         confidence: round(c, 3),
         alternatives,
+        checked,
+        ...(checked ? {} : { reason: 'sources disagree and the audio does not settle it' }),
       };
     }
   }
-  // No audio to settle it: a factor of 2 still serves a runner (half-time matching); anything else is doubtful.
-  const allOctave = answers.every((a) => octaveRelated(a.bpm, primary.bpm));
-  const c = allOctave ? primary.confidence * 0.8 : primary.confidence * 0.4;
+  // No audio to settle it. Independent sources a factor of 2 apart agree for a runner (half-time
+  // matching); the same analysis twice, or anything else, is doubtful.
+  const allOctave = allOctaveOf(primary);
+  const families = new Set(answers.map((a) => analysis(a.source))).size;
+  const checked = allOctave && families >= 2;
+  const c = checked
+    ? primary.confidence
+    : allOctave
+      ? primary.confidence - UNCHECKED_PENALTY
+      : primary.confidence * 0.4;
   return {
-    bpm: round(primary.bpm, 2),
+    bpm: allOctave ? refined(primary.bpm, values(primary)) : round(primary.bpm, 2),
     source: primary.source as TempoSource,
     confidence: round(c, 3),
     alternatives,
+    checked,
     reason: allOctave ? 'sources disagree by a factor of 2' : 'sources disagree',
   };
 }

@@ -9,14 +9,7 @@ import type { GetSongBpmClient } from './clients/getsongbpm.client.ts';
 import type { Outcome } from './clients/outside.ts';
 import type { PreviewClient } from './clients/preview.client.ts';
 import { RECCOBEATS_BATCH, type ReccoBeatsClient } from './clients/reccobeats.client.ts';
-import {
-  decide,
-  disagree,
-  octaveRelated,
-  SOURCE_CONFIDENCE,
-  type AudioEstimate,
-  type TempoSource,
-} from './decide.ts';
+import { decide, octaveRelated, SOURCE_CONFIDENCE, type AudioEstimate, type TempoSource } from './decide.ts';
 import { cleanTitle, pickSearchHit, primaryArtist, refusedVersion, sameName } from './match.ts';
 import type { CachedTempo, TempoRepository, TempoRow } from './tempo.repository.ts';
 
@@ -62,6 +55,9 @@ export interface TempoServiceDeps {
   concurrency?: number;
 }
 
+/** With onEarlyAnswers, decided tracks are cached and announced in groups of this many. */
+const EARLY_GROUP = 10;
+
 /** Retry time for a lookup that failed for a passing reason (errors, time-outs, garbage). */
 const TRANSIENT_RETRY_MS = 6 * 3600_000;
 
@@ -76,8 +72,9 @@ interface Work {
   notes: string[];
   transient: boolean;
   deferredUntil?: Date;
-  deezerTried: boolean;
   preview?: string;
+  /** The recording's ISRC as ReccoBeats knows it, for a track that came without one. */
+  isrc?: string;
   estimate?: AudioEstimate;
 }
 
@@ -128,9 +125,10 @@ export function createTempoService(deps: TempoServiceDeps) {
       for (const w of chunk) {
         if (r.kind !== 'ok') note(w, r);
         else {
-          const bpm = r.value.get(w.track.spotifyId);
-          if (bpm === undefined) w.notes.push('reccobeats: not known');
-          else add(w, 'reccobeats', bpm);
+          const known = r.value.get(w.track.spotifyId);
+          if (known?.isrc && !w.track.isrc) w.isrc = known.isrc;
+          if (typeof known?.bpm === 'number') add(w, 'reccobeats', known.bpm);
+          else w.notes.push(known ? 'reccobeats: tempo not known' : 'reccobeats: not known');
         }
       }
     }
@@ -138,11 +136,12 @@ export function createTempoService(deps: TempoServiceDeps) {
 
   /** Deezer by ISRC, else by search; keeps the preview of an accepted match. */
   async function fromDeezer(w: Work): Promise<void> {
-    w.deezerTried = true;
     const t = w.track;
     let match: DeezerTrack | undefined;
-    if (t.isrc) {
-      const r = await deps.deezer.byIsrc(t.isrc);
+    // By ISRC (the track's, else ReccoBeats'): the same recording, in one request instead of two.
+    const isrc = t.isrc ?? w.isrc;
+    if (isrc) {
+      const r = await deps.deezer.byIsrc(isrc);
       if (r.kind === 'ok') {
         const refused = refusedVersion(t.title, t.durationMs, r.value);
         if (refused) w.notes.push(`deezer: ISRC match refused (${refused})`);
@@ -225,8 +224,8 @@ export function createTempoService(deps: TempoServiceDeps) {
     opts: {
       audioFeatures?: AudioFeatures;
       /**
-       * Called once the tracks the slower steps (Deezer, GetSongBPM, the audio) will not touch are decided
-       * and cached, before those steps run: a library's tempos arrive as they are known.
+       * Called each time a group of tracks is decided and cached, before the rest of the batch is: a
+       * library's tempos arrive as they are checked.
        */
       onEarlyAnswers?: () => Promise<unknown>;
     } = {},
@@ -236,12 +235,12 @@ export function createTempoService(deps: TempoServiceDeps) {
     for (const t of tracks) if (!byKey.has(tempoKey(t))) byKey.set(tempoKey(t), t);
     const cached = await deps.repo.getByKeys([...byKey.keys()]);
     const answers = new Map<string, TempoAnswer>();
-    let work: Work[] = [];
+    const work: Work[] = [];
     for (const [key, track] of byKey) {
       const c = cached.get(key);
-      if (c && (c.bpm !== null || (c.retryAt !== null && c.retryAt > t0)))
-        answers.set(key, answerFromCache(c));
-      else work.push({ key, track, answers: [], notes: [], transient: false, deezerTried: false });
+      // A found tempo is kept for good, unless it could not be checked for a passing reason (retryAt).
+      if (c && (c.retryAt === null ? c.bpm !== null : c.retryAt > t0)) answers.set(key, answerFromCache(c));
+      else work.push({ key, track, answers: [], notes: [], transient: false });
     }
 
     /** Decides and caches these tracks (a deferred one is not cached). */
@@ -251,12 +250,16 @@ export function createTempoService(deps: TempoServiceDeps) {
       for (const w of ws) {
         const d = decide(w.answers, w.estimate);
         let answer: TempoAnswer;
-        if (d.bpm !== null) {
-          answer = { status: 'found', ...d, cached: false };
+        const { checked, ...decision } = d;
+        if (d.bpm !== null && (checked || !w.deferredUntil)) {
+          answer = { status: 'found', ...decision, cached: false };
           if (d.reason === undefined) delete answer.reason;
+          // An unchecked tempo whose check failed for a passing reason is looked up again later.
+          if (!checked && w.transient) answer.retryAt = new Date(done.getTime() + TRANSIENT_RETRY_MS);
         } else if (w.deferredUntil) {
+          // Nothing, or only something unchecked, yet: asked again when the service allows.
           answer = {
-            ...d,
+            ...decision,
             status: 'deferred',
             reason: [...w.notes, d.reason].join('; '),
             retryAt: w.deferredUntil,
@@ -266,7 +269,7 @@ export function createTempoService(deps: TempoServiceDeps) {
           const wait = w.transient ? TRANSIENT_RETRY_MS : deps.settings.retryUnknownDays * 86_400_000;
           const reason = [...w.notes, d.reason].join('; ');
           answer = {
-            ...d,
+            ...decision,
             status: 'unknown',
             reason,
             retryAt: new Date(done.getTime() + wait),
@@ -292,38 +295,48 @@ export function createTempoService(deps: TempoServiceDeps) {
       await deps.repo.save(rows);
     }
 
-    const open = () => work.filter((w) => w.answers.length === 0);
-    /** A track the steps after ReccoBeats work on: no answer yet, a dispute, or a text match to check. */
-    const needsMore = (w: Work) =>
-      w.answers.length === 0 ||
-      disagree(w.answers) ||
-      (w.answers.length === 1 && w.answers[0]?.source === 'getsongbpm');
+    // Every answer is checked before it is trusted: a lone source's 3:2 or wrong value looks like any
+    // other. The checks cost no Spotify call: Deezer (by ISRC; its preview), then the audio.
+    const checked = (w: Work) => decide(w.answers).checked;
     await fromSpotify(work, opts.audioFeatures);
     // Batched and cheap (2 calls per 40 tracks): a second opinion even where Spotify answered.
     await fromReccoBeats(work);
-    if (opts.onEarlyAnswers) {
-      const early = work.filter((w) => !needsMore(w));
-      work = work.filter(needsMore);
-      if (early.length > 0) {
-        await conclude(early);
-        await opts.onEarlyAnswers();
-      }
-    }
-    await eachLimited(open(), concurrency, fromDeezer);
-    await eachLimited(open(), concurrency, fromGetSongBpm);
-    // When sources disagree, the audio settles it: look the track up on Deezer for its preview first.
-    // A text-matched GetSongBPM value is checked against the audio when there is a preview.
-    const disputed = work.filter(
-      (w) =>
-        disagree(w.answers) || (w.answers.length === 1 && w.answers[0]?.source === 'getsongbpm' && w.preview),
-    );
+
+    // Then each track on its own, so that a checked tempo is known as soon as it is checked.
+    const ready: Work[] = [];
+    let saved: Promise<void> = Promise.resolve();
+    /** Decides and caches the tracks done so far (in order, one save at a time); tells the caller. */
+    const flush = (tell: boolean) => {
+      const ws = ready.splice(0);
+      if (ws.length > 0)
+        saved = saved.then(async () => {
+          await conclude(ws);
+          if (tell) await opts.onEarlyAnswers?.();
+        });
+      return saved;
+    };
+    const done = async (w: Work) => {
+      ready.push(w);
+      if (opts.onEarlyAnswers && ready.length >= EARLY_GROUP) await flush(true);
+    };
+    // Deezer for every track first (a second source, and the preview the audio needs): network-paced and
+    // quick, so what two sources agree on is placed before the slower audio runs for the rest.
+    await eachLimited(work, concurrency, async (w) => {
+      await fromDeezer(w);
+      if (checked(w)) await done(w);
+    });
     await eachLimited(
-      disputed.filter((w) => !w.deezerTried),
+      work.filter((w) => !checked(w)),
       concurrency,
-      fromDeezer,
+      async (w) => {
+        // GetSongBPM (a text match) where nothing answered, or for a lone answer the audio cannot check.
+        if (w.answers.length === 0 || !w.preview) await fromGetSongBpm(w);
+        // The audio checks or settles whatever is not yet checked (and answers where nobody knows).
+        if (!checked(w)) await fromAudio(w);
+        await done(w);
+      },
     );
-    await eachLimited([...open(), ...disputed], concurrency, fromAudio);
-    await conclude(work);
+    await flush(false);
     return new Map(tracks.map((t) => [t.spotifyId, answers.get(tempoKey(t)) as TempoAnswer]));
   }
 

@@ -6,8 +6,18 @@ import { failed, ok, parseJson, type Outcome, type ServiceCaller } from './outsi
 export const RECCOBEATS_BATCH = 40;
 
 const TrackPage = z.object({
-  content: z.array(z.looseObject({ id: z.string().min(1), href: z.string() })),
+  content: z.array(
+    z.looseObject({ id: z.string().min(1), href: z.string(), isrc: z.string().nullable().optional() }),
+  ),
 });
+
+/** What ReccoBeats knows of a Spotify track: its tempo, and its ISRC (Deezer finds the recording by it). */
+export interface ReccoBeatsTrack {
+  bpm: number | null;
+  isrc: string | null;
+}
+
+const ISRC = /^[A-Z]{2}[A-Z0-9]{3}[0-9]{7}$/;
 const FeaturesPage = z.object({
   content: z.array(z.looseObject({ id: z.string().min(1), tempo: z.number().nullable().optional() })),
 });
@@ -24,10 +34,10 @@ export function createReccoBeatsClient(deps: { baseUrl: string; http: ServiceCal
   }
 
   return {
-    /** Tempo by Spotify track id for up to 40 ids; ids ReccoBeats does not know are absent. */
-    async tempos(spotifyIds: string[]): Promise<Outcome<Map<string, number>>> {
+    /** Tempo and ISRC by Spotify track id for up to 40 ids; ids ReccoBeats does not know are absent. */
+    async tempos(spotifyIds: string[]): Promise<Outcome<Map<string, ReccoBeatsTrack>>> {
       if (spotifyIds.length > RECCOBEATS_BATCH) throw new Error(`at most ${RECCOBEATS_BATCH} ids`);
-      const out = new Map<string, number>();
+      const out = new Map<string, ReccoBeatsTrack>();
       if (spotifyIds.length === 0) return ok(out);
       const tracks = await getJson(`/track?ids=${spotifyIds.map(encodeURIComponent).join(',')}`, TrackPage);
       if (tracks.kind !== 'ok') return tracks;
@@ -35,7 +45,10 @@ export function createReccoBeatsClient(deps: { baseUrl: string; http: ServiceCal
       const byRecco = new Map<string, string>();
       for (const t of tracks.value.content) {
         const sid = spotifyIdOf(t.href);
-        if (sid && wanted.has(sid)) byRecco.set(t.id, sid);
+        if (!sid || !wanted.has(sid)) continue;
+        byRecco.set(t.id, sid);
+        const isrc = t.isrc?.trim().toUpperCase();
+        out.set(sid, { bpm: null, isrc: isrc && ISRC.test(isrc) ? isrc : null });
       }
       if (byRecco.size === 0) return ok(out);
       const features = await getJson(
@@ -45,7 +58,8 @@ export function createReccoBeatsClient(deps: { baseUrl: string; http: ServiceCal
       if (features.kind !== 'ok') return features;
       for (const f of features.value.content) {
         const sid = byRecco.get(f.id);
-        if (sid && typeof f.tempo === 'number' && f.tempo > 0) out.set(sid, f.tempo);
+        const known = sid ? out.get(sid) : undefined;
+        if (known && typeof f.tempo === 'number' && f.tempo > 0) known.bpm = f.tempo;
       }
       return ok(out);
     },

@@ -1,0 +1,125 @@
+// The resolver's checks against the simulated services: every answer is checked by a second source or
+// the audio before it is trusted, and only checked answers are cached early.
+import { afterEach, describe, expect, it } from 'vitest';
+import { OCTAVE_ERRORS_ONLY } from '@pacebeat/sandbox';
+import type { CachedTempo } from './tempo.repository.ts';
+import { tempoKey } from './tempo.service.ts';
+import { rightForRunning, startTempoHarness, type TempoHarness } from './tempo.test-helper.ts';
+
+/** The playlists' threshold (playlists/matching.ts MIN_CONFIDENCE): what is placed. */
+const PLACED = 0.76;
+/** Previews are synthesised and estimated on two busy cores. */
+const SLOW = { timeout: 180_000 };
+
+let h: TempoHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe('every answer is checked before it is trusted', () => {
+  it(
+    'with the world’s realistic metadata errors, what it trusts is right: every answer is checked',
+    SLOW,
+    async () => {
+      // 3:2, another version's tempo, tempo changes and wrong entries (the sandbox's defaults): a second
+      // source or the audio checks every answer, and settles disagreements.
+      h = await startTempoHarness({}, { settings: { GETSONGBPM_API_KEY: 'sandbox-key' } });
+      const { tracks, truth } = h.liked('ana.runs');
+      const answers = await h.module.service.resolveTempos(tracks);
+      const trusted = [...answers.entries()].filter(
+        ([, a]) => a.status === 'found' && a.confidence >= PLACED,
+      );
+      expect(trusted.length).toBeGreaterThanOrEqual(tracks.length * 0.8);
+      for (const [id, a] of trusted) {
+        // Where two sources agree on another section of a song whose tempo changes, both are wrong alike.
+        const changes = h.sandbox.admin.track(id).otherSectionTempo !== undefined;
+        if (!changes)
+          expect(
+            rightForRunning(a.bpm as number, truth.get(id) as number),
+            `${id}: ${JSON.stringify(a)}`,
+          ).toBe(true);
+        // Checked by a second source or the audio (the audio alone answers only where nobody knows).
+        if (a.source !== 'estimator') expect(a.alternatives.length, id).toBeGreaterThanOrEqual(2);
+      }
+    },
+  );
+
+  it('catches a lone ReccoBeats answer at 3:2 with the audio, and never trusts it', SLOW, async () => {
+    // Every ReccoBeats value at 3:2 or 2:3 of the truth; Deezer knows no bpm: only the audio can check.
+    h = await startTempoHarness({
+      tempoErrors: {
+        ...OCTAVE_ERRORS_ONLY,
+        spotify: { threeTwoShare: 1, otherVersionShare: 0, wrongShare: 0 },
+      },
+      audioFeaturesOctaveErrorShare: 0,
+      reccobeats: { coverage: 1 },
+      deezer: { unknownBpmShare: 1, wrongVersionShare: 0, missingPreviewShare: 0, coverage: 1 },
+    });
+    const { tracks, truth } = h.liked('ana.runs', 6);
+    const answers = await h.module.service.resolveTempos(tracks);
+    let caught = 0;
+    for (const [id, a] of answers) {
+      const t = truth.get(id) as number;
+      const recco = a.alternatives.find((x) => x.source === 'reccobeats')?.bpm as number;
+      expect(rightForRunning(recco, t), `${id}: ReccoBeats ${recco} vs ${t}`).toBe(false);
+      if (a.confidence >= PLACED)
+        expect(rightForRunning(a.bpm as number, t), `${id}: ${JSON.stringify(a)}`).toBe(true);
+      else caught++;
+      expect(a.alternatives.some((x) => x.source === 'estimator')).toBe(true);
+    }
+    expect(caught).toBeGreaterThanOrEqual(5);
+    expect(h.requests.get('deezer-preview')).toBe(tracks.length);
+  });
+
+  it('without a second source or the audio, a lone answer is kept but not trusted', async () => {
+    h = await startTempoHarness(
+      {
+        tempoErrors: OCTAVE_ERRORS_ONLY,
+        reccobeats: { coverage: 1 },
+        deezer: { unknownBpmShare: 1, wrongVersionShare: 0, coverage: 1 },
+      },
+      { module: { estimatePreview: undefined } },
+    );
+    const { tracks } = h.liked('ana.runs', 4);
+    for (const a of (await h.module.service.resolveTempos(tracks)).values()) {
+      expect(a).toMatchObject({ status: 'found', source: 'reccobeats' });
+      expect(a.confidence).toBeLessThan(PLACED);
+      expect(a.reason).toMatch(/nothing to check it against/);
+    }
+  });
+
+  it(
+    'with onEarlyAnswers, caches tracks as they are decided, in groups, before the batch is done, deciding the same',
+    SLOW,
+    async () => {
+      h = await startTempoHarness({});
+      const { tracks } = h.liked('ana.runs', 25);
+      const keys = tracks.map(tempoKey);
+      let first: Map<string, CachedTempo> | undefined;
+      let calls = 0;
+      const answers = await h.module.service.resolveTempos(tracks, {
+        onEarlyAnswers: async () => {
+          calls++;
+          first ??= await h!.module.repo.getByKeys(keys);
+        },
+      });
+      expect(calls).toBe(2); // 25 tracks: two groups of 10 announced, the last 5 left to the caller
+      expect(first!.size).toBe(10);
+      for (const [key, row] of first!) {
+        const id = tracks.find((t) => tempoKey(t) === key)!.spotifyId;
+        // Cached early means final: the same answer the batch returns.
+        expect(answers.get(id)).toMatchObject({ bpm: row.bpm, confidence: row.confidence });
+        // Trusted only when checked: two independent sources, or a source and the audio.
+        if (row.confidence >= PLACED) {
+          const sources = new Set(
+            row.alternatives.map((x) => (x.source === 'spotify' ? 'reccobeats' : x.source)),
+          );
+          expect(sources.size, JSON.stringify(row)).toBeGreaterThanOrEqual(2);
+        }
+      }
+      expect(h.requests.get('deezer-preview')).toBeGreaterThan(0);
+      expect((await h.module.repo.getByKeys(keys)).size).toBe(tracks.length);
+    },
+  );
+});
