@@ -108,10 +108,8 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
     const choices = (await deps.runnerChoices?.(userId)) ?? NO_CHOICES;
     // 3a. The runner's edits: new names to Spotify, and the removals they asked for (what no longer fits),
     // by the same rule planAdds matches with (the runner's choices: corrections, exclusions).
-    const fitting = fittingKeys(
-      open,
-      candidates,
-      (x) => matchBpm(x, tempos.get(x.recordingKey), choices, settings.minConfidence),
+    const fitting = fittingKeys(open, candidates, (x) =>
+      matchBpm(x, tempos.get(x.recordingKey), choices, settings.minConfidence),
     );
     for (const t of open.filter((x) => x.state === 'active'))
       await onTarget(c, t, async () => {
