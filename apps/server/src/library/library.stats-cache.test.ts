@@ -18,7 +18,8 @@ function harness(maxAge: number) {
     repo: {
       listSources: async () => [row],
       getSource: async () => row,
-      setEnabled: async (_u, _k, _s, enabled) => void (row.enabled = enabled),
+      setEnabled: async (_u: string, _k: string, _s: string, enabled: boolean) =>
+        void (row.enabled = enabled),
     } as never,
     stats: {
       memberCounts: async () => (calls.members++, new Map()),

@@ -87,15 +87,6 @@ export function createSpotifyAccountRepository(db: Db) {
       return rows.length > 0;
     },
 
-    /** Disabled services of a user, for the status reply. */
-    async disabledOf(userId: string): Promise<{ reason: string }[]> {
-      const rows = await db
-        .select({ reason: spotifyAccounts.disabledReason })
-        .from(spotifyAccounts)
-        .where(and(eq(spotifyAccounts.userId, userId), isNotNull(spotifyAccounts.disabledReason)));
-      return rows.map((r) => ({ reason: r.reason ?? '' }));
-    },
-
     /**
      * Runs `fn` holding this user's refresh lock (a transaction-level advisory lock), so at most one
      * refresh per user runs at a time across all processes; `fn` sees the row as it is once the lock is held.
