@@ -1,5 +1,5 @@
 // The linked Spotify accounts and their sealed tokens: the only SQL on spotify_accounts.
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { spotifyAccounts } from '../db/spotify.schema.ts';
 
