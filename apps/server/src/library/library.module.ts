@@ -49,6 +49,8 @@ export interface LibraryModuleDeps {
   onTracksAdded?: (userId: string) => Promise<void>;
   /** When Spotify work resumes after a cooldown (spotify module), for "refresh now"'s answer. */
   workResumesAt?: () => Promise<Date | null>;
+  /** How long a process reuses a user's status-page counts (LibraryServiceDeps; default 2 s). */
+  statsMaxAgeMs?: number;
 }
 
 export function createLibraryModule(db: Db, deps: LibraryModuleDeps) {
@@ -77,7 +79,7 @@ export function createLibraryModule(db: Db, deps: LibraryModuleDeps) {
     repo,
     stats,
     wake: (userId) => deps.queue.wake(userId),
-    settings: { rescanIntervalMs, statusRescanMinMs: 5 * 60_000 },
+    settings: { rescanIntervalMs, statusRescanMinMs: 5 * 60_000, statsMaxAgeMs: deps.statsMaxAgeMs ?? 2_000 },
   });
   const refresh = createRefreshService({
     repo,

@@ -30,6 +30,13 @@ export interface LibraryServiceDeps {
     rescanIntervalMs: number;
     /** Opening the status page asks for a rescan at most this often. */
     statusRescanMinMs: number;
+    /**
+     * How long one process reuses a user's computed counts (member, catalog and summary counts: whole-
+     * library aggregates, tens of ms for 10,000 tracks). The source rows themselves (enabled, progress,
+     * errors) are read on every request; a switch in this process drops the user's counts at once.
+     * 0: computed on every request.
+     */
+    statsMaxAgeMs?: number;
   };
   now?: () => number;
 }
@@ -54,35 +61,66 @@ export function createTempoQueueing(deps: {
 
 export function createLibraryService(deps: LibraryServiceDeps) {
   const now = deps.now ?? Date.now;
+  const maxAge = deps.settings.statsMaxAgeMs ?? 0;
+  // Per user: the counts' promise (concurrent polls share one computation) and when it was started.
+  const counted = new Map<string, { at: number; counts: Promise<Counts> }>();
 
-  async function view(userId: string, timeZone: string | null) {
-    const [rows, members, catalogs] = await Promise.all([
-      deps.repo.listSources(userId),
+  type Counts = {
+    members: Awaited<ReturnType<SourceStatsRepository['memberCounts']>>;
+    catalogs: Awaited<ReturnType<SourceStatsRepository['catalogCounts']>>;
+    summary: Awaited<ReturnType<SourceStatsRepository['summary']>>;
+  };
+  async function compute(userId: string): Promise<Counts> {
+    const [members, catalogs, summary] = await Promise.all([
       deps.stats.memberCounts(userId),
       deps.stats.catalogCounts(userId),
+      deps.stats.summary(userId),
+    ]);
+    return { members, catalogs, summary };
+  }
+  function counts(userId: string): Promise<Counts> {
+    const at = now();
+    const hit = counted.get(userId);
+    if (hit && at - hit.at < maxAge) return hit.counts;
+    const fresh = compute(userId);
+    if (maxAge > 0) {
+      if (counted.size > 1000) counted.clear(); // a handful of users per installation; a bound anyway
+      counted.set(userId, { at, counts: fresh });
+      fresh.catch(() => counted.delete(userId));
+    }
+    return fresh;
+  }
+
+  async function view(userId: string, timeZone: string | null) {
+    const [rows, { members, catalogs, summary }] = await Promise.all([
+      deps.repo.listSources(userId),
+      counts(userId),
     ]);
     const at = now();
-    return rows.map((r) => ({
+    const sources = rows.map((r) => ({
       row: r,
       source: presentSource(r, members.get(r.id), catalogs.get(r.kind), { timeZone, now: at }),
     }));
+    return { sources, summary };
   }
 
   return {
     /** After Spotify is connected (or connected again): the library exists and its scan starts. */
     async connected(userId: string, spotifyUserId: string): Promise<void> {
+      counted.delete(userId);
       await deps.repo.connect(userId, spotifyUserId);
       await deps.wake(userId);
     },
 
     /** After disconnect (or another Spotify account replaced this one): the user's library is deleted. */
     async gone(userId: string): Promise<void> {
+      counted.delete(userId);
       await deps.repo.deleteUser(userId);
     },
 
     /** GET sources: every source with its counts and progress, and the library at a glance. */
     async sources(userId: string, o: { timeZone: string | null }): Promise<SourcesData> {
-      const [sources, summary] = await Promise.all([view(userId, o.timeZone), deps.stats.summary(userId)]);
+      const { sources, summary } = await view(userId, o.timeZone);
       return {
         sources: sources.map((s) => s.source),
         summary: {
@@ -104,9 +142,10 @@ export function createLibraryService(deps: LibraryServiceDeps) {
       if (body.enabled && !existing.readable) throw conflict(NOT_READABLE, 'SourceNotReadable');
       if (existing.enabled !== body.enabled) {
         await deps.repo.setEnabled(userId, body.kind, body.source_id, body.enabled);
+        counted.delete(userId);
         if (body.enabled) await deps.wake(userId);
       }
-      const found = (await view(userId, o.timeZone)).find(
+      const found = (await view(userId, o.timeZone)).sources.find(
         (s) => s.row.kind === body.kind && s.row.sourceId === body.source_id,
       );
       if (!found) throw notFound('You have no such source.', 'SourceNotFound');

@@ -81,6 +81,7 @@ export async function startLibraryHarness(sandboxOptions: SandboxOptions = {}): 
       config: LibraryConfigSchema.parse(o.config ?? {}),
       log,
       settings: o.settings,
+      statsMaxAgeMs: 0, // the tests read counts right after writing the rows
       onTracksAdded: async (userId) => void tracksAdded.push(userId),
       ...(o.targetPlaylistIds ? { targetPlaylistIds: o.targetPlaylistIds } : {}),
     });

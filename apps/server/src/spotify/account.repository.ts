@@ -1,5 +1,5 @@
 // The linked Spotify accounts and their sealed tokens: the only SQL on spotify_accounts.
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { spotifyAccounts } from '../db/spotify.schema.ts';
 
@@ -85,15 +85,6 @@ export function createSpotifyAccountRepository(db: Db) {
         .where(eq(spotifyAccounts.userId, userId))
         .returning({ userId: spotifyAccounts.userId });
       return rows.length > 0;
-    },
-
-    /** Disabled services of a user, for the status reply. */
-    async disabledOf(userId: string): Promise<{ reason: string }[]> {
-      const rows = await db
-        .select({ reason: spotifyAccounts.disabledReason })
-        .from(spotifyAccounts)
-        .where(and(eq(spotifyAccounts.userId, userId), isNotNull(spotifyAccounts.disabledReason)));
-      return rows.map((r) => ({ reason: r.reason ?? '' }));
     },
 
     /**

@@ -17,7 +17,7 @@ import type { TokenCipher } from './token-crypto.ts';
 import type { SpotifyTokens } from './tokens.service.ts';
 
 export interface SpotifyConnectDeps {
-  accounts: Pick<SpotifyAccountRepository, 'get' | 'findByAccountId' | 'link' | 'delete' | 'disabledOf'>;
+  accounts: Pick<SpotifyAccountRepository, 'get' | 'findByAccountId' | 'link' | 'delete'>;
   budget: Pick<BudgetRepository, 'activeCooldowns' | 'usedSince' | 'forgetUserInLedger' | 'ledger'>;
   client: SpotifyClient;
   tokens: Pick<SpotifyTokens, 'forget'>;
@@ -151,11 +151,9 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
       services: Record<string, { connected: boolean; demo: boolean; work_resumes_at: number | null }>;
       disabled_services: DisabledService[];
     }> {
-      const [account, disabled, resumesAt] = await Promise.all([
-        deps.accounts.get(userId),
-        deps.accounts.disabledOf(userId),
-        this.workResumesAt(),
-      ]);
+      // The account row carries its disabled mark: one query for both.
+      const [account, resumesAt] = await Promise.all([deps.accounts.get(userId), this.workResumesAt()]);
+      const disabled = account?.disabledReason != null ? [{ reason: account.disabledReason }] : [];
       return {
         services: {
           spotify: {

@@ -128,18 +128,6 @@ where
 returning
   "user_id";
 
--- SpotifyAccountRepository.disabledOf
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
-select
-  "disabled_reason"
-from
-  "spotify_accounts"
-where
-  (
-    "spotify_accounts"."user_id" = $1
-    and "spotify_accounts"."disabled_reason" is not null
-  );
-
 -- SpotifyAccountRepository.withRefreshLock (a token refresh: read the row, store the new tokens)
 begin;
 -- params: ["spotify-refresh:6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]

@@ -305,7 +305,6 @@ export const REPOSITORIES = [
         ],
       },
       delete: { args: [USER_ID] },
-      disabledOf: { args: [USER_ID] },
       withRefreshLock: {
         label: 'a token refresh: read the row, store the new tokens',
         args: [
