@@ -57,7 +57,7 @@ for (const { name, viewport } of WIDTHS) {
     test('watch your playlists fill: four targets become links, sources grow, a source toggled off and on, a reload', async ({
       page,
     }) => {
-      test.setTimeout(240_000);
+      test.setTimeout(360_000);
       await signUpByApi(page);
       await connectThroughConsent(page, await newSpotifyUser(page, { liked: 300 }));
       await page.getByRole('button', { name: 'Proceed' }).click();
@@ -72,7 +72,7 @@ for (const { name, viewport } of WIDTHS) {
       // Without touching anything: the playlists get their Spotify links as tracks are placed.
       // (The "Tracks added" counts link to each target's page; the playlist links are Spotify's.)
       const playlistLinks = targets.getByRole('link', { name: /^Spotify/ });
-      await expect(playlistLinks).toHaveCount(4, { timeout: 120_000 });
+      await expect(playlistLinks).toHaveCount(4, { timeout: 200_000 });
       await expect(targets.getByText('(creating...)')).toHaveCount(0);
       await expect(playlistLinks.first().locator('svg title')).toHaveText('Spotify');
       await expect(targets.getByRole('link', { name: /tracks added to Pacebeat/ })).toHaveCount(4);
