@@ -70,9 +70,14 @@ export const jobRegistry = {
     // (bench/playlist-truth: first 50 placed in 13 s, 89 s with one worker). Every outside service is
     // paced for all processes in PostgreSQL, so more workers never mean more calls per second.
     workers: 6,
-    handler: async ({ tempoLookups }, { tracks, userId }) => ({
+    // A runner's own tracks before catalogs (TEMPO_PRIORITY); pg-boss fetches by priority, then age.
+    sendOptions: ({ priority }) => (priority ? { priority } : {}),
+    handler: async ({ tempoLookups }, { tracks, userId, priority }) => ({
       status: 'success',
-      detail: await tempoLookups.run(tracks, userId ? { userId } : {}),
+      detail: await tempoLookups.run(tracks, {
+        ...(userId ? { userId } : {}),
+        ...(priority ? { priority } : {}),
+      }),
     }),
   }),
   /**

@@ -3,7 +3,7 @@
 // the tracks the target playlists match against.
 import type { SourceChangeBody, SourcesReply } from '@pacebeat/contract';
 import { conflict, notFound } from '../http/errors.ts';
-import type { TempoLookups } from '../tempo/tempo.jobs.ts';
+import { TEMPO_PRIORITY, type TempoLookups } from '../tempo/tempo.jobs.ts';
 import type { CatalogRepository } from './catalog.repository.ts';
 import type { LibraryRepository, MatchCandidate } from './library.repository.ts';
 import { NOT_READABLE, presentSource } from './present.ts';
@@ -48,12 +48,12 @@ export function createTempoQueueing(deps: {
   repo: Pick<CatalogRepository, 'tracksNeedingTempo' | 'markTempoQueued'>;
   tempo: Pick<TempoLookups, 'enqueue'>;
 }) {
-  return async (userId: string, trackIds: string[]): Promise<void> => {
+  return async (userId: string, trackIds: string[], opts: { ownLibrary?: boolean } = {}): Promise<void> => {
     const need = await deps.repo.tracksNeedingTempo(trackIds, TEMPO_REQUEUE_MS);
     if (need.length === 0) return;
     await deps.tempo.enqueue(
       need.map(({ recordingKey: _key, ...track }) => track),
-      { userId },
+      { userId, priority: opts.ownLibrary ? TEMPO_PRIORITY.ownLibrary : TEMPO_PRIORITY.catalog },
     );
     await deps.repo.markTempoQueued(need.map((t) => t.spotifyId));
   };

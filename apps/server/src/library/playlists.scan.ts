@@ -122,6 +122,7 @@ export async function playlistStep(c: ScanContext, userId: string, s: SourceRow)
   await c.queueTempo(
     userId,
     tracks.map((t) => t.id),
+    { ownLibrary: true },
   );
   return { calls: 1, tracks: tracks.length };
 }

@@ -55,8 +55,11 @@ export interface ScanContext {
     | 'nextUnreadRelease'
   >;
   api: (ctx: CallContext) => LibraryApi;
-  /** Queues tempo lookups for tracks just stored (those not queued before under their key). */
-  queueTempo: (userId: string, trackIds: string[]) => Promise<void>;
+  /**
+   * Queues tempo lookups for tracks just stored (those not queued before under their key); `ownLibrary`
+   * (Liked Songs, the runner's playlists) are looked up before catalog tracks.
+   */
+  queueTempo: (userId: string, trackIds: string[], opts?: { ownLibrary?: boolean }) => Promise<void>;
   settings: LibrarySettings;
   /** Pacebeat's own target playlists of a user: never a source. */
   targetPlaylistIds?: (userId: string) => Promise<Set<string>>;

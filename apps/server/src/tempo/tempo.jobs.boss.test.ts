@@ -2,10 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import { PgBoss } from 'pg-boss';
 import pino from 'pino';
-import { afterAll, expect, inject, it } from 'vitest';
+import { afterAll, expect, inject, it, onTestFinished } from 'vitest';
 import { createJobQueue, setupQueues, startWorkers } from '../jobs/registry.ts';
 import type { HousekeepingService } from '../jobs/housekeeping.service.ts';
-import { createTempoLookups } from './tempo.jobs.ts';
+import { createTempoLookups, TEMPO_PRIORITY } from './tempo.jobs.ts';
 import { startTempoHarness, type TempoHarness } from './tempo.test-helper.ts';
 import { tempoKey } from './tempo.service.ts';
 
@@ -45,4 +45,46 @@ it('resolves a queued batch in a job and caches every answer', async () => {
     rows = await h.module.repo.getByKeys(keys);
   }
   expect(rows.size).toBe(keys.length);
+});
+
+it('looks up a runner’s own tracks before catalog tracks queued earlier, and a re-queue keeps its priority', async () => {
+  // A pg-boss of its own without workers: the order jobs are fetched in is what a worker would run.
+  const boss = new PgBoss({
+    connectionString: inject('databaseUrl'),
+    schema: `pgboss_tempo_${randomUUID().slice(0, 8)}`,
+  });
+  onTestFinished(() => boss.stop({ graceful: false, close: true }));
+  await boss.start();
+  await setupQueues(boss);
+  const queue = createJobQueue(boss);
+  const lookups = createTempoLookups({
+    tempo: {
+      // Everything deferred: the job sends its tracks again for later.
+      resolveTempos: async (ts) =>
+        new Map(
+          ts.map((t) => [
+            t.spotifyId,
+            { status: 'deferred', bpm: null, source: null, confidence: 0, alternatives: [], cached: false },
+          ]),
+        ),
+    },
+    queue,
+  });
+  const track = (id: string) => ({ spotifyId: id, artists: ['A'], title: id, durationMs: 200_000 });
+  const user = randomUUID();
+  await lookups.enqueue([track('catalog1')], { userId: user, priority: TEMPO_PRIORITY.catalog });
+  await lookups.enqueue([track('liked1')], { userId: user, priority: TEMPO_PRIORITY.ownLibrary });
+  const [first] = await boss.fetch<{ tracks: { spotifyId: string }[]; priority?: number }>('tempo-lookup');
+  expect(first?.data.tracks[0]?.spotifyId).toBe('liked1');
+
+  await lookups.run(first!.data.tracks as ReturnType<typeof track>[], {
+    userId: user,
+    priority: TEMPO_PRIORITY.ownLibrary,
+  });
+  // One at a time: the jobs of one fetch come back in no particular order.
+  const [again] = await boss.fetch<{ tracks: { spotifyId: string }[] }>('tempo-lookup');
+  const [catalog] = await boss.fetch<{ tracks: { spotifyId: string }[] }>('tempo-lookup');
+  // The deferred re-queue is newer than the catalog job and still goes first.
+  expect(again?.data.tracks[0]?.spotifyId).toBe('liked1');
+  expect(catalog?.data.tracks[0]?.spotifyId).toBe('catalog1');
 });

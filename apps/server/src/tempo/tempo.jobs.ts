@@ -19,8 +19,20 @@ export const TrackInputSchema = z
   })
   .strict();
 
+/**
+ * pg-boss priorities (higher runs first): the tracks a runner chose (Liked Songs, their playlists) are
+ * looked up before the catalogs of their artists, and before the catalogs of every other user, so a new
+ * runner's first playlists do not wait behind thousands of catalog tracks already queued.
+ */
+export const TEMPO_PRIORITY = { ownLibrary: 1, catalog: 0 } as const;
+
 export const TempoLookupPayload = z
-  .object({ tracks: z.array(TrackInputSchema).min(1).max(TEMPO_BATCH), userId: z.uuid().optional() })
+  .object({
+    tracks: z.array(TrackInputSchema).min(1).max(TEMPO_BATCH),
+    userId: z.uuid().optional(),
+    /** Kept in the payload so that the deferred tracks' re-queue keeps it (registry's sendOptions). */
+    priority: z.number().int().min(0).max(9).optional(),
+  })
   .strict();
 
 /** What the job needs from the queue: a way to send itself again later. */
@@ -42,7 +54,7 @@ export function createTempoLookups(deps: {
 }) {
   return {
     /** Queues lookups for tracks in batches (of `userId`'s library, when given); returns the number of jobs. */
-    async enqueue(tracks: TrackInput[], opts: { userId?: string } = {}): Promise<number> {
+    async enqueue(tracks: TrackInput[], opts: { userId?: string; priority?: number } = {}): Promise<number> {
       let jobs = 0;
       for (let i = 0; i < tracks.length; i += TEMPO_BATCH) {
         await deps.queue.send('tempo-lookup', { tracks: tracks.slice(i, i + TEMPO_BATCH), ...opts });
@@ -52,7 +64,7 @@ export function createTempoLookups(deps: {
     },
 
     /** The job: resolve a batch; tracks a service deferred go back on the queue for when it allows. */
-    async run(tracks: TrackInput[], opts: { userId?: string } = {}) {
+    async run(tracks: TrackInput[], opts: { userId?: string; priority?: number } = {}) {
       const audioFeatures =
         opts.userId && deps.audioFeaturesFor ? await deps.audioFeaturesFor(opts.userId) : undefined;
       const found = opts.userId && deps.onTemposFound ? deps.onTemposFound : undefined;
