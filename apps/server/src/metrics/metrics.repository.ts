@@ -12,6 +12,7 @@ import {
 import { tempoRecordings, tempoServiceLimits } from '../db/tempo.schema.ts';
 import { users } from '../db/schema.ts';
 import { DAILY_WINDOW_MS, RATE_WINDOW_MS } from '../spotify/budget.ts';
+import { LEARNED_RATE_TTL_MS } from '../spotify/budget.repository.ts';
 
 const num = (v: unknown) => Number(v ?? 0);
 
@@ -35,7 +36,7 @@ export function createMetricsRepository(db: Db, o: { jobSchema?: string } = {}) 
              and ${spotifyCallSlots.at} > now() - ${`${RATE_WINDOW_MS} milliseconds`}::interval) as in_rate,
           (select ${spotifyBudgetState.learnedRate} from ${spotifyBudgetState}
              where ${spotifyBudgetState.budget} = ${budget}
-               and ${spotifyBudgetState.learnedAt} > now() - interval '1 day') as learned_rate,
+               and ${spotifyBudgetState.learnedAt} > now() - ${`${LEARNED_RATE_TTL_MS} milliseconds`}::interval) as learned_rate,
           (select greatest(0, extract(epoch from max(${spotifyCooldowns.until}) - now())) from ${spotifyCooldowns}
              where ${spotifyCooldowns.budget} = ${budget} and ${spotifyCooldowns.kind} = 'rate') as rate_cooldown,
           (select greatest(0, extract(epoch from max(${spotifyCooldowns.until}) - now())) from ${spotifyCooldowns}

@@ -1,9 +1,15 @@
 // The shared budget on the real test PostgreSQL. Two pools stand for two processes.
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db.ts';
 import { RATE_SAFETY_MS, RATE_WINDOW_MS, type BudgetLimits } from './budget.ts';
-import { LEDGER_GONE_KEY, createBudgetRepository } from './budget.repository.ts';
+import {
+  LEARNED_RATE_FLOOR,
+  LEARNED_RATE_TTL_MS,
+  LEDGER_GONE_KEY,
+  createBudgetRepository,
+} from './budget.repository.ts';
 
 const processA = testDb();
 const processB = testDb();
@@ -76,25 +82,40 @@ describe('call budget', () => {
   it('learns Spotify’s rate limit from a 429 and uses it in every process instead of a higher setting', async () => {
     const limits: BudgetLimits = { key: randomUUID(), ratePer30s: 100, dailyQuota: null };
     const slots: Date[] = [];
-    for (let i = 0; i < 8; i++) {
+    for (let i = 0; i < 15; i++) {
       const r = await a.reserve(limits, 'interactive', entry());
       if (!r.granted) throw new Error('expected a slot');
       slots.push(r.at);
     }
-    // The 6th call was answered 429 while the 7th and 8th were still on their way: Spotify allows 5.
-    expect(await a.learnRate(limits.key, slots[5]!)).toBe(5);
+    // The 13th call was answered 429 while the 14th and 15th were still on their way: Spotify allows 12.
+    expect(await a.learnRate(limits.key, slots[12]!)).toBe(12);
     expect(await b.reserve(limits, 'interactive', entry())).toMatchObject({ granted: false, reason: 'rate' });
-    // The in-flight calls' 429s read higher; the lower reading stays for the day.
-    expect(await b.learnRate(limits.key, slots[7]!)).toBe(5);
+    // The in-flight calls' 429s read higher; the lower reading stays.
+    expect(await b.learnRate(limits.key, slots[14]!)).toBe(12);
     // An app with an unlimited setting learns too.
     const open: BudgetLimits = { key: randomUUID(), ratePer30s: null, dailyQuota: null };
-    let last: Date | undefined;
-    for (let i = 0; i < 3; i++) {
-      const r = await a.reserve(open, 'interactive', entry());
-      if (r.granted) last = r.at;
-    }
-    expect(await a.learnRate(open.key, last!)).toBe(2);
+    for (let i = 0; i < LEARNED_RATE_FLOOR + 3; i++) await a.reserve(open, 'interactive', entry());
+    const last = await a.reserve(open, 'interactive', entry());
+    if (!last.granted) throw new Error('expected a slot');
+    expect(await a.learnRate(open.key, last.at)).toBe(LEARNED_RATE_FLOOR + 3);
     expect((await a.reserve(open, 'interactive', entry())).granted).toBe(false);
+  });
+
+  it('a 429 after a quiet spell teaches no rate below the floor, and a learned rate lasts an hour', async () => {
+    const limits: BudgetLimits = { key: randomUUID(), ratePer30s: 100, dailyQuota: null };
+    const first = await a.reserve(limits, 'interactive', entry());
+    if (!first.granted) throw new Error('expected a slot');
+    // Refused with nothing else in the window: not "1 call per 30 s for everyone".
+    expect(await a.learnRate(limits.key, first.at)).toBe(LEARNED_RATE_FLOOR);
+    for (let i = 1; i < LEARNED_RATE_FLOOR; i++)
+      expect((await b.reserve(limits, 'interactive', entry())).granted).toBe(true);
+    expect(await b.reserve(limits, 'interactive', entry())).toMatchObject({ granted: false, reason: 'rate' });
+    // Learned more than LEARNED_RATE_TTL_MS ago: the setting applies again.
+    await processA.db.execute(
+      sql`update spotify_budget_state set learned_at = now() - ${`${LEARNED_RATE_TTL_MS + 60_000} milliseconds`}::interval
+          where budget = ${limits.key}`,
+    );
+    expect((await b.reserve(limits, 'interactive', entry())).granted).toBe(true);
   });
 
   it('counts calls and failures per day, user, endpoint and purpose', async () => {

@@ -21,8 +21,19 @@ import {
   type Priority,
 } from './budget.ts';
 
-/** A learned rate limit is trusted this long; then the setting applies again until the next 429. */
-export const LEARNED_RATE_TTL_MS = 24 * 3600_000;
+/**
+ * A learned rate limit is trusted this long; then the setting applies again until the next 429. An hour:
+ * a limit that really is lower costs one more 429 (and its Retry-After pause) an hour, while a 429 that said
+ * little about the rate (Spotify's own load, a burst) does not slow every process for a day.
+ */
+export const LEARNED_RATE_TTL_MS = 3600_000;
+
+/**
+ * The lowest rate a 429 can teach, per 30 s. A 429 after a quiet spell (fewer calls than this in the 30 s
+ * before it) is not a rate Spotify's limit can be: its Retry-After pause is kept, nothing more is learned
+ * below this. Development-mode apps are reported to get far more than this per 30 s.
+ */
+export const LEARNED_RATE_FLOOR = 10;
 
 const effectiveRate = (setting: number | null, learned: number | null) =>
   learned === null ? setting : setting === null ? learned : Math.min(setting, learned);
@@ -171,12 +182,13 @@ export function createBudgetRepository(db: Db) {
     /**
      * After a rate-limit 429 to the call whose slot was taken at `refusedAt`: Spotify let through the calls
      * of the 30 s before it, so that many is its limit (calls still in flight when the 429 came back are
-     * not counted). Every process uses it (if lower than the setting) for a day.
+     * not counted), but never below LEARNED_RATE_FLOOR. Every process uses it (if lower than the setting)
+     * for LEARNED_RATE_TTL_MS.
      */
     async learnRate(budget: string, refusedAt: Date): Promise<number> {
       const rows = await db.execute<{ learned: number }>(sql`
         with seen as (
-          select greatest(1, count(*))::int as n from ${spotifyCallSlots}
+          select greatest(${LEARNED_RATE_FLOOR}::int, count(*))::int as n from ${spotifyCallSlots}
           where ${spotifyCallSlots.budget} = ${budget}
             and ${spotifyCallSlots.at} < ${refusedAt}
             and ${spotifyCallSlots.at} > ${new Date(refusedAt.getTime() - RATE_WINDOW_MS)}

@@ -246,11 +246,11 @@ describe('limits and failures', () => {
     const key = `k-${randomUUID()}`;
     const p = h.process({ budgetKey: key, settings: { SPOTIFY_RATE_PER_30S: 100 } });
     h.sandbox.admin.clearRequests();
-    h.sandbox.admin.setConfig({ rateLimit: { windowSeconds: 30, maxRequests: 4 } });
+    h.sandbox.admin.setConfig({ rateLimit: { windowSeconds: 30, maxRequests: 12 } });
     try {
       const { userId } = await connected(p); // connect's GET /me is the first call of the window
       const outcomes: string[] = [];
-      for (let i = 0; i < 6; i++) {
+      for (let i = 0; i < 14; i++) {
         outcomes.push(
           await p
             .api(ctx(userId))
@@ -259,12 +259,12 @@ describe('limits and failures', () => {
             .catch((e: unknown) => (e instanceof SpotifyDeferredError ? `deferred:${e.reason}` : String(e))),
         );
       }
-      // 4 allowed (the connect's call and 3 more), the 5th answered 429, the 6th not even tried.
-      expect(outcomes).toEqual(['ok', 'ok', 'ok', 'deferred:rate', 'deferred:rate', 'deferred:rate']);
+      // 12 allowed (the connect's call and 11 more), the 13th answered 429, the 14th not even tried.
+      expect(outcomes).toEqual([...Array<string>(11).fill('ok'), ...Array<string>(3).fill('deferred:rate')]);
       const tooMany = h.sandbox.admin.requests({ service: 'spotify-api' }).filter((r) => r.status === 429);
       expect(tooMany).toHaveLength(1);
       await h.db.db.execute(`delete from spotify_cooldowns where budget = '${key}'`);
-      // The cooldown is gone, but the learned limit (4 per 30 s) still holds the window closed.
+      // The cooldown is gone, but the learned limit (12 per 30 s) still holds the window closed.
       await expect(p.api(ctx(userId)).me()).rejects.toMatchObject({ reason: 'rate' });
       expect(
         h.sandbox.admin.requests({ service: 'spotify-api' }).filter((r) => r.status === 429),

@@ -7,7 +7,7 @@ begin;
 select
   set_config('synchronous_commit', 'off', true),
   pg_advisory_xact_lock(hashtextextended ($1, 0));
--- params: ["spotify-client-id","spotify-client-id","spotify-client-id","30250 milliseconds","spotify-client-id","86400000 milliseconds","spotify-client-id","86400000 milliseconds"]
+-- params: ["spotify-client-id","spotify-client-id","spotify-client-id","30250 milliseconds","spotify-client-id","86400000 milliseconds","spotify-client-id","3600000 milliseconds"]
 with
   t as (
     select
@@ -106,7 +106,7 @@ begin;
 select
   set_config('synchronous_commit', 'off', true),
   pg_advisory_xact_lock(hashtextextended ($1, 0));
--- params: ["spotify-client-id","spotify-client-id","spotify-client-id","30250 milliseconds","spotify-client-id","86400000 milliseconds","spotify-client-id","86400000 milliseconds"]
+-- params: ["spotify-client-id","spotify-client-id","spotify-client-id","30250 milliseconds","spotify-client-id","86400000 milliseconds","spotify-client-id","3600000 milliseconds"]
 with
   t as (
     select
@@ -178,22 +178,22 @@ limit
 commit;
 
 -- BudgetRepository.learnRate
--- params: ["spotify-client-id","2026-01-05T10:00:00.000Z","2026-01-05T09:59:30.000Z","spotify-client-id","86400000 milliseconds"]
+-- params: [10,"spotify-client-id","2026-01-05T10:00:00.000Z","2026-01-05T09:59:30.000Z","spotify-client-id","3600000 milliseconds"]
 with
   seen as (
     select
-      greatest(1, count(*))::int as n
+      greatest($1::int, count(*))::int as n
     from
       "spotify_call_slots"
     where
-      "spotify_call_slots"."budget" = $1
-      and "spotify_call_slots"."at" < $2
-      and "spotify_call_slots"."at" > $3
+      "spotify_call_slots"."budget" = $2
+      and "spotify_call_slots"."at" < $3
+      and "spotify_call_slots"."at" > $4
   )
 insert into
   "spotify_budget_state" (budget, learned_rate, learned_at)
 select
-  $4,
+  $5,
   n,
   clock_timestamp()
 from
@@ -201,7 +201,7 @@ from
 on conflict (budget) do update
 set
   learned_rate = case
-    when "spotify_budget_state"."learned_at" > clock_timestamp() - $5::interval then least(
+    when "spotify_budget_state"."learned_at" > clock_timestamp() - $6::interval then least(
       "spotify_budget_state"."learned_rate",
       excluded.learned_rate
     )

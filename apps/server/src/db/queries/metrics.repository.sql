@@ -6,7 +6,7 @@ select
   1;
 
 -- MetricsRepository.spotifyBudget
--- params: ["spotify-client-id","86400000 milliseconds","spotify-client-id","30000 milliseconds","spotify-client-id","spotify-client-id","spotify-client-id"]
+-- params: ["spotify-client-id","86400000 milliseconds","spotify-client-id","30000 milliseconds","spotify-client-id","3600000 milliseconds","spotify-client-id","spotify-client-id"]
 select
   (
     select
@@ -33,7 +33,7 @@ select
       "spotify_budget_state"
     where
       "spotify_budget_state"."budget" = $5
-      and "spotify_budget_state"."learned_at" > now() - interval '1 day'
+      and "spotify_budget_state"."learned_at" > now() - $6::interval
   ) as learned_rate,
   (
     select
@@ -48,7 +48,7 @@ select
     from
       "spotify_cooldowns"
     where
-      "spotify_cooldowns"."budget" = $6
+      "spotify_cooldowns"."budget" = $7
       and "spotify_cooldowns"."kind" = 'rate'
   ) as rate_cooldown,
   (
@@ -64,7 +64,7 @@ select
     from
       "spotify_cooldowns"
     where
-      "spotify_cooldowns"."budget" = $7
+      "spotify_cooldowns"."budget" = $8
       and "spotify_cooldowns"."kind" = 'quota'
   ) as quota_cooldown;
 
