@@ -10,6 +10,7 @@ import {
   targetsReply,
   whoamiReply,
 } from '../test/status-fixtures.ts';
+import { queryKeys } from '../api/query-keys.ts';
 import { INTERNAL_ERROR_TEXT } from './StatusPage.tsx';
 
 const STILL_LOADING = 'Please wait... Still trying to load page...';
@@ -119,6 +120,39 @@ describe('the signed-in status page: tables (spec §2)', () => {
     const { api } = statusApi({ whoami: () => jsonReply(200, whoamiReply({ connected: false })) });
     const { router } = renderApp('/', api);
     await waitFor(() => expect(router.state.location.pathname).toBe('/connect/spotify'));
+  });
+
+  it('after Proceed (/?refresh) waits for the session re-read instead of sending a just-connected runner back to connect', async () => {
+    let connected = false;
+    let answer: () => void = () => undefined;
+    const { api } = statusApi({
+      whoami: () =>
+        connected
+          ? new Promise<Response>((resolve) => {
+              // The re-read answers late, as on a busy server.
+              answer = () => resolve(jsonReply(200, whoamiReply({ connected: true })));
+            })
+          : jsonReply(200, whoamiReply({ connected: false })),
+    });
+    const { router, queryClient } = renderApp('/about', api);
+    await screen.findByRole('button', { name: 'Account: Ria Runner' }); // the session is read
+    // PUT connect succeeded and the connect page asked for a re-read; the session the app holds still says
+    // "not connected" while the re-read is on its way, and the runner clicks Proceed.
+    connected = true;
+    void queryClient.invalidateQueries({ queryKey: queryKeys.session.all });
+    // Every navigation asked for (a later one may cancel an earlier one before it lands).
+    const asked: string[] = [];
+    const navigate = router.navigate.bind(router);
+    router.navigate = ((to: Parameters<typeof navigate>[0], opts?: Parameters<typeof navigate>[1]) => {
+      asked.push(typeof to === 'string' ? to : JSON.stringify(to));
+      return navigate(to as never, opts);
+    }) as typeof router.navigate;
+    await router.navigate('/?refresh');
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    answer();
+    await screen.findByRole('table', { name: 'Target playlists' });
+    expect(asked.filter((to) => to.includes('/connect/'))).toEqual([]);
+    expect(router.state.location.pathname).toBe('/');
   });
 
   it('shows a red alert per disabled service above the tables', async () => {

@@ -3,6 +3,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { lazy, Suspense } from 'react';
+import { useSearchParams } from 'react-router';
 import { AboutText } from '../components/AboutText/AboutText.tsx';
 import { StillLoading } from '../components/StillLoading/StillLoading.tsx';
 import { useSession } from '../session/session-context.ts';
@@ -52,12 +53,16 @@ function VisitorWelcome() {
  */
 export function StatusPage() {
   const session = useSession();
+  const [params] = useSearchParams();
   if (!session.dataReady) return <DelayedLoading />;
   if (session.errorBackend) {
     return <Typography color="text.secondary">{INTERNAL_ERROR_TEXT}</Typography>;
   }
   if (!session.isAuthenticated) return <VisitorWelcome />;
   if (!session.services[MUSIC_SERVICE]?.connected) {
+    // Just connected (Proceed goes to /?refresh): the session read before the connect says "not connected"
+    // until the re-read answers; sending the runner back to /connect/spotify now would be wrong.
+    if (session.refresh || params.has('refresh')) return <DelayedLoading />;
     return <SudoNavigate to={`/connect/${MUSIC_SERVICE}`} />;
   }
   return (

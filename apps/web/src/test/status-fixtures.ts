@@ -63,7 +63,7 @@ export const sourcesReply = (sources: Source[] = [source()]): SourcesReply => ({
 });
 
 type Handlers = {
-  whoami?: () => Response;
+  whoami?: () => Response | Promise<Response>;
   targets?: () => Response | Promise<Response>;
   sources?: () => Response | Promise<Response>;
   sourceChange?: (body: unknown) => Response | Promise<Response>;
