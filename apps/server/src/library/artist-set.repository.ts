@@ -40,6 +40,24 @@ export const userTracksCte = (userId: string) => sql`
     join library_artist_releases ar on ar.artist_id = a.artist_id
     join library_tracks t on t.release_id = ar.release_id and a.artist_id = any(t.artist_ids))`;
 
+/**
+ * Whether library track `t` (aliased `t`) needs a tempo lookup queued: its recording has no cached answer
+ * and no lookup was queued under its recording key in the last `staleMs` (a lost or cancelled job), or its
+ * cached answer's retry time has passed (an unknown, or a tempo nobody could check yet) and it was not
+ * queued since then. Each retry time is thus followed by one lookup, never a stream of them.
+ */
+export const needsTempoLookup = (staleMs: number) => {
+  const stale = `${Math.round(staleMs)} milliseconds`;
+  return sql`(
+    (not exists (select 1 from tempo_recordings r where r.key = t.recording_key)
+     and (t.tempo_queued_key is distinct from t.recording_key
+          or t.tempo_queued_at <= now() - ${stale}::interval))
+    or exists (select 1 from tempo_recordings r
+               where r.key = t.recording_key and r.retry_at <= now()
+                 and (t.tempo_queued_key is distinct from t.recording_key
+                      or t.tempo_queued_at is null or t.tempo_queued_at < r.retry_at)))`;
+};
+
 export function createArtistSetRepository(db: Db) {
   return {
     /**
@@ -97,17 +115,14 @@ export function createArtistSetRepository(db: Db) {
     },
 
     /**
-     * Up to `limit` tracks of the user's enabled sources that have no tempo yet and whose lookup was never
-     * queued under their recording key, or was queued more than `staleMs` ago (a lost or cancelled job).
+     * Up to `limit` tracks of the user's enabled sources that need a tempo lookup (`needsTempoLookup`): no
+     * tempo yet and a lookup never queued or lost, or an answer whose retry time has passed.
      */
     async tracksWithoutTempo(userId: string, staleMs: number, limit: number): Promise<string[]> {
-      const stale = `${Math.round(staleMs)} milliseconds`;
       const rows = await db.execute<{ id: string }>(sql`
         with ${userTracksCte(userId)}
         select t.id from user_tracks m join library_tracks t on t.id = m.track_id
-        where (t.tempo_queued_key is distinct from t.recording_key
-               or t.tempo_queued_at <= now() - ${stale}::interval)
-          and not exists (select 1 from tempo_recordings r where r.key = t.recording_key)
+        where ${needsTempoLookup(staleMs)}
         limit ${limit}`);
       return rows.rows.map((r) => r.id);
     },

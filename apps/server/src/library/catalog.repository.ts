@@ -9,6 +9,7 @@ import {
   libraryReleases,
   libraryTracks,
 } from '../db/library.schema.ts';
+import { needsTempoLookup } from './artist-set.repository.ts';
 import type { ArtistRef, LibraryRelease, LibraryTrack } from './spotify-items.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -179,13 +180,12 @@ export function catalogQueries(db: Db | Tx) {
     },
 
     /**
-     * Of these tracks, those the tempo cache does not know yet and whose lookup was never queued under
-     * their current recording key, or was queued more than `staleMs` ago (a lost or cancelled job): what
-     * a tempo lookup needs of each (artist names in credit order).
+     * Of these tracks, those that need a tempo lookup (`needsTempoLookup`: not known yet and not queued, or
+     * a known answer's retry time has passed): what a tempo lookup needs of each (artist names in credit
+     * order).
      */
     async tracksNeedingTempo(trackIds: string[], staleMs: number): Promise<TempoCandidate[]> {
       if (trackIds.length === 0) return [];
-      const stale = `${Math.round(staleMs)} milliseconds`;
       const rows = await db.execute<{
         id: string;
         isrc: string | null;
@@ -198,10 +198,7 @@ export function catalogQueries(db: Db | Tx) {
                array(select coalesce(a.name, '') from unnest(t.artist_ids) with ordinality as x(id, n)
                      left join library_artists a on a.id = x.id order by x.n) as artists
         from library_tracks t
-        where t.id in ${trackIds}
-          and (t.tempo_queued_key is distinct from t.recording_key
-               or t.tempo_queued_at <= now() - ${stale}::interval)
-          and not exists (select 1 from tempo_recordings r where r.key = t.recording_key)`);
+        where t.id in ${trackIds} and ${needsTempoLookup(staleMs)}`);
       return rows.rows.map((r) => ({
         spotifyId: r.id,
         isrc: r.isrc,

@@ -103,6 +103,36 @@ describe('a library scan', () => {
     expect(next.detail?.['tempoRequeued'] ?? 0).toBe(0);
   });
 
+  it('queues again, once, the lookups whose answer has a retry time that has passed (unknown, or not yet checked)', async () => {
+    const u = newSpotifyUser({ liked: 12, favouriteArtists: 2 });
+    const userId = await h.connect(p, u.id);
+    await h.drain(p, userId);
+    const ids = likedIds(u.id);
+    const [due, later, settled] = [ids.slice(0, 4), ids.slice(4, 8), ids.slice(8)];
+    // Answers cached after the lookups were queued: a tempo nobody could check yet (retry time passed),
+    // an unknown to retry tomorrow, and settled tempos (no retry time).
+    const answer = (tracks: string[], retry: ReturnType<typeof sql> | null) =>
+      h.db.db.execute(sql`
+        insert into tempo_recordings (key, bpm, source, confidence, retry_at, resolved_at)
+        select recording_key, 170, 'reccobeats', 0.7, ${retry ?? sql`null`}, now() - interval '7 hours'
+        from library_tracks where id in ${tracks}
+        on conflict (key) do update set retry_at = excluded.retry_at, resolved_at = excluded.resolved_at`);
+    await h.db.db.execute(
+      sql`update library_tracks set tempo_queued_at = now() - interval '8 hours' where id in ${ids}`,
+    );
+    await answer(due, sql`now() - interval '1 hour'`);
+    await answer(later, sql`now() + interval '1 day'`);
+    await answer(settled, null);
+    const before = h.tempoQueued.length;
+    await p.library.scans.runUnit(userId);
+    const again = h.tempoQueued.slice(before).map((q) => q.track.spotifyId);
+    expect(again.filter((id) => ids.includes(id)).sort()).toEqual([...due].sort());
+    // Queued since the retry time: the next idle unit leaves them alone.
+    const next = h.tempoQueued.length;
+    await p.library.scans.runUnit(userId);
+    expect(h.tempoQueued.slice(next).filter((q) => ids.includes(q.track.spotifyId))).toEqual([]);
+  });
+
   it('the schedule gives a library to a connected user who has none, and rescans the others', async () => {
     const u = newSpotifyUser({ liked: 10, favouriteArtists: 2 });
     const userId = await h.connect(p, u.id);

@@ -1,6 +1,9 @@
 // The shared tempo cache and the services' pacing on the real test PostgreSQL; two pools stand for
 // two processes.
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db.ts';
 import { createTempoRepository } from './tempo.repository.ts';
@@ -73,5 +76,40 @@ describe('the shared tempo cache', () => {
       retryAt: null,
     });
     expect((row as unknown as { attempts: number }).attempts).toBe(2);
+  });
+});
+
+describe('migration 0011: tempos cached before checks were required', () => {
+  it('marks lone answers above the threshold for a new lookup, and leaves checked and unknown ones alone', async () => {
+    const migration = readFileSync(
+      fileURLToPath(new URL('../../drizzle/0011_recheck_lone_tempos.sql', import.meta.url)),
+      'utf8',
+    );
+    const alternatives = (sources: string[]) =>
+      JSON.stringify(sources.map((source) => ({ bpm: 170, source, confidence: 0.85 })));
+    const rows: [string, number | null, number, string[]][] = [
+      ['LONE', 170, 0.85, ['reccobeats']],
+      ['SAMEFAMILY', 170, 0.9, ['spotify', 'reccobeats']],
+      ['CHECKED', 170, 0.9, ['reccobeats', 'deezer']],
+      ['BYAUDIO', 170, 0.95, ['deezer', 'estimator']],
+      ['BELOW', 170, 0.7, ['reccobeats']],
+      ['UNKNOWN', null, 0, []],
+    ];
+    const marked = await a.db.transaction(async (tx) => {
+      // A temporary copy shadows the shared table (pg_temp comes first in the search path), so other
+      // test files' tempos are not touched.
+      await tx.execute(
+        sql`create temp table tempo_recordings (like public.tempo_recordings including defaults) on commit drop`,
+      );
+      for (const [key, bpm, confidence, sources] of rows)
+        await tx.execute(sql`insert into tempo_recordings (key, bpm, confidence, alternatives)
+                             values (${key}, ${bpm}, ${confidence}, ${alternatives(sources)}::jsonb)`);
+      await tx.execute(sql.raw(migration));
+      const r = await tx.execute<{ key: string }>(
+        sql`select key from tempo_recordings where retry_at is not null order by key`,
+      );
+      return r.rows.map((x) => x.key);
+    });
+    expect(marked).toEqual(['LONE', 'SAMEFAMILY']);
   });
 });

@@ -218,16 +218,34 @@ from
   join library_tracks t on t.id = m.track_id
 where
   (
-    t.tempo_queued_key is distinct from t.recording_key
-    or t.tempo_queued_at <= now() - $2::interval
-  )
-  and not exists (
-    select
-      1
-    from
-      tempo_recordings r
-    where
-      r.key = t.recording_key
+    (
+      not exists (
+        select
+          1
+        from
+          tempo_recordings r
+        where
+          r.key = t.recording_key
+      )
+      and (
+        t.tempo_queued_key is distinct from t.recording_key
+        or t.tempo_queued_at <= now() - $2::interval
+      )
+    )
+    or exists (
+      select
+        1
+      from
+        tempo_recordings r
+      where
+        r.key = t.recording_key
+        and r.retry_at <= now()
+        and (
+          t.tempo_queued_key is distinct from t.recording_key
+          or t.tempo_queued_at is null
+          or t.tempo_queued_at < r.retry_at
+        )
+    )
   )
 limit
   $3;
