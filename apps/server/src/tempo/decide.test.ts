@@ -34,6 +34,28 @@ describe('decide', () => {
     expect(d.confidence).toBeLessThan(PLACED);
   });
 
+  it('a Deezer match found by title and the audio of its own preview are one song: their agreement checks nothing', () => {
+    const bySearch = { ...audio(171, 0.8), previewBySearch: true };
+    const d = decide([a('deezer', 171, 0.8)], bySearch);
+    expect(d.checked).toBe(false);
+    expect(d.confidence).toBeLessThan(PLACED);
+    // Found by ISRC, the same agreement is a check (the same recording, analysed twice independently).
+    expect(decide([a('deezer', 171, 0.8)], audio(171, 0.8)).checked).toBe(true);
+    // An answer keyed by the Spotify track agreeing with that preview does check it.
+    expect(decide([a('reccobeats', 85.5), a('deezer', 171, 0.8)], bySearch).checked).toBe(true);
+    expect(decide([a('reccobeats', 171)], bySearch).checked).toBe(true);
+    // A 3:2 dispute is not settled for the search match by its own preview.
+    const dispute = decide([a('reccobeats', 114), a('deezer', 171, 0.8)], {
+      ...audio(171, 0.9, [
+        [171, 1],
+        [114, 0.3],
+      ]),
+      previewBySearch: true,
+    });
+    expect(dispute.checked).toBe(false);
+    expect(dispute.confidence).toBeLessThan(PLACED);
+  });
+
   it('a lone source checked by the audio is trusted, at the average of the two', () => {
     const d = decide([a('reccobeats', 172)], audio(86.5, 0.7));
     expect(d).toMatchObject({ bpm: 172.5, source: 'reccobeats', checked: true });

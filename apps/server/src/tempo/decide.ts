@@ -38,7 +38,17 @@ export interface AudioEstimate {
   confidence: number;
   candidates: { bpm: number; score: number }[];
   reason?: string;
+  /**
+   * The preview came from a Deezer track found by artist and title, not by ISRC: perhaps another song or
+   * version. Deezer's own tempo of that track and the audio then describe the same song and check nothing
+   * of each other; only an answer keyed by the Spotify track (ReccoBeats, Spotify) or another source can.
+   */
+  previewBySearch?: boolean;
 }
+
+/** Whether the audio's agreement with answer `a` is a check: not when both describe the same search match. */
+const audioChecks = (estimate: AudioEstimate, a: TempoAlternative) =>
+  !(estimate.previewBySearch && a.source === 'deezer');
 
 export interface Decision {
   bpm: number | null;
@@ -148,7 +158,7 @@ export function decide(answers: TempoAlternative[], estimate?: AudioEstimate): D
         reason: 'the audio disagrees with the sources',
       };
     }
-    const byAudio = audioBpm !== null;
+    const byAudio = audio !== undefined && audioBpm !== null && answers.some((a) => audioChecks(audio, a));
     const checked = families >= 2 || byAudio;
     const c = checked
       ? Math.min(0.99, primary.confidence + 0.05 * (families - 1) + (byAudio ? 0.1 : 0))
@@ -186,7 +196,12 @@ export function decide(answers: TempoAlternative[], estimate?: AudioEstimate): D
       best = related.sort((x, y) => distance(x) - distance(y))[0];
     }
     if (best) {
-      const byAudio = audioBpm !== null && octaveRelated(audioBpm, best.bpm);
+      const b = best;
+      const byAudio =
+        audio !== undefined &&
+        audioBpm !== null &&
+        octaveRelated(audioBpm, b.bpm) &&
+        answers.some((a) => octaveRelated(a.bpm, b.bpm) && audioChecks(audio, a));
       let c: number;
       let checked: boolean;
       if (allOctaveOf(best)) {

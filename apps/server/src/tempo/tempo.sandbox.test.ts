@@ -108,9 +108,13 @@ describe('resolveTempos against the simulated services', () => {
         off.push(JSON.stringify([truth.get(id), a]));
     }
     expect(deezer).toBeGreaterThanOrEqual(10);
-    // Known weakness: a search match may be another song, and its preview agrees with its own bpm (in
-    // this world one of the 12: true 75.05, Deezer and its preview 139). Live versions are all refused.
+    // A search match may be another song, and its preview agrees with its own bpm (in this world one of
+    // the 12: true 75.05, Deezer and its preview 139). Live versions are all refused.
     expect(off.length, off.join('; ')).toBeLessThanOrEqual(1);
+    // So nothing here is trusted: the only audio is each search match's own preview, and no answer keyed
+    // by the Spotify track (ReccoBeats knows none of them) checks it.
+    for (const [id, a] of answers)
+      if (a.source === 'deezer') expect(a.confidence, `${id}: ${JSON.stringify(a)}`).toBeLessThan(0.76);
     expect(h.requests.get('deezer')).toBeGreaterThanOrEqual(3 * deezer); // ISRC, search, track
   });
 

@@ -73,6 +73,8 @@ interface Work {
   transient: boolean;
   deferredUntil?: Date;
   preview?: string;
+  /** The Deezer match (and so its preview) was found by artist and title, not by ISRC. */
+  bySearch?: boolean;
   /** The recording's ISRC as ReccoBeats knows it, for a track that came without one. */
   isrc?: string;
   estimate?: AudioEstimate;
@@ -163,6 +165,7 @@ export function createTempoService(deps: TempoServiceDeps) {
       const full = await deps.deezer.byId(hit.id);
       if (full.kind !== 'ok') return note(w, full);
       match = full.value;
+      w.bySearch = true;
     }
     if (match.preview) w.preview = match.preview;
     if (match.bpm && match.bpm > 0) add(w, 'deezer', match.bpm);
@@ -194,7 +197,8 @@ export function createTempoService(deps: TempoServiceDeps) {
     const r = await deps.previews.download(w.preview);
     if (r.kind !== 'ok') return note(w, r);
     try {
-      w.estimate = await deps.estimatePreview(r.value);
+      const estimate = await deps.estimatePreview(r.value);
+      w.estimate = w.bySearch ? { ...estimate, previewBySearch: true } : estimate;
     } catch (err) {
       w.notes.push(`estimator: failed on the preview (${(err as Error).message})`);
     }
@@ -329,8 +333,10 @@ export function createTempoService(deps: TempoServiceDeps) {
       work.filter((w) => !checked(w)),
       concurrency,
       async (w) => {
-        // GetSongBPM (a text match) where nothing answered, or for a lone answer the audio cannot check.
-        if (w.answers.length === 0 || !w.preview) await fromGetSongBpm(w);
+        // GetSongBPM (a text match) where nothing answered, or for a lone answer the audio cannot check (no
+        // preview, or only Deezer's answer for the very track whose preview the audio would hear).
+        const onlyItsOwnPreview = w.bySearch && w.answers.every((a) => a.source === 'deezer');
+        if (w.answers.length === 0 || !w.preview || onlyItsOwnPreview) await fromGetSongBpm(w);
         // The audio checks or settles whatever is not yet checked (and answers where nobody knows).
         if (!checked(w)) await fromAudio(w);
         await done(w);
