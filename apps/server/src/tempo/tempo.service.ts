@@ -58,6 +58,16 @@ export interface TempoServiceDeps {
 /** With onEarlyAnswers, decided tracks are cached and announced in groups of this many. */
 const EARLY_GROUP = 10;
 
+/**
+ * Running cadences (steps per minute), for ordering only: tracks whose first answer folds (×2, ÷2) into
+ * this band are checked first, so a new library's running playlists fill before its other tempos are known.
+ */
+const RUNNING_BAND = { min: 145, max: 195 };
+const inRunningBand = (bpm: number) => {
+  const folded = bpm * 2 ** Math.round(Math.log2(170 / bpm));
+  return folded >= RUNNING_BAND.min && folded < RUNNING_BAND.max;
+};
+
 /** Retry time for a lookup that failed for a passing reason (errors, time-outs, garbage). */
 const TRANSIENT_RETRY_MS = 6 * 3600_000;
 
@@ -324,7 +334,11 @@ export function createTempoService(deps: TempoServiceDeps) {
       if (opts.onEarlyAnswers && ready.length >= EARLY_GROUP) await flush(true);
     };
     // Deezer for every track first (a second source, and the preview the audio needs): network-paced and
-    // quick, so what two sources agree on is placed before the slower audio runs for the rest.
+    // quick, so what two sources agree on is placed before the slower audio runs for the rest. Deezer's
+    // pace bounds how soon a new library's first playlists fill: tracks whose first answer is a running
+    // tempo go first (a stable order otherwise), so its checks turn into placed tracks sooner.
+    const runningFirst = (w: Work) => (w.answers.some((a) => inRunningBand(a.bpm)) ? 0 : 1);
+    work.sort((x, y) => runningFirst(x) - runningFirst(y));
     await eachLimited(work, concurrency, async (w) => {
       await fromDeezer(w);
       if (checked(w)) await done(w);
