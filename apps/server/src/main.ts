@@ -7,6 +7,7 @@ import closeWithGrace from 'close-with-grace';
 import dotenv from 'dotenv';
 import { PgBoss } from 'pg-boss';
 import { createAccountsModule, type AccountsModule } from './accounts/accounts.module.ts';
+import { startChangeFeed, type ChangeFeed } from './cache/change-feed.ts';
 import { createChoicesModule, type ChoicesModule } from './choices/choices.module.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
     demo?: Awaited<ReturnType<typeof startDemoSpotify>>;
     estimator?: EstimatorPool;
     metricsServer?: MetricsServer;
+    changes?: ChangeFeed;
   } = {};
   closeWithGrace({ delay: config.SHUTDOWN_TIMEOUT_SECONDS * 1000, logger: log }, async ({ signal, err }) => {
     stopping = true;
@@ -84,6 +86,7 @@ async function main(): Promise<void> {
     });
     await running.estimator?.close();
     await running.accounts?.close();
+    await running.changes?.close();
     if (running.db) await running.db.close();
     else await running.stopPostgres?.();
     await running.demo?.close();
@@ -146,10 +149,16 @@ async function main(): Promise<void> {
     ? createMetrics({ pingDatabase: () => metricsRepo.ping() })
     : undefined;
 
+  // Per-process caches of sessions and connect status, kept honest across processes by LISTEN/NOTIFY.
+  const changes = servesHttp
+    ? startChangeFeed({ url: db.url, log: log.child({ module: 'cache' }) })
+    : undefined;
+  running.changes = changes;
   const accounts = createAccountsModule(
     db.db,
     { ...config, embedded: db.embedded },
     log.child({ module: 'accounts' }),
+    { changes },
   );
   running.accounts = accounts;
   // Spotify: the real one when a client id is set; otherwise demo mode, the simulated world in-process.
@@ -169,6 +178,7 @@ async function main(): Promise<void> {
   // them when a user connects or disconnects.
   const wired: { library?: LibraryModule; playlists?: PlaylistsModule; choices?: ChoicesModule } = {};
   const spotify = createSpotifyModule(db.db, spotifyEndpoints!, config, log, {
+    changes,
     observe: metrics?.spotifyRequest,
     // Disconnect (or a connect that replaces the account): the library goes, the user's jobs stop, then
     // their targets are forgotten (a writer still running finds its lease gone and stops before its next write).

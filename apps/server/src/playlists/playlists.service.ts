@@ -8,7 +8,7 @@ import type { PlaylistsRepository, TargetRow, TargetStats } from './playlists.re
 export interface PlaylistsServiceDeps {
   repo: Pick<
     PlaylistsRepository,
-    'createTargets' | 'listTargets' | 'statsOf' | 'deleteUserData' | 'hasAnyTarget' | 'requestRemovals'
+    'createTargets' | 'listTargetsWithStats' | 'deleteUserData' | 'hasAnyTarget' | 'requestRemovals'
   >;
   /** Asks for a writer run for the user soon (the playlist-sync job). */
   trigger?: (userId: string) => Promise<unknown>;
@@ -59,12 +59,8 @@ export function createPlaylistsService(deps: PlaylistsServiceDeps) {
 
     /** GET /api/spotify/targets: the spec's fields, times in the reader's time zone. Reads only. */
     async targets(userId: string, timeZone: string | null): Promise<Target[]> {
-      const rows = await deps.repo.listTargets(userId);
-      const stats = await deps.repo.statsOf(
-        rows.map((t) => t.id),
-        new Date(now() - WEEK_MS),
-      );
-      return rows.map((t) => presentTarget(t, stats.get(t.id), timeZone));
+      const rows = await deps.repo.listTargetsWithStats(userId, new Date(now() - WEEK_MS));
+      return rows.map((r) => presentTarget(r.target, r.stats, timeZone));
     },
 
     /** Ask the writer to remove from these targets' playlists the recordings Pacebeat added (state 'added'
