@@ -31,3 +31,29 @@ CREATE TRIGGER spotify_accounts_notify_change AFTER INSERT OR UPDATE OR DELETE
 -- A cooldown starts, moves or ends (whoami's work_resumes_at).
 CREATE TRIGGER spotify_cooldowns_notify_change AFTER INSERT OR UPDATE OR DELETE
   ON spotify_cooldowns FOR EACH ROW EXECUTE FUNCTION pacebeat_notify_change('budget', 'budget');
+--> statement-breakpoint
+-- A target is added, edited, archived or its playlist state moves (GET targets).
+CREATE TRIGGER playlist_targets_notify_change AFTER INSERT OR UPDATE OR DELETE
+  ON playlist_targets FOR EACH ROW EXECUTE FUNCTION pacebeat_notify_change('targets', 'user_id');
+--> statement-breakpoint
+-- The writer places, removes or re-states tracks: once per statement and user (a batch is one notification),
+-- so a sync of thousands of rows costs one `select distinct`, not a trigger call per row.
+CREATE OR REPLACE FUNCTION pacebeat_notify_target_tracks() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  u uuid;
+BEGIN
+  FOR u IN SELECT DISTINCT t.user_id FROM changed_rows c JOIN playlist_targets t ON t.id = c.target_id LOOP
+    PERFORM pg_notify('pacebeat_changes', 'targets:' || u);
+  END LOOP;
+  RETURN NULL;
+END
+$$;
+--> statement-breakpoint
+CREATE TRIGGER playlist_target_tracks_notify_insert AFTER INSERT ON playlist_target_tracks
+  REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pacebeat_notify_target_tracks();
+--> statement-breakpoint
+CREATE TRIGGER playlist_target_tracks_notify_update AFTER UPDATE ON playlist_target_tracks
+  REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pacebeat_notify_target_tracks();
+--> statement-breakpoint
+CREATE TRIGGER playlist_target_tracks_notify_delete AFTER DELETE ON playlist_target_tracks
+  REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pacebeat_notify_target_tracks();

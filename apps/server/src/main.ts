@@ -59,7 +59,11 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = createLogger({ level: config.LOG_LEVEL, base: { cmd: command } });
+  const log = createLogger({
+    level: config.LOG_LEVEL,
+    base: { cmd: command },
+    buffered: command !== 'migrate',
+  });
 
   // Filled in as parts start, so a signal during start-up stops what is already running.
   const running: {
@@ -229,6 +233,7 @@ async function main(): Promise<void> {
   // Target playlists: the writer syncs each user's targets to Spotify in playlist-sync jobs, placing the
   // tracks of the user's enabled library sources.
   const playlists = createPlaylistsModule(db.db, {
+    changes,
     accounts: spotify.accounts,
     api: spotify.api,
     tempos: tempo.repo,

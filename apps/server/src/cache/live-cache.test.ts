@@ -12,6 +12,7 @@ function fakeFeed() {
       return () => listeners.delete(l);
     },
     close: async () => undefined,
+    echo: async () => undefined,
     notify: (tag: string) => listeners.forEach((l) => l.change(tag)),
     lose() {
       feed.live = false;
