@@ -1,26 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ChangeFeed, ChangeListener } from './change-feed.ts';
+import { fakeFeed } from './fake-feed.test-helper.ts';
 import { createLiveCache } from './live-cache.ts';
-
-/** A feed the test drives: notifications, loss and return of the LISTEN connection. */
-function fakeFeed() {
-  const listeners = new Set<ChangeListener>();
-  const feed = {
-    live: true,
-    subscribe(l: ChangeListener) {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    close: async () => undefined,
-    echo: async () => undefined,
-    notify: (tag: string) => listeners.forEach((l) => l.change(tag)),
-    lose() {
-      feed.live = false;
-      listeners.forEach((l) => l.reset());
-    },
-  };
-  return feed satisfies ChangeFeed;
-}
 
 function setup(maxAgeMs = 5000) {
   const feed = fakeFeed();
