@@ -57,3 +57,7 @@ CREATE TRIGGER playlist_target_tracks_notify_update AFTER UPDATE ON playlist_tar
 --> statement-breakpoint
 CREATE TRIGGER playlist_target_tracks_notify_delete AFTER DELETE ON playlist_target_tracks
   REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pacebeat_notify_target_tracks();
+--> statement-breakpoint
+-- A source is found, switched, or its scan moves on (GET sources: the rows; the counts are cached 2 s).
+CREATE TRIGGER library_sources_notify_change AFTER INSERT OR UPDATE OR DELETE
+  ON library_sources FOR EACH ROW EXECUTE FUNCTION pacebeat_notify_change('sources', 'user_id');

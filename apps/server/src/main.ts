@@ -267,6 +267,7 @@ async function main(): Promise<void> {
   });
   // Library scans: sources, Liked Songs, playlists, followed artists and artist catalogs (src/library).
   const lib = createLibraryModule(db.db, {
+    changes,
     spotify,
     tempoLookups,
     queue: libraryScanQueue(jobQueue),

@@ -109,4 +109,20 @@ describe('cache invalidation triggers', () => {
       await notified(user, () => sql(`update playlist_targets set name = 'y' where id = $1`, [target])),
     ).toEqual([`targets:${user}`]);
   });
+
+  it('library sources: found, switched, scanned', async () => {
+    const user = await newUser();
+    await sql(`insert into library_users (user_id, spotify_user_id) values ($1, 'me')`, [user]);
+    const add = () =>
+      sql(
+        `insert into library_sources (user_id, kind, source_id, name) values ($1, 'liked_songs', 'liked', 'Liked')`,
+        [user],
+      );
+    expect(await notified(user, add)).toEqual([`sources:${user}`]);
+    expect(
+      await notified(user, () =>
+        sql(`update library_sources set enabled = false where user_id = $1`, [user]),
+      ),
+    ).toEqual([`sources:${user}`]);
+  });
 });
