@@ -118,9 +118,10 @@ describe('session cache across processes (LISTEN/NOTIFY)', () => {
     expect((await whoami(a.t, cookie)).user?.name).toBe('Renamed');
     expect((await whoami(b.t, cookie)).user?.name).toBe('Renamed');
     // Every session of the user ends (as a password reset does); the account deletion cascades the same way.
-    const ended = b.changes.echo(`session:${hashSecret(secretOf(cookie))}`);
+    const tag = `session:${hashSecret(secretOf(cookie))}`;
+    const ended = [a.changes.echo(tag), b.changes.echo(tag)];
     await sql('delete from users where id = $1', [userId]);
-    await ended;
+    await Promise.all(ended);
     expect((await whoami(b.t, cookie)).authenticated).toBe(false);
     expect((await whoami(a.t, cookie)).authenticated).toBe(false);
   });
