@@ -7,6 +7,7 @@ import closeWithGrace from 'close-with-grace';
 import dotenv from 'dotenv';
 import { PgBoss } from 'pg-boss';
 import { createAccountsModule, type AccountsModule } from './accounts/accounts.module.ts';
+import { startChangeFeed, type ChangeFeed } from './cache/change-feed.ts';
 import { createChoicesModule, type ChoicesModule } from './choices/choices.module.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
@@ -58,7 +59,11 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = createLogger({ level: config.LOG_LEVEL, base: { cmd: command } });
+  const log = createLogger({
+    level: config.LOG_LEVEL,
+    base: { cmd: command },
+    buffered: command !== 'migrate',
+  });
 
   // Filled in as parts start, so a signal during start-up stops what is already running.
   const running: {
@@ -70,6 +75,7 @@ async function main(): Promise<void> {
     demo?: Awaited<ReturnType<typeof startDemoSpotify>>;
     estimator?: EstimatorPool;
     metricsServer?: MetricsServer;
+    changes?: ChangeFeed;
   } = {};
   closeWithGrace({ delay: config.SHUTDOWN_TIMEOUT_SECONDS * 1000, logger: log }, async ({ signal, err }) => {
     stopping = true;
@@ -84,6 +90,7 @@ async function main(): Promise<void> {
     });
     await running.estimator?.close();
     await running.accounts?.close();
+    await running.changes?.close();
     if (running.db) await running.db.close();
     else await running.stopPostgres?.();
     await running.demo?.close();
@@ -146,10 +153,16 @@ async function main(): Promise<void> {
     ? createMetrics({ pingDatabase: () => metricsRepo.ping() })
     : undefined;
 
+  // Per-process caches of sessions and connect status, kept honest across processes by LISTEN/NOTIFY.
+  const changes = servesHttp
+    ? startChangeFeed({ url: db.url, log: log.child({ module: 'cache' }) })
+    : undefined;
+  running.changes = changes;
   const accounts = createAccountsModule(
     db.db,
     { ...config, embedded: db.embedded },
     log.child({ module: 'accounts' }),
+    { changes },
   );
   running.accounts = accounts;
   // Spotify: the real one when a client id is set; otherwise demo mode, the simulated world in-process.
@@ -169,6 +182,7 @@ async function main(): Promise<void> {
   // them when a user connects or disconnects.
   const wired: { library?: LibraryModule; playlists?: PlaylistsModule; choices?: ChoicesModule } = {};
   const spotify = createSpotifyModule(db.db, spotifyEndpoints!, config, log, {
+    changes,
     observe: metrics?.spotifyRequest,
     // Disconnect (or a connect that replaces the account): the library goes, the user's jobs stop, then
     // their targets are forgotten (a writer still running finds its lease gone and stops before its next write).
@@ -219,6 +233,7 @@ async function main(): Promise<void> {
   // Target playlists: the writer syncs each user's targets to Spotify in playlist-sync jobs, placing the
   // tracks of the user's enabled library sources.
   const playlists = createPlaylistsModule(db.db, {
+    changes,
     accounts: spotify.accounts,
     api: spotify.api,
     tempos: tempo.repo,
@@ -252,6 +267,7 @@ async function main(): Promise<void> {
   });
   // Library scans: sources, Liked Songs, playlists, followed artists and artist catalogs (src/library).
   const lib = createLibraryModule(db.db, {
+    changes,
     spotify,
     tempoLookups,
     queue: libraryScanQueue(jobQueue),

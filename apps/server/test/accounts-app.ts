@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { createAccountsModule, type AccountsSettings } from '../src/accounts/accounts.module.ts';
 import type { FirebaseVerifier } from '../src/accounts/firebase.ts';
+import type { ChangeFeed } from '../src/cache/change-feed.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { appOrigins, type AppOrigins } from '../src/http/origins.ts';
 import { buildApp, type AppDeps } from '../src/http/app.ts';
@@ -25,6 +26,8 @@ export interface TestAppOptions {
   logLines?: Record<string, unknown>[];
   /** Prometheus metrics the app counts its requests in. */
   metrics?: AppDeps['metrics'];
+  /** Cross-process invalidation: with it, sessions are cached as in main.ts. */
+  changes?: ChangeFeed;
 }
 
 export async function buildTestApp(o: TestAppOptions = {}) {
@@ -36,7 +39,7 @@ export async function buildTestApp(o: TestAppOptions = {}) {
     { level: lines ? 'info' : 'silent' },
     { write: (line: string) => void lines?.push(JSON.parse(line) as Record<string, unknown>) },
   );
-  const mod = createAccountsModule(handle.db, settings, log, { firebase: o.firebase });
+  const mod = createAccountsModule(handle.db, settings, log, { firebase: o.firebase, changes: o.changes });
   const app: FastifyInstance = await buildApp(
     {
       webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),

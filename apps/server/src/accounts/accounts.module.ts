@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import type { ChangeFeed } from '../cache/change-feed.ts';
+import { createLiveCache } from '../cache/live-cache.ts';
 import { createAccountsService } from './accounts.service.ts';
 import { createAuthAttemptRepository } from './auth-attempt.repository.ts';
 import { createEmailCodeRepository } from './email-code.repository.ts';
@@ -7,8 +9,15 @@ import { createFirebaseVerifier, type FirebaseVerifier } from './firebase.ts';
 import { createMailer } from './mailer.ts';
 import { createRateLimitService } from './rate-limit.service.ts';
 import { createSessionRepository } from './session.repository.ts';
-import { createSessionService } from './session.service.ts';
+import { createSessionService, type LiveSession } from './session.service.ts';
 import { createUserRepository } from './user.repository.ts';
+
+/**
+ * How long a process may serve a session (and its user) it read without reading it again. Changes reach
+ * the caches at once by NOTIFY; this bounds the delay when a notification is lost on a connection that has
+ * not yet been found dead (the feed's heartbeat finds it within ~4 s and clears every cache).
+ */
+export const SESSION_CACHE_MAX_AGE_MS = 5000;
 
 /** The Drizzle handle the repositories take (only repositories import the client itself). */
 type Db = Parameters<typeof createUserRepository>[0];
@@ -36,7 +45,7 @@ export function createAccountsModule(
   db: Db,
   s: AccountsSettings,
   log: Logger,
-  overrides: { firebase?: FirebaseVerifier } = {},
+  overrides: { firebase?: FirebaseVerifier; changes?: ChangeFeed } = {},
 ) {
   const sessionRows = createSessionRepository(db);
   const attempts = createAuthAttemptRepository(db);
@@ -45,6 +54,12 @@ export function createAccountsModule(
     sessions: sessionRows,
     idleHours: s.SESSION_IDLE_HOURS,
     absoluteHours: s.SESSION_ABSOLUTE_HOURS,
+    cache: overrides.changes
+      ? createLiveCache<LiveSession | undefined>({
+          feed: overrides.changes,
+          maxAgeMs: SESSION_CACHE_MAX_AGE_MS,
+        })
+      : undefined,
   });
   const firebase =
     s.authProvider === 'firebase'

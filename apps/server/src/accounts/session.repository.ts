@@ -32,8 +32,10 @@ export const createSessionRepository = (db: Db) => ({
     await db.update(sessions).set({ lastSeenAt, expiresAt }).where(eq(sessions.id, id));
   },
 
-  async delete(id: string): Promise<void> {
-    await db.delete(sessions).where(eq(sessions.id, id));
+  /** Ends a session; answers whether it was there. */
+  async delete(id: string): Promise<boolean> {
+    const rows = await db.delete(sessions).where(eq(sessions.id, id)).returning({ id: sessions.id });
+    return rows.length > 0;
   },
 
   async deleteForUser(userId: string): Promise<void> {

@@ -2,6 +2,8 @@
 // (status page, source switches, rescans, connect/disconnect hooks, match candidates). Used by main.ts,
 // the tests and the benchmark.
 import type { Logger } from 'pino';
+import type { ChangeFeed } from '../cache/change-feed.ts';
+import { createLiveCache } from '../cache/live-cache.ts';
 import type { SpotifyAccountRepository } from '../spotify/account.repository.ts';
 import type { CallContext } from '../spotify/client.ts';
 import type { TempoLookups } from '../tempo/tempo.jobs.ts';
@@ -51,7 +53,12 @@ export interface LibraryModuleDeps {
   workResumesAt?: () => Promise<Date | null>;
   /** How long a process reuses a user's status-page counts (LibraryServiceDeps; default 2 s). */
   statsMaxAgeMs?: number;
+  /** Cross-process invalidation: with it, a user's source rows are cached per process (5 s at most). */
+  changes?: ChangeFeed;
 }
+
+/** How long a process serves a user's source rows it read (changes arrive by NOTIFY). */
+export const SOURCES_MAX_AGE_MS = 5000;
 
 export function createLibraryModule(db: Db, deps: LibraryModuleDeps) {
   const repo = createLibraryRepository(db);
@@ -80,6 +87,7 @@ export function createLibraryModule(db: Db, deps: LibraryModuleDeps) {
     stats,
     wake: (userId) => deps.queue.wake(userId),
     settings: { rescanIntervalMs, statusRescanMinMs: 5 * 60_000, statsMaxAgeMs: deps.statsMaxAgeMs ?? 2_000 },
+    sourcesCache: deps.changes && createLiveCache({ feed: deps.changes, maxAgeMs: SOURCES_MAX_AGE_MS }),
   });
   const refresh = createRefreshService({
     repo,

@@ -2,6 +2,7 @@
 // rescans (scheduled, and when the user opens the status page), the connect and disconnect hooks, and
 // the tracks the target playlists match against.
 import type { SourceChangeBody, SourcesReply } from '@pacebeat/contract';
+import type { LiveCache } from '../cache/live-cache.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { TEMPO_PRIORITY, type TempoLookups } from '../tempo/tempo.jobs.ts';
 import type { CatalogRepository } from './catalog.repository.ts';
@@ -9,6 +10,7 @@ import type { LibraryRepository, MatchCandidate } from './library.repository.ts'
 import { NOT_READABLE, presentSource } from './present.ts';
 import { TEMPO_REQUEUE_MS } from './scan-context.ts';
 import type { SourceStatsRepository } from './source-stats.repository.ts';
+import type { SourceRow } from './source.repository.ts';
 
 export interface LibraryServiceDeps {
   repo: Pick<
@@ -33,11 +35,14 @@ export interface LibraryServiceDeps {
     /**
      * How long one process reuses a user's computed counts (member, catalog and summary counts: whole-
      * library aggregates, tens of ms for 10,000 tracks). The source rows themselves (enabled, progress,
-     * errors) are read on every request; a switch in this process drops the user's counts at once.
+     * errors) are read on every request, or from `sourcesCache` (dropped by NOTIFY on any change to
+     * them); a switch in this process drops the user's counts at once.
      * 0: computed on every request.
      */
     statsMaxAgeMs?: number;
   };
+  /** A user's source rows, invalidated across processes (tag `sources:<userId>`; absent: read every time). */
+  sourcesCache?: LiveCache<SourceRow[]>;
   now?: () => number;
 }
 
@@ -92,8 +97,10 @@ export function createLibraryService(deps: LibraryServiceDeps) {
   }
 
   async function view(userId: string, timeZone: string | null) {
+    const read = () => deps.repo.listSources(userId);
+    const cache = deps.sourcesCache;
     const [rows, { members, catalogs, summary }] = await Promise.all([
-      deps.repo.listSources(userId),
+      cache ? cache.get(userId, read, () => [`sources:${userId}`]) : read(),
       counts(userId),
     ]);
     const at = now();
@@ -109,6 +116,7 @@ export function createLibraryService(deps: LibraryServiceDeps) {
     async connected(userId: string, spotifyUserId: string): Promise<void> {
       counted.delete(userId);
       await deps.repo.connect(userId, spotifyUserId);
+      deps.sourcesCache?.drop(`sources:${userId}`);
       await deps.wake(userId);
     },
 
@@ -116,6 +124,7 @@ export function createLibraryService(deps: LibraryServiceDeps) {
     async gone(userId: string): Promise<void> {
       counted.delete(userId);
       await deps.repo.deleteUser(userId);
+      deps.sourcesCache?.drop(`sources:${userId}`);
     },
 
     /** GET sources: every source with its counts and progress, and the library at a glance. */
@@ -143,6 +152,7 @@ export function createLibraryService(deps: LibraryServiceDeps) {
       if (existing.enabled !== body.enabled) {
         await deps.repo.setEnabled(userId, body.kind, body.source_id, body.enabled);
         counted.delete(userId);
+        deps.sourcesCache?.drop(`sources:${userId}`); // at once here; elsewhere by NOTIFY
         if (body.enabled) await deps.wake(userId);
       }
       const found = (await view(userId, o.timeZone)).sources.find(

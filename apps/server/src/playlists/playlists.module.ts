@@ -1,10 +1,12 @@
 // Wires the target playlists: repository, service (targets, defaults, forgetting, removals on request),
 // the runner's target editor, the writer and its job.
 import type { Logger } from 'pino';
+import type { ChangeFeed } from '../cache/change-feed.ts';
+import { createLiveCache } from '../cache/live-cache.ts';
 import type { ListMatchCandidates } from './candidates.ts';
 import { createPlaylistSyncJobs, type PlaylistSyncQueue } from './playlists.jobs.ts';
 import { createPlaylistsRepository } from './playlists.repository.ts';
-import { createPlaylistsService } from './playlists.service.ts';
+import { createPlaylistsService, type TargetsWithStats } from './playlists.service.ts';
 import { createTargetEditor } from './target-editor.service.ts';
 import { createPlaylistWriter, type PlaylistWriterDeps } from './writer.ts';
 
@@ -24,14 +26,37 @@ export interface PlaylistsModuleDeps {
   queue: PlaylistSyncQueue;
   log: Logger;
   settings?: PlaylistWriterDeps['settings'];
+  /** Cross-process invalidation: with it, GET targets is cached per user and process. */
+  changes?: ChangeFeed;
 }
+
+/** How long a process serves a user's targets and stats it read (the writer's changes arrive by NOTIFY). */
+export const TARGETS_MAX_AGE_MS = 5000;
 
 export function createPlaylistsModule(db: Db, deps: PlaylistsModuleDeps) {
   const repo = createPlaylistsRepository(db);
   const writer = createPlaylistWriter({ repo, ...deps });
   const jobs = createPlaylistSyncJobs({ writer, queue: deps.queue });
-  const service = createPlaylistsService({ repo, trigger: jobs.trigger });
-  const editor = createTargetEditor({ repo, trigger: jobs.trigger });
+  const cache =
+    deps.changes && createLiveCache<TargetsWithStats>({ feed: deps.changes, maxAgeMs: TARGETS_MAX_AGE_MS });
+  const service = createPlaylistsService({ repo, trigger: jobs.trigger, cache });
+  const edits = createTargetEditor({ repo, trigger: jobs.trigger });
+  // The runner's own edits are seen at once by this process (the NOTIFY reaches the others).
+  const edited =
+    <A extends [string, ...unknown[]], R>(f: (...a: A) => Promise<R>) =>
+    async (...a: A): Promise<R> => {
+      try {
+        return await f(...a);
+      } finally {
+        cache?.drop(`targets:${a[0]}`);
+      }
+    };
+  const editor: typeof edits = {
+    add: edited(edits.add),
+    edit: edited(edits.edit),
+    remove: edited(edits.remove),
+    removeUnfitting: edited(edits.removeUnfitting),
+  };
   return { repo, service, editor, writer, jobs };
 }
 

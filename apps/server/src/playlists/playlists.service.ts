@@ -1,6 +1,7 @@
 // A user's targets: the defaults made on connect, what the status page shows, and forgetting them on
 // disconnect. Writing to Spotify is the writer's (writer.ts), run by the playlist-sync job.
 import type { Target } from '@pacebeat/contract';
+import type { LiveCache } from '../cache/live-cache.ts';
 import { formatLocalTime } from '../http/format-time.ts';
 import { DEFAULT_TARGETS, targetName } from './matching.ts';
 import type { PlaylistsRepository, TargetRow, TargetStats } from './playlists.repository.ts';
@@ -8,12 +9,16 @@ import type { PlaylistsRepository, TargetRow, TargetStats } from './playlists.re
 export interface PlaylistsServiceDeps {
   repo: Pick<
     PlaylistsRepository,
-    'createTargets' | 'listTargets' | 'statsOf' | 'deleteUserData' | 'hasAnyTarget' | 'requestRemovals'
+    'createTargets' | 'listTargetsWithStats' | 'deleteUserData' | 'hasAnyTarget' | 'requestRemovals'
   >;
   /** Asks for a writer run for the user soon (the playlist-sync job). */
   trigger?: (userId: string) => Promise<unknown>;
+  /** A user's targets and stats, invalidated across processes (tag `targets:<userId>`). */
+  cache?: LiveCache<TargetsWithStats>;
   now?: () => number;
 }
+
+export type TargetsWithStats = Awaited<ReturnType<PlaylistsRepository['listTargetsWithStats']>>;
 
 const WEEK_MS = 7 * 86_400_000;
 
@@ -59,12 +64,11 @@ export function createPlaylistsService(deps: PlaylistsServiceDeps) {
 
     /** GET /api/spotify/targets: the spec's fields, times in the reader's time zone. Reads only. */
     async targets(userId: string, timeZone: string | null): Promise<Target[]> {
-      const rows = await deps.repo.listTargets(userId);
-      const stats = await deps.repo.statsOf(
-        rows.map((t) => t.id),
-        new Date(now() - WEEK_MS),
-      );
-      return rows.map((t) => presentTarget(t, stats.get(t.id), timeZone));
+      const read = () => deps.repo.listTargetsWithStats(userId, new Date(now() - WEEK_MS));
+      const rows = deps.cache
+        ? await deps.cache.get(userId, read, () => [`targets:${userId}`])
+        : await read();
+      return rows.map((r) => presentTarget(r.target, r.stats, timeZone));
     },
 
     /** Ask the writer to remove from these targets' playlists the recordings Pacebeat added (state 'added'

@@ -1,9 +1,9 @@
 // The SQL of editing targets (issue 15): a runner's own targets by id, adding, editing (name, range,
 // filters), deleting in Pacebeat (archived: the Spotify playlist stays) and the playlist details the
 // writer still owes Spotify. Composed into the playlists repository.
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { playlistTargets } from '../db/playlists.schema.ts';
+import { playlistTargets, playlistTargetTracks } from '../db/playlists.schema.ts';
 import type { TargetFilters } from './matching.ts';
 
 type TargetRow = typeof playlistTargets.$inferSelect;
@@ -28,7 +28,37 @@ export function createTargetsRepository(db: Db) {
       isNull(playlistTargets.archivedAt),
     );
 
+  /** The track states that count as added by Pacebeat (still there or removed since). */
+  const added = sql`${playlistTargetTracks.state} in ('added', 'removed', 'removing', 'unplaced')`;
+
   return {
+    /**
+     * The user's live targets with their stats (tracks added, in all and since `since`) in one round trip:
+     * the status page polls this, so it is one query, not two.
+     */
+    async listTargetsWithStats(userId: string, since: Date) {
+      const stats = db
+        .select({
+          tracksAdded: sql<number>`count(*) filter (where ${added})::int`.as('tracks_added'),
+          tracksAdded7Days:
+            sql<number>`count(*) filter (where ${added} and ${playlistTargetTracks.addedAt} >= ${since.toISOString()}::timestamptz)::int`.as(
+              'tracks_added_7_days',
+            ),
+        })
+        .from(playlistTargetTracks)
+        .where(eq(playlistTargetTracks.targetId, playlistTargets.id))
+        .as('stats');
+      return db
+        .select({
+          target: playlistTargets,
+          stats: { tracksAdded: stats.tracksAdded, tracksAdded7Days: stats.tracksAdded7Days },
+        })
+        .from(playlistTargets)
+        .leftJoinLateral(stats, sql`true`)
+        .where(and(eq(playlistTargets.userId, userId), isNull(playlistTargets.archivedAt)))
+        .orderBy(asc(playlistTargets.position), asc(playlistTargets.minBpm));
+    },
+
     /** One of the user's live targets; undefined for another user's, a deleted one or none. */
     async getTarget(userId: string, targetId: string): Promise<TargetRow | undefined> {
       const rows = await db.select().from(playlistTargets).where(own(userId, targetId));

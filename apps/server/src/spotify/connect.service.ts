@@ -6,6 +6,7 @@ import {
   type DisabledService,
   type SpotifyTokenInfo,
 } from '@pacebeat/contract';
+import type { LiveCache } from '../cache/live-cache.ts';
 import { AppError, badRequest, conflict } from '../http/errors.ts';
 import type { SpotifyAccountRepository } from './account.repository.ts';
 import { spotifyApi } from './api.ts';
@@ -31,6 +32,13 @@ export interface SpotifyConnectDeps {
   /** Run after an account is linked (first connect or a reconnect): the library scan starts. */
   onConnected?: Array<(userId: string, account: { spotifyUserId: string }) => Promise<void>>;
   log: Logger;
+  /** whoami's connect status, invalidated across processes (absent: read on every request). */
+  statusCache?: {
+    /** Per user: linked, and its disabled mark (tags `spotify:<userId>`). */
+    accounts: LiveCache<{ connected: boolean; disabledReason: DisabledService['reason'] | null }>;
+    /** The shared budget's pause (tags `budget:<key>`; the daily count is only bounded by max age). */
+    resumes: LiveCache<Date | null>;
+  };
   now?: () => number;
 }
 
@@ -133,6 +141,7 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
       });
       if (!linked) throw conflict(ACCOUNT_TAKEN_MESSAGE, SPOTIFY_ERRORS.accountTaken);
       deps.tokens.forget(userId);
+      deps.statusCache?.accounts.drop(`spotify:${userId}`); // at once here; elsewhere by NOTIFY
       for (const hook of deps.onConnected ?? []) await hook(userId, { spotifyUserId: me.id });
       deps.log.info({ userId, accountId }, 'spotify connected');
       return { display_name: me.display_name ?? me.id };
@@ -142,6 +151,7 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
     async disconnect(userId: string): Promise<void> {
       await musicAccountGone(userId);
       await deps.accounts.delete(userId);
+      deps.statusCache?.accounts.drop(`spotify:${userId}`); // at once here; elsewhere by NOTIFY
       deps.tokens.forget(userId);
       deps.log.info({ userId }, 'spotify disconnected');
     },
@@ -151,13 +161,28 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
       services: Record<string, { connected: boolean; demo: boolean; work_resumes_at: number | null }>;
       disabled_services: DisabledService[];
     }> {
-      // The account row carries its disabled mark: one query for both.
-      const [account, resumesAt] = await Promise.all([deps.accounts.get(userId), this.workResumesAt()]);
-      const disabled = account?.disabledReason != null ? [{ reason: account.disabledReason }] : [];
+      // The account row carries its disabled mark: one query for both (none when cached).
+      const readAccount = async () => {
+        const row = await deps.accounts.get(userId);
+        return { connected: row !== undefined, disabledReason: row?.disabledReason ?? null };
+      };
+      const cache = deps.statusCache;
+      const key = deps.settings.limits.key;
+      const [account, resumesAt] = await Promise.all([
+        cache ? cache.accounts.get(userId, readAccount, () => [`spotify:${userId}`]) : readAccount(),
+        cache
+          ? cache.resumes.get(
+              key,
+              () => this.workResumesAt(),
+              () => [`budget:${key}`],
+            )
+          : this.workResumesAt(),
+      ]);
+      const disabled = account.disabledReason != null ? [{ reason: account.disabledReason }] : [];
       return {
         services: {
           spotify: {
-            connected: account !== undefined,
+            connected: account.connected,
             demo: deps.settings.demo,
             work_resumes_at: resumesAt ? Math.ceil(resumesAt.getTime() / 1000) : null,
           },

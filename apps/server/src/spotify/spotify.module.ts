@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import { createSpotifyAccountRepository } from './account.repository.ts';
 import { spotifyApi } from './api.ts';
+import type { ChangeFeed } from '../cache/change-feed.ts';
+import { createLiveCache } from '../cache/live-cache.ts';
 import type { BudgetLimits } from './budget.ts';
 import { createBudgetRepository } from './budget.repository.ts';
 import { createSpotifyClient, type CallContext, type SpotifyClientDeps } from './client.ts';
@@ -49,7 +51,14 @@ export interface SpotifyModuleOverrides {
   onConnected?: SpotifyConnectDeps['onConnected'];
   /** Budget key; default: the client id (the rate limit is per app). */
   budgetKey?: string;
+  /** Cross-process invalidation: with it, whoami's connect status is cached per process. */
+  changes?: ChangeFeed;
 }
+
+/** How long a process serves a user's cached connect status (changes arrive at once by NOTIFY). */
+export const CONNECT_STATUS_MAX_AGE_MS = 5000;
+/** The shared budget's pause: a cooldown arrives by NOTIFY, the daily quota running out within this. */
+export const WORK_RESUMES_MAX_AGE_MS = 1000;
 
 /** Wires the Spotify repositories, tokens, client and connect service (used by main.ts and the tests). */
 export function createSpotifyModule(
@@ -104,6 +113,10 @@ export function createSpotifyModule(
     onMusicAccountGone: o.onMusicAccountGone,
     onConnected: o.onConnected,
     log: spotifyLog,
+    statusCache: o.changes && {
+      accounts: createLiveCache({ feed: o.changes, maxAgeMs: CONNECT_STATUS_MAX_AGE_MS }),
+      resumes: createLiveCache({ feed: o.changes, maxAgeMs: WORK_RESUMES_MAX_AGE_MS }),
+    },
   });
   return {
     endpoints,

@@ -169,6 +169,7 @@ const artistSetSamples: Repository<ArtistSetRepository>['samples'] = {
 };
 
 const targetsSamples: Samples<ReturnType<typeof createTargetsRepository>> = {
+  listTargetsWithStats: { args: [USER_ID, AT] },
   getTarget: { args: [USER_ID, TARGET_ID] },
   hasAnyTarget: { args: [USER_ID] },
   addTarget: {

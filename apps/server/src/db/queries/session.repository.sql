@@ -59,7 +59,9 @@ where
 -- params: ["9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"]
 delete from "sessions"
 where
-  "sessions"."id" = $1;
+  "sessions"."id" = $1
+returning
+  "id";
 
 -- SessionRepository.deleteForUser
 -- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { fakeFeed } from './fake-feed.test-helper.ts';
+import { createLiveCache } from './live-cache.ts';
+
+function setup(maxAgeMs = 5000) {
+  const feed = fakeFeed();
+  let t = 1_000_000;
+  const cache = createLiveCache<{ name: string } | undefined>({ feed, maxAgeMs, now: () => t });
+  let reads = 0;
+  let name = 'first';
+  const load = async () => {
+    reads++;
+    return { name };
+  };
+  const get = (key = 'k') => cache.get(key, load, () => ['user:u1', `session:${key}`]);
+  return {
+    feed,
+    cache,
+    get,
+    reads: () => reads,
+    rename: (n: string) => (name = n),
+    advance: (ms: number) => (t += ms),
+  };
+}
+
+describe('live cache', () => {
+  it('serves a read again without loading until the max age, then loads again', async () => {
+    const s = setup(5000);
+    expect(await s.get()).toEqual({ name: 'first' });
+    s.rename('second');
+    s.advance(4999);
+    expect(await s.get()).toEqual({ name: 'first' });
+    expect(s.reads()).toBe(1);
+    s.advance(1);
+    expect(await s.get()).toEqual({ name: 'second' });
+    expect(s.reads()).toBe(2);
+  });
+
+  it('drops the entries read from a row when the feed reports its change, and only those', async () => {
+    const s = setup();
+    await s.get('a');
+    await s.cache.get(
+      'b',
+      async () => ({ name: 'other' }),
+      () => ['user:u2'],
+    );
+    s.rename('renamed');
+    s.feed.notify('user:u1');
+    expect(await s.get('a')).toEqual({ name: 'renamed' });
+    expect(s.cache.size).toBe(2);
+    s.feed.notify('session:a');
+    expect(s.cache.size).toBe(1);
+    s.feed.notify('user:nobody');
+    expect(s.cache.size).toBe(1);
+  });
+
+  it('while the feed is not live, loads every time and keeps nothing; cleared on loss', async () => {
+    const s = setup();
+    await s.get();
+    s.feed.lose();
+    expect(s.cache.size).toBe(0);
+    await s.get();
+    await s.get();
+    expect(s.reads()).toBe(3);
+    expect(s.cache.size).toBe(0);
+  });
+
+  it('does not store what a load read when a change arrived while it ran', async () => {
+    const s = setup();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow = s.cache.get(
+      'k',
+      async () => {
+        await gate;
+        return { name: 'stale' };
+      },
+      () => ['user:u1'],
+    );
+    s.feed.notify('user:u1'); // committed while the read ran: what it read may be the old row
+    release();
+    expect(await slow).toEqual({ name: 'stale' });
+    expect(s.cache.size).toBe(0);
+    expect(await s.get()).toEqual({ name: 'first' });
+  });
+
+  it('shares one load between concurrent callers and never stores undefined', async () => {
+    const s = setup();
+    await Promise.all([s.get(), s.get(), s.get()]);
+    expect(s.reads()).toBe(1);
+    let misses = 0;
+    const none = () =>
+      s.cache.get(
+        'missing',
+        async () => {
+          misses++;
+          return undefined;
+        },
+        () => [],
+      );
+    await none();
+    await none();
+    expect(misses).toBe(2);
+  });
+
+  it("a local drop forgets at once (this process's own writes)", async () => {
+    const s = setup();
+    await s.get('a');
+    s.cache.drop('session:a');
+    await s.get('a');
+    expect(s.reads()).toBe(2);
+  });
+});
