@@ -47,10 +47,11 @@ function postgresPids(dataDir: string): number[] {
 
 async function startOnce(dataDir: string) {
   const started = performance.now();
-  // With the flag `npm start`, `npm run serve|work` and the systemd unit give Node (package.json).
+  // What `npm start` runs (package.json): its flag, and scripts/start.ts (the web build's freshness check,
+  // Node's compile cache) before the server.
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--max-semi-space-size=16', path.join(root, 'apps/server/src/main.ts'), 'all'],
+    ['--max-semi-space-size=16', path.join(root, 'scripts/start.ts'), 'all'],
     {
       env: { ...process.env, DATA_DIR: dataDir, PORT: String(PORT), LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'ignore', 'inherit'],
