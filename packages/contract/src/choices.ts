@@ -32,7 +32,16 @@ export const Fold = z.enum(['none', 'double', 'half']);
 export type Fold = z.infer<typeof Fold>;
 
 /** Why a track that could fit a target is not placed. */
-export const SkipReason = z.enum(['unknown_tempo', 'uncertain', 'excluded_track', 'excluded_artist']);
+export const SkipReason = z.enum([
+  'unknown_tempo',
+  'uncertain',
+  'excluded_track',
+  'excluded_artist',
+  // The target's filters (issue 15, item 5): explicit, too short or long, not from Liked Songs.
+  'explicit',
+  'duration',
+  'not_liked',
+]);
 export type SkipReason = z.infer<typeof SkipReason>;
 
 export const TrackList = z.enum(['placed', 'waiting', 'skipped']);

@@ -13,7 +13,9 @@ import {
   TempoCorrectionReply,
   WhoamiReply,
 } from '@pacebeat/contract';
+import { eq } from 'drizzle-orm';
 import { createAccountsModule } from '../accounts/accounts.module.ts';
+import { playlistTargets } from '../db/playlists.schema.ts';
 import { loadConfig } from '../config.ts';
 import { buildApp } from '../http/app.ts';
 import { testOrigins } from '../../test/accounts-app.ts';
@@ -284,6 +286,22 @@ describe('a target’s lists', () => {
     const undo = await call(r.cookie, 'DELETE', `/api/spotify/tempo_corrections/${unknown.recordingKey}`);
     expect(undo.statusCode).toBe(200);
     expect((await read('skipped')).map((t) => t.track_id)).toEqual([shaky.id, unknown.id]);
+
+    // The target leaves explicit tracks out: the explicit one that fits is skipped for it, and does not wait.
+    await handle.db
+      .update(playlistTargets)
+      .set({ noExplicit: true })
+      .where(eq(playlistTargets.id, r.ids[170]!));
+    libraries.set(
+      r.userId,
+      libraries.get(r.userId)!.map((c) => (c.trackId === fits.id ? { ...c, explicit: true } : c)),
+    );
+    expect((await read('waiting')).map((t) => t.track_id)).toEqual([half.id]);
+    expect((await read('skipped')).map((t) => [t.track_id, t.reason])).toEqual([
+      [fits.id, 'explicit'],
+      [shaky.id, 'uncertain'],
+      [unknown.id, 'unknown_tempo'],
+    ]);
   });
 
   it('removal on request goes through the port with the pairs; without it, nothing is asked', async () => {

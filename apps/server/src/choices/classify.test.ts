@@ -59,4 +59,31 @@ describe('waiting and skipped', () => {
       ['t5', 'excluded_artist'],
     ]);
   });
+
+  it('a target’s filters: what they leave out is skipped with the filter’s reason, and does not wait', () => {
+    const filtered = [
+      { ...c(1), explicit: true }, // fits, explicit
+      { ...c(5), fromLikedSongs: false }, // fits, only in a playlist
+      { ...c(8), durationMs: 30_000 }, // fits by a correction, too short
+      { ...c(6), explicit: true }, // explicit but fits no way: not this target's
+      { ...c(9), explicit: true }, // explicit, uncertain: the tempo is the reason
+    ];
+    const i = {
+      ...base,
+      target: { ...target, noExplicit: true, likedOnly: true, minDurationMs: 60_000, maxDurationMs: null },
+      candidates: filtered.map((t) => ({ ...t, durationMs: t.durationMs === 1 ? 200_000 : t.durationMs })),
+      tempos: new Map([...tempos, ['isrc:R9', { bpm: 172, confidence: 0.5 }]]),
+      choices: { ...NO_CHOICES, corrections: new Map([['isrc:R8', 171]]) },
+    };
+    expect(waitingFor(i)).toEqual([]);
+    expect(skippedBy(i).map((s) => [s.trackId, s.reason])).toEqual([
+      ['t1', 'explicit'],
+      ['t5', 'not_liked'],
+      ['t8', 'duration'],
+      ['t9', 'uncertain'],
+    ]);
+    // Without the filters the same tracks wait.
+    const open = { ...i, target };
+    expect(waitingFor(open).map((p) => p.trackId)).toEqual(['t1', 't5', 't8']);
+  });
 });

@@ -3,7 +3,10 @@
 import type { Fold, SkipReason } from '@pacebeat/contract';
 import type { MatchCandidate } from '../playlists/candidates.ts';
 import {
+  EDGE_MARGIN,
+  filteredBy,
   fitsRange,
+  placeable,
   planAdds,
   trustedBpm,
   type PlannedTrack,
@@ -45,7 +48,8 @@ export interface Skipped {
 
 /**
  * Tracks the target skips, best-ranked first, one per recording: excluded ones that would fit it (or whose
- * tempo is unknown), tempos too uncertain to trust that would fit it, and tempos no source knows (shown
+ * tempo is unknown), tempos too uncertain to trust that would fit it, trusted ones that would fit it but that
+ * its filters leave out (explicit, duration, not in Liked Songs), and tempos no source knows (shown
  * for every target: tapping them in is how a runner fixes them). Tracks not looked up yet are not listed.
  */
 export function skippedBy(i: ListInput): Skipped[] {
@@ -64,10 +68,14 @@ export function skippedBy(i: ListInput): Skipped[] {
     const skip = (reason: SkipReason) => out.push({ trackId: c.trackId, recordingKey: key, bpm, reason });
     if (excluded) {
       if (bpm === null || fitsRange(bpm, t.minBpm, t.maxBpm)) skip(`excluded_${excluded}`);
-    } else if (corrected === undefined && tempo) {
+    } else if (corrected === undefined && tempo && trustedBpm(tempo, i.minConfidence) === null) {
       if (tempo.bpm === null) skip('unknown_tempo');
-      else if (trustedBpm(tempo, i.minConfidence) === null && fitsRange(tempo.bpm, t.minBpm, t.maxBpm))
-        skip('uncertain');
+      else if (fitsRange(tempo.bpm, t.minBpm, t.maxBpm)) skip('uncertain');
+    } else if (bpm !== null) {
+      // A tempo the writer would place in this range, left out by the target's own filters.
+      const filtered = filteredBy(t, c);
+      if (filtered && placeable(bpm, t.minBpm, t.maxBpm, corrected !== undefined ? 0 : EDGE_MARGIN))
+        skip(filtered);
     }
   }
   return out;

@@ -8,7 +8,16 @@ import { playlistTargets, playlistTargetTracks } from '../db/playlists.schema.ts
 
 export type TargetOfUser = Pick<
   typeof playlistTargets.$inferSelect,
-  'id' | 'name' | 'minBpm' | 'maxBpm' | 'publicUrl' | 'state'
+  | 'id'
+  | 'name'
+  | 'minBpm'
+  | 'maxBpm'
+  | 'publicUrl'
+  | 'state'
+  | 'noExplicit'
+  | 'minDurationMs'
+  | 'maxDurationMs'
+  | 'likedOnly'
 >;
 
 export interface PlacedRow {
@@ -42,6 +51,11 @@ export function createTrackListsRepository(db: Db) {
     maxBpm: playlistTargets.maxBpm,
     publicUrl: playlistTargets.publicUrl,
     state: playlistTargets.state,
+    // Its filters: the waiting and skipped lists apply them as the writer does.
+    noExplicit: playlistTargets.noExplicit,
+    minDurationMs: playlistTargets.minDurationMs,
+    maxDurationMs: playlistTargets.maxDurationMs,
+    likedOnly: playlistTargets.likedOnly,
   };
   return {
     /** The target if it is the user's (undefined for another user's or none). */

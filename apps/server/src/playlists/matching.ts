@@ -80,14 +80,21 @@ export interface TargetFilters {
 
 type FilteredTrack = Pick<MatchCandidate, 'explicit' | 'durationMs' | 'fromLikedSongs'>;
 
-/** True when the track passes the target's filters. */
-export function passesFilters(f: Partial<TargetFilters>, c: FilteredTrack): boolean {
-  if (f.noExplicit && c.explicit) return false;
-  if (f.likedOnly && !c.fromLikedSongs) return false;
-  if (f.minDurationMs != null && c.durationMs < f.minDurationMs) return false;
-  if (f.maxDurationMs != null && c.durationMs > f.maxDurationMs) return false;
-  return true;
+/** Which of the target's filters leaves the track out (the first that does), or null when it passes them all. */
+export function filteredBy(
+  f: Partial<TargetFilters>,
+  c: FilteredTrack,
+): 'explicit' | 'not_liked' | 'duration' | null {
+  if (f.noExplicit && c.explicit) return 'explicit';
+  if (f.likedOnly && !c.fromLikedSongs) return 'not_liked';
+  if (f.minDurationMs != null && c.durationMs < f.minDurationMs) return 'duration';
+  if (f.maxDurationMs != null && c.durationMs > f.maxDurationMs) return 'duration';
+  return null;
 }
+
+/** True when the track passes the target's filters. */
+export const passesFilters = (f: Partial<TargetFilters>, c: FilteredTrack): boolean =>
+  filteredBy(f, c) === null;
 
 /**
  * The one rule for "this track belongs in this target": its tempo is placeable in the range and it passes

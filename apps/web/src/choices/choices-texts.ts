@@ -15,6 +15,9 @@ export const SKIP_REASONS: Record<SkipReason, string> = {
   uncertain: 'Its tempo is too uncertain to trust',
   excluded_track: 'You excluded this track',
   excluded_artist: 'You excluded this artist',
+  explicit: 'Explicit, and this playlist leaves explicit tracks out',
+  duration: 'Its length is outside this playlist’s limits',
+  not_liked: 'Not in your Liked Songs, and this playlist takes only those',
 };
 
 export const LISTS: Record<TrackList, { tab: string; about: string; empty: string }> = {
