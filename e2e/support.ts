@@ -60,7 +60,8 @@ export async function newSpotifyUser(page: Page, opts: { registered?: boolean; l
 export async function connectThroughConsent(page: Page, spotifyUser: string) {
   await page.goto('/connect/spotify');
   await page.getByRole('button', { name: 'Connect to Spotify' }).click();
-  await expect(page).toHaveURL(/\/spotify\/accounts\/authorize\?/);
+  // The simulated Spotify's consent page: a navigation to another server, slow on a loaded machine.
+  await expect(page).toHaveURL(/\/spotify\/accounts\/authorize\?/, { timeout: 20_000 });
   await page.locator('#user').selectOption(spotifyUser);
   await page.locator('#accept').click();
 }

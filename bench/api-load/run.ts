@@ -4,10 +4,14 @@
 // 10 connections), p50/p99 latency and errors, the ratio to the bare route, and p99 at a steady 500 req/s.
 // Not a test.
 //
-//   node bench/api-load/run.ts [--seconds 8] [--tracks 10000] [--profile DIR]   (--profile: --cpu-prof of serve)
+// Also the CPU time the serving process spent per request at full load (from /proc: a figure the machine's
+// other load does not change much, unlike req/s), and the load generator's own (autocannon runs in this
+// process: when it nears 1 s per s, the client, not the server, sets the pace).
+//
+//   node bench/api-load/run.ts [--seconds 8] [--tracks 10000] [--profile DIR] [--only whoami,targets]
+//   (--profile: --cpu-prof of serve; --only: the bare route and these rows)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +31,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '8' },
     tracks: { type: 'string', default: '10000' },
     profile: { type: 'string' },
+    only: { type: 'string' },
   },
 });
 const seconds = Number(values.seconds);
@@ -45,6 +50,21 @@ function waitForLine(child: ChildProcess, re: RegExp): Promise<string> {
   });
 }
 
+/** Polls the URL until it answers 200 (or the process exits). */
+async function waitUntilServing(url: string, child: ChildProcess): Promise<void> {
+  let exited: number | null | undefined;
+  child.once('exit', (code) => (exited = code));
+  for (;;) {
+    if (exited !== undefined) throw new Error(`serve exited ${exited}`);
+    const ok = await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'pacebeat-api-load-'));
 await fs.chmod(dir, 0o755);
 const pgServer = await startEmbeddedPostgres(path.join(dir, 'pg'), pino({ level: 'silent' }));
@@ -58,6 +78,7 @@ const bare = spawn(process.execPath, [path.join(here, 'bare-server.ts')], {
 const barePort = Number(/on (\d+)/.exec(await waitForLine(bare, /bare listening/))![1]);
 
 const port = await freePort();
+const serveLog = await fs.open(path.join(dir, 'serve.log'), 'w');
 const origin = `http://127.0.0.1:${port}`;
 const serve = spawn(
   process.execPath,
@@ -77,13 +98,12 @@ const serve = spawn(
       PORT: String(port),
       LOG_LEVEL: 'info',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // The request log goes straight to a file, as a supervisor would put it: piped through this process it
+    // would cost the load generator a read and a write per request (and only the logged routes).
+    stdio: ['ignore', serveLog.fd, serveLog.fd],
   },
 );
-const serveLog = createWriteStream(path.join(dir, 'serve.log'));
-serve.stderr!.pipe(serveLog);
-await waitForLine(serve, /Server listening/);
-serve.stdout!.pipe(serveLog); // the request log goes where a supervisor would put it: a file
+await waitUntilServing(`${origin}/readyz`, serve);
 
 const headers = { origin, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' };
 const signup = await fetch(`${origin}/api/signup`, {
@@ -110,7 +130,9 @@ const routes = [
   { name: 'GET /api/spotify/targets', url: `${origin}/api/spotify/targets`, signedIn: true },
   { name: 'GET /api/spotify/sources', url: `${origin}/api/spotify/sources`, signedIn: true },
 ];
-for (const r of routes) {
+const only = values.only?.split(',');
+const chosen = routes.filter((r, i) => i === 0 || !only || only.some((o) => r.name.endsWith(`/${o}`)));
+for (const r of chosen) {
   const res = await fetch(r.url, { headers: r.signedIn ? { ...headers, cookie } : {} });
   if (res.status !== 200) throw new Error(`${r.name}: ${res.status} ${await res.text()}`);
   console.log(`${r.name}: ${(await res.text()).length} bytes`);
@@ -119,10 +141,23 @@ for (const r of routes) {
 const run = (url: string, signedIn: boolean, o: { connections: number; overallRate?: number }) =>
   autocannon({ url, duration: seconds, headers: signedIn ? { ...headers, cookie } : {}, ...o });
 
+/** User plus system CPU time of a process so far, in milliseconds (Linux /proc; clock ticks of 10 ms). */
+async function cpuMs(pid: number): Promise<number> {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14 and 15)
+}
+
 const rows: string[][] = [];
 let bareRps = 0;
-for (const r of routes) {
+for (const r of chosen) {
+  const pid = (r === routes[0] ? bare : serve).pid!;
+  const cpuBefore = await cpuMs(pid);
+  const clientBefore = process.cpuUsage();
   const full = await run(r.url, r.signedIn, { connections: 10 });
+  const client = process.cpuUsage(clientBefore);
+  const cpuPerRequest = ((await cpuMs(pid)) - cpuBefore) / full.requests.total;
+  const clientPerRequest = (client.user + client.system) / 1000 / full.requests.total;
   const steady = await run(r.url, r.signedIn, { connections: 10, overallRate: 500 });
   if (!bareRps) bareRps = full.requests.average;
   const errors = full.errors + full.non2xx + steady.errors + steady.non2xx;
@@ -132,6 +167,8 @@ for (const r of routes) {
     `${full.latency.p50} / ${full.latency.p99}`,
     `${((100 * full.requests.average) / bareRps).toFixed(1)} %`,
     `${steady.requests.average.toFixed(0)}: ${steady.latency.p50} / ${steady.latency.p99}`,
+    (cpuPerRequest * 1000).toFixed(0),
+    (clientPerRequest * 1000).toFixed(0),
     String(errors),
   ]);
   console.log(rows.at(-1)!.join('  '));
@@ -140,10 +177,20 @@ for (const r of routes) {
 serve.kill('SIGTERM');
 bare.kill('SIGTERM');
 await new Promise((r) => serve.once('exit', r));
+await serveLog.close();
 await pgServer.stop();
 await fs.rm(dir, { recursive: true, force: true });
 
-const head = ['route', 'req/s', 'p50 / p99 ms', 'of bare', 'at 500 req/s: req/s: p50 / p99 ms', 'errors'];
+const head = [
+  'route',
+  'req/s',
+  'p50 / p99 ms',
+  'of bare',
+  'at 500 req/s: req/s: p50 / p99 ms',
+  'server CPU µs/req',
+  'client CPU µs/req',
+  'errors',
+];
 const width = head.map((x, i) => Math.max(x.length, ...rows.map((r) => r[i]!.length)));
 const line = (r: string[]) =>
   `| ${r.map((v, i) => (i === 0 ? v.padEnd(width[i]!) : v.padStart(width[i]!))).join(' | ')} |`;

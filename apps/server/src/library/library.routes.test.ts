@@ -96,7 +96,7 @@ describe('/api/spotify/sources and source_change', () => {
     ErrorReply.parse(res.json());
   });
 
-  it('lists the sources with the spec fields, and asks for a rescan at most every few minutes', async () => {
+  it('lists the sources with the spec fields, and asks for no rescan right after connect', async () => {
     const r = await runner();
     await h.drain(p, r.userId);
     const wakes = () => h.wakes.filter((w) => w.userId === r.userId && !w.startAfter).length;
@@ -117,6 +117,13 @@ describe('/api/spotify/sources and source_change', () => {
     expect(body.data.summary.tracks_known).toBeGreaterThanOrEqual(12);
     // The connect asked for the first scan moments ago: opening the page does not ask again yet.
     expect(wakes()).toBe(before);
+  });
+
+  it('opening the page asks for a rescan when the last one is old, and the next polls do not', async () => {
+    const r = await runner();
+    await h.drain(p, r.userId);
+    const wakes = () => h.wakes.filter((w) => w.userId === r.userId && !w.startAfter).length;
+    const before = wakes();
     // As if the last rescan was asked for an hour ago.
     await h.db.db.execute(
       sql`update library_users set rescan_requested_at = now() - interval '1 hour' where user_id = ${r.userId}`,

@@ -13,25 +13,30 @@ import {
   TempoHistogramReply,
 } from '@pacebeat/contract';
 import { forbidSudo, requireUser } from '../http/auth.plugin.ts';
+import { createSerializedOnce } from '../http/serialized-once.ts';
 import type { LibraryService } from './library.service.ts';
 import type { RefreshService } from './refresh.service.ts';
 
 export interface LibraryRoutesOptions {
-  library: Pick<LibraryService, 'sources' | 'changeSource' | 'statusPageOpened'>;
+  library: Pick<LibraryService, 'sources' | 'changeSource' | 'statusPagePolled'>;
   /** "Refresh now" and the tempo chart (issue 15); absent: not served. */
   refresh?: RefreshService;
 }
 
 export async function libraryRoutes(app: FastifyInstance, opts: LibraryRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  // The same data (the service's cached presentation) is serialised once.
+  const sendSources = createSerializedOnce((data: SourcesReply['data']) => ({ data }));
 
   r.get(
     '/sources',
     { onRequest: requireUser, schema: { querystring: SudoQuery, response: { 200: SourcesReply } } },
-    async (req) => {
+    async (req, reply) => {
       const auth = req.auth!;
-      if (!auth.sudo) await opts.library.statusPageOpened(auth.user.id);
-      return { data: await opts.library.sources(auth.user.id, { timeZone: auth.timeZone }) };
+      if (!auth.sudo) await opts.library.statusPagePolled(auth.user.id);
+      const data = await opts.library.sources(auth.user.id, { timeZone: auth.timeZone });
+      sendSources(reply, data);
+      return reply;
     },
   );
 

@@ -3,6 +3,7 @@
 // the tracks the target playlists match against.
 import type { SourceChangeBody, SourcesReply } from '@pacebeat/contract';
 import type { LiveCache } from '../cache/live-cache.ts';
+import { createPresentedMemo } from '../cache/presented.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { TEMPO_PRIORITY, type TempoLookups } from '../tempo/tempo.jobs.ts';
 import type { CatalogRepository } from './catalog.repository.ts';
@@ -36,8 +37,8 @@ export interface LibraryServiceDeps {
      * How long one process reuses a user's computed counts (member, catalog and summary counts: whole-
      * library aggregates, tens of ms for 10,000 tracks). The source rows themselves (enabled, progress,
      * errors) are read on every request, or from `sourcesCache` (dropped by NOTIFY on any change to
-     * them); a switch in this process drops the user's counts at once.
-     * 0: computed on every request.
+     * them); a switch in this process drops the user's counts at once. Older counts are still answered
+     * while one recount runs in the background. 0: computed on every request.
      */
     statsMaxAgeMs?: number;
   };
@@ -64,11 +65,16 @@ export function createTempoQueueing(deps: {
   };
 }
 
+/** After a refused rescan request, how long status page polls leave the database alone. */
+const STATUS_RECHECK_MS = 60_000;
+
 export function createLibraryService(deps: LibraryServiceDeps) {
   const now = deps.now ?? Date.now;
   const maxAge = deps.settings.statsMaxAgeMs ?? 0;
-  // Per user: the counts' promise (concurrent polls share one computation) and when it was started.
-  const counted = new Map<string, { at: number; counts: Promise<Counts> }>();
+  // Per user: the counts' promise (concurrent polls share one computation), when it was started, and once
+  // known, the counts themselves and whether a recount runs in the background.
+  type Counted = { at: number; counts: Promise<Counts>; known?: boolean; recounting?: boolean };
+  const counted = new Map<string, Counted>();
 
   type Counts = {
     members: Awaited<ReturnType<SourceStatsRepository['memberCounts']>>;
@@ -83,38 +89,91 @@ export function createLibraryService(deps: LibraryServiceDeps) {
     ]);
     return { members, catalogs, summary };
   }
+  /** Starts a count and keeps it as the user's (while no switch, connect or disconnect dropped it). */
+  function recount(userId: string, at: number): Counted {
+    const entry: Counted = { at, counts: compute(userId) };
+    if (counted.size > 1000) counted.clear(); // a handful of users per installation; a bound anyway
+    counted.set(userId, entry);
+    entry.counts.then(
+      () => void (entry.known = true),
+      () => void (counted.get(userId) === entry && counted.delete(userId)),
+    );
+    return entry;
+  }
   function counts(userId: string): Promise<Counts> {
     const at = now();
     const hit = counted.get(userId);
     if (hit && at - hit.at < maxAge) return hit.counts;
-    const fresh = compute(userId);
-    if (maxAge > 0) {
-      if (counted.size > 1000) counted.clear(); // a handful of users per installation; a bound anyway
-      counted.set(userId, { at, counts: fresh });
-      fresh.catch(() => counted.delete(userId));
+    if (maxAge <= 0) return compute(userId);
+    if (!hit?.known) return recount(userId, at).counts;
+    // Older than maxAge: this read answers with them while one recount runs in the background (the three
+    // aggregates take tens of milliseconds; no poll waits for them but the first), and the next reads get
+    // the new counts. So counts are at most maxAge plus one count's time old.
+    if (!hit.recounting) {
+      hit.recounting = true;
+      const next: Counted = { at, counts: compute(userId) };
+      next.counts.then(
+        () => {
+          next.known = true;
+          if (counted.get(userId) === hit) counted.set(userId, next);
+        },
+        () => void (hit.recounting = false), // the next read tries again
+      );
     }
-    return fresh;
+    return hit.counts;
+  }
+
+  /** The user looks at the status page: a rescan, at most every `statusRescanMinMs`. */
+  async function statusPageOpened(userId: string): Promise<boolean> {
+    const asked = await deps.repo.requestRescan(userId, deps.settings.statusRescanMinMs);
+    if (asked) await deps.wake(userId);
+    return asked;
+  }
+  /** Per user: until when a status page poll need not ask the database for a rescan. */
+  const quietUntil = new Map<string, number>();
+
+  /** The user's source rows (from the cache when it holds them) and their counts. */
+  async function read(userId: string) {
+    const load = () => deps.repo.listSources(userId);
+    const cache = deps.sourcesCache;
+    return Promise.all([
+      cache ? cache.get(userId, load, () => [`sources:${userId}`]) : load(),
+      counts(userId),
+    ]);
+  }
+
+  function present(rows: SourceRow[], c: Counts, timeZone: string | null) {
+    const at = now();
+    return rows.map((r) => ({
+      row: r,
+      source: presentSource(r, c.members.get(r.id), c.catalogs.get(r.kind), { timeZone, now: at }),
+    }));
   }
 
   async function view(userId: string, timeZone: string | null) {
-    const read = () => deps.repo.listSources(userId);
-    const cache = deps.sourcesCache;
-    const [rows, { members, catalogs, summary }] = await Promise.all([
-      cache ? cache.get(userId, read, () => [`sources:${userId}`]) : read(),
-      counts(userId),
-    ]);
-    const at = now();
-    const sources = rows.map((r) => ({
-      row: r,
-      source: presentSource(r, members.get(r.id), catalogs.get(r.kind), { timeZone, now: at }),
-    }));
-    return { sources, summary };
+    const [rows, c] = await read(userId);
+    return present(rows, c, timeZone);
   }
+
+  // The reply, made once per source rows, counts and time zone: the same cached rows and counts (at most
+  // statsMaxAgeMs old) give the same answer, so a "waiting" or "scanning" state that depends on the clock
+  // may show that much late.
+  const presented = createPresentedMemo(
+    ([rows, c]: readonly [SourceRow[], Counts], timeZone: string | null): SourcesData => ({
+      sources: present(rows, c, timeZone).map((s) => s.source),
+      summary: {
+        tracks_known: c.summary.knownTracks,
+        tracks_with_tempo: c.summary.tracksWithTempo,
+        tracks_without_tempo: c.summary.knownTracks - c.summary.tracksWithTempo,
+      },
+    }),
+  );
 
   return {
     /** After Spotify is connected (or connected again): the library exists and its scan starts. */
     async connected(userId: string, spotifyUserId: string): Promise<void> {
       counted.delete(userId);
+      quietUntil.delete(userId);
       await deps.repo.connect(userId, spotifyUserId);
       deps.sourcesCache?.drop(`sources:${userId}`);
       await deps.wake(userId);
@@ -123,21 +182,14 @@ export function createLibraryService(deps: LibraryServiceDeps) {
     /** After disconnect (or another Spotify account replaced this one): the user's library is deleted. */
     async gone(userId: string): Promise<void> {
       counted.delete(userId);
+      quietUntil.delete(userId);
       await deps.repo.deleteUser(userId);
       deps.sourcesCache?.drop(`sources:${userId}`);
     },
 
     /** GET sources: every source with its counts and progress, and the library at a glance. */
     async sources(userId: string, o: { timeZone: string | null }): Promise<SourcesData> {
-      const { sources, summary } = await view(userId, o.timeZone);
-      return {
-        sources: sources.map((s) => s.source),
-        summary: {
-          tracks_known: summary.knownTracks,
-          tracks_with_tempo: summary.tracksWithTempo,
-          tracks_without_tempo: summary.knownTracks - summary.tracksWithTempo,
-        },
-      };
+      return presented(await read(userId), o.timeZone);
     },
 
     /**
@@ -155,7 +207,7 @@ export function createLibraryService(deps: LibraryServiceDeps) {
         deps.sourcesCache?.drop(`sources:${userId}`); // at once here; elsewhere by NOTIFY
         if (body.enabled) await deps.wake(userId);
       }
-      const found = (await view(userId, o.timeZone)).sources.find(
+      const found = (await view(userId, o.timeZone)).find(
         (s) => s.row.kind === body.kind && s.row.sourceId === body.source_id,
       );
       if (!found) throw notFound('You have no such source.', 'SourceNotFound');
@@ -163,10 +215,19 @@ export function createLibraryService(deps: LibraryServiceDeps) {
     },
 
     /** The user looks at the status page: a rescan, at most every `statusRescanMinMs`. */
-    async statusPageOpened(userId: string): Promise<boolean> {
-      const asked = await deps.repo.requestRescan(userId, deps.settings.statusRescanMinMs);
-      if (asked) await deps.wake(userId);
-      return asked;
+    statusPageOpened,
+
+    /**
+     * A poll of the status page (every 15 s while it is open): statusPageOpened, but without a database
+     * round trip on most polls. After asking, this process does not ask again for `statusRescanMinMs` (the
+     * database would refuse); after a refusal, for a minute (the rescan then comes at most that late).
+     */
+    async statusPagePolled(userId: string): Promise<void> {
+      const at = now();
+      if ((quietUntil.get(userId) ?? 0) > at) return;
+      const asked = await statusPageOpened(userId);
+      if (quietUntil.size > 1000) quietUntil.clear(); // a handful of users per installation; a bound anyway
+      quietUntil.set(userId, at + (asked ? deps.settings.statusRescanMinMs : STATUS_RECHECK_MS));
     },
 
     /**

@@ -14,6 +14,7 @@ import {
   TargetsReply,
 } from '@pacebeat/contract';
 import { forbidSudo, requireUser } from '../http/auth.plugin.ts';
+import { createSerializedOnce } from '../http/serialized-once.ts';
 import type { PlaylistsService } from './playlists.service.ts';
 import type { TargetEditor } from './target-editor.service.ts';
 
@@ -25,13 +26,19 @@ export interface PlaylistsRoutesOptions {
 
 export async function playlistsRoutes(app: FastifyInstance, opts: PlaylistsRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  // The same targets (the service's cached presentation) are serialised once.
+  const sendTargets = createSerializedOnce((targets: TargetsReply['data']['targets']) => ({
+    data: { targets },
+  }));
   r.get(
     '/targets',
     { onRequest: requireUser, schema: { querystring: SudoQuery, response: { 200: TargetsReply } } },
-    async (req) => {
+    async (req, reply) => {
       // Times in the reader's time zone (the admin's, in sudo mode).
       const { user, timeZone } = req.auth!;
-      return { data: { targets: await opts.playlists.targets(user.id, timeZone) } };
+      const targets = await opts.playlists.targets(user.id, timeZone);
+      sendTargets(reply, targets);
+      return reply;
     },
   );
 

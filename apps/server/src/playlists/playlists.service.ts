@@ -2,6 +2,7 @@
 // disconnect. Writing to Spotify is the writer's (writer.ts), run by the playlist-sync job.
 import type { Target } from '@pacebeat/contract';
 import type { LiveCache } from '../cache/live-cache.ts';
+import { createPresentedMemo } from '../cache/presented.ts';
 import { formatLocalTime } from '../http/format-time.ts';
 import { DEFAULT_TARGETS, targetName } from './matching.ts';
 import type { PlaylistsRepository, TargetRow, TargetStats } from './playlists.repository.ts';
@@ -49,6 +50,10 @@ export function presentTarget(t: TargetRow, s: TargetStats | undefined, timeZone
 
 export function createPlaylistsService(deps: PlaylistsServiceDeps) {
   const now = deps.now ?? Date.now;
+  // Made once per cached rows and time zone (the cache's rows are the same object until a change drops them).
+  const presented = createPresentedMemo(([rows]: readonly [TargetsWithStats], timeZone: string | null) =>
+    rows.map((r) => presentTarget(r.target, r.stats, timeZone)),
+  );
   return {
     /**
      * The four default targets (150–190 BPM in steps of 10), for a user who never had targets: idempotent,
@@ -68,7 +73,7 @@ export function createPlaylistsService(deps: PlaylistsServiceDeps) {
       const rows = deps.cache
         ? await deps.cache.get(userId, read, () => [`targets:${userId}`])
         : await read();
-      return rows.map((r) => presentTarget(r.target, r.stats, timeZone));
+      return presented([rows], timeZone);
     },
 
     /** Ask the writer to remove from these targets' playlists the recordings Pacebeat added (state 'added'
