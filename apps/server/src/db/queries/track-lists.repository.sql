@@ -9,7 +9,11 @@ select
   "min_bpm",
   "max_bpm",
   "public_url",
-  "state"
+  "state",
+  "no_explicit",
+  "min_duration_ms",
+  "max_duration_ms",
+  "liked_only"
 from
   "playlist_targets"
 where
@@ -26,7 +30,11 @@ select
   "min_bpm",
   "max_bpm",
   "public_url",
-  "state"
+  "state",
+  "no_explicit",
+  "min_duration_ms",
+  "max_duration_ms",
+  "liked_only"
 from
   "playlist_targets"
 where
