@@ -37,8 +37,8 @@ export interface LibraryServiceDeps {
      * How long one process reuses a user's computed counts (member, catalog and summary counts: whole-
      * library aggregates, tens of ms for 10,000 tracks). The source rows themselves (enabled, progress,
      * errors) are read on every request, or from `sourcesCache` (dropped by NOTIFY on any change to
-     * them); a switch in this process drops the user's counts at once. Older counts are still answered
-     * while one recount runs in the background. 0: computed on every request.
+     * them); a switch in this process drops the user's counts at once. Counts up to twice this age are
+     * still answered while one recount runs in the background. 0: computed on every request.
      */
     statsMaxAgeMs?: number;
   };
@@ -105,10 +105,12 @@ export function createLibraryService(deps: LibraryServiceDeps) {
     const hit = counted.get(userId);
     if (hit && at - hit.at < maxAge) return hit.counts;
     if (maxAge <= 0) return compute(userId);
-    if (!hit?.known) return recount(userId, at).counts;
-    // Older than maxAge: this read answers with them while one recount runs in the background (the three
-    // aggregates take tens of milliseconds; no poll waits for them but the first), and the next reads get
-    // the new counts. So counts are at most maxAge plus one count's time old.
+    // Unknown, or older than twice the age: this read waits for a recount (tens of milliseconds). A status
+    // page polls every 15 s, so each of its polls gets counts made for it, never the last poll's.
+    if (!hit?.known || at - hit.at >= 2 * maxAge) return recount(userId, at).counts;
+    // Between one and two ages old (reads close together: several tabs, or load): this read answers with
+    // them while one recount runs in the background, and the next reads get the new counts. So no read
+    // waits behind the aggregates but the first, and counts are at most twice the age old.
     if (!hit.recounting) {
       hit.recounting = true;
       const next: Counted = { at, counts: compute(userId) };

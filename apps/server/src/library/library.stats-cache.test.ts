@@ -77,6 +77,20 @@ describe('status-page counts cache', () => {
     expect(h.calls.summary).toBe(2);
   });
 
+  it('a read long after the last (a status page polls every 15 s) waits for new counts, not the last poll’s', async () => {
+    const h = harness(2_000);
+    expect(await read(h.service)).toBe(10);
+    h.setKnown(40);
+    h.tick(15_000);
+    expect(await read(h.service)).toBe(40);
+    expect(h.calls.summary).toBe(2);
+    h.setKnown(41);
+    h.tick(3_999); // under twice the age: the last counts, and a recount behind them
+    expect(await read(h.service)).toBe(40);
+    await new Promise((r) => setImmediate(r));
+    expect(await read(h.service)).toBe(41);
+  });
+
   it('a failed recount leaves the last counts, and the next aged read tries again', async () => {
     const h = harness(2_000);
     expect(await read(h.service)).toBe(10);
