@@ -2,7 +2,6 @@
 // the server (default command `all`; pass another: `npm start -- serve`).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { enableCompileCache } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,9 +24,5 @@ if (Math.max(...sources.map((s) => newestMtime(path.join(root, s)))) > builtAt) 
   if (res.status !== 0) process.exit(res.status ?? 1);
 }
 
-// Node keeps the server's compiled code (its TypeScript already stripped) in a cache on disk, so a start
-// after the first skips most of that work: about 0.3 s of the 1.7 s to ready (bench/startup).
-enableCompileCache();
-
-// Same process: signals reach the server directly, so it shuts down gracefully.
-await import('../apps/server/src/main.ts');
+// The server, with Node's compile cache (scripts/server.ts), in this same process.
+await import('./server.ts');
