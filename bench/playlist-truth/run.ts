@@ -26,6 +26,7 @@ import {
   type LibraryModule,
 } from '@pacebeat/server/src/library/library.module.ts';
 import type { MatchCandidate } from '@pacebeat/server/src/library/library.repository.ts';
+import { MIN_CONFIDENCE } from '@pacebeat/server/src/playlists/matching.ts';
 import { createPlaylistsModule } from '@pacebeat/server/src/playlists/playlists.module.ts';
 import { sandboxSpotifyEndpoints } from '@pacebeat/server/src/spotify/demo.ts';
 import { createSpotifyModule } from '@pacebeat/server/src/spotify/spotify.module.ts';
@@ -194,12 +195,15 @@ async function runFor(user: string): Promise<string> {
         };
       if (first50 && removed.length === 0 && REMOVE > 0)
         removed = await removeAsUser(sandbox, user, playlists, userId);
-      if (performance.now() - lastLog > 15_000) {
+      // Every 3 s in the first two minutes (how the first 50 come), then every 15 s.
+      if (performance.now() - lastLog > (performance.now() - t0 < 120_000 ? 3_000 : 15_000)) {
         lastLog = performance.now();
         candidates = await library.listMatchCandidates(userId);
         const known = [...(await tempo.repo.getByKeys(candidates.map((c) => c.recordingKey))).values()];
+        const trusted = known.filter((k) => k.bpm !== null && k.confidence >= MIN_CONFIDENCE).length;
+        const lookups = await live('tempo-lookup');
         log(
-          `  ${user}: ${candidates.length} library tracks (scan ${await scanState()}), ${known.filter((k) => k.bpm !== null).length} tempos, ${n} placed, ${await webApiCalls()} Spotify calls, ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+          `  ${user}: ${candidates.length} library tracks (scan ${await scanState()}), ${known.filter((k) => k.bpm !== null).length} tempos (${trusted} trusted), ${lookups.length} lookup jobs, ${n} placed, ${await webApiCalls()} Spotify calls, ${((performance.now() - t0) / 1000).toFixed(0)} s`,
         );
       }
       if (!(await busy())) break;
