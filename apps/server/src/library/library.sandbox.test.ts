@@ -133,6 +133,43 @@ describe('a library scan', () => {
     expect(h.tempoQueued.slice(next).filter((q) => ids.includes(q.track.spotifyId))).toEqual([]);
   });
 
+  it('counts the artist catalogs by release: "so far" while listings are read, then of every release listed', async () => {
+    const u = newSpotifyUser({ liked: 12, favouriteArtists: 3 });
+    const userId = await h.connect(p, u.id);
+    const catalogs = async () => (await sourcesOf(userId)).find((s) => s.kind === 'artist_catalogs')!;
+    // Releases linked to the artists of the user's liked songs, and how many of them are wholly read.
+    const inDb = async () => {
+      const r = await h.db.db.execute<{ listed: number; read: number }>(sql`
+        select count(distinct r.id)::int as listed, count(distinct r.id) filter (where r.read_at is not null)::int as read
+        from library_source_tracks st
+        join library_sources s on s.id = st.source_ref and s.user_id = ${userId}
+        join library_tracks t on t.id = st.track_id
+        cross join lateral unnest(t.artist_ids) as x(artist_id)
+        join library_artist_releases ar on ar.artist_id = x.artist_id
+        join library_releases r on r.id = ar.release_id`);
+      return r.rows[0]!;
+    };
+    // Part way: some releases read, not every catalog whole.
+    let partial = false;
+    for (let i = 0; i < 200 && !partial; i++) {
+      await p.library.scans.runUnit(userId);
+      const { progress } = await catalogs();
+      const db = await inDb();
+      if (progress.state !== 'scanning' || db.read === 0) continue;
+      partial = true;
+      expect(progress.items_read).toBe(db.read);
+      if (progress.items_total !== null) expect(progress.items_total).toBe(db.listed);
+    }
+    expect(partial).toBe(true);
+
+    await h.drain(p, userId);
+    const done = await catalogs();
+    const db = await inDb();
+    expect(db.listed).toBeGreaterThan(3);
+    expect(done.progress).toMatchObject({ state: 'idle', items_read: db.listed, items_total: db.listed });
+    expect(done.front_tooltip).toMatch(/: (\d+) of \1 catalogs read so far/);
+  });
+
   it('the schedule gives a library to a connected user who has none, and rescans the others', async () => {
     const u = newSpotifyUser({ liked: 10, favouriteArtists: 2 });
     const userId = await h.connect(p, u.id);

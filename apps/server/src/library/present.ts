@@ -71,8 +71,16 @@ function progress(
     state,
     pages_read: row.pagesRead,
     pages_total: row.kind === 'artist_catalogs' ? null : row.pagesTotal,
-    items_read: row.kind === 'artist_catalogs' ? (catalog?.artistsRead ?? 0) : row.itemsRead,
-    items_total: row.kind === 'artist_catalogs' ? (catalog?.artists ?? null) : row.total,
+    // Artist catalogs count releases: the scan reads every artist's listing and albums before anyone's
+    // singles, so whole catalogs finish late (hours of "0 of 84" while thousands of tracks arrive). The
+    // releases' total is known once every artist's listing is read.
+    items_read: row.kind === 'artist_catalogs' ? (catalog?.releasesRead ?? 0) : row.itemsRead,
+    items_total:
+      row.kind === 'artist_catalogs'
+        ? catalog && catalog.artistsListed >= catalog.artists
+          ? catalog.releases
+          : null
+        : row.total,
     tracks_with_tempo: (catalogKind ? catalog?.tracksWithTempo : counts?.tracksWithTempo) ?? 0,
     resumes_at: state === 'waiting' ? unixSeconds(row.resumesAt) : null,
     error: state === 'failed' ? row.error : null,

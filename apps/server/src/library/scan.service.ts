@@ -91,11 +91,13 @@ export function createScanService(deps: ScanServiceDeps) {
         const r = await catalogStep(deps, userId, user.artistsStale);
         const s = task.source;
         if (r.idle) {
-          if (s.state !== 'idle')
+          // A rescan request made it due; done now (else the status page would show it scanning for good).
+          if (s.state !== 'idle' || s.dueAt !== null)
             await repo.updateSource(userId, s.id, {
               state: 'idle',
               lastFinishedAt: new Date(),
               resumesAt: null,
+              dueAt: null,
             });
         } else if (r.calls > 0) {
           await repo.updateSource(userId, s.id, {

@@ -13,6 +13,11 @@ export interface CatalogCounts extends SourceCounts {
   /** Artists whose catalogs the source covers, and how many of those catalogs are read. */
   artists: number;
   artistsRead: number;
+  /** Of those artists, how many have their whole releases listing read (so every release is known). */
+  artistsListed: number;
+  /** Releases listed for those artists, and how many of them have every track read. */
+  releases: number;
+  releasesRead: number;
 }
 
 export function createSourceStatsRepository(db: Db) {
@@ -40,6 +45,9 @@ export function createSourceStatsRepository(db: Db) {
         kind: string;
         artists: number;
         artists_read: number;
+        artists_listed: number;
+        releases: number;
+        releases_read: number;
         known: number;
         with_tempo: number;
       }>(sql`
@@ -54,8 +62,16 @@ export function createSourceStatsRepository(db: Db) {
           join library_tracks t on t.id = st.track_id
           cross join lateral unnest(t.artist_ids) as x(artist_id)),
         artists as (
-          select s.kind, count(*)::int as artists, count(a.catalog_read_at)::int as artists_read
+          select s.kind, count(*)::int as artists, count(a.catalog_read_at)::int as artists_read,
+                 count(*) filter (where a.catalog_offset >= a.catalog_total)::int as artists_listed
           from sets s left join library_artists a on a.id = s.artist_id group by s.kind),
+        releases as (
+          select s.kind, count(distinct r.id)::int as releases,
+                 count(distinct r.id) filter (where r.read_at is not null)::int as releases_read
+          from sets s
+          join library_artist_releases ar on ar.artist_id = s.artist_id
+          join library_releases r on r.id = ar.release_id
+          group by s.kind),
         tracks as (
           select s.kind, count(distinct t.id)::int as known,
                  count(distinct t.id) filter (where tr.key is not null)::int as with_tempo
@@ -64,15 +80,19 @@ export function createSourceStatsRepository(db: Db) {
           join library_tracks t on t.release_id = ar.release_id and s.artist_id = any(t.artist_ids)
           left join tempo_recordings tr on tr.key = t.recording_key and tr.bpm is not null
           group by s.kind)
-        select a.kind, a.artists, a.artists_read, coalesce(t.known, 0) as known,
-               coalesce(t.with_tempo, 0) as with_tempo
-        from artists a left join tracks t on t.kind = a.kind`);
+        select a.kind, a.artists, a.artists_read, a.artists_listed,
+               coalesce(r.releases, 0) as releases, coalesce(r.releases_read, 0) as releases_read,
+               coalesce(t.known, 0) as known, coalesce(t.with_tempo, 0) as with_tempo
+        from artists a left join tracks t on t.kind = a.kind left join releases r on r.kind = a.kind`);
       return new Map(
         rows.rows.map((r) => [
           r.kind,
           {
             artists: r.artists,
             artistsRead: r.artists_read,
+            artistsListed: r.artists_listed,
+            releases: r.releases,
+            releasesRead: r.releases_read,
             knownTracks: r.known,
             tracksWithTempo: r.with_tempo,
           },

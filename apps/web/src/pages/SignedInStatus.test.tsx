@@ -92,6 +92,13 @@ describe('the signed-in status page: tables (spec §2)', () => {
               name: 'Broken',
               progress: { ...source().progress, state: 'failed', error: 'Spotify answered 500' },
             }),
+            source({
+              kind: 'artist_catalogs',
+              source_id: 'artist_catalogs',
+              name: 'Artist catalogs',
+              stats: { known_tracks: 3320 },
+              progress: { ...source().progress, items_read: 212, items_total: null, tracks_with_tempo: 368 },
+            }),
           ]),
         ),
     });
@@ -108,6 +115,8 @@ describe('the signed-in status page: tables (spec §2)', () => {
     expect(cells(1)).toEqual(['Liked Songs1,240 of 10,000 read', '', '-', 'N/A']);
     expect(cells(2)).toEqual(['Long runs2,000 with a tempo', '', '2026-11-22 08:00', '2,345']);
     expect(cells(3)[0]).toBe('BrokenScan failed: Spotify answered 500');
+    // Catalogs count releases, and their total is unknown until every artist's listing is read.
+    expect(cells(4)[0]).toBe('Artist catalogs212 releases read so far · 368 with a tempo');
     expect(screen.getByRole('switch', { name: 'Enabled: Liked Songs' })).toHaveProperty('checked', true);
     expect(screen.getByRole('switch', { name: 'Enabled: Long runs' })).toHaveProperty('checked', false);
     expect(screen.getByRole('progressbar', { name: 'Liked Songs: 12 % read' })).toBeTruthy();

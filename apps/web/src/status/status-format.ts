@@ -45,12 +45,14 @@ export function shortTime(unixSeconds: number, now = Date.now()): string {
  * One line on where a source's scan stands (beyond the spec): "1,240 of 10,000 read", "waiting for
  * Spotify until 14:05", "failed: …". Null when there is nothing to say beyond the counts.
  */
-export function progressText(p: SourceProgress, now = Date.now()): string | null {
+export function progressText(p: SourceProgress, kind?: Source['kind'], now = Date.now()): string | null {
+  // Artist catalogs count releases (albums, singles); the other sources count what their list holds.
+  const unit = kind === 'artist_catalogs' ? ' releases' : '';
   const read =
     p.items_total !== null
-      ? `${count(p.items_read)} of ${count(p.items_total)} read`
+      ? `${count(p.items_read)} of ${count(p.items_total)}${unit} read`
       : p.items_read > 0
-        ? `${count(p.items_read)} read so far`
+        ? `${count(p.items_read)}${unit} read so far`
         : null;
   switch (p.state) {
     case 'scanning':

@@ -54,10 +54,29 @@ with
     select
       s.kind,
       count(*)::int as artists,
-      count(a.catalog_read_at)::int as artists_read
+      count(a.catalog_read_at)::int as artists_read,
+      count(*) filter (
+        where
+          a.catalog_offset >= a.catalog_total
+      )::int as artists_listed
     from
       sets s
       left join library_artists a on a.id = s.artist_id
+    group by
+      s.kind
+  ),
+  releases as (
+    select
+      s.kind,
+      count(distinct r.id)::int as releases,
+      count(distinct r.id) filter (
+        where
+          r.read_at is not null
+      )::int as releases_read
+    from
+      sets s
+      join library_artist_releases ar on ar.artist_id = s.artist_id
+      join library_releases r on r.id = ar.release_id
     group by
       s.kind
   ),
@@ -83,11 +102,15 @@ select
   a.kind,
   a.artists,
   a.artists_read,
+  a.artists_listed,
+  coalesce(r.releases, 0) as releases,
+  coalesce(r.releases_read, 0) as releases_read,
   coalesce(t.known, 0) as known,
   coalesce(t.with_tempo, 0) as with_tempo
 from
   artists a
-  left join tracks t on t.kind = a.kind;
+  left join tracks t on t.kind = a.kind
+  left join releases r on r.kind = a.kind;
 
 -- SourceStatsRepository.summary
 -- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]

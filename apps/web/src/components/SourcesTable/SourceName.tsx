@@ -11,7 +11,7 @@ import { ServerHtmlTooltip } from '../ServerHtmlTooltip/ServerHtmlTooltip.tsx';
  */
 export function SourceName({ source }: { source: Source }) {
   const p = source.progress;
-  const line = progressText(p);
+  const line = progressText(p, source.kind);
   const percent = progressPercent(p);
   const tempo = tempoLine(p, source.stats.known_tracks);
   const failed = p.state === 'failed';
