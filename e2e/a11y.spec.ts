@@ -229,6 +229,19 @@ for (const state of STATES) {
     await state.open(page);
     await expect(state.ready(page).first()).toBeVisible({ timeout: 20_000 });
     await page.waitForLoadState('networkidle');
+    // Let finite animations end first (a tab's ripple and colour change, a dialog's fade): axe's contrast
+    // check reads the colours of the moment, and a half-faded text is not what a reader sees.
+    await page.waitForFunction(
+      () => {
+        type Anim = { playState: string; effect: { getTiming(): { iterations?: number } } | null };
+        const doc = (globalThis as unknown as { document: { getAnimations(): Anim[] } }).document;
+        return doc
+          .getAnimations()
+          .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity);
+      },
+      undefined,
+      { timeout: 5_000 },
+    );
     const results = await new AxeBuilder({ page }).analyze();
     const found = results.violations.map((v) => ({
       rule: v.id,
