@@ -3,6 +3,7 @@
 // file's own, so its ids (and shared catalog rows) are not another test file's.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TEMPO_PRIORITY } from '../tempo/tempo.jobs.ts';
 import { startLibraryHarness, type LibraryHarness, type LibraryProcess } from './library.test-helper.ts';
 
 let h: LibraryHarness;
@@ -61,6 +62,23 @@ describe('a library scan', () => {
     const likedSet = likedIds('ana.runs');
     expect(mine.slice(0, likedSet.length).sort()).toEqual([...likedSet].sort());
     expect(new Set(mine).size).toBe(mine.length); // queued once each
+  });
+
+  it('looks up a new library’s first 4 Liked Songs pages before every other runner’s own tracks', async () => {
+    const u = newSpotifyUser({ liked: 230, favouriteArtists: 2 });
+    const userId = await h.connect(p, u.id);
+    await h.drain(p, userId);
+    // The first 200 liked (newest first, read at the interactive priority), the other 30 liked, the rest.
+    // (A track another test's runner had queued is not queued again: the catalog is shared.)
+    const liked = likedIds(u.id);
+    const first = new Set(liked.slice(0, 200));
+    const later = new Set(liked.slice(200));
+    const mine = h.tempoQueued.filter((q) => q.userId === userId);
+    const of = (set: (id: string) => boolean) =>
+      new Set(mine.filter((q) => set(q.track.spotifyId)).map((q) => q.priority));
+    expect(of((id) => first.has(id))).toEqual(new Set([TEMPO_PRIORITY.firstPages]));
+    expect(of((id) => later.has(id))).toEqual(new Set([TEMPO_PRIORITY.ownLibrary]));
+    expect(of((id) => !first.has(id) && !later.has(id))).toEqual(new Set([TEMPO_PRIORITY.catalog]));
   });
 
   it('reads a playlist with local files, a removed track and a duplicate, skipping what is not a track', async () => {

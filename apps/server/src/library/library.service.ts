@@ -9,7 +9,7 @@ import { TEMPO_PRIORITY, type TempoLookups } from '../tempo/tempo.jobs.ts';
 import type { CatalogRepository } from './catalog.repository.ts';
 import type { LibraryRepository, MatchCandidate } from './library.repository.ts';
 import { NOT_READABLE, presentSource } from './present.ts';
-import { TEMPO_REQUEUE_MS } from './scan-context.ts';
+import { TEMPO_REQUEUE_MS, type TempoQueueOptions } from './scan-context.ts';
 import type { SourceStatsRepository } from './source-stats.repository.ts';
 import type { SourceRow } from './source.repository.ts';
 
@@ -54,12 +54,17 @@ export function createTempoQueueing(deps: {
   repo: Pick<CatalogRepository, 'tracksNeedingTempo' | 'markTempoQueued'>;
   tempo: Pick<TempoLookups, 'enqueue'>;
 }) {
-  return async (userId: string, trackIds: string[], opts: { ownLibrary?: boolean } = {}): Promise<void> => {
+  return async (userId: string, trackIds: string[], opts: TempoQueueOptions = {}): Promise<void> => {
     const need = await deps.repo.tracksNeedingTempo(trackIds, TEMPO_REQUEUE_MS);
     if (need.length === 0) return;
+    const priority = opts.firstPages
+      ? TEMPO_PRIORITY.firstPages
+      : opts.ownLibrary
+        ? TEMPO_PRIORITY.ownLibrary
+        : TEMPO_PRIORITY.catalog;
     await deps.tempo.enqueue(
       need.map(({ recordingKey: _key, ...track }) => track),
-      { userId, priority: opts.ownLibrary ? TEMPO_PRIORITY.ownLibrary : TEMPO_PRIORITY.catalog },
+      { userId, priority },
     );
     await deps.repo.markTempoQueued(need.map((t) => t.spotifyId));
   };

@@ -19,7 +19,7 @@ export interface LibraryProcess {
 
 export interface LibraryHarness extends Harness {
   /** Tempo lookups queued by scans, with the user they were queued for. */
-  tempoQueued: Array<{ track: TrackInput; userId: string | undefined }>;
+  tempoQueued: Array<{ track: TrackInput; userId: string | undefined; priority: number | undefined }>;
   /** Units queued by scans and services: user ids (and start times when later). */
   wakes: Array<{ userId: string; startAfter?: Date }>;
   /** Library events: tracks added. */
@@ -70,7 +70,8 @@ export async function startLibraryHarness(sandboxOptions: SandboxOptions = {}): 
       spotify,
       tempoLookups: {
         enqueue: async (tracks, opts = {}) => {
-          for (const track of tracks) tempoQueued.push({ track, userId: opts.userId });
+          for (const track of tracks)
+            tempoQueued.push({ track, userId: opts.userId, priority: opts.priority });
           return Math.ceil(tracks.length / 50);
         },
       },

@@ -82,7 +82,7 @@ export async function likedStep(c: ScanContext, userId: string, s: SourceRow): P
   await c.queueTempo(
     userId,
     tracks.map((t) => t.id),
-    { ownLibrary: true },
+    { ownLibrary: true, firstPages: firstEver },
   );
   return { calls: 1, tracks: tracks.length };
 }

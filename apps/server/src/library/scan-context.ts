@@ -43,6 +43,13 @@ export type LibraryApi = Pick<
   | 'albumTracks'
 >;
 
+/** Which tracks a tempo lookup is for: the runner's own (Liked Songs, their playlists), and of those a new
+ *  library's first Liked Songs pages (read at the interactive priority); else catalog tracks. */
+export interface TempoQueueOptions {
+  ownLibrary?: boolean;
+  firstPages?: boolean;
+}
+
 export interface ScanContext {
   repo: Pick<
     LibraryRepository,
@@ -56,10 +63,10 @@ export interface ScanContext {
   >;
   api: (ctx: CallContext) => LibraryApi;
   /**
-   * Queues tempo lookups for tracks just stored (those not queued before under their key); `ownLibrary`
-   * (Liked Songs, the runner's playlists) are looked up before catalog tracks.
+   * Queues tempo lookups for tracks just stored (those not queued before under their key), at the
+   * priority its options say (TEMPO_PRIORITY).
    */
-  queueTempo: (userId: string, trackIds: string[], opts?: { ownLibrary?: boolean }) => Promise<void>;
+  queueTempo: (userId: string, trackIds: string[], opts?: TempoQueueOptions) => Promise<void>;
   settings: LibrarySettings;
   /** Pacebeat's own target playlists of a user: never a source. */
   targetPlaylistIds?: (userId: string) => Promise<Set<string>>;

@@ -22,9 +22,11 @@ export const TrackInputSchema = z
 /**
  * pg-boss priorities (higher runs first): the tracks a runner chose (Liked Songs, their playlists) are
  * looked up before the catalogs of their artists, and before the catalogs of every other user, so a new
- * runner's first playlists do not wait behind thousands of catalog tracks already queued.
+ * runner's first playlists do not wait behind thousands of catalog tracks already queued. The first
+ * Liked Songs pages of a library just connected (read at the interactive priority) come before every
+ * other runner's own tracks too: a runner who just connected waits for their first playlists.
  */
-export const TEMPO_PRIORITY = { ownLibrary: 1, catalog: 0 } as const;
+export const TEMPO_PRIORITY = { firstPages: 2, ownLibrary: 1, catalog: 0 } as const;
 
 export const TempoLookupPayload = z
   .object({
