@@ -65,24 +65,15 @@ with
     group by
       s.kind
   ),
-  releases as (
+  -- One walk over the artists' releases counts both the releases (read or not) and their tracks.
+  catalog as (
     select
       s.kind,
       count(distinct r.id)::int as releases,
       count(distinct r.id) filter (
         where
           r.read_at is not null
-      )::int as releases_read
-    from
-      sets s
-      join library_artist_releases ar on ar.artist_id = s.artist_id
-      join library_releases r on r.id = ar.release_id
-    group by
-      s.kind
-  ),
-  tracks as (
-    select
-      s.kind,
+      )::int as releases_read,
       count(distinct t.id)::int as known,
       count(distinct t.id) filter (
         where
@@ -91,7 +82,8 @@ with
     from
       sets s
       join library_artist_releases ar on ar.artist_id = s.artist_id
-      join library_tracks t on t.release_id = ar.release_id
+      left join library_releases r on r.id = ar.release_id
+      left join library_tracks t on t.release_id = ar.release_id
       and s.artist_id = any (t.artist_ids)
       left join tempo_recordings tr on tr.key = t.recording_key
       and tr.bpm is not null
@@ -103,14 +95,13 @@ select
   a.artists,
   a.artists_read,
   a.artists_listed,
-  coalesce(r.releases, 0) as releases,
-  coalesce(r.releases_read, 0) as releases_read,
-  coalesce(t.known, 0) as known,
-  coalesce(t.with_tempo, 0) as with_tempo
+  coalesce(c.releases, 0) as releases,
+  coalesce(c.releases_read, 0) as releases_read,
+  coalesce(c.known, 0) as known,
+  coalesce(c.with_tempo, 0) as with_tempo
 from
   artists a
-  left join tracks t on t.kind = a.kind
-  left join releases r on r.kind = a.kind;
+  left join catalog c on c.kind = a.kind;
 
 -- SourceStatsRepository.summary
 -- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
