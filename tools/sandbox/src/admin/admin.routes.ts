@@ -102,6 +102,7 @@ export function registerAdminRoutes(app: FastifyInstance, _ctx: Ctx, admin: Admi
   app.post('/authorize', async (req) => admin.authorize(b(req) as Parameters<Admin['authorize']>[0]));
   app.post('/connect', async (req) => admin.connect(b(req) as Parameters<Admin['connect']>[0]));
   app.post('/tokens/revoke', async (req) => admin.revokeTokens(b(req)));
+  app.post('/tokens/expire', async (req) => admin.expireTokens(b(req)));
   app.get('/config', async () => admin.config());
   app.put('/config', async (req) => admin.setConfig(b(req)));
   app.get('/faults', async () => admin.faults());

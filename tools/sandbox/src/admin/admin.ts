@@ -193,6 +193,10 @@ export function createAdmin(ctx: Ctx, initial: SandboxConfig) {
     revokeTokens: (filter: { userId?: string; clientId?: string; accessToken?: string }) => ({
       revoked: ctx.tokens.revoke(filter),
     }),
+    /** The matching grants' refresh tokens expire now (`Refresh token expired` on the next refresh). */
+    expireTokens: (filter: { userId?: string; clientId?: string }) => ({
+      expired: ctx.tokens.expire(filter),
+    }),
     config: () => ctx.config,
     /** Changes switches while running; switching extendedQuota alone also switches the daily quota to that mode's default. */
     setConfig: (patch: Partial<SandboxOptions>) => {

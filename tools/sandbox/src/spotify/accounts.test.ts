@@ -201,6 +201,18 @@ describe('Spotify accounts', () => {
     expect(r.body).toEqual({ error: 'invalid_grant', error_description: 'Refresh token revoked' });
   });
 
+  it("expires a user's refresh tokens on request (admin.expireTokens)", async () => {
+    const t = sb.admin.connect({ userId: 'ana.runs' });
+    expect(sb.admin.expireTokens({ userId: 'ana.runs' }).expired).toBe(1);
+    expect((await http(`${sb.baseUrls.spotifyApi}/me`, { token: t.access_token })).status).toBe(200);
+    const r = await token({
+      grant_type: 'refresh_token',
+      refresh_token: t.refresh_token as string,
+      client_id: 'pacebeat-demo',
+    });
+    expect(r.body).toEqual({ error: 'invalid_grant', error_description: 'Refresh token expired' });
+  });
+
   it('allows browser calls: CORS preflight and headers on the token endpoint and the Web API', async () => {
     const pre = await fetch(`${sb.baseUrls.spotifyAccounts}/api/token`, {
       method: 'OPTIONS',

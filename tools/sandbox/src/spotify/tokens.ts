@@ -168,6 +168,23 @@ export class TokenStore {
   }
 
   /** Revokes grants (the user removed the app's access): matching access and refresh tokens stop working. */
+  /**
+   * Ages the matching grants past the refresh-token lifetime, as if the user had authorised long ago: the
+   * next refresh answers `Refresh token expired`; access tokens already issued live out their hour.
+   */
+  expire(filter: { userId?: string; clientId?: string }): number {
+    let n = 0;
+    const ttlMs = this.config().refreshTokenTtlSeconds * 1000;
+    for (const g of this.grants) {
+      if (g.revoked) continue;
+      if (filter.userId && g.userId !== filter.userId) continue;
+      if (filter.clientId && g.clientId !== filter.clientId) continue;
+      g.authorisedAt = Math.min(g.authorisedAt, this.clock.now() - ttlMs - 1000);
+      n++;
+    }
+    return n;
+  }
+
   revoke(filter: { userId?: string; clientId?: string; accessToken?: string }): number {
     let n = 0;
     const target = filter.accessToken ? this.access.get(filter.accessToken)?.grant : undefined;
