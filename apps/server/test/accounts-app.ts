@@ -68,9 +68,13 @@ export async function buildTestApp(o: TestAppOptions = {}) {
 
 /**
  * The app's origins for `app.inject`, whose requests say `Host: localhost:80`: the server is taken to
- * listen on http://localhost (with PUBLIC_URL set, requests must name the public host).
+ * listen on http://localhost (with PUBLIC_URL set, requests must name the public host). Its pages are
+ * served there as they are (a real server sends them to 127.0.0.1: origins.test.ts).
  */
-export const testOrigins = (config: Config) => appOrigins({ ...config, HOST: 'localhost', PORT: 80 });
+export const testOrigins = (config: Config) => ({
+  ...appOrigins({ ...config, HOST: 'localhost', PORT: 80 }),
+  localhostRedirects: {},
+});
 
 /** A unique email and a client address per test, so rate limits and accounts never collide. */
 export const uniqueEmail = () => `u-${randomUUID()}@example.org`;

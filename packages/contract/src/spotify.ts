@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SudoQuery } from './common.ts';
 
 /** The scopes Pacebeat asks Spotify for (read the library, write the target playlists). */
 export const SPOTIFY_SCOPES = [
@@ -9,6 +10,17 @@ export const SPOTIFY_SCOPES = [
   'playlist-modify-public',
   'playlist-modify-private',
 ] as const;
+
+/** GET /api/spotify/connect_data's query. */
+export const SpotifyConnectDataQuery = SudoQuery.extend({
+  /**
+   * The origin the connect page is open at (`location.origin`): the redirect URI is the connect page
+   * there. A dev server's proxy may rewrite the `Host` header, so the page names its own address; without
+   * it, the origin the request was addressed to. Must be one of the app's origins.
+   */
+  page_origin: z.string().max(300).optional(),
+});
+export type SpotifyConnectDataQuery = z.infer<typeof SpotifyConnectDataQuery>;
 
 /** GET /api/spotify/connect_data — what the connect page needs to start the PKCE flow. */
 export const SpotifyConnectDataReply = z.object({
@@ -22,6 +34,11 @@ export const SpotifyConnectDataReply = z.object({
     token_url: z.string(),
     /** True when Pacebeat runs against its built-in simulated Spotify (no client id configured). */
     demo: z.boolean(),
+    /**
+     * The connect page's own URL at the address the page is open at, where Spotify sends the runner back.
+     * Never a `localhost` one (Spotify refuses them): connect_data answers 400 `SpotifyRedirectUriRefused` then.
+     */
+    redirect_uri: z.string(),
   }),
 });
 export type SpotifyConnectDataReply = z.infer<typeof SpotifyConnectDataReply>;
@@ -73,4 +90,9 @@ export const SPOTIFY_ERRORS = {
   accountRefused: 'SpotifyAccountRefused',
   /** The call budget or a cooldown says wait. */
   busy: 'SpotifyBusy',
+  /**
+   * connect_data: Spotify would refuse to send the runner back to this page's address (`localhost`, or
+   * plain http other than 127.0.0.1); the message says what to open instead.
+   */
+  redirectRefused: 'SpotifyRedirectUriRefused',
 } as const;

@@ -10,7 +10,7 @@ import { apiDocs } from './api-docs.ts';
 import { authPlugin } from './auth.plugin.ts';
 import { contentSecurityPolicy } from './csp.ts';
 import { AppError } from './errors.ts';
-import { requestHost, type AppOrigins } from './origins.ts';
+import { localhostRedirect, requestHost, type AppOrigins } from './origins.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { installInputGuard } from './input-guard.ts';
 import { healthRoutes, type HealthDeps } from './health.routes.ts';
@@ -33,7 +33,7 @@ export interface AppDeps extends HealthDeps {
   /** Sign-in, sessions and the user status (accounts module). */
   accounts: Omit<AccountsRoutesOptions, 'origins'>;
   /** Spotify connect and disconnect (spotify module). */
-  spotify?: SpotifyRoutesOptions;
+  spotify?: Omit<SpotifyRoutesOptions, 'origins'>;
   /** Tempo sources' credits for the footer (tempo module). */
   tempo?: TempoRoutesOptions;
   /** Prometheus metrics: every request is counted by route pattern and status (metrics/). */
@@ -81,12 +81,22 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   // Every request but the health checks must be addressed to one of the app's own hosts (DNS rebinding,
   // forged Host headers). Supervisors and proxies probe /healthz and /readyz by any name.
   const hosts = new Set(deps.origins.allowedHosts);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (request.url === '/healthz' || request.url === '/readyz') return;
     const host = requestHost(request.protocol, request.host); // X-Forwarded-Host only with TRUST_PROXY
     if (!hosts.has(host)) {
       throw new AppError('HostNotAllowed', 421, `This server does not answer for ${host}.`);
     }
+    // A page opened at `localhost` moves to 127.0.0.1 before anything else (sign-in included): Spotify
+    // sends no one back to `localhost`, and a session cookie would not follow. API calls stay and answer.
+    const isPage =
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      request.url.startsWith('/') &&
+      request.url !== API_BASE &&
+      !request.url.startsWith(`${API_BASE}/`) &&
+      !request.url.startsWith(`${API_BASE}?`);
+    const to = isPage ? localhostRedirect(deps.origins, host, request.socket.localAddress) : undefined;
+    if (to) return reply.header('Cache-Control', 'no-store').redirect(`${to}${request.url}`, 307);
   });
 
   app.addHook('onResponse', async (request, reply) => {
@@ -114,7 +124,9 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
       });
       await api.register(accountsRoutes, { ...deps.accounts, origins: deps.origins });
       await api.register(pingRoutes);
-      if (deps.spotify) await api.register(spotifyRoutes, { ...deps.spotify, prefix: '/spotify' });
+      if (deps.spotify) {
+        await api.register(spotifyRoutes, { ...deps.spotify, origins: deps.origins, prefix: '/spotify' });
+      }
       if (deps.library) await api.register(libraryRoutes, { ...deps.library, prefix: '/spotify' });
       if (deps.playlists) await api.register(playlistsRoutes, { ...deps.playlists, prefix: '/spotify' });
       if (deps.choices) await api.register(choicesRoutes, { ...deps.choices, prefix: '/spotify' });

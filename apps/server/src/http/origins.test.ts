@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, uniqueEmail, uniqueIp } from '../../test/accounts-app.ts';
 import { ConfigError, loadConfig } from '../config.ts';
-import { appOrigins } from './origins.ts';
+import { appOrigins, localhostRedirect, requestOrigin, spotifyRedirectProblem } from './origins.ts';
 
 type TestApp = Awaited<ReturnType<typeof buildTestApp>>;
 const PASSWORD = 'run4fun!';
@@ -30,6 +30,48 @@ describe('appOrigins', () => {
       linkOrigin: 'http://pace.lan:8080',
       allowedHosts: ['pace.lan:8080'],
     });
+  });
+});
+
+describe('localhost and Spotify', () => {
+  it('sends a localhost page to a loopback address the app answers at, preferring the one it came in on', () => {
+    const local = appOrigins(loadConfig({}));
+    expect(localhostRedirect(local, 'localhost:8080')).toBe('http://127.0.0.1:8080');
+    expect(localhostRedirect(local, 'localhost:8080', '::1')).toBe('http://[::1]:8080');
+    expect(localhostRedirect(local, 'localhost:8080', '::ffff:127.0.0.1')).toBe('http://127.0.0.1:8080');
+    expect(localhostRedirect(local, '127.0.0.1:8080')).toBeUndefined();
+    // Listening on ::1 alone: to [::1], not to 127.0.0.1 where nothing listens.
+    expect(localhostRedirect(appOrigins(loadConfig({ HOST: '::1' })), 'localhost:8080')).toBe(
+      'http://[::1]:8080',
+    );
+    // PUBLIC_URL (plus the Vite dev server): no loopback origin to go to, nothing is redirected.
+    const behind = appOrigins(
+      loadConfig({ PUBLIC_URL: 'https://pace.example.org', ALLOWED_ORIGINS: 'http://localhost:5173' }),
+    );
+    expect(behind.localhostRedirects).toEqual({});
+  });
+
+  it('names the redirect URI after the configured origin, and never a localhost one', () => {
+    const local = appOrigins(loadConfig({}));
+    expect(requestOrigin(local, 'http', '127.0.0.1:8080')).toBe('http://127.0.0.1:8080');
+    expect(spotifyRedirectProblem(local, 'http://127.0.0.1:8080')).toBeUndefined();
+    expect(spotifyRedirectProblem(local, 'http://[::1]:8080')).toBeUndefined();
+    expect(spotifyRedirectProblem(local, 'http://localhost:8080')).toContain(
+      'Open http://127.0.0.1:8080/connect/spotify instead',
+    );
+    // Behind a TLS proxy without TRUST_PROXY the request says http: the origin is PUBLIC_URL's.
+    const behind = appOrigins(
+      loadConfig({ PUBLIC_URL: 'https://pace.example.org', ALLOWED_ORIGINS: 'http://localhost:5173' }),
+    );
+    expect(requestOrigin(behind, 'http', 'pace.example.org')).toBe('https://pace.example.org');
+    expect(spotifyRedirectProblem(behind, 'https://pace.example.org')).toBeUndefined();
+    // The Vite dev server at localhost: what to open, and the setting that lets the server answer there.
+    expect(spotifyRedirectProblem(behind, requestOrigin(behind, 'http', 'localhost:5173'))).toBe(
+      'Spotify does not accept localhost addresses, so it cannot send you back to this page. Open http://127.0.0.1:5173/connect/spotify instead (the server must answer there too: add http://127.0.0.1:5173 to ALLOWED_ORIGINS).',
+    );
+    // Plain http on a network name: Spotify refuses it too.
+    const lan = appOrigins(loadConfig({ HOST: '0.0.0.0', ALLOWED_ORIGINS: 'http://pace.lan:8080' }));
+    expect(spotifyRedirectProblem(lan, 'http://pace.lan:8080')).toContain('HTTPS');
   });
 });
 
@@ -81,6 +123,23 @@ describe('Host header', () => {
     expect(res.statusCode).toBe(421);
     const page = await t.app.inject({ url: '/', headers: { host: 'attacker.example:8080' } });
     expect(page.statusCode).toBe(421);
+  });
+
+  it('a page opened at localhost moves to 127.0.0.1 at once, path and query kept; the API stays', async () => {
+    for (const url of ['/', '/connect/spotify?code=c&state=s', '/login', '/assets/x.js']) {
+      const page = await t.app.inject({ url, headers: { host: 'localhost:8080' } });
+      expect(page.statusCode, url).toBe(307);
+      expect(page.headers.location).toBe(`http://127.0.0.1:8080${url}`);
+      expect(page.headers['cache-control']).toBe('no-store');
+    }
+    const head = await t.app.inject({ method: 'HEAD', url: '/paces', headers: { host: 'localhost:8080' } });
+    expect(head.headers.location).toBe('http://127.0.0.1:8080/paces');
+    const api = await t.app.inject({ url: '/api/whoami', headers: { host: 'localhost:8080' } });
+    expect(api.statusCode).toBe(200);
+    const health = await t.app.inject({ url: '/healthz', headers: { host: 'localhost:8080' } });
+    expect(health.statusCode).toBe(200);
+    const there = await t.app.inject({ url: '/connect/spotify', headers: { host: '127.0.0.1:8080' } });
+    expect(there.headers.location).toBeUndefined();
   });
 
   it('answers a malformed Host with 400, and health checks by any name', async () => {

@@ -5,7 +5,13 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorReply, SpotifyConnectDataReply, SpotifyTokenInfo, WhoamiReply } from '@pacebeat/contract';
+import {
+  ErrorReply,
+  SPOTIFY_ERRORS,
+  SpotifyConnectDataReply,
+  SpotifyTokenInfo,
+  WhoamiReply,
+} from '@pacebeat/contract';
 import { createAccountsModule } from '../accounts/accounts.module.ts';
 import { loadConfig } from '../config.ts';
 import { spotifyAccounts } from '../db/spotify.schema.ts';
@@ -81,16 +87,53 @@ describe('/api/spotify', () => {
     expect((await put('/api/spotify/disconnect', undefined)).statusCode).toBe(401);
   });
 
-  it('connect_data answers the client id, the scopes and the demo flag', async () => {
+  it('connect_data answers the client id, the scopes, the demo flag and the redirect URI', async () => {
     const { cookie } = await signUp();
-    const res = await app.inject({ url: '/api/spotify/connect_data', headers: { cookie } });
+    const res = await app.inject({
+      url: '/api/spotify/connect_data',
+      headers: { cookie, host: '127.0.0.1' },
+    });
     const body = SpotifyConnectDataReply.parse(res.json());
+    expect(body.data.redirect_uri).toBe('http://127.0.0.1/connect/spotify');
     expect(body.data.client_id).toBe('pacebeat-demo');
     expect(body.data.scopes.join(' ')).toBe(
       'user-library-read playlist-read-private playlist-read-collaborative user-follow-read playlist-modify-public playlist-modify-private',
     );
     expect(body.data.authorize_url).toBe(`${h.sandbox.baseUrls.spotifyAccounts}/authorize`);
     expect(body.data.demo).toBe(true);
+  });
+
+  it('connect_data never names a localhost redirect URI: 400 saying what to open instead', async () => {
+    const { cookie } = await signUp();
+    // app.inject's requests say `Host: localhost:80`, one of this app's origins.
+    const res = await app.inject({ url: '/api/spotify/connect_data', headers: { cookie } });
+    expect(res.statusCode, res.body).toBe(400);
+    const body = ErrorReply.parse(res.json());
+    expect(body.error.code).toBe(SPOTIFY_ERRORS.redirectRefused);
+    expect(body.error.message).toContain('Open http://127.0.0.1/connect/spotify instead');
+    expect(res.body).not.toContain('localhost/connect/spotify');
+    // The page names its own address (a dev server's proxy rewrites Host): the same rules apply to it.
+    const named = (pageOrigin: string) =>
+      app.inject({
+        url: `/api/spotify/connect_data?page_origin=${encodeURIComponent(pageOrigin)}`,
+        headers: { cookie, host: '127.0.0.1' },
+      });
+    const local = await named('http://localhost');
+    expect(local.statusCode).toBe(400);
+    expect(local.json()).toMatchObject({ error: { code: SPOTIFY_ERRORS.redirectRefused } });
+    const elsewhere = await named('https://attacker.example');
+    expect(elsewhere.statusCode).toBe(400);
+    expect(elsewhere.json().error.message).toContain('add https://attacker.example to ALLOWED_ORIGINS');
+    expect((await named('not a url')).statusCode).toBe(400);
+    const fromIp = await app.inject({
+      url: `/api/spotify/connect_data?page_origin=${encodeURIComponent('http://127.0.0.1')}`,
+      headers: { cookie }, // Host: localhost, as a proxy may say
+    });
+    expect(SpotifyConnectDataReply.parse(fromIp.json()).data.redirect_uri).toBe(
+      'http://127.0.0.1/connect/spotify',
+    );
+    const ipv6 = await app.inject({ url: '/api/spotify/connect_data', headers: { cookie, host: '[::1]' } });
+    expect(SpotifyConnectDataReply.parse(ipv6.json()).data.redirect_uri).toBe('http://[::1]/connect/spotify');
   });
 
   it('missing or malformed token replies answer 400 and store nothing', async () => {
@@ -183,7 +226,7 @@ describe('/api/spotify', () => {
     const sudo = `?sudo=${encodeURIComponent(target.email)}`;
     const data = await app.inject({
       url: `/api/spotify/connect_data${sudo}`,
-      headers: { cookie: admin.cookie },
+      headers: { cookie: admin.cookie, host: '127.0.0.1' },
     });
     expect(data.statusCode).toBe(200);
     const c = await put(`/api/spotify/connect${sudo}`, admin.cookie, { token_info: tokenFor().token_info });

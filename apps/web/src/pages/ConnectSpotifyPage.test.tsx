@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SPOTIFY_SCOPES } from '@pacebeat/contract';
+import { SPOTIFY_ERRORS, SPOTIFY_SCOPES } from '@pacebeat/contract';
 import { challengeOf, readPending, savePending } from '../spotify/pkce.ts';
 import { SPOTIFY_TEXTS as T } from '../spotify/texts.ts';
 import { errorReply, jsonReply, renderApp, type FakeApi } from '../test/render-app.tsx';
@@ -24,6 +24,7 @@ const connectData = () =>
       authorize_url: 'http://127.0.0.1:9/spotify/accounts/authorize',
       token_url: 'http://127.0.0.1:9/spotify/accounts/api/token',
       demo: true,
+      redirect_uri: 'http://127.0.0.1:8080/connect/spotify',
     },
   });
 const TOKEN_REPLY = {
@@ -60,7 +61,9 @@ describe('ConnectSpotifyPage', () => {
       assign,
       origin: 'http://127.0.0.1:8080',
     });
-    renderApp('/connect/spotify', (path) => (path.startsWith('/api/whoami') ? whoami() : connectData()));
+    const { fetchMock } = renderApp('/connect/spotify', (path) =>
+      path.startsWith('/api/whoami') ? whoami() : connectData(),
+    );
     expect(await screen.findByRole('heading', { name: T.welcome })).toBeTruthy();
     expect(screen.getByText(T.explanation)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Terms of service' })).toBeTruthy();
@@ -83,6 +86,25 @@ describe('ConnectSpotifyPage', () => {
       redirect_uri: 'http://127.0.0.1:8080/connect/spotify',
       state: stored.state,
     });
+    // The page names the address it is open at; the redirect URI is the server's answer for it.
+    expect(fetchMock.mock.calls.map(([p]) => String(p))).toContain(
+      '/api/spotify/connect_data?page_origin=http%3A%2F%2F127.0.0.1%3A8080',
+    );
+  });
+
+  it('an address Spotify would not send the runner back to: the server’s message, and no way to leave', async () => {
+    const refused =
+      'Spotify does not accept localhost addresses, so it cannot send you back to this page. Open http://127.0.0.1:5173/connect/spotify instead.';
+    renderApp('/connect/spotify', (path) =>
+      path.startsWith('/api/whoami')
+        ? whoami()
+        : path.startsWith('/api/spotify/connect_data')
+          ? errorReply(400, SPOTIFY_ERRORS.redirectRefused, refused)
+          : errorReply(404, 'NotFound', 'Not found'),
+    );
+    expect(await screen.findByText(refused)).toBeTruthy();
+    const button = screen.getByRole('button', { name: T.connectButton });
+    expect((button as HTMLButtonElement).disabled).toBe(true);
   });
 
   it('in sudo mode shows the sudo note instead of the button', async () => {

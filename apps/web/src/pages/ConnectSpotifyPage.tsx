@@ -69,7 +69,12 @@ export function ConnectSpotifyPage() {
 
   const connectData = useQuery({
     queryKey: queryKeys.spotify.connectData(sudo),
-    queryFn: () => api.get('spotify/connect_data', typed<SpotifyConnectDataReply>()),
+    // The page names its own address: a dev server's proxy may rewrite the Host header on the way.
+    queryFn: () =>
+      api.get(
+        `spotify/connect_data?page_origin=${encodeURIComponent(window.location.origin)}`,
+        typed<SpotifyConnectDataReply>(),
+      ),
     enabled: view === 'initial' && session.isAuthenticated,
   });
 
@@ -116,7 +121,9 @@ export function ConnectSpotifyPage() {
     setLeaving(true);
     const verifier = randomVerifier();
     const state = randomVerifier(32);
-    const redirectUri = `${window.location.origin}/connect/spotify`;
+    // This page's URL, as the server names it: never one Spotify refuses (connect_data answers 400 then,
+    // with what to open instead, shown below the button).
+    const redirectUri = data.redirect_uri;
     savePending({
       verifier,
       client_id: data.client_id,
