@@ -251,7 +251,7 @@ async function main(): Promise<void> {
   const choices = createChoicesModule(db.db, {
     listMatchCandidates: (userId) => wired.library!.listMatchCandidates(userId),
     tempos: tempo.repo,
-    placedKeys: playlists.repo.placedKeys,
+    placedSongs: playlists.repo.placedSongs,
     // Removal on request goes through the playlists writer (recorded, resumable, only what Pacebeat added).
     removeFromTargets: (userId, r) => playlists.service.requestRemovals(userId, r),
     triggerSync: (userId) => playlists.jobs.trigger(userId),

@@ -36,7 +36,7 @@ export async function buildFullApp(env: Record<string, string> = {}): Promise<Fu
   const choices = createChoicesModule(harness.db.db, {
     listMatchCandidates: async () => [],
     tempos: createTempoRepository(harness.db.db),
-    placedKeys: playlistsRepo.placedKeys,
+    placedSongs: playlistsRepo.placedSongs,
     removeFromTargets: async (_userId, removals) => removals.length,
     triggerSync: async () => undefined,
   });

@@ -17,7 +17,7 @@ export interface ChoicesModuleDeps {
   /** The tempo cache (tempo module). */
   tempos: Pick<TempoRepository, 'getByKeys'>;
   /** Recording keys each target has in any state (playlists module). */
-  placedKeys: PlaylistsRepository['placedKeys'];
+  placedSongs: PlaylistsRepository['placedSongs'];
   /** The playlists writer's removal port (`requestRemovals`). */
   removeFromTargets: RemoveFromTargets;
   /** Queues the user's playlist-sync (playlists module). */

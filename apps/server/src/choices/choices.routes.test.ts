@@ -40,7 +40,7 @@ beforeAll(async () => {
   const choices = createChoicesModule(handle.db, {
     listMatchCandidates: async (userId) => libraries.get(userId) ?? [],
     tempos: fx.tempo,
-    placedKeys: fx.playlists.placedKeys,
+    placedSongs: fx.playlists.placedSongs,
     removeFromTargets: async (_userId, r) => {
       removals.push(r);
       return r.length;

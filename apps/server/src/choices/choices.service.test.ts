@@ -18,7 +18,7 @@ let syncs: string[];
 const mod = createChoicesModule(handle.db, {
   listMatchCandidates: async () => [],
   tempos: fx.tempo,
-  placedKeys: fx.playlists.placedKeys,
+  placedSongs: fx.playlists.placedSongs,
   removeFromTargets: async (userId, r) => {
     removals.push({ userId, removals: r });
     return r.length;
@@ -36,7 +36,7 @@ const TARGETS = (ids: Record<number, string>) => DEFAULT_TARGETS.map((t) => ({ i
 /** Where the writer would place each track now: recording key → lower bounds of its targets. */
 async function planned(userId: string, ids: Record<number, string>, tracks: SeededTrack[]) {
   const tempos = await fx.tempo.getByKeys(tracks.map((t) => t.recordingKey));
-  const placed = await fx.playlists.placedKeys(Object.values(ids));
+  const placed = await fx.playlists.placedSongs(Object.values(ids));
   const plan = planAdds(
     TARGETS(ids),
     candidatesOf(tracks),

@@ -112,6 +112,7 @@ export const candidatesOf = (tracks: SeededTrack[]): MatchCandidate[] =>
   tracks.map((t, rank) => ({
     trackId: t.id,
     recordingKey: t.recordingKey,
+    title: t.title,
     artistIds: t.artistIds,
     durationMs: 200_000,
     explicit: false,

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChoicesRepository } from './choices.repository.ts';
 import { createChoicesService } from './choices.service.ts';
 import { createTrackListsRepository } from './track-lists.repository.ts';
+import type { MatchCandidate } from '../playlists/candidates.ts';
+import { songOf } from '../playlists/matching.ts';
 import { createPlaylistsService } from '../playlists/playlists.service.ts';
 import {
   likedCandidates,
@@ -77,11 +79,11 @@ describe('the writer with the runner’s choices', () => {
     await choices.restore(r.userId, 'artist', artist);
     await writer.sync(r.userId);
     // Every song of theirs with a trusted tempo that fits a target is now placed.
-    const placedKeys = await ph.repo.placedKeys((await ph.repo.listTargets(r.userId)).map((t) => t.id));
-    const placedAnywhere = new Set([...placedKeys.values()].flatMap((s) => [...s]));
+    const placedSongs = await ph.repo.placedSongs((await ph.repo.listTargets(r.userId)).map((t) => t.id));
+    const placedAnywhere = (c: MatchCandidate) => [...placedSongs.values()].some((s) => s.has(songOf(c)));
     const fitting = liked.filter((c) => ofArtist.has(c.trackId) && fits(c.recordingKey));
     expect(fitting.length).toBeGreaterThan(0);
-    for (const c of fitting) expect(placedAnywhere.has(c.recordingKey), c.trackId).toBe(true);
+    for (const c of fitting) expect(placedAnywhere(c), c.trackId).toBe(true);
   });
 
   it('removal asked with a correction or an exclusion takes out of Spotify only what Pacebeat added', async () => {
@@ -113,10 +115,10 @@ describe('the writer with the runner’s choices', () => {
     const artist = liked.find((c) => c.trackId === other.trackId)!.artistIds[0]!;
     const ofArtist = new Set(liked.filter((c) => c.artistIds.includes(artist)).map((c) => c.trackId));
     await repo.addExclusion(r.userId, 'artist', artist, { label: 'x', detail: '' });
-    const pairs = [...(await ph.repo.placedKeys(targets.map((t) => t.id))).entries()].flatMap(
-      ([targetId, keys]) =>
+    const pairs = [...(await ph.repo.placedSongs(targets.map((t) => t.id))).entries()].flatMap(
+      ([targetId, songs]) =>
         liked
-          .filter((c) => ofArtist.has(c.trackId) && keys.has(c.recordingKey))
+          .filter((c) => ofArtist.has(c.trackId) && songs.has(songOf(c)))
           .map((c) => ({ targetId, recordingKey: c.recordingKey })),
     );
     expect(pairs.length).toBeGreaterThan(0);

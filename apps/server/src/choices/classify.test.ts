@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TempoFact } from '../playlists/matching.ts';
 import { NO_CHOICES } from '../playlists/runner-choices.ts';
+import { SongSet } from '../playlists/song-identity.ts';
 import { foldOf, skippedBy, waitingFor } from './classify.ts';
 
 describe('foldOf', () => {
@@ -21,6 +22,7 @@ describe('waiting and skipped', () => {
   const c = (n: number, artistIds = ['a']) => ({
     trackId: `t${n}`,
     recordingKey: `isrc:R${n}`,
+    title: `Song ${n}`,
     artistIds,
     durationMs: 1,
     explicit: false,
@@ -36,7 +38,7 @@ describe('waiting and skipped', () => {
     ['isrc:R6', { bpm: 130, confidence: 0.9 }],
   ]);
   const candidates = [c(1), c(2), c(3), c(4), c(5, ['b']), c(6, ['b']), c(7)]; // R7: not looked up yet
-  const base = { target, candidates, tempos, placed: new Set<string>(), minConfidence: 0.76 };
+  const base = { target, candidates, tempos, placed: new SongSet(), minConfidence: 0.76 };
 
   it('waits for what fits by a trusted tempo; skips the uncertain that would fit and the unknown', () => {
     const i = { ...base, choices: NO_CHOICES };
@@ -50,7 +52,7 @@ describe('waiting and skipped', () => {
   it('an excluded artist’s tracks are skipped where they would fit; placed ones are in no list', () => {
     const i = {
       ...base,
-      placed: new Set(['isrc:R1']),
+      placed: new SongSet([{ trackId: 'x', recordingKey: 'isrc:R1' }]),
       choices: { ...NO_CHOICES, excludedArtists: new Set(['b']), corrections: new Map([['isrc:R3', 88]]) },
     };
     expect(waitingFor(i).map((p) => p.trackId)).toEqual(['t3']);

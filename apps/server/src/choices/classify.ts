@@ -8,12 +8,14 @@ import {
   fitsRange,
   placeable,
   planAdds,
+  songOf,
   trustedBpm,
   type PlannedTrack,
   type TargetRange,
   type TempoFact,
 } from '../playlists/matching.ts';
 import { excludedBy, type RunnerChoices } from '../playlists/runner-choices.ts';
+import { SongSet } from '../playlists/song-identity.ts';
 
 /** How `bpm` meets [min, max): as it is, doubled (a half-time song) or halved; null when it does not. */
 export function foldOf(bpm: number, minBpm: number, maxBpm: number): Fold | null {
@@ -27,8 +29,8 @@ export interface ListInput {
   target: TargetRange;
   candidates: MatchCandidate[];
   tempos: Map<string, TempoFact>;
-  /** Recording keys the target has in any state. */
-  placed: Set<string>;
+  /** The songs the target has in any state (song-identity.ts). */
+  placed: SongSet;
   choices: RunnerChoices;
   minConfidence: number;
 }
@@ -55,12 +57,13 @@ export interface Skipped {
 export function skippedBy(i: ListInput): Skipped[] {
   const { target: t, choices } = i;
   const ordered = [...i.candidates].sort((a, b) => a.rank - b.rank);
-  const seen = new Set<string>();
+  const seen = new SongSet();
   const out: Skipped[] = [];
   for (const c of ordered) {
     const key = c.recordingKey;
-    if (seen.has(key) || i.placed.has(key)) continue;
-    seen.add(key);
+    const song = songOf(c);
+    if (seen.has(song) || i.placed.has(song)) continue;
+    seen.add(song);
     const tempo = i.tempos.get(key);
     const corrected = choices.corrections.get(key);
     const bpm = corrected ?? tempo?.bpm ?? null;

@@ -6,6 +6,7 @@ import type { ListMatchCandidates } from '../playlists/candidates.ts';
 import { MIN_CONFIDENCE, type TempoFact } from '../playlists/matching.ts';
 import type { PlaylistsRepository } from '../playlists/playlists.repository.ts';
 import { excludedBy, type LoadRunnerChoices } from '../playlists/runner-choices.ts';
+import { SongSet } from '../playlists/song-identity.ts';
 import type { CachedTempo, TempoRepository } from '../tempo/tempo.repository.ts';
 import { foldOf, skippedBy, waitingFor } from './classify.ts';
 import type { TargetOfUser, TrackListsRepository } from './track-lists.repository.ts';
@@ -14,7 +15,7 @@ export interface TrackListsServiceDeps {
   lists: Pick<TrackListsRepository, 'targetOf' | 'placedPage' | 'tracks' | 'artistNames'>;
   listMatchCandidates: ListMatchCandidates;
   tempos: Pick<TempoRepository, 'getByKeys'>;
-  placedKeys: PlaylistsRepository['placedKeys'];
+  placedSongs: PlaylistsRepository['placedSongs'];
   runnerChoices: LoadRunnerChoices;
   minConfidence?: number;
 }
@@ -47,7 +48,7 @@ export function createTrackListsService(deps: TrackListsServiceDeps) {
   async function computed(userId: string, t: TargetOfUser, list: 'waiting' | 'skipped') {
     const candidates = await deps.listMatchCandidates(userId);
     const tempos = await temposOf([...new Set(candidates.map((c) => c.recordingKey))]);
-    const placed = (await deps.placedKeys([t.id])).get(t.id) ?? new Set<string>();
+    const placed = (await deps.placedSongs([t.id])).get(t.id) ?? new SongSet();
     const choices = await deps.runnerChoices(userId);
     const input = {
       target: t,

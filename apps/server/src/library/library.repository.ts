@@ -20,6 +20,8 @@ export interface MatchCandidate {
   trackId: string;
   /** The tempo cache's key: `isrc:<ISRC>` or `spotify:<trackId>` (one song however many tracks carry it). */
   recordingKey: string;
+  /** The track's title (what song-identity.ts compares versions by). */
+  title: string;
   artistIds: string[];
   durationMs: number;
   explicit: boolean;
@@ -200,6 +202,7 @@ export function createLibraryRepository(db: Db) {
       const rows = await db.execute<{
         track_id: string;
         recording_key: string;
+        title: string;
         artist_ids: string[];
         duration_ms: number;
         explicit: boolean;
@@ -227,13 +230,14 @@ export function createLibraryRepository(db: Db) {
           join library_tracks t on t.release_id = r.id and a.artist_id = any(t.artist_ids)),
         best as (
           select distinct on (track_id) track_id, tier, ord from ranked order by track_id, tier, ord)
-        select t.id as track_id, t.recording_key, t.artist_ids, t.duration_ms, t.explicit,
+        select t.id as track_id, t.recording_key, t.title, t.artist_ids, t.duration_ms, t.explicit,
                b.tier = 0 as from_liked, row_number() over (order by b.tier, b.ord) as rank
         from best b join library_tracks t on t.id = b.track_id
         order by rank`);
       return rows.rows.map((r) => ({
         trackId: r.track_id,
         recordingKey: r.recording_key,
+        title: r.title,
         artistIds: r.artist_ids,
         durationMs: r.duration_ms,
         explicit: r.explicit,

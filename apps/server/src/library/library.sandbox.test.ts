@@ -3,6 +3,7 @@
 // file's own, so its ids (and shared catalog rows) are not another test file's.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { targetDescription } from '../playlists/matching.ts';
 import { TEMPO_PRIORITY } from '../tempo/tempo.jobs.ts';
 import { startLibraryHarness, type LibraryHarness, type LibraryProcess } from './library.test-helper.ts';
 
@@ -204,11 +205,27 @@ describe('a library scan', () => {
   it("never lists Pacebeat's own target playlists as sources, and tells when tracks were added", async () => {
     const u = newSpotifyUser({ liked: 5, owned: 2, favouriteArtists: 2 });
     const target = h.sandbox.admin.createPlaylist(u.id, { name: 'Pacebeat 170–180 BPM' });
+    // Made by an earlier connection (its target erased on disconnect), renamed by the runner since, and
+    // one left with its default name and description.
+    const renamed = h.sandbox.admin.createPlaylist(u.id, {
+      name: 'Tempo runs 175',
+      description: targetDescription(170, 180),
+    });
+    const earlier = h.sandbox.admin.createPlaylist(u.id, { name: 'Pacebeat 150–160 BPM' });
+    // Someone else's playlist of that name is theirs to share: a source like any other.
+    const friend = newSpotifyUser({ liked: 1 });
+    const shared = h.sandbox.admin.createPlaylist(friend.id, {
+      name: 'Pacebeat 160–170 BPM',
+      collaborators: [u.id],
+    });
     const q = h.libraryProcess({ targetPlaylistIds: async () => new Set([target.id]) });
     const userId = await h.connect(q, u.id, { catalogs: false });
     await h.drain(q, userId);
     const ids = (await q.library.service.sources(userId, { timeZone: null })).sources.map((s) => s.source_id);
     expect(ids).not.toContain(target.id);
+    expect(ids).not.toContain(renamed.id);
+    expect(ids).not.toContain(earlier.id);
+    expect(ids).toContain(shared.id);
     for (const pl of u.playlists) expect(ids).toContain(pl.id);
     expect(h.tracksAdded).toContain(userId);
   });

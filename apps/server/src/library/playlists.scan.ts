@@ -1,6 +1,7 @@
 // Playlists: discovery lists the user's playlists (`GET /me/playlists`, 50 per step) and keeps one
 // source per playlist, readable when the user owns it or collaborates on it; a playlist missing from a
 // whole pass is gone. A playlist's tracks are read again only when its `snapshot_id` changed.
+import { pacebeatRange } from '../playlists/matching.ts';
 import { playlistTotal } from '../spotify/api.ts';
 import { SpotifyApiError } from '../spotify/errors.ts';
 import type { LibraryUserRow, PlaylistSourceInput, SourceRow } from './library.repository.ts';
@@ -28,8 +29,13 @@ export async function discoveryStep(c: ScanContext, user: LibraryUserRow): Promi
   const targets = (await c.targetPlaylistIds?.(userId)) ?? new Set<string>();
   const lists: PlaylistSourceInput[] = [];
   page.items.forEach((p, i) => {
-    if (targets.has(p.id)) return;
     const ownerId = p.owner?.id ?? null;
+    // Pacebeat's playlists are never sources: this connection's targets, and those an earlier connection
+    // made (disconnecting erased their targets; they are known by the description Pacebeat writes).
+    const pacebeats =
+      ownerId === user.spotifyUserId &&
+      pacebeatRange({ name: p.name ?? null, description: p.description ?? null });
+    if (targets.has(p.id) || pacebeats) return;
     lists.push({
       sourceId: p.id,
       name: (p.name ?? '').slice(0, 500),

@@ -1,11 +1,67 @@
 // A target's Spotify playlist, created lazily with `POST /me/playlists` exactly once: the intent is
 // recorded first (state `creating`); a creation that ended unclearly is settled later by looking for the
 // playlist among the user's own before creating another; one made before (an earlier connection of the
-// same Spotify account) is found by its name and adopted instead of making a second.
-import { targetDescription } from './matching.ts';
+// same Spotify account) is taken back instead of making a second (takeBackEarlier).
+import { pacebeatRange, targetDescription, targetName } from './matching.ts';
 import type { TargetRow } from './playlists.repository.ts';
 import { surelyNotApplied, type OwnPlaylist } from './spotify-playlists.ts';
 import type { SyncContext } from './sync-context.ts';
+import { MAX_TARGETS } from './target-editor.service.ts';
+
+const passes = new WeakMap<SyncContext, Promise<boolean>>();
+
+/**
+ * A runner who connects again (disconnecting erased Pacebeat's data; the playlists stayed in Spotify): the
+ * playlists an earlier connection made, known by the description Pacebeat writes (or the default name;
+ * matching.ts `pacebeatRange`) and held by no target of theirs, are taken back before any playlist is
+ * made, so the runner gets one set, grown, not a second. Each goes to the pending target of its range, or
+ * becomes a target of its own (a renamed or re-ranged one keeps its name and range; filters were erased).
+ * Once any is taken back, this connection's untouched defaults that have no playlist are dropped: the
+ * earlier set replaces them. Once per run, on the own playlists the run reads anyway. True when any was.
+ */
+export function takeBackEarlier(c: SyncContext): Promise<boolean> {
+  let pass = passes.get(c);
+  if (!pass) {
+    pass = takeBack(c);
+    passes.set(c, pass);
+  }
+  return pass;
+}
+
+async function takeBack(c: SyncContext): Promise<boolean> {
+  const linked = await c.repo.playlistIdsOf(c.userId);
+  const earlier = (await c.ownPlaylists()).flatMap((p) => {
+    const range = linked.has(p.id) ? null : pacebeatRange(p);
+    return range ? [{ ...p, ...range }] : [];
+  });
+  if (earlier.length === 0) return false;
+  const before = await c.repo.listTargets(c.userId);
+  const taken = new Set<string>();
+  for (const p of earlier) {
+    const name = p.name.trim() || targetName(p.minBpm, p.maxBpm);
+    const id = await c.repo.adoptEarlier(
+      c.userId,
+      { playlistId: p.id, publicUrl: p.publicUrl, name, minBpm: p.minBpm, maxBpm: p.maxBpm },
+      MAX_TARGETS,
+    );
+    if (id) taken.add(id);
+  }
+  if (taken.size === 0) return false;
+  const unused = before.filter(
+    (t) =>
+      !taken.has(t.id) &&
+      t.state === 'pending' &&
+      t.playlistId === null &&
+      t.name === targetName(t.minBpm, t.maxBpm),
+  );
+  await c.repo.dropUnused(unused.map((t) => t.id));
+  c.log.info(
+    { taken: taken.size, dropped: unused.length },
+    'took back the playlists of an earlier connection',
+  );
+  c.followUp(c.now()); // the targets taken back are written to in the next run
+  return true;
+}
 
 /** Takes over an existing playlist: its contents are read before anything is added (snapshot unknown). */
 async function adopt(c: SyncContext, t: TargetRow, p: OwnPlaylist): Promise<TargetRow | null> {
@@ -43,9 +99,16 @@ export async function settleCreation(c: SyncContext, t: TargetRow): Promise<Targ
 }
 
 /** The target's playlist, created if it has none; null when it cannot be written to in this run. */
-export async function ensurePlaylist(c: SyncContext, t: TargetRow): Promise<TargetRow | null> {
-  if (t.state === 'active') return t;
-  if (t.state !== 'pending') return null;
+export async function ensurePlaylist(c: SyncContext, target: TargetRow): Promise<TargetRow | null> {
+  if (target.state === 'active') return target;
+  if (target.state !== 'pending') return null;
+  let t = target;
+  if (await takeBackEarlier(c)) {
+    const now = (await c.repo.listTargets(c.userId)).find((x) => x.id === t.id);
+    if (now?.state === 'active') return now; // it took back an earlier playlist of its range
+    if (now?.state !== 'pending') return null; // dropped: the earlier set replaced it
+    t = now;
+  }
   const existing = (await c.ownPlaylists()).find((p) => p.name === t.name);
   if (existing) return adopt(c, t, existing);
 
@@ -63,7 +126,13 @@ export async function ensurePlaylist(c: SyncContext, t: TargetRow): Promise<Targ
       snapshotId: p.snapshot_id ?? null,
     };
     if (!(await c.repo.markActive(t.id, row))) return null;
-    c.rememberOwn({ id: p.id, name: t.name, publicUrl: row.publicUrl, snapshotId: row.snapshotId });
+    c.rememberOwn({
+      id: p.id,
+      name: t.name,
+      description: targetDescription(t.minBpm, t.maxBpm),
+      publicUrl: row.publicUrl,
+      snapshotId: row.snapshotId,
+    });
     c.log.info({ target: t.id, playlist: p.id }, 'created the target’s playlist');
     return { ...t, ...row, state: 'active', snapshotAt: new Date(c.now()), creatingSince: null };
   } catch (err) {

@@ -1,11 +1,12 @@
 // Per-target filters (issue 15) in matching: pure functions, no I/O.
 import { describe, expect, it } from 'vitest';
 import type { MatchCandidate } from './candidates.ts';
-import { fittingKeys, passesFilters, planAdds, trustedBpm, type TempoFact } from './matching.ts';
+import { fittingTracks, passesFilters, planAdds, trustedBpm, type TempoFact } from './matching.ts';
 
 const candidate = (n: number, over: Partial<MatchCandidate> = {}): MatchCandidate => ({
   trackId: `track${n}`,
   recordingKey: `isrc:REC${n}`,
+  title: `Song ${n}`,
   artistIds: ['a1'],
   durationMs: 200_000,
   explicit: false,
@@ -36,7 +37,7 @@ describe('passesFilters', () => {
   });
 });
 
-describe('filters in planAdds and fittingKeys', () => {
+describe('filters in planAdds and fittingTracks', () => {
   const candidates = [
     candidate(1),
     candidate(2, { explicit: true }),
@@ -68,17 +69,22 @@ describe('filters in planAdds and fittingKeys', () => {
     expect(plan.get('strict')!.map((p) => p.trackId)).toEqual(['track1']);
   });
 
-  it('fittingKeys says what belongs in each target now, placed or not', () => {
+  it('fittingTracks says what belongs in each target now, placed or not', () => {
     const bpmOf = (tempos: Map<string, TempoFact>) => (c: MatchCandidate) => {
       const bpm = trustedBpm(tempos.get(c.recordingKey));
       return bpm === null ? null : { bpm, corrected: false };
     };
-    const fits = fittingKeys([plain, strict, { id: 'slow', minBpm: 120, maxBpm: 130 }], candidates, bpmOf(t));
+    const fits = fittingTracks(
+      [plain, strict, { id: 'slow', minBpm: 120, maxBpm: 130 }],
+      candidates,
+      bpmOf(t),
+    );
     expect(fits.get('plain')!.size).toBe(5);
-    expect([...fits.get('strict')!]).toEqual(['isrc:REC1']);
+    expect(fits.get('strict')!.size).toBe(1);
+    expect(fits.get('strict')!.hasTrack(candidate(1))).toBe(true);
     expect(fits.get('slow')!.size).toBe(0);
     // An untrusted tempo fits nothing.
     const weak = new Map([['isrc:REC1', { bpm: 172, confidence: 0.5 }]]);
-    expect(fittingKeys([plain], [candidate(1)], bpmOf(weak)).get('plain')!.size).toBe(0);
+    expect(fittingTracks([plain], [candidate(1)], bpmOf(weak)).get('plain')!.size).toBe(0);
   });
 });

@@ -14,10 +14,12 @@ import {
   type PlannedTrack,
   type TempoFact,
 } from './matching.ts';
+import { SongSet } from './song-identity.ts';
 
 const candidate = (n: number, over: Partial<MatchCandidate> = {}): MatchCandidate => ({
   trackId: `track${n}`,
   recordingKey: `isrc:REC${n}`,
+  title: `Song ${n}`,
   artistIds: ['a1'],
   durationMs: 200_000,
   explicit: false,
@@ -25,6 +27,8 @@ const candidate = (n: number, over: Partial<MatchCandidate> = {}): MatchCandidat
   rank: n,
   ...over,
 });
+/** A placed row of candidate n's track. */
+const placedRow = (n: number) => ({ trackId: `track${n}`, recordingKey: `isrc:REC${n}` });
 const tempo = (bpm: number | null, confidence = 0.85): TempoFact => ({ bpm, confidence });
 const TARGETS = DEFAULT_TARGETS.map((t) => ({ id: `${t.minBpm}-${t.maxBpm}`, ...t }));
 
@@ -120,9 +124,33 @@ describe('planAdds', () => {
     ]);
     const plan = planAdds(TARGETS, candidates, tempos, new Map());
     expect(plan.get('170-180')).toEqual([
-      { trackId: 'track1', recordingKey: 'isrc:REC1', bpm: 172, since: 0 },
-      { trackId: 'track2', recordingKey: 'isrc:REC2', bpm: 86, since: 0 },
-      { trackId: 'track3', recordingKey: 'isrc:REC3', bpm: 175.5, since: 0 },
+      {
+        trackId: 'track1',
+        recordingKey: 'isrc:REC1',
+        title: 'Song 1',
+        artistId: 'a1',
+        durationMs: 200_000,
+        bpm: 172,
+        since: 0,
+      },
+      {
+        trackId: 'track2',
+        recordingKey: 'isrc:REC2',
+        title: 'Song 2',
+        artistId: 'a1',
+        durationMs: 200_000,
+        bpm: 86,
+        since: 0,
+      },
+      {
+        trackId: 'track3',
+        recordingKey: 'isrc:REC3',
+        title: 'Song 3',
+        artistId: 'a1',
+        durationMs: 200_000,
+        bpm: 175.5,
+        since: 0,
+      },
     ]);
     for (const id of ['150-160', '160-170', '180-190']) expect(plan.get(id)).toEqual([]);
   });
@@ -140,9 +168,23 @@ describe('planAdds', () => {
       ['isrc:REC4', tempo(155)],
     ]);
     // REC3 was added earlier and removed by the user; REC4 is pending from a batch in flight.
-    const placed = new Map([['150-160', new Set(['isrc:REC3', 'isrc:REC4'])]]);
+    const placed = new Map([['150-160', new SongSet([placedRow(3), placedRow(4)])]]);
     const plan = planAdds(TARGETS, candidates, tempos, placed);
     expect(plan.get('150-160')?.map((p) => p.trackId)).toEqual(['track1']);
+  });
+
+  it('places a song once however many versions of it the library holds (song-identity.ts)', () => {
+    const candidates = [
+      candidate(1, { title: 'Window' }),
+      candidate(2, { title: 'Window - Radio Edit', durationMs: 170_000 }),
+      candidate(3, { title: 'Window - Live' }),
+      candidate(4, { title: 'Door (Remastered 2011)' }),
+    ];
+    const tempos = new Map(candidates.map((c) => [c.recordingKey, tempo(155)]));
+    // "Door" (another recording of it) is in the playlist already.
+    const door = { trackId: 'x', recordingKey: 'isrc:X', title: 'Door', artistId: 'a1', durationMs: 200_000 };
+    const plan = planAdds(TARGETS, candidates, tempos, new Map([['150-160', new SongSet([door])]]));
+    expect(plan.get('150-160')?.map((p) => p.trackId)).toEqual(['track1', 'track3']);
   });
 
   it('keeps the list order among equal ranks (stable) and matches overlapping targets independently', () => {

@@ -4,6 +4,7 @@
 import type { CachedTempo } from '../tempo/tempo.repository.ts';
 import type { MatchCandidate } from './candidates.ts';
 import { excludedBy, NO_CHOICES, type RunnerChoices } from './runner-choices.ts';
+import { SongSet, type SongRef } from './song-identity.ts';
 
 /** The targets every user gets on connect: running cadences, 10 BPM apart. */
 export const DEFAULT_TARGETS: ReadonlyArray<{ minBpm: number; maxBpm: number }> = [
@@ -61,6 +62,27 @@ export const targetDescription = (minBpm: number, maxBpm: number) =>
   `Songs from your library at ${bpmText(minBpm)}–${bpmText(maxBpm)} BPM, or half or double that, for running ` +
   `at that cadence. Pacebeat adds new ones as it finds their tempo; a song you remove is not added again.`;
 
+const BPM_TEXT = String.raw`(\d{1,3}(?:\.\d)?)`;
+const BY_DESCRIPTION = new RegExp(
+  String.raw`^Songs from your library at ${BPM_TEXT}[–-]${BPM_TEXT} BPM\b[\s\S]*\bPacebeat\b`,
+);
+const BY_NAME = new RegExp(String.raw`^Pacebeat ${BPM_TEXT}[–-]${BPM_TEXT} BPM$`);
+
+/**
+ * The range of a playlist Pacebeat made (this connection's or an earlier one's), read from the description
+ * it writes (`targetDescription`, kept up to date on every rename or new range, so a playlist the runner
+ * renamed is still known) or, failing that, its default name; null for any other playlist.
+ */
+export function pacebeatRange(p: {
+  name: string | null;
+  description: string | null;
+}): { minBpm: number; maxBpm: number } | null {
+  const m = BY_DESCRIPTION.exec(p.description?.trim() ?? '') ?? BY_NAME.exec(p.name?.trim() ?? '');
+  if (!m) return null;
+  const [minBpm, maxBpm] = [Number(m[1]), Number(m[2])];
+  return minBpm < maxBpm ? { minBpm, maxBpm } : null;
+}
+
 export interface TargetRange extends Partial<TargetFilters> {
   id: string;
   minBpm: number;
@@ -105,28 +127,28 @@ export const acceptsTrack = (t: TargetRange, c: FilteredTrack, bpm: number, marg
   placeable(bpm, t.minBpm, t.maxBpm, margin) && passesFilters(t, c);
 
 /**
- * The recordings that belong in each target now (whatever is placed already): what a requested removal
- * is checked against, so Pacebeat removes only what no longer fits and never re-adds it while it does not.
- * `bpmOf` is the tempo a candidate is matched with (null: none), the same one planAdds uses.
+ * The tracks that belong in each target now (whatever is placed already): what a requested removal is
+ * checked against (`SongSet.hasTrack`: by track id or recording key, not by version), so Pacebeat removes
+ * only what no longer fits and never re-adds it while it does not. `bpmOf` is the tempo a candidate is
+ * matched with (null: none), the same one planAdds uses.
  */
-export function fittingKeys(
+export function fittingTracks(
   targets: TargetRange[],
   candidates: MatchCandidate[],
   bpmOf: (c: MatchCandidate) => { bpm: number; corrected: boolean } | null,
-): Map<string, Set<string>> {
-  const out = new Map<string, Set<string>>(targets.map((t) => [t.id, new Set()]));
+): Map<string, SongSet> {
+  const out = new Map<string, SongSet>(targets.map((t) => [t.id, new SongSet()]));
   for (const c of candidates) {
     const chosen = bpmOf(c);
     if (chosen === null) continue;
     const margin = chosen.corrected ? 0 : EDGE_MARGIN;
-    for (const t of targets) if (acceptsTrack(t, c, chosen.bpm, margin)) out.get(t.id)!.add(c.recordingKey);
+    for (const t of targets) if (acceptsTrack(t, c, chosen.bpm, margin)) out.get(t.id)!.add(songOf(c));
   }
   return out;
 }
 
-export interface PlannedTrack {
-  trackId: string;
-  recordingKey: string;
+/** A planned add: the song (song-identity.ts) and the tempo it is placed with. */
+export interface PlannedTrack extends SongRef {
   bpm: number;
   /** When its tempo became known (epoch ms): how long it has been waiting to be placed. */
   since: number;
@@ -149,9 +171,21 @@ export function matchBpm(
   return bpm === null ? null : { bpm, corrected: false };
 }
 
+/** A candidate as song-identity.ts compares it. */
+export const songOf = (
+  c: Pick<MatchCandidate, 'trackId' | 'recordingKey' | 'title' | 'artistIds' | 'durationMs'>,
+): SongRef => ({
+  trackId: c.trackId,
+  recordingKey: c.recordingKey,
+  title: c.title,
+  artistId: c.artistIds[0] ?? null,
+  durationMs: c.durationMs,
+});
+
 /**
  * The new matches of each target, in the candidates' order (best-ranked first; the caller's list order
- * breaks ties), one per recording, leaving out recordings the target already has in any state. The
+ * breaks ties), one per song (song-identity.ts: a track id, a recording, or an obvious version of one),
+ * leaving out songs the target already has in any state. The
  * runner's choices (runner-choices.ts) come first: an excluded track or artist is never planned, and a
  * corrected tempo is used over the resolver's.
  */
@@ -159,16 +193,17 @@ export function planAdds(
   targets: TargetRange[],
   candidates: MatchCandidate[],
   tempos: Map<string, TempoFact>,
-  placed: Map<string, Set<string>>,
+  placed: Map<string, SongSet>,
   minConfidence = MIN_CONFIDENCE,
   choices: RunnerChoices = NO_CHOICES,
 ): Map<string, PlannedTrack[]> {
   const ordered = candidates.map((c, i) => ({ c, i })).sort((a, b) => a.c.rank - b.c.rank || a.i - b.i);
-  const seen = new Set<string>();
+  const seen = new SongSet();
   const plan = new Map<string, PlannedTrack[]>(targets.map((t) => [t.id, []]));
   for (const { c } of ordered) {
-    if (seen.has(c.recordingKey)) continue;
-    seen.add(c.recordingKey);
+    const song = songOf(c);
+    if (seen.has(song)) continue;
+    seen.add(song);
     const tempo = tempos.get(c.recordingKey);
     const chosen = matchBpm(c, tempo, choices, minConfidence);
     if (chosen === null) continue;
@@ -176,12 +211,9 @@ export function planAdds(
     // A correction is the runner's own act, made to see it placed: it does not wait for a batch to fill.
     const since = chosen.corrected ? 0 : (tempo?.resolvedAt?.getTime() ?? 0);
     for (const t of targets) {
-      if (
-        !acceptsTrack(t, c, bpm, chosen.corrected ? 0 : EDGE_MARGIN) ||
-        placed.get(t.id)?.has(c.recordingKey)
-      )
+      if (!acceptsTrack(t, c, bpm, chosen.corrected ? 0 : EDGE_MARGIN) || placed.get(t.id)?.has(song))
         continue;
-      plan.get(t.id)!.push({ trackId: c.trackId, recordingKey: c.recordingKey, bpm, since });
+      plan.get(t.id)!.push({ ...song, bpm, since });
     }
   }
   return plan;

@@ -96,7 +96,11 @@ describe('playlists repository', () => {
     expect(stats.get(t!.id)).toEqual({ tracksAdded: 2, tracksAdded7Days: 2 });
     const later = await repo.statsOf([t!.id], new Date(Date.now() + 60_000));
     expect(later.get(t!.id)).toEqual({ tracksAdded: 2, tracksAdded7Days: 0 });
-    expect((await repo.placedKeys([t!.id])).get(t!.id)).toEqual(new Set(['isrc:A', 'isrc:B', 'isrc:C']));
+    const songs = (await repo.placedSongs([t!.id])).get(t!.id)!;
+    for (const k of ['A', 'B', 'C'])
+      expect(songs.has({ trackId: 'other', recordingKey: `isrc:${k}` })).toBe(true);
+    expect(songs.has({ trackId: 'tc', recordingKey: 'isrc:other' })).toBe(true);
+    expect(songs.has({ trackId: 'td', recordingKey: 'isrc:D' })).toBe(false);
   });
 
   it('deletes everything about a user’s targets', async () => {

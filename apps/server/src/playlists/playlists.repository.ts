@@ -2,8 +2,10 @@
 // a writer that lost its lease or a disconnected user's stale writer changes nothing.
 import { and, asc, eq, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { libraryTracks } from '../db/library.schema.ts';
 import { playlistTargets, playlistTargetTracks, playlistWriterLeases } from '../db/playlists.schema.ts';
 import { createRemovalsRepository } from './removals.repository.ts';
+import { SongSet } from './song-identity.ts';
 import { createTargetsRepository } from './targets.repository.ts';
 
 export type TargetRow = typeof playlistTargets.$inferSelect;
@@ -201,16 +203,30 @@ export function createPlaylistsRepository(db: Db) {
      * Recording keys a target has in any state but `unplaced` (never planned again); an unplaced one (removed
      * by Pacebeat on request) is planned again once it fits again.
      */
-    async placedKeys(targetIds: string[]): Promise<Map<string, Set<string>>> {
-      const out = new Map<string, Set<string>>(targetIds.map((id) => [id, new Set()]));
+    /**
+     * Per target, the songs it has in any state but `unplaced` (song-identity.ts): each row's track id and
+     * recording key as recorded, with its track's recording key, title, first artist and duration as the
+     * library knows them now (an ISRC learned since changes the key; the row keeps the one it was placed by).
+     */
+    async placedSongs(targetIds: string[]): Promise<Map<string, SongSet>> {
+      const out = new Map<string, SongSet>(targetIds.map((id) => [id, new SongSet()]));
       if (targetIds.length === 0) return out;
       const rows = await db
-        .select({ targetId: playlistTargetTracks.targetId, key: playlistTargetTracks.recordingKey })
+        .select({
+          targetId: playlistTargetTracks.targetId,
+          recordingKey: playlistTargetTracks.recordingKey,
+          trackId: playlistTargetTracks.trackId,
+          currentKey: libraryTracks.recordingKey,
+          title: libraryTracks.title,
+          artistId: sql<string | null>`${libraryTracks.artistIds}[1]`,
+          durationMs: libraryTracks.durationMs,
+        })
         .from(playlistTargetTracks)
+        .leftJoin(libraryTracks, eq(libraryTracks.id, playlistTargetTracks.trackId))
         .where(
           and(inArray(playlistTargetTracks.targetId, targetIds), ne(playlistTargetTracks.state, 'unplaced')),
         );
-      for (const r of rows) out.get(r.targetId)?.add(r.key);
+      for (const r of rows) out.get(r.targetId)?.add(r);
       return out;
     },
 

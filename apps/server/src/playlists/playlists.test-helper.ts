@@ -26,6 +26,7 @@ export function likedCandidates(sandbox: Harness['sandbox'], spotifyUserId: stri
     return {
       trackId: spotifyId,
       recordingKey: tempoKey({ spotifyId, isrc: t.isrc }),
+      title: t.name,
       artistIds: t.artists.map((i) => w.ids.encode('artist', i)),
       durationMs: t.durationMs,
       explicit: false,

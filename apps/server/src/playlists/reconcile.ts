@@ -34,6 +34,9 @@ export async function reconcile(c: SyncContext, t: TargetRow, head?: Head): Prom
   const tracks = await readAllTracks(api, t.playlistId!, h);
   const keys = new Set(tracks.map((x) => x.recordingKey));
   const ids = new Set(tracks.map((x) => x.trackId));
+  // A row is in the playlist by its track id or its recording key: a row placed as `spotify:<id>` before
+  // Pacebeat learned the track's ISRC reads back as `isrc:<ISRC>` (song-identity.ts).
+  const there = (r: TargetTrackRow) => ids.has(r.trackId) || keys.has(r.recordingKey);
   const rows = await c.repo.tracksOf(t.id);
   for (const [batchId, batch] of byBatch(rows.filter((r) => r.state === 'pending'))) {
     const at = settledAt(c, batch);
@@ -43,7 +46,7 @@ export async function reconcile(c: SyncContext, t: TargetRow, head?: Head): Prom
     }
     if (batch.some((r) => ids.has(r.trackId))) {
       await c.repo.confirmBatch(t.id, batchId);
-      const missing = batch.filter((r) => !keys.has(r.recordingKey)).map((r) => r.recordingKey);
+      const missing = batch.filter((r) => !there(r)).map((r) => r.recordingKey);
       await c.repo.setStates(t.id, missing, 'removed');
       c.log.info({ target: t.id, batchId, missing: missing.length }, 'an unclear add had landed');
     } else {
@@ -51,44 +54,54 @@ export async function reconcile(c: SyncContext, t: TargetRow, head?: Head): Prom
       c.log.info({ target: t.id, batchId }, 'an unclear add had not landed: it will be made again');
     }
   }
-  await settleRemoving(c, t, rows, keys);
-  const gone = rows.filter((r) => r.state === 'added' && !keys.has(r.recordingKey));
+  await settleRemoving(c, t, rows, there);
+  const gone = rows.filter((r) => r.state === 'added' && !there(r));
   await c.repo.setStates(
     t.id,
     gone.map((r) => r.recordingKey),
     'removed',
   );
-  const back = rows.filter((r) => r.state === 'removed' && keys.has(r.recordingKey));
+  const back = rows.filter((r) => r.state === 'removed' && there(r));
   await c.repo.setStates(
     t.id,
     back.map((r) => r.recordingKey),
     'added',
   );
   // Pacebeat removed it on request and the user put it back themselves: theirs now.
-  const readded = rows.filter((r) => r.state === 'unplaced' && keys.has(r.recordingKey));
+  const readded = rows.filter((r) => r.state === 'unplaced' && there(r));
   await c.repo.setStates(
     t.id,
     readded.map((r) => r.recordingKey),
     'present',
   );
-  const known = new Set(rows.map((r) => r.recordingKey));
-  const unseen = new Map(tracks.filter((x) => !known.has(x.recordingKey)).map((x) => [x.recordingKey, x]));
+  const knownKeys = new Set(rows.map((r) => r.recordingKey));
+  const knownIds = new Set(rows.map((r) => r.trackId));
+  const unseen = new Map(
+    tracks
+      .filter((x) => !knownKeys.has(x.recordingKey) && !knownIds.has(x.trackId))
+      .map((x) => [x.recordingKey, x]),
+  );
   await c.repo.recordPresent(t.id, [...unseen.values()]);
   await c.repo.setSnapshot(t.id, h.snapshotId);
   if (gone.length > 0) c.log.info({ target: t.id, removed: gone.length }, 'the user removed tracks');
 }
 
 /** Removals whose call ended unclearly, once settled: still in the playlist → added (asked again), else unplaced. */
-async function settleRemoving(c: SyncContext, t: TargetRow, rows: TargetTrackRow[], keys: Set<string>) {
+async function settleRemoving(
+  c: SyncContext,
+  t: TargetRow,
+  rows: TargetTrackRow[],
+  there: (r: TargetTrackRow) => boolean,
+) {
   const removing = rows.filter((r) => r.state === 'removing');
   if (removing.length === 0) return;
   const at = Math.max(...removing.map((r) => r.removedAt?.getTime() ?? 0)) + c.settings.settleMs;
   if (c.now() < at) return c.followUp(at);
-  const still = removing.filter((r) => keys.has(r.recordingKey)).map((r) => r.recordingKey);
+  const still = removing.filter(there).map((r) => r.recordingKey);
   await c.repo.setStates(t.id, still, 'added');
   await c.repo.setStates(
     t.id,
-    removing.filter((r) => !keys.has(r.recordingKey)).map((r) => r.recordingKey),
+    removing.filter((r) => !there(r)).map((r) => r.recordingKey),
     'unplaced',
   );
 }

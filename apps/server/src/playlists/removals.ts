@@ -8,6 +8,7 @@ import type { TargetRow } from './playlists.repository.ts';
 import { ensureFresh, reconcile } from './reconcile.ts';
 import { playlistHead, surelyNotApplied } from './spotify-playlists.ts';
 import type { SyncContext } from './sync-context.ts';
+import type { SongSet } from './song-identity.ts';
 
 /** URIs per `DELETE /playlists/{id}/items`. */
 export const REMOVE_BATCH = 100;
@@ -40,14 +41,14 @@ export async function settleRemovals(c: SyncContext, t: TargetRow): Promise<bool
  * (`fitting`: the same rule as adding) are dropped, the others removed. Returns how many were removed.
  * Spotify asking to wait (429, the daily quota) ends the run; the requests stay for the next one.
  */
-export async function removeRequested(c: SyncContext, t: TargetRow, fitting: Set<string>): Promise<number> {
+export async function removeRequested(c: SyncContext, t: TargetRow, fitting: SongSet): Promise<number> {
   const asked = await c.repo.removalRequests(t.id);
   if (asked.length === 0) return 0;
   await c.repo.cancelRemovals(
     t.id,
-    asked.filter((r) => fitting.has(r.recordingKey)).map((r) => r.recordingKey),
+    asked.filter((r) => fitting.hasTrack(r)).map((r) => r.recordingKey),
   );
-  const todo = asked.filter((r) => !fitting.has(r.recordingKey)).map((r) => r.recordingKey);
+  const todo = asked.filter((r) => !fitting.hasTrack(r)).map((r) => r.recordingKey);
   if (todo.length === 0) return 0;
   // What the user removed themselves is theirs to keep out (`removed`), not Pacebeat's to remove.
   await ensureFresh(c, t);

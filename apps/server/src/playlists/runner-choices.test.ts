@@ -8,6 +8,7 @@ import { excludedBy, NO_CHOICES, type RunnerChoices } from './runner-choices.ts'
 const candidate = (n: number, artistIds = ['a1']): MatchCandidate => ({
   trackId: `track${n}`,
   recordingKey: `isrc:REC${n}`,
+  title: `Song ${n}`,
   artistIds,
   durationMs: 200_000,
   explicit: false,

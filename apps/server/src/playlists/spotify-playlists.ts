@@ -22,6 +22,8 @@ export class PlaylistGoneError extends Error {
 export interface OwnPlaylist {
   id: string;
   name: string;
+  /** As Spotify gives it (HTML-escaped); Pacebeat's own say what they are (matching.ts `pacebeatRange`). */
+  description: string | null;
   publicUrl: string | null;
   snapshotId: string | null;
 }
@@ -59,6 +61,7 @@ export async function listOwnPlaylists(api: SpotifyApi, ownerId: string): Promis
       out.push({
         id: p.id,
         name: p.name ?? '',
+        description: p.description ?? null,
         publicUrl: p.external_urls?.spotify ?? null,
         snapshotId: p.snapshot_id ?? null,
       });

@@ -18,7 +18,7 @@ export type WriterRepo = Pick<
   | 'markDeleted'
   | 'markFollowChecked'
   | 'setSnapshot'
-  | 'placedKeys'
+  | 'placedSongs'
   | 'tracksOf'
   | 'recordPending'
   | 'confirmBatch'
@@ -31,6 +31,9 @@ export type WriterRepo = Pick<
   | 'finishRemoval'
   | 'releaseRemoval'
   | 'markDetailsSynced'
+  | 'adoptEarlier'
+  | 'playlistIdsOf'
+  | 'dropUnused'
 >;
 
 export interface WriterSettings {

@@ -1,7 +1,7 @@
 // The SQL of editing targets (issue 15): a runner's own targets by id, adding, editing (name, range,
 // filters), deleting in Pacebeat (archived: the Spotify playlist stays) and the playlist details the
 // writer still owes Spotify. Composed into the playlists repository.
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { playlistTargets, playlistTargetTracks } from '../db/playlists.schema.ts';
 import type { TargetFilters } from './matching.ts';
@@ -125,6 +125,91 @@ export function createTargetsRepository(db: Db) {
         .from(playlistTargets)
         .where(eq(playlistTargets.userId, userId));
       return new Set(rows.flatMap((r) => (r.playlistId ? [r.playlistId] : [])));
+    },
+
+    /**
+     * Takes back a playlist of an earlier connection (a runner who connects again): the user's pending
+     * target of the same range that has no playlist gets it, under the playlist's name (the runner may have
+     * renamed it); else it becomes a new target. Its contents are read before the next add (snapshot
+     * unknown). Returns the target's id, or null when the user has `max` live targets or another live
+     * target has that name.
+     */
+    async adoptEarlier(
+      userId: string,
+      p: { playlistId: string; publicUrl: string | null; name: string; minBpm: number; maxBpm: number },
+      max: number,
+    ): Promise<string | null> {
+      const active = {
+        state: 'active' as const,
+        playlistId: p.playlistId,
+        publicUrl: p.publicUrl,
+        snapshotId: null,
+        snapshotAt: null,
+        spotifyName: p.name,
+        followCheckedAt: sql`now()`,
+      };
+      try {
+        return await db.transaction(async (tx) => {
+          const [same] = await tx
+            .select({ id: playlistTargets.id })
+            .from(playlistTargets)
+            .where(
+              and(
+                eq(playlistTargets.userId, userId),
+                isNull(playlistTargets.archivedAt),
+                isNull(playlistTargets.playlistId),
+                eq(playlistTargets.state, 'pending'),
+                eq(playlistTargets.minBpm, p.minBpm),
+                eq(playlistTargets.maxBpm, p.maxBpm),
+              ),
+            )
+            .orderBy(asc(playlistTargets.position))
+            .limit(1)
+            .for('update');
+          if (same) {
+            await tx
+              .update(playlistTargets)
+              .set({ ...active, name: p.name })
+              .where(eq(playlistTargets.id, same.id));
+            return same.id;
+          }
+          const live = await tx
+            .select({ id: playlistTargets.id })
+            .from(playlistTargets)
+            .where(and(eq(playlistTargets.userId, userId), isNull(playlistTargets.archivedAt)));
+          if (live.length >= max) return null;
+          const [row] = await tx
+            .insert(playlistTargets)
+            .values({
+              ...active,
+              userId,
+              name: p.name,
+              minBpm: p.minBpm,
+              maxBpm: p.maxBpm,
+              position: sql`(select coalesce(max(position) + 1, 0) from playlist_targets where user_id = ${userId})`,
+            })
+            .returning({ id: playlistTargets.id });
+          return row!.id;
+        });
+      } catch (err) {
+        if (isUniqueViolation(err)) return null;
+        throw err;
+      }
+    },
+
+    /** Deletes targets that never had a playlist nor an edit (defaults the runner's earlier set replaces). */
+    async dropUnused(targetIds: string[]): Promise<void> {
+      if (targetIds.length === 0) return;
+      await db
+        .delete(playlistTargets)
+        .where(
+          and(
+            inArray(playlistTargets.id, targetIds),
+            eq(playlistTargets.state, 'pending'),
+            isNull(playlistTargets.playlistId),
+            eq(playlistTargets.detailsVersion, 0),
+          ),
+        );
     },
 
     /** The playlist's details as of `version` are in Spotify (a later edit stays owed). */

@@ -1,6 +1,11 @@
 // The playlist writer and the user's own actions: deleting (unfollowing) a target playlist, restoring
 // it, and disconnecting Spotify in the middle of a write.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempoKey } from '../tempo/tempo.service.ts';
+import type { MatchCandidate } from './candidates.ts';
+import { songOf } from './matching.ts';
+import { SongSet } from './song-identity.ts';
+import { createTargetEditor } from './target-editor.service.ts';
 import {
   catalogTracksIn,
   seedTrueTempos,
@@ -8,6 +13,55 @@ import {
   type PlaylistHarness,
   type Runner,
 } from './playlists.test-helper.ts';
+
+/** The runner's own playlists in the simulated world: name → track ids in order. */
+const ownPlaylists = (r: Runner) =>
+  new Map(
+    ph.h.sandbox.admin
+      .user(r.spotifyUserId)
+      .playlists.map((pl) => [
+        pl.name,
+        ph.h.sandbox.admin.playlistItems(pl.id).filter((x): x is string => x !== null),
+      ]),
+  );
+
+/** A catalog track as the library lists it: keyed by its track id until a scan learns its ISRC. */
+function catalogCandidate(trackId: string, rank: number, isrcKnown: boolean): MatchCandidate {
+  const w = ph.h.sandbox.world;
+  const t = w.catalog.track(w.trackG(trackId)!);
+  return {
+    trackId,
+    recordingKey: tempoKey({ spotifyId: trackId, isrc: isrcKnown ? t.isrc : null }),
+    title: t.name,
+    artistIds: t.artists.map((i) => w.ids.encode('artist', i)),
+    durationMs: t.durationMs,
+    explicit: false,
+    fromLikedSongs: false,
+    rank,
+  };
+}
+
+/** The tempo cache also holds each track's true tempo under `spotify:<id>` (looked up before its ISRC was known). */
+async function seedByTrackId(trackIds: string[]) {
+  const w = ph.h.sandbox.world;
+  await ph.tempo.repo.save(
+    trackIds.map((id) => {
+      const bpm = w.trackFacts(w.trackG(id)!).bpm;
+      return {
+        key: `spotify:${id}`,
+        isrc: null,
+        spotifyId: id,
+        bpm,
+        source: 'reccobeats',
+        confidence: 0.85,
+        alternatives: [{ bpm, source: 'reccobeats', confidence: 0.85 }],
+        reason: null,
+        retryAt: null,
+        resolvedAt: new Date(),
+      };
+    }),
+  );
+}
 
 let ph: PlaylistHarness;
 beforeAll(async () => {
@@ -167,5 +221,69 @@ describe('connecting again', () => {
     expect(after.get(name)!.slice(0, before.get(name)!.length)).toEqual(before.get(name));
     expect(after.get(name)!.slice(before.get(name)!.length)).toEqual(fitting.slice(5, 8));
     for (const [n, ids] of after) if (n !== name) expect(ids).toEqual(before.get(n));
+  });
+  it('takes back a renamed and a re-ranged playlist, drops the unused defaults, and places no song twice', async () => {
+    const hooks = {
+      onConnected: [async (userId: string) => void (await ph.service.createDefaultTargets(userId))],
+      onMusicAccountGone: [(userId: string) => ph.service.forgetUser(userId)],
+    };
+    const r = await ph.runner({ process: hooks });
+    const editor = createTargetEditor({ repo: ph.repo, trigger: async () => undefined });
+    const slow = catalogTracksIn(ph, 160, 167, 14);
+    const fast = catalogTracksIn(ph, 170, 180, 14);
+    await seedByTrackId([...slow, ...fast]);
+    await seedTrueTempos(ph, [...slow, ...fast]);
+    // Catalog tracks, as the artist catalogs list them: no ISRC, keyed by track id until a scan learns it.
+    let shown = 8;
+    let isrcKnown = false;
+    const writer = () =>
+      r.writer({
+        listMatchCandidates: async () =>
+          [...slow.slice(0, shown), ...fast.slice(0, shown)].map((id, rank) =>
+            catalogCandidate(id, rank, isrcKnown),
+          ),
+      });
+    await writer().sync(r.userId);
+    const targets = await ph.repo.listTargets(r.userId);
+    const t160 = targets.find((t) => t.minBpm === 160)!;
+    const t170 = targets.find((t) => t.minBpm === 170)!;
+    expect([t160.state, t170.state]).toEqual(['active', 'active']);
+    // The runner renames one, and narrows and renames the other; the writer sends both to Spotify.
+    await editor.edit(r.userId, t170.id, { name: 'Tempo runs 175' }, null);
+    await editor.edit(r.userId, t160.id, { name: '160–167', max_bpm: 167 }, null);
+    await writer().sync(r.userId);
+    const before = ownPlaylists(r);
+    expect([...before.keys()].sort()).toEqual(['160–167', 'Tempo runs 175']);
+
+    await r.p.connect.disconnect(r.userId);
+    const tokens = ph.h.sandbox.admin.connect({ userId: r.spotifyUserId });
+    await r.p.connect.connect(r.userId, { ...tokens, refresh_token: tokens.refresh_token! });
+    expect(await ph.repo.listTargets(r.userId)).toHaveLength(4); // the defaults, until the first write
+    shown = 14;
+    isrcKnown = true; // and this time the scan knows every ISRC
+    await writer().sync(r.userId);
+    await writer().sync(r.userId); // the targets taken back are written to in the run that follows
+
+    const after = ownPlaylists(r);
+    expect([...after.keys()].sort()).toEqual(['160–167', 'Tempo runs 175']); // one set, no second
+    const live = await ph.repo.listTargets(r.userId);
+    expect(live.map((t) => [t.name, t.minBpm, t.maxBpm]).sort()).toEqual([
+      ['160–167', 160, 167],
+      ['Tempo runs 175', 170, 180],
+    ]);
+    for (const [name, ids] of after) {
+      expect(new Set(ids).size, name).toBe(ids.length); // no track twice
+      expect(ids.slice(0, before.get(name)!.length)).toEqual(before.get(name)); // grown, not rewritten
+      // Every song of its range (one per song: song-identity.ts).
+      const range = name === '160–167' ? slow : fast;
+      const songs = new SongSet();
+      for (const [rank, id] of range.entries()) {
+        const song = songOf(catalogCandidate(id, rank, true));
+        if (!songs.has(song)) songs.add(song);
+      }
+      expect(ids.length, name).toBe(songs.size);
+    }
+    // And no Pacebeat playlist is read as one of the runner's own songs' sources.
+    expect(postsTo(r, POST_ITEMS).length).toBeGreaterThan(0);
   });
 });

@@ -13,11 +13,12 @@ import { addBatch, ADD_BATCH } from './adds.ts';
 import type { ListMatchCandidates } from './candidates.ts';
 import { ensurePlaylist, settleCreation } from './creation.ts';
 import { syncDetails } from './details.ts';
-import { dueNow, fittingKeys, matchBpm, planAdds, type TempoFact } from './matching.ts';
+import { dueNow, fittingTracks, matchBpm, planAdds, type TempoFact } from './matching.ts';
 import type { PlaylistsRepository, TargetRow } from './playlists.repository.ts';
 import { checkFollowed, ensureFresh, settlePending } from './reconcile.ts';
 import { NO_CHOICES, type LoadRunnerChoices } from './runner-choices.ts';
 import { removeRequested, settleRemovals } from './removals.ts';
+import { SongSet } from './song-identity.ts';
 import { PlaylistGoneError } from './spotify-playlists.ts';
 import {
   createSyncContext,
@@ -84,11 +85,18 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
     }
   }
 
-  async function run(c: SyncContext, userId: string) {
+  async function run(c: SyncContext, userId: string, stopping: AbortSignal | undefined) {
     const counts = { created: 0, added: 0, removed: 0 };
+    // A shutdown ends the run between two steps (every write is recorded, so nothing is left unclear); the
+    // next run, queued for now, goes on where this one stopped.
+    const stopped = () => {
+      if (stopping?.aborted) c.followUp(c.now());
+      return stopping?.aborted === true;
+    };
     // 1. What earlier runs left unclear (a creation, an add or a removal with no clear answer, a crash).
     const blocked = new Set<string>();
     for (const t of await deps.repo.listTargets(userId)) {
+      if (stopped()) return counts;
       if (t.state === 'creating') await settleCreation(c, t);
       else if (
         t.state === 'active' &&
@@ -97,6 +105,7 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
         blocked.add(t.id);
     }
     // 2. Playlists the user deleted, unfollowed or restored (now and then).
+    if (stopped()) return counts;
     await checkFollowed(c, await deps.repo.listTargets(userId));
     // 3. New matches, appended in rank order, ≤ 100 per call (after the runner's edits, 3a).
     const targets = await deps.repo.listTargets(userId);
@@ -104,18 +113,20 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
     if (open.length === 0) return counts;
     const candidates = await deps.listMatchCandidates(userId);
     const tempos = await temposOf([...new Set(candidates.map((x) => x.recordingKey))]);
-    const placed = await deps.repo.placedKeys(open.map((t) => t.id));
+    const placed = await deps.repo.placedSongs(open.map((t) => t.id));
     const choices = (await deps.runnerChoices?.(userId)) ?? NO_CHOICES;
     // 3a. The runner's edits: new names to Spotify, and the removals they asked for (what no longer fits),
     // by the same rule planAdds matches with (the runner's choices: corrections, exclusions).
-    const fitting = fittingKeys(open, candidates, (x) =>
+    const fitting = fittingTracks(open, candidates, (x) =>
       matchBpm(x, tempos.get(x.recordingKey), choices, settings.minConfidence),
     );
-    for (const t of open.filter((x) => x.state === 'active'))
+    for (const t of open.filter((x) => x.state === 'active')) {
+      if (stopped()) return counts;
       await onTarget(c, t, async () => {
         await syncDetails(c, t);
-        counts.removed += await removeRequested(c, t, fitting.get(t.id) ?? new Set());
+        counts.removed += await removeRequested(c, t, fitting.get(t.id) ?? new SongSet());
       });
+    }
     const plan = planAdds(open, candidates, tempos, placed, settings.minConfidence, choices);
     // No playlist made yet: the user's first fill. Small adds wait a little for more matches.
     const firstFill = !targets.some((t) => t.playlistId !== null);
@@ -124,15 +135,16 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
     for (const target of open) {
       const todo = (plan.get(target.id) ?? []).slice(0, due.get(target.id) ?? 0);
       if (todo.length === 0) continue;
+      if (stopped()) return counts;
       await onTarget(c, target, async () => {
         const t = await ensurePlaylist(c, target);
         if (!t) return;
         if (target.state === 'pending' && t.snapshotId !== null) counts.created++;
         await ensureFresh(c, t);
         // Reading the playlist may have found some already there (the user's own, an adopted playlist).
-        const known = (await deps.repo.placedKeys([t.id])).get(t.id) ?? new Set();
-        const fresh = todo.filter((p) => !known.has(p.recordingKey));
-        for (let i = 0; i < fresh.length; i += ADD_BATCH) {
+        const known = (await deps.repo.placedSongs([t.id])).get(t.id);
+        const fresh = todo.filter((p) => !known?.has(p));
+        for (let i = 0; i < fresh.length && !stopped(); i += ADD_BATCH) {
           const r = await addBatch(c, t, fresh.slice(i, i + ADD_BATCH));
           counts.added += r.added;
           if (r.stop) break;
@@ -144,8 +156,9 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
 
   return {
     /** One writer run for a user (see the file's head). Never throws for a disconnect; throws
-     *  SpotifyDeferredError when Spotify asks to wait, and other errors for the job's retries. */
-    async sync(userId: string): Promise<SyncResult> {
+     *  SpotifyDeferredError when Spotify asks to wait, and other errors for the job's retries. With
+     *  `stopping` aborted (a shutdown) it ends between two steps, with a follow-up due now. */
+    async sync(userId: string, stopping?: AbortSignal): Promise<SyncResult> {
       const holder = randomUUID();
       if (!(await deps.repo.acquireLease(userId, holder, settings.leaseMs))) return { status: 'busy' };
       try {
@@ -162,7 +175,7 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
           log: log.child({ userId }),
           now,
         });
-        const counts = await run(c, userId);
+        const counts = await run(c, userId, stopping);
         await deps.repo.finishJob(userId);
         const at = c.followUpAt();
         return { status: 'done', ...counts, followUpAt: at === null ? null : new Date(at) };

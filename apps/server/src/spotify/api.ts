@@ -79,6 +79,7 @@ const AlbumRef = z.looseObject({
 });
 const PlaylistRef = PlaylistBase.extend({
   name: z.string().nullable().optional(),
+  description: z.string().nullable().optional(),
   external_urls: z.looseObject({ spotify: z.string().optional() }).nullable().optional(),
   collaborative: z.boolean().nullable().optional(),
   owner: z

@@ -498,6 +498,7 @@ with
 select
   t.id as track_id,
   t.recording_key,
+  t.title,
   t.artist_ids,
   t.duration_ms,
   t.explicit,

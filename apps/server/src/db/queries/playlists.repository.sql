@@ -25,6 +25,15 @@
 -- PlaylistsRepository.playlistIdsOf
 -- the same SQL as TargetsRepository.playlistIdsOf (targets.repository.sql)
 
+-- PlaylistsRepository.adoptEarlier (the pending target of its range takes it)
+-- the same SQL as TargetsRepository.adoptEarlier (the pending target of its range takes it) (targets.repository.sql)
+
+-- PlaylistsRepository.adoptEarlier (a target of its own)
+-- the same SQL as TargetsRepository.adoptEarlier (a target of its own) (targets.repository.sql)
+
+-- PlaylistsRepository.dropUnused
+-- the same SQL as TargetsRepository.dropUnused (targets.repository.sql)
+
 -- PlaylistsRepository.markDetailsSynced
 -- the same SQL as TargetsRepository.markDetailsSynced (targets.repository.sql)
 
@@ -307,13 +316,19 @@ set
 where
   "playlist_targets"."user_id" = $1;
 
--- PlaylistsRepository.placedKeys
+-- PlaylistsRepository.placedSongs
 -- params: ["3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d","unplaced"]
 select
-  "target_id",
-  "recording_key"
+  "playlist_target_tracks"."target_id",
+  "playlist_target_tracks"."recording_key",
+  "playlist_target_tracks"."track_id",
+  "library_tracks"."recording_key",
+  "library_tracks"."title",
+  "library_tracks"."artist_ids" [1],
+  "library_tracks"."duration_ms"
 from
   "playlist_target_tracks"
+  left join "library_tracks" on "library_tracks"."id" = "playlist_target_tracks"."track_id"
 where
   (
     "playlist_target_tracks"."target_id" in ($1)

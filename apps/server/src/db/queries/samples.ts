@@ -99,6 +99,7 @@ const RELEASE = {
 };
 const ARTIST_ID = '0OdUWJ0sBjDrqHygGUXeCF';
 const SOURCE_REF = 42;
+const PLAYLIST_ID = '37i9dQZF1DXcBWIGoYBM5M';
 const catalogSamples: Repository<CatalogRepository>['samples'] = {
   upsertTracks: { args: [[TRACK]] },
   upsertArtists: { args: [TRACK.artists] },
@@ -185,6 +186,27 @@ const targetsSamples: Samples<ReturnType<typeof createTargetsRepository>> = {
   ],
   archiveTarget: { args: [USER_ID, TARGET_ID] },
   playlistIdsOf: { args: [USER_ID] },
+  adoptEarlier: [
+    {
+      label: 'the pending target of its range takes it',
+      args: [
+        USER_ID,
+        { playlistId: PLAYLIST_ID, publicUrl: null, name: 'Tempo runs 175', minBpm: 170, maxBpm: 180 },
+        12,
+      ],
+      rows: { 'select "id" from "playlist_targets"': [{ id: TARGET_ID }] },
+    },
+    {
+      label: 'a target of its own',
+      args: [
+        USER_ID,
+        { playlistId: PLAYLIST_ID, publicUrl: null, name: '150–158', minBpm: 150, maxBpm: 158 },
+        12,
+      ],
+      rows: { 'insert into "playlist_targets"': [{ id: TARGET_ID }] },
+    },
+  ],
+  dropUnused: { args: [[TARGET_ID]] },
   markDetailsSynced: { args: [TARGET_ID, 3, 'Easy 5:30/km'] },
 };
 
@@ -525,7 +547,7 @@ export const REPOSITORIES = [
       markFollowChecked: { args: [[TARGET_ID]] },
       setSnapshot: { args: [TARGET_ID, 'MiwxYmMy'] },
       finishJob: { args: [USER_ID] },
-      placedKeys: { args: [[TARGET_ID]] },
+      placedSongs: { args: [[TARGET_ID]] },
       tracksOf: [
         { label: 'all', args: [TARGET_ID] },
         { label: 'pending only', args: [TARGET_ID, ['pending']] },

@@ -300,6 +300,152 @@ from
 where
   "playlist_targets"."user_id" = $1;
 
+-- TargetsRepository.adoptEarlier (the pending target of its range takes it)
+begin;
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","pending",170,180,1]
+select
+  "id"
+from
+  "playlist_targets"
+where
+  (
+    "playlist_targets"."user_id" = $1
+    and "playlist_targets"."archived_at" is null
+    and "playlist_targets"."playlist_id" is null
+    and "playlist_targets"."state" = $2
+    and "playlist_targets"."min_bpm" = $3
+    and "playlist_targets"."max_bpm" = $4
+  )
+order by
+  "playlist_targets"."position" asc
+limit
+  $5
+for update;
+-- params: ["Tempo runs 175","active","37i9dQZF1DXcBWIGoYBM5M",null,null,null,"Tempo runs 175",null]
+update "playlist_targets"
+set
+  "name" = $1,
+  "state" = $2,
+  "playlist_id" = $3,
+  "public_url" = $4,
+  "snapshot_id" = $5,
+  "snapshot_at" = $6,
+  "follow_checked_at" = now(),
+  "spotify_name" = $7
+where
+  "playlist_targets"."id" = $8;
+commit;
+
+-- TargetsRepository.adoptEarlier (a target of its own)
+begin;
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","pending",150,158,1]
+select
+  "id"
+from
+  "playlist_targets"
+where
+  (
+    "playlist_targets"."user_id" = $1
+    and "playlist_targets"."archived_at" is null
+    and "playlist_targets"."playlist_id" is null
+    and "playlist_targets"."state" = $2
+    and "playlist_targets"."min_bpm" = $3
+    and "playlist_targets"."max_bpm" = $4
+  )
+order by
+  "playlist_targets"."position" asc
+limit
+  $5
+for update;
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+select
+  "id"
+from
+  "playlist_targets"
+where
+  (
+    "playlist_targets"."user_id" = $1
+    and "playlist_targets"."archived_at" is null
+  );
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",150,158,"150–158","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","active","37i9dQZF1DXcBWIGoYBM5M",null,null,null,"150–158"]
+insert into
+  "playlist_targets" (
+    "id",
+    "user_id",
+    "min_bpm",
+    "max_bpm",
+    "name",
+    "position",
+    "state",
+    "playlist_id",
+    "public_url",
+    "snapshot_id",
+    "snapshot_at",
+    "create_attempts",
+    "creating_since",
+    "follow_checked_at",
+    "deleted_at",
+    "last_job_finished_at",
+    "created_at",
+    "archived_at",
+    "spotify_name",
+    "details_version",
+    "details_synced_version",
+    "no_explicit",
+    "min_duration_ms",
+    "max_duration_ms",
+    "liked_only"
+  )
+values
+  (
+    default,
+    $1,
+    $2,
+    $3,
+    $4,
+    (
+      select
+        coalesce(max(position) + 1, 0)
+      from
+        playlist_targets
+      where
+        user_id = $5
+    ),
+    $6,
+    $7,
+    $8,
+    $9,
+    $10,
+    default,
+    default,
+    now(),
+    default,
+    default,
+    default,
+    default,
+    $11,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default
+  )
+returning
+  "id";
+commit;
+
+-- TargetsRepository.dropUnused
+-- params: ["3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d","pending",0]
+delete from "playlist_targets"
+where
+  (
+    "playlist_targets"."id" in ($1)
+    and "playlist_targets"."state" = $2
+    and "playlist_targets"."playlist_id" is null
+    and "playlist_targets"."details_version" = $3
+  );
+
 -- TargetsRepository.markDetailsSynced
 -- params: ["Easy 5:30/km",3,"3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d"]
 update "playlist_targets"
