@@ -151,29 +151,55 @@ export async function ensureFresh(c: SyncContext, t: TargetRow): Promise<void> {
   else await reconcile(c, t, head);
 }
 
+/** URIs per `GET /me/library/contains`. */
+const CONTAINS_MAX = 40;
+
 /**
- * Now and then (settings.followCheckMs) looks for each playlist among the user's own: one the user deleted
- * or unfollowed is no longer written to; one they followed again (restored) is written to again.
+ * Playlists the user deleted or restored. Spotify keeps taking writes to a playlist its owner deleted
+ * (unfollowed), so before a run adds to a playlist it asks whether the user still has it (`adding`), and
+ * now and then (settings.followCheckMs) it asks for every playlist, deleted ones too: one
+ * `GET /me/library/contains` per 40 playlists (`always`: each of `targets`). A deleted one is no longer
+ * written to; a restored one is written to again (read first). Returns the targets checked, and those
+ * found deleted.
  */
-export async function checkFollowed(c: SyncContext, targets: TargetRow[]): Promise<void> {
+export async function checkFollowed(
+  c: SyncContext,
+  targets: TargetRow[],
+  o: { always?: boolean } = {},
+): Promise<{ checked: Set<string>; deleted: Set<string> }> {
   const due = targets.filter(
     (t) =>
       (t.state === 'active' || t.state === 'deleted') &&
       t.playlistId !== null &&
-      (t.followCheckedAt === null || c.now() - t.followCheckedAt.getTime() >= c.settings.followCheckMs),
+      (o.always ||
+        t.followCheckedAt === null ||
+        c.now() - t.followCheckedAt.getTime() >= c.settings.followCheckMs),
   );
-  if (due.length === 0) return;
-  const own = new Map((await c.ownPlaylists()).map((p) => [p.id, p]));
-  for (const t of due) {
-    const p = own.get(t.playlistId!);
-    if (t.state === 'active' && !p) {
-      await c.repo.markDeleted(t.id);
-      c.log.info({ target: t.id, playlist: t.playlistId }, 'the user deleted the playlist: no more writes');
-    } else if (t.state === 'deleted' && p) {
-      // Restored: read it again (snapshot unknown) before the next add.
-      await c.repo.markActive(t.id, { playlistId: p.id, publicUrl: p.publicUrl, snapshotId: null });
-      c.log.info({ target: t.id, playlist: t.playlistId }, 'the user restored the playlist: writing again');
+  const gone = new Set<string>();
+  const checked = new Set(due.map((t) => t.id));
+  if (due.length === 0) return { checked, deleted: gone };
+  for (let i = 0; i < due.length; i += CONTAINS_MAX) {
+    const part = due.slice(i, i + CONTAINS_MAX);
+    const has = await c
+      .api('sync:check')
+      .libraryContains(part.map((t) => `spotify:playlist:${t.playlistId}`));
+    for (const [j, t] of part.entries()) {
+      const followed = has[j] === true;
+      if (t.state === 'active' && !followed) {
+        await c.repo.markDeleted(t.id);
+        gone.add(t.id);
+        c.log.info({ target: t.id, playlist: t.playlistId }, 'the user deleted the playlist: no more writes');
+      } else if (t.state === 'deleted' && followed) {
+        // Restored: read it again (snapshot unknown) before the next add.
+        await c.repo.markActive(t.id, {
+          playlistId: t.playlistId!,
+          publicUrl: t.publicUrl,
+          snapshotId: null,
+        });
+        c.log.info({ target: t.id, playlist: t.playlistId }, 'the user restored the playlist: writing again');
+      }
     }
   }
   await c.repo.markFollowChecked(due.map((t) => t.id));
+  return { checked, deleted: gone };
 }

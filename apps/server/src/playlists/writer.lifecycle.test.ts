@@ -96,6 +96,33 @@ async function deleteAsUser(r: Runner, playlistId: string) {
 }
 
 describe('a playlist the user deleted', () => {
+  it('is noticed before the next add (one call), however recently it was last checked', async () => {
+    const r = await ph.runner();
+    const fitting = catalogTracksIn(ph, 180, 190, 60).slice(40);
+    await seedTrueTempos(ph, fitting);
+    ph.h.sandbox.admin.like(r.spotifyUserId, fitting.slice(0, 5).toReversed());
+    const writer = r.writer(); // the periodic check: every 6 hours
+    await writer.sync(r.userId);
+    const target = (await ph.repo.listTargets(r.userId)).find((t) => t.minBpm === 180)!;
+    const id = target.playlistId!;
+    const before = ph.h.sandbox.admin.playlistItems(id);
+    // Deleted as a development-mode app's user does it today (their Spotify app unfollows it).
+    const { access_token } = ph.h.sandbox.admin.connect({ userId: r.spotifyUserId });
+    const res = await fetch(
+      `${ph.h.sandbox.baseUrls.spotifyApi}/me/library?uris=${encodeURIComponent(`spotify:playlist:${id}`)}`,
+      { method: 'DELETE', headers: { authorization: `Bearer ${access_token}` } },
+    );
+    expect(res.ok).toBe(true);
+    ph.h.sandbox.admin.like(r.spotifyUserId, fitting.slice(5, 8).toReversed());
+    const calls = () =>
+      ph.h.sandbox.admin.requests({ service: 'spotify-api', userId: r.spotifyUserId }).length;
+    const n = calls();
+    await writer.sync(r.userId);
+    expect(ph.h.sandbox.admin.playlistItems(id)).toEqual(before); // Spotify would have taken the adds
+    expect((await ph.repo.listTargets(r.userId)).find((t) => t.id === target.id)!.state).toBe('deleted');
+    expect(calls() - n).toBe(1); // GET /me/library/contains, and nothing else
+  });
+
   it('is no longer written to, shows as deleted, and is written to again once the user restores it', async () => {
     const r = await ph.runner();
     const fitting = catalogTracksIn(ph, 180, 190, 40).slice(20);

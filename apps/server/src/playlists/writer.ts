@@ -104,9 +104,9 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
       )
         blocked.add(t.id);
     }
-    // 2. Playlists the user deleted, unfollowed or restored (now and then).
     if (stopped()) return counts;
-    await checkFollowed(c, await deps.repo.listTargets(userId));
+    // 2. Playlists the user deleted or restored, now and then (settings.followCheckMs); see 3b.
+    const { checked } = await checkFollowed(c, await deps.repo.listTargets(userId));
     // 3. New matches, appended in rank order, ≤ 100 per call (after the runner's edits, 3a).
     const targets = await deps.repo.listTargets(userId);
     const open = targets.filter((t) => (t.state === 'pending' || t.state === 'active') && !blocked.has(t.id));
@@ -132,9 +132,13 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
     const firstFill = !targets.some((t) => t.playlistId !== null);
     const { due, nextAt } = dueNow(plan, firstFill, { ...settings, batch: ADD_BATCH }, c.now());
     if (nextAt !== null) c.followUp(nextAt);
+    // 3b. Spotify keeps taking adds to a playlist its owner deleted: each one this run adds to is checked
+    // first (one call for up to 40), unless step 2 just did.
+    const adding = open.filter((t) => t.state === 'active' && !checked.has(t.id) && (due.get(t.id) ?? 0) > 0);
+    const { deleted } = await checkFollowed(c, adding, { always: true });
     for (const target of open) {
       const todo = (plan.get(target.id) ?? []).slice(0, due.get(target.id) ?? 0);
-      if (todo.length === 0) continue;
+      if (todo.length === 0 || deleted.has(target.id)) continue;
       if (stopped()) return counts;
       await onTarget(c, target, async () => {
         const t = await ensurePlaylist(c, target);

@@ -131,6 +131,13 @@ export function spotifyApi(client: SpotifyClient, ctx: CallContext) {
     playlist: (id: string) => get(`/playlists/${enc(id)}`, 'GET /playlists/{id}', PlaylistBase),
 
     /**
+     * `GET /me/library/contains`: whether each URI (at most 40) is in the user's library. A playlist its
+     * owner deleted (unfollowed) answers false, though it still exists and still takes writes.
+     */
+    libraryContains: (uris: string[]) =>
+      get('/me/library/contains', 'GET /me/library/contains', z.array(z.boolean()), { uris: uris.join(',') }),
+
+    /**
      * One page of a playlist's tracks, with the page's raw size. Local files, podcast episodes, null and
      * malformed items are left out (`skipped` counts the malformed ones).
      */
