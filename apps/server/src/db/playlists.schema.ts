@@ -67,6 +67,16 @@ export const playlistTargets = pgTable(
     minDurationMs: integer('min_duration_ms'),
     maxDurationMs: integer('max_duration_ms'),
     likedOnly: boolean('liked_only').notNull().default(false),
+    /**
+     * Spotify refused an add because the playlist holds its most (about 10,000 items): no more adds; new
+     * matches go to the target that continues it (`continuesId` points back here).
+     */
+    fullAt: timestamp('full_at', { withTimezone: true }),
+    /** The full target this one continues (same range and filters): what either holds is not placed again. */
+    continuesId: uuid('continues_id'),
+    /** Spotify refused a write with 403 (and why): no more writes to it until the runner edits the target. */
+    writeRefusedAt: timestamp('write_refused_at', { withTimezone: true }),
+    writeRefusal: text('write_refusal'),
   },
   // Ranges may overlap (even repeat, with other filters); a live target's name is unique for its user,
   // since an unclear creation is settled by finding the playlist by its name.

@@ -5,16 +5,19 @@ import { randomUUID } from 'node:crypto';
 import { SpotifyApiError } from '../spotify/errors.ts';
 import type { PlannedTrack } from './matching.ts';
 import type { TargetRow } from './playlists.repository.ts';
-import { surelyNotApplied } from './spotify-playlists.ts';
+import { PLAYLIST_MAX_ITEMS, playlistHead, surelyNotApplied } from './spotify-playlists.ts';
 import type { SyncContext } from './sync-context.ts';
 
 /** URIs per `POST /playlists/{id}/items`. */
 export const ADD_BATCH = 100;
 
-/** What became of a batch: `added` tracks; `stop` when this playlist takes no more adds in this run. */
+/**
+ * What became of a batch: `added` tracks; `stop` when this playlist takes no more adds in this run
+ * (`full`: nor in later runs; its continuation takes the new matches).
+ */
 export interface BatchOutcome {
   added: number;
-  stop: 'unclear' | 'gone' | null;
+  stop: 'unclear' | 'gone' | 'full' | null;
 }
 
 type Track = Pick<PlannedTrack, 'trackId' | 'recordingKey' | 'bpm'>;
@@ -43,9 +46,24 @@ export async function addBatch(c: SyncContext, t: TargetRow, tracks: Track[]): P
       await c.repo.markDeleted(t.id);
       return { added: 0, stop: 'gone' };
     }
-    if (err instanceof SpotifyApiError && err.status === 400) return refused(c, t, rows, err);
+    if (err instanceof SpotifyApiError && (err.status === 400 || err.status === 403)) {
+      // A full playlist: Spotify's answer has been a 400, a 403 or a 500 over the years, so its size says.
+      if (await isFull(c, t, rows.length)) {
+        await c.repo.markFull(t.id);
+        c.log.info({ target: t.id, playlist: t.playlistId }, 'the playlist is full: no more adds to it');
+        return { added: 0, stop: 'full' };
+      }
+      if (err.status === 403) throw err; // refused for good: the writer stops writing to it (onTarget)
+      return refused(c, t, rows, err);
+    }
     throw err;
   }
+}
+
+/** Whether `n` more items would not fit in the playlist (one call: its item count). */
+async function isFull(c: SyncContext, t: TargetRow, n: number): Promise<boolean> {
+  const head = await playlistHead(c.api('sync:check'), t.playlistId!);
+  return head.total + n > PLAYLIST_MAX_ITEMS;
 }
 
 /**

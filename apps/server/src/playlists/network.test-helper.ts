@@ -56,3 +56,19 @@ export function lateAnswers(m: Match & { applyAfterMs: number }) {
   };
   return { fetch: f, late: () => late };
 }
+
+/** Spotify refuses the matching requests with 403 and never applies them (a playlist write it forbids). */
+export function refusing(m: Match & { message: string }) {
+  let left = m.times ?? 1;
+  const f: typeof fetch = async (input, init) => {
+    if (left > 0 && matches(m, input, init)) {
+      left--;
+      return new Response(JSON.stringify({ error: { status: 403, message: m.message } }), {
+        status: 403,
+        headers: { 'content-type': 'application/json' },
+      });
+    }
+    return fetch(input, init);
+  };
+  return { fetch: f, left: () => left };
+}

@@ -1,8 +1,7 @@
 // The only SQL on the target playlists tables. State changes are compare-and-set (`where state = …`), so
 // a writer that lost its lease or a disconnected user's stale writer changes nothing.
-import { and, asc, eq, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { libraryTracks } from '../db/library.schema.ts';
 import { playlistTargets, playlistTargetTracks, playlistWriterLeases } from '../db/playlists.schema.ts';
 import { createRemovalsRepository } from './removals.repository.ts';
 import { SongSet } from './song-identity.ts';
@@ -204,29 +203,43 @@ export function createPlaylistsRepository(db: Db) {
      * by Pacebeat on request) is planned again once it fits again.
      */
     /**
-     * Per target, the songs it has in any state but `unplaced` (song-identity.ts): each row's track id and
-     * recording key as recorded, with its track's recording key, title, first artist and duration as the
-     * library knows them now (an ISRC learned since changes the key; the row keeps the one it was placed by).
+     * Per target, the songs it has in any state but `unplaced` (song-identity.ts), and those of the full
+     * targets it continues: each row's track id and recording key as recorded, with its track's recording
+     * key, title, first artist and duration as the library knows them now (an ISRC learned since changes
+     * the key; the row keeps the one it was placed by).
      */
     async placedSongs(targetIds: string[]): Promise<Map<string, SongSet>> {
       const out = new Map<string, SongSet>(targetIds.map((id) => [id, new SongSet()]));
       if (targetIds.length === 0) return out;
-      const rows = await db
-        .select({
-          targetId: playlistTargetTracks.targetId,
-          recordingKey: playlistTargetTracks.recordingKey,
-          trackId: playlistTargetTracks.trackId,
-          currentKey: libraryTracks.recordingKey,
-          title: libraryTracks.title,
-          artistId: sql<string | null>`${libraryTracks.artistIds}[1]`,
-          durationMs: libraryTracks.durationMs,
-        })
-        .from(playlistTargetTracks)
-        .leftJoin(libraryTracks, eq(libraryTracks.id, playlistTargetTracks.trackId))
-        .where(
-          and(inArray(playlistTargetTracks.targetId, targetIds), ne(playlistTargetTracks.state, 'unplaced')),
-        );
-      for (const r of rows) out.get(r.targetId)?.add(r);
+      const rows = await db.execute<{
+        for_target: string;
+        recording_key: string;
+        track_id: string;
+        current_key: string | null;
+        title: string | null;
+        artist_id: string | null;
+        duration_ms: number | null;
+      }>(sql`
+        with recursive chain(for_target, id) as (
+          select id, id from playlist_targets where id in ${targetIds}
+          union
+          select c.for_target, t.continues_id
+          from chain c join playlist_targets t on t.id = c.id
+          where t.continues_id is not null)
+        select c.for_target, tt.recording_key, tt.track_id, lt.recording_key as current_key, lt.title,
+               lt.artist_ids[1] as artist_id, lt.duration_ms
+        from chain c
+        join playlist_target_tracks tt on tt.target_id = c.id and tt.state <> 'unplaced'
+        left join library_tracks lt on lt.id = tt.track_id`);
+      for (const r of rows.rows)
+        out.get(r.for_target)?.add({
+          recordingKey: r.recording_key,
+          trackId: r.track_id,
+          currentKey: r.current_key,
+          title: r.title,
+          artistId: r.artist_id,
+          durationMs: r.duration_ms,
+        });
       return out;
     },
 

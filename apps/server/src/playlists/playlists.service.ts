@@ -23,9 +23,19 @@ export type TargetsWithStats = Awaited<ReturnType<PlaylistsRepository['listTarge
 
 const WEEK_MS = 7 * 86_400_000;
 
-/** The name shown for a target; a playlist the user deleted says so (Pacebeat no longer writes to it). */
-const shownName = (t: TargetRow) =>
-  t.state === 'deleted' ? `${t.name} (deleted in Spotify: no longer updated)` : t.name;
+/**
+ * The name shown for a target, with why Pacebeat no longer writes to its playlist: the user deleted it,
+ * it is full (its continuation "… (2)" takes the new songs), or Spotify refuses writes to it (until the
+ * runner edits the target).
+ */
+const shownName = (t: TargetRow) => {
+  if (t.state === 'deleted') return `${t.name} (deleted in Spotify: no longer updated)`;
+  if (t.fullAt !== null)
+    return `${t.name} (full: a Spotify playlist holds at most 10,000 songs; new ones go to the next)`;
+  if (t.writeRefusedAt !== null)
+    return `${t.name} (Spotify refuses changes to it: “${t.writeRefusal ?? 'Forbidden'}” Edit the target to try again)`;
+  return t.name;
+};
 
 /** A target as the API shows it: the spec's fields, and (beyond them) its filters. */
 export function presentTarget(t: TargetRow, s: TargetStats | undefined, timeZone: string | null): Target {

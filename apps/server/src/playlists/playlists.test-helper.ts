@@ -12,6 +12,7 @@ import type { MatchCandidate } from './candidates.ts';
 import { placeable } from './matching.ts';
 import { createPlaylistsRepository } from './playlists.repository.ts';
 import { createPlaylistsService } from './playlists.service.ts';
+import { SongSet } from './song-identity.ts';
 import type { WriterSettings } from './sync-context.ts';
 import { createPlaylistWriter, type PlaylistWriterDeps } from './writer.ts';
 
@@ -61,22 +62,52 @@ export async function seedTrueTempos(ph: PlaylistHarness, trackIds: string[]): P
   );
 }
 
-/** Catalog tracks (one per recording) the target [min, max) takes at their true tempo (matching.ts `placeable`). */
+/**
+ * Catalog tracks (one per song: song-identity.ts) the target [min, max) takes at their true tempo
+ * (matching.ts `placeable`).
+ */
 export function catalogTracksIn(ph: PlaylistHarness, min: number, max: number, n: number): string[] {
   const w = ph.h.sandbox.world;
   const out: string[] = [];
-  const keys = new Set<string>();
+  const songs = new SongSet();
   for (let i = 1; out.length < n && i < w.catalog.artists.length; i++) {
     for (const g of w.catalog.creditedTracks(i)) {
       const f = w.trackFacts(g);
+      const t = w.catalog.track(g);
+      const song = {
+        trackId: f.spotifyId,
+        recordingKey: tempoKey(f),
+        title: t.name,
+        artistId: w.ids.encode('artist', t.artists[0]!),
+        durationMs: t.durationMs,
+      };
       // Tracks the target takes at their true tempo (not just below its max: see EDGE_MARGIN).
-      if (keys.has(tempoKey(f)) || !placeable(f.bpm, min, max)) continue;
-      keys.add(tempoKey(f));
+      if (songs.has(song) || !placeable(f.bpm, min, max)) continue;
+      songs.add(song);
       out.push(w.trackId(g));
       if (out.length === n) break;
     }
   }
   return out;
+}
+
+/** The tracks that are not a version of an earlier one (song-identity.ts), in order. */
+export function oneEachSong(ph: PlaylistHarness, trackIds: string[]): string[] {
+  const w = ph.h.sandbox.world;
+  const songs = new SongSet();
+  return trackIds.filter((id) => {
+    const t = w.catalog.track(w.trackG(id)!);
+    const song = {
+      trackId: id,
+      recordingKey: `isrc:${t.isrc}`,
+      title: t.name,
+      artistId: w.ids.encode('artist', t.artists[0]!),
+      durationMs: t.durationMs,
+    };
+    if (songs.has(song)) return false;
+    songs.add(song);
+    return true;
+  });
 }
 
 export interface PlaylistHarness {

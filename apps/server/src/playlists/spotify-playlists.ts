@@ -36,6 +36,9 @@ export interface PlacedTrack {
 
 const PAGE = 50;
 
+/** The most items a Spotify playlist holds ("about 10,000"; Spotify refuses adds past it). */
+export const PLAYLIST_MAX_ITEMS = 10_000;
+
 // itemTrack() keeps only tracks with an id.
 const recordingOf = (t: TrackObject): PlacedTrack => ({
   trackId: t.id as string,

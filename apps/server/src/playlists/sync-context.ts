@@ -32,6 +32,9 @@ export type WriterRepo = Pick<
   | 'releaseRemoval'
   | 'markDetailsSynced'
   | 'adoptEarlier'
+  | 'markFull'
+  | 'addContinuation'
+  | 'markWriteRefused'
   | 'playlistIdsOf'
   | 'dropUnused'
 >;

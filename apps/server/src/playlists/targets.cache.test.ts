@@ -30,6 +30,8 @@ function setup() {
             lastJobFinishedAt: null,
             minDurationMs: null,
             maxDurationMs: null,
+            fullAt: null,
+            writeRefusedAt: null,
           },
           stats: { tracksAdded: 0, tracksAdded7Days: 0 },
         },

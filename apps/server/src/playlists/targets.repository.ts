@@ -102,6 +102,9 @@ export function createTargetsRepository(db: Db) {
         .set({
           ...e,
           ...(details ? { detailsVersion: sql`${playlistTargets.detailsVersion} + 1` } : {}),
+          // The runner acted: a write Spotify refused is tried again.
+          writeRefusedAt: null,
+          writeRefusal: null,
         })
         .where(own(userId, targetId))
         .returning();
@@ -195,6 +198,56 @@ export function createTargetsRepository(db: Db) {
         if (isUniqueViolation(err)) return null;
         throw err;
       }
+    },
+
+    /** Spotify refused an add because the playlist is full: no more adds to it. False when already marked. */
+    async markFull(targetId: string): Promise<boolean> {
+      const rows = await db
+        .update(playlistTargets)
+        .set({ fullAt: sql`now()` })
+        .where(and(eq(playlistTargets.id, targetId), isNull(playlistTargets.fullAt)))
+        .returning({ id: playlistTargets.id });
+      return rows.length > 0;
+    },
+
+    /**
+     * The target that continues a full one: same range and filters, named "<name> (2)" (or the next number
+     * free). Null when no name up to (20) is free.
+     */
+    async addContinuation(full: TargetRow): Promise<TargetRow | null> {
+      const base = full.name.replace(/ \((\d+)\)$/, '');
+      const from = Number(/ \((\d+)\)$/.exec(full.name)?.[1] ?? 1) + 1;
+      for (let n = from; n <= 20; n++) {
+        try {
+          const [row] = await db
+            .insert(playlistTargets)
+            .values({
+              userId: full.userId,
+              minBpm: full.minBpm,
+              maxBpm: full.maxBpm,
+              name: `${base} (${n})`.slice(0, 100),
+              position: full.position,
+              noExplicit: full.noExplicit,
+              minDurationMs: full.minDurationMs,
+              maxDurationMs: full.maxDurationMs,
+              likedOnly: full.likedOnly,
+              continuesId: full.id,
+            })
+            .returning();
+          return row ?? null;
+        } catch (err) {
+          if (!isUniqueViolation(err)) throw err;
+        }
+      }
+      return null;
+    },
+
+    /** Spotify refused a write to the playlist with 403: no more writes until the runner edits the target. */
+    async markWriteRefused(targetId: string, reason: string): Promise<void> {
+      await db
+        .update(playlistTargets)
+        .set({ writeRefusedAt: sql`now()`, writeRefusal: reason.slice(0, 500) })
+        .where(eq(playlistTargets.id, targetId));
     },
 
     /** Deletes targets that never had a playlist nor an edit (defaults the runner's earlier set replaces). */

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { SpotifyAccountRepository } from '../spotify/account.repository.ts';
 import type { SpotifyApi } from '../spotify/api.ts';
 import type { CallContext } from '../spotify/client.ts';
-import { SpotifyAccountDisabledError, SpotifyNotConnectedError } from '../spotify/errors.ts';
+import { SpotifyAccountDisabledError, SpotifyApiError, SpotifyNotConnectedError } from '../spotify/errors.ts';
 import type { TempoRepository } from '../tempo/tempo.repository.ts';
 import { addBatch, ADD_BATCH } from './adds.ts';
 import type { ListMatchCandidates } from './candidates.ts';
@@ -78,11 +78,25 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
     try {
       return await fn();
     } catch (err) {
+      if (err instanceof SpotifyApiError && err.status === 403) {
+        // A write Spotify refuses for good (the account is fine: client.ts tells): no more writes to this
+        // playlist, and the status page says why, until the runner edits the target.
+        await c.repo.markWriteRefused(t.id, err.spotifyMessage || 'Forbidden');
+        log.warn({ target: t.id, err: err.spotifyMessage }, 'Spotify refuses writes to the playlist');
+        return null;
+      }
       if (!(err instanceof PlaylistGoneError)) throw err;
       await c.repo.markDeleted(t.id);
       log.info({ target: t.id, playlist: err.playlistId }, 'the playlist is gone: no more writes');
       return null;
     }
+  }
+
+  /** A full playlist goes on in a new target of the same range and filters ("… (2)"), made in the next run. */
+  async function continueFull(c: SyncContext, t: TargetRow) {
+    const next = await deps.repo.addContinuation(t);
+    if (next) c.followUp(c.now());
+    log.info({ target: t.id, continuation: next?.id ?? null }, 'a full playlist goes on in a new one');
   }
 
   async function run(c: SyncContext, userId: string, stopping: AbortSignal | undefined) {
@@ -120,7 +134,7 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
     const fitting = fittingTracks(open, candidates, (x) =>
       matchBpm(x, tempos.get(x.recordingKey), choices, settings.minConfidence),
     );
-    for (const t of open.filter((x) => x.state === 'active')) {
+    for (const t of open.filter((x) => x.state === 'active' && x.writeRefusedAt === null)) {
       if (stopped()) return counts;
       await onTarget(c, t, async () => {
         await syncDetails(c, t);
@@ -139,6 +153,8 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
     for (const target of open) {
       const todo = (plan.get(target.id) ?? []).slice(0, due.get(target.id) ?? 0);
       if (todo.length === 0 || deleted.has(target.id)) continue;
+      // A full playlist takes no more (its continuation does); one Spotify refuses waits for the runner.
+      if (target.fullAt !== null || target.writeRefusedAt !== null) continue;
       if (stopped()) return counts;
       await onTarget(c, target, async () => {
         const t = await ensurePlaylist(c, target);
@@ -151,6 +167,7 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
         for (let i = 0; i < fresh.length && !stopped(); i += ADD_BATCH) {
           const r = await addBatch(c, t, fresh.slice(i, i + ADD_BATCH));
           counts.added += r.added;
+          if (r.stop === 'full') await continueFull(c, t);
           if (r.stop) break;
         }
       });

@@ -31,6 +31,15 @@
 -- PlaylistsRepository.adoptEarlier (a target of its own)
 -- the same SQL as TargetsRepository.adoptEarlier (a target of its own) (targets.repository.sql)
 
+-- PlaylistsRepository.markFull
+-- the same SQL as TargetsRepository.markFull (targets.repository.sql)
+
+-- PlaylistsRepository.addContinuation
+-- the same SQL as TargetsRepository.addContinuation (targets.repository.sql)
+
+-- PlaylistsRepository.markWriteRefused
+-- the same SQL as TargetsRepository.markWriteRefused (targets.repository.sql)
+
 -- PlaylistsRepository.dropUnused
 -- the same SQL as TargetsRepository.dropUnused (targets.repository.sql)
 
@@ -86,7 +95,11 @@ insert into
     "no_explicit",
     "min_duration_ms",
     "max_duration_ms",
-    "liked_only"
+    "liked_only",
+    "full_at",
+    "continues_id",
+    "write_refused_at",
+    "write_refusal"
   )
 values
   (
@@ -96,6 +109,10 @@ values
     $3,
     $4,
     $5,
+    default,
+    default,
+    default,
+    default,
     default,
     default,
     default,
@@ -147,7 +164,11 @@ select
   "no_explicit",
   "min_duration_ms",
   "max_duration_ms",
-  "liked_only"
+  "liked_only",
+  "full_at",
+  "continues_id",
+  "write_refused_at",
+  "write_refusal"
 from
   "playlist_targets"
 where
@@ -317,23 +338,39 @@ where
   "playlist_targets"."user_id" = $1;
 
 -- PlaylistsRepository.placedSongs
--- params: ["3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d","unplaced"]
+-- params: ["3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d"]
+with recursive
+  chain (for_target, id) as (
+    select
+      id,
+      id
+    from
+      playlist_targets
+    where
+      id in ($1)
+    union
+    select
+      c.for_target,
+      t.continues_id
+    from
+      chain c
+      join playlist_targets t on t.id = c.id
+    where
+      t.continues_id is not null
+  )
 select
-  "playlist_target_tracks"."target_id",
-  "playlist_target_tracks"."recording_key",
-  "playlist_target_tracks"."track_id",
-  "library_tracks"."recording_key",
-  "library_tracks"."title",
-  "library_tracks"."artist_ids" [1],
-  "library_tracks"."duration_ms"
+  c.for_target,
+  tt.recording_key,
+  tt.track_id,
+  lt.recording_key as current_key,
+  lt.title,
+  lt.artist_ids[1] as artist_id,
+  lt.duration_ms
 from
-  "playlist_target_tracks"
-  left join "library_tracks" on "library_tracks"."id" = "playlist_target_tracks"."track_id"
-where
-  (
-    "playlist_target_tracks"."target_id" in ($1)
-    and "playlist_target_tracks"."state" <> $2
-  );
+  chain c
+  join playlist_target_tracks tt on tt.target_id = c.id
+  and tt.state <> 'unplaced'
+  left join library_tracks lt on lt.id = tt.track_id;
 
 -- PlaylistsRepository.tracksOf (all)
 -- params: ["3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d"]

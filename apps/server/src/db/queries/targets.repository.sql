@@ -29,6 +29,10 @@ select
   "playlist_targets"."min_duration_ms",
   "playlist_targets"."max_duration_ms",
   "playlist_targets"."liked_only",
+  "playlist_targets"."full_at",
+  "playlist_targets"."continues_id",
+  "playlist_targets"."write_refused_at",
+  "playlist_targets"."write_refusal",
   "tracks_added",
   "tracks_added_7_days"
 from
@@ -85,7 +89,11 @@ select
   "no_explicit",
   "min_duration_ms",
   "max_duration_ms",
-  "liked_only"
+  "liked_only",
+  "full_at",
+  "continues_id",
+  "write_refused_at",
+  "write_refusal"
 from
   "playlist_targets"
 where
@@ -134,7 +142,11 @@ insert into
     "no_explicit",
     "min_duration_ms",
     "max_duration_ms",
-    "liked_only"
+    "liked_only",
+    "full_at",
+    "continues_id",
+    "write_refused_at",
+    "write_refusal"
   )
 values
   (
@@ -169,6 +181,10 @@ values
     $6,
     default,
     default,
+    default,
+    default,
+    default,
+    default,
     default
   )
 returning
@@ -196,19 +212,25 @@ returning
   "no_explicit",
   "min_duration_ms",
   "max_duration_ms",
-  "liked_only";
+  "liked_only",
+  "full_at",
+  "continues_id",
+  "write_refused_at",
+  "write_refusal";
 
 -- TargetsRepository.editTarget (a new range: the details are owed to Spotify)
--- params: [165,175,"3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+-- params: [165,175,null,null,"3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
 update "playlist_targets"
 set
   "min_bpm" = $1,
   "max_bpm" = $2,
-  "details_version" = "playlist_targets"."details_version" + 1
+  "details_version" = "playlist_targets"."details_version" + 1,
+  "write_refused_at" = $3,
+  "write_refusal" = $4
 where
   (
-    "playlist_targets"."id" = $3
-    and "playlist_targets"."user_id" = $4
+    "playlist_targets"."id" = $5
+    and "playlist_targets"."user_id" = $6
     and "playlist_targets"."archived_at" is null
   )
 returning
@@ -236,18 +258,24 @@ returning
   "no_explicit",
   "min_duration_ms",
   "max_duration_ms",
-  "liked_only";
+  "liked_only",
+  "full_at",
+  "continues_id",
+  "write_refused_at",
+  "write_refusal";
 
 -- TargetsRepository.editTarget (filters only)
--- params: [420000,true,"3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+-- params: [420000,true,null,null,"3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
 update "playlist_targets"
 set
   "max_duration_ms" = $1,
-  "liked_only" = $2
+  "liked_only" = $2,
+  "write_refused_at" = $3,
+  "write_refusal" = $4
 where
   (
-    "playlist_targets"."id" = $3
-    and "playlist_targets"."user_id" = $4
+    "playlist_targets"."id" = $5
+    and "playlist_targets"."user_id" = $6
     and "playlist_targets"."archived_at" is null
   )
 returning
@@ -275,7 +303,11 @@ returning
   "no_explicit",
   "min_duration_ms",
   "max_duration_ms",
-  "liked_only";
+  "liked_only",
+  "full_at",
+  "continues_id",
+  "write_refused_at",
+  "write_refusal";
 
 -- TargetsRepository.archiveTarget
 -- params: ["3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
@@ -394,7 +426,11 @@ insert into
     "no_explicit",
     "min_duration_ms",
     "max_duration_ms",
-    "liked_only"
+    "liked_only",
+    "full_at",
+    "continues_id",
+    "write_refused_at",
+    "write_refusal"
   )
 values
   (
@@ -429,11 +465,134 @@ values
     default,
     default,
     default,
+    default,
+    default,
+    default,
+    default,
     default
   )
 returning
   "id";
 commit;
+
+-- TargetsRepository.markFull
+-- params: ["3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d"]
+update "playlist_targets"
+set
+  "full_at" = now()
+where
+  (
+    "playlist_targets"."id" = $1
+    and "playlist_targets"."full_at" is null
+  )
+returning
+  "id";
+
+-- TargetsRepository.addContinuation
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",160,170,"Pacebeat 160–170 BPM (2)",1,false,null,null,false,"3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d"]
+insert into
+  "playlist_targets" (
+    "id",
+    "user_id",
+    "min_bpm",
+    "max_bpm",
+    "name",
+    "position",
+    "state",
+    "playlist_id",
+    "public_url",
+    "snapshot_id",
+    "snapshot_at",
+    "create_attempts",
+    "creating_since",
+    "follow_checked_at",
+    "deleted_at",
+    "last_job_finished_at",
+    "created_at",
+    "archived_at",
+    "spotify_name",
+    "details_version",
+    "details_synced_version",
+    "no_explicit",
+    "min_duration_ms",
+    "max_duration_ms",
+    "liked_only",
+    "full_at",
+    "continues_id",
+    "write_refused_at",
+    "write_refusal"
+  )
+values
+  (
+    default,
+    $1,
+    $2,
+    $3,
+    $4,
+    $5,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    default,
+    $6,
+    $7,
+    $8,
+    $9,
+    default,
+    $10,
+    default,
+    default
+  )
+returning
+  "id",
+  "user_id",
+  "min_bpm",
+  "max_bpm",
+  "name",
+  "position",
+  "state",
+  "playlist_id",
+  "public_url",
+  "snapshot_id",
+  "snapshot_at",
+  "create_attempts",
+  "creating_since",
+  "follow_checked_at",
+  "deleted_at",
+  "last_job_finished_at",
+  "created_at",
+  "archived_at",
+  "spotify_name",
+  "details_version",
+  "details_synced_version",
+  "no_explicit",
+  "min_duration_ms",
+  "max_duration_ms",
+  "liked_only",
+  "full_at",
+  "continues_id",
+  "write_refused_at",
+  "write_refusal";
+
+-- TargetsRepository.markWriteRefused
+-- params: ["You cannot add tracks to a playlist you don't own.","3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d"]
+update "playlist_targets"
+set
+  "write_refused_at" = now(),
+  "write_refusal" = $1
+where
+  "playlist_targets"."id" = $2;
 
 -- TargetsRepository.dropUnused
 -- params: ["3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d","pending",0]
