@@ -70,13 +70,30 @@ export function songTitle(title: string): { title: string; versioned: boolean } 
   return { title: t.replace(/[^\p{L}\p{N}]+/gu, ' ').trim(), versioned };
 }
 
-/** The key versions of one song share (first artist and song title), or null when there is too little to say. */
-export function versionKey(s: Pick<SongRef, 'title' | 'artistId'>): string | null {
-  if (!s.title || !s.artistId) return null;
-  const { title } = songTitle(s.title);
-  if (title === '' || GENERIC.has(title)) return null;
-  return `${s.artistId}\u0000${title}`;
+/** songTitle of recent titles: a writer run compares a whole library's titles, again at every run. */
+const parsed = new Map<string, { title: string; versioned: boolean }>();
+const PARSED_MAX = 100_000;
+function parsedTitle(title: string) {
+  let p = parsed.get(title);
+  if (!p) {
+    if (parsed.size >= PARSED_MAX) parsed.clear();
+    p = songTitle(title);
+    parsed.set(title, p);
+  }
+  return p;
 }
+
+/** The version key of a song and whether its title names a version; null when there is too little to say. */
+function versionOf(s: Pick<SongRef, 'title' | 'artistId'>): { key: string; versioned: boolean } | null {
+  if (!s.title || !s.artistId) return null;
+  const { title, versioned } = parsedTitle(s.title);
+  if (title === '' || GENERIC.has(title)) return null;
+  return { key: `${s.artistId}\u0000${title}`, versioned };
+}
+
+/** The key versions of one song share (first artist and song title), or null when there is too little to say. */
+export const versionKey = (s: Pick<SongRef, 'title' | 'artistId'>): string | null =>
+  versionOf(s)?.key ?? null;
 
 /** Durations of two versions of one song: close, or a named version (a radio edit) within 40 %. */
 export function closeDurations(
@@ -104,11 +121,12 @@ export class SongSet {
     this.ids.add(s.trackId);
     this.keys.add(s.recordingKey);
     if (s.currentKey) this.keys.add(s.currentKey);
-    const v = versionKey(s);
+    const v = versionOf(s);
     if (v === null) return;
-    const list = this.versions.get(v) ?? [];
-    list.push({ durationMs: s.durationMs ?? null, versioned: songTitle(s.title!).versioned });
-    this.versions.set(v, list);
+    const list = this.versions.get(v.key);
+    const entry = { durationMs: s.durationMs ?? null, versioned: v.versioned };
+    if (list) list.push(entry);
+    else this.versions.set(v.key, [entry]);
   }
 
   /** Whether this very track is held: by track id or recording key (as recorded or as it is now). */
@@ -119,11 +137,10 @@ export class SongSet {
   /** Whether the track is one of these songs (by track id, recording key, or as a version). */
   has(s: SongRef): boolean {
     if (this.hasTrack(s)) return true;
-    const v = versionKey(s);
+    const v = versionOf(s);
     if (v === null) return false;
-    const versioned = songTitle(s.title!).versioned;
-    return (this.versions.get(v) ?? []).some((p) =>
-      closeDurations(p.durationMs, s.durationMs, versioned || p.versioned),
+    return (this.versions.get(v.key) ?? []).some((p) =>
+      closeDurations(p.durationMs, s.durationMs, v.versioned || p.versioned),
     );
   }
 
