@@ -77,18 +77,25 @@ async function main(): Promise<void> {
     metricsServer?: MetricsServer;
     changes?: ChangeFeed;
   } = {};
-  closeWithGrace({ delay: config.SHUTDOWN_TIMEOUT_SECONDS * 1000, logger: log }, async ({ signal, err }) => {
+  // Aborted when the shutdown begins: running jobs stop at their next step and queue what is left of their
+  // work again, for the next process (jobs/registry.ts).
+  const stopWork = new AbortController();
+  const shutdownMs = config.SHUTDOWN_TIMEOUT_SECONDS * 1000;
+  // Past the time limit close-with-grace exits at once ("killed by timeout"); the embedded PostgreSQL is
+  // then stopped by its exit hook (db/embedded.ts). The orderly way below fits within the limit.
+  closeWithGrace({ delay: shutdownMs, logger: log }, async ({ signal, err }) => {
     stopping = true;
+    stopWork.abort();
+    // Jobs get the time limit but for what stopping the rest (the database above all) takes after them.
+    const jobsUntil = Date.now() + shutdownMs - Math.min(5_000, shutdownMs / 3);
     if (err) log.error({ err }, 'shutting down after an error');
     else log.info({ signal }, 'shutting down');
+    // The estimator's threads end now: an estimate cut short leaves its track to the next process.
+    await running.estimator?.close();
     await running.app?.close(); // stop accepting, let in-flight requests finish
     await running.metricsServer?.close();
-    await running.boss?.stop({
-      graceful: true,
-      close: true,
-      timeout: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
-    });
-    await running.estimator?.close();
+    // Handlers still running at `jobsUntil` are failed (pg-boss retries them) and left behind.
+    await running.boss?.stop({ graceful: true, close: true, timeout: Math.max(0, jobsUntil - Date.now()) });
     await running.accounts?.close();
     await running.changes?.close();
     if (running.db) await running.db.close();
@@ -140,9 +147,16 @@ async function main(): Promise<void> {
     supervise: runsJobs,
     superviseIntervalSeconds: SUPERVISE_SECONDS,
     monitorIntervalSeconds: SUPERVISE_SECONDS, // the pass that fails expired and heartbeat-less jobs
+    // Workers skip a user's scan or writer job while the cached queue stats list that user's job as active;
+    // after a restart those stats are from before the stop, so this bounds how long the work waits.
+    queueCacheIntervalSeconds: SUPERVISE_SECONDS,
     schedule: runsJobs,
   });
-  boss.on('error', (err) => log.error({ err }, 'job queue error'));
+  boss.on('error', (err) => {
+    // The embedded PostgreSQL's own shutdown may end a connection pg-boss is still closing: not an error.
+    if (stopping && (err as { code?: unknown }).code === '57P01') return;
+    log.error({ err }, 'job queue error');
+  });
   await boss.start();
   running.boss = boss;
   await setupQueues(boss);
@@ -294,6 +308,7 @@ async function main(): Promise<void> {
         library: { runUnit: lib.scans.runUnit, requestDueRescans: lib.service.requestDueRescans },
       },
       log,
+      stopWork.signal,
     );
     log.info('background jobs running');
   }

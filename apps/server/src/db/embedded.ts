@@ -1,6 +1,6 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -82,6 +82,15 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** waitFor without the event loop, for an 'exit' listener (which cannot await): polls every 20 ms. */
+function waitForSync(check: () => boolean, timeoutMs: number): boolean {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (const end = Date.now() + timeoutMs; Date.now() < end; Atomics.wait(pause, 0, 0, 20)) {
+    if (check()) return true;
+  }
+  return check();
+}
+
 async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -112,6 +121,18 @@ async function isLiveNode(pid: number): Promise<boolean> {
   }
 }
 
+/** Gives the data folder back: removes `<dataDir>.owner` if `pid` still holds it (synchronous: exit hooks). */
+function releaseDataFolder(dataDir: string, pid: number): void {
+  const file = `${dataDir}.owner`;
+  let held: number;
+  try {
+    held = Number(readFileSync(file, 'utf8').trim());
+  } catch {
+    return; // not there: nothing to give back
+  }
+  if (held === pid) rmSync(file, { force: true });
+}
+
 /**
  * Takes the data folder for this process: `<dataDir>.owner` holds the pid of the Pacebeat process that
  * runs its server. A second start finds a live owner and refuses (before it could take the running
@@ -123,10 +144,7 @@ export async function lockDataFolder(dataDir: string, pid = process.pid): Promis
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       await fs.writeFile(file, `${pid}\n`, { flag: 'wx', mode: 0o644 });
-      return async () => {
-        const held = Number((await fs.readFile(file, 'utf8').catch(() => '')).trim());
-        if (held === pid) await fs.rm(file, { force: true });
-      };
+      return async () => releaseDataFolder(dataDir, pid);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
@@ -281,10 +299,23 @@ export async function startEmbeddedPostgres(
       if (line.trim()) log.debug({ postgres: line.trim() }, 'postgres');
     }
   });
+  // The last resort, for an exit that skipped the orderly stop below (the shutdown's time limit, a second
+  // Ctrl-C, an error while stopping): an 'exit' listener cannot await, so it asks for PostgreSQL's fast
+  // shutdown and waits for it synchronously (the pid file goes last), so no server outlives this process.
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  const stopAtExit = () => {
+    if (!exited) {
+      child.kill('SIGINT');
+      if (!waitForSync(() => !existsSync(pidFile), 10_000)) child.kill('SIGQUIT');
+    }
+    releaseDataFolder(dataDir, process.pid);
+  };
+  process.once('exit', stopAtExit);
   let stopping: Promise<void> | undefined;
   const exitedPromise = new Promise<void>((resolve) =>
     child.once('exit', (code, signal) => {
       exited = true;
+      process.off('exit', stopAtExit);
       resolve();
       if (!stopping) {
         log.error(

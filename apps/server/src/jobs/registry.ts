@@ -29,7 +29,12 @@ export interface JobDefinition<S extends z.ZodType> {
   sendOptions?: (payload: z.infer<S>) => SendOptions;
   /** Jobs of this name one process runs at a time (default 1). */
   workers?: number;
-  handler: (services: JobServices, payload: z.infer<S>) => Promise<JobOutcome>;
+  /**
+   * `stopping` is aborted when the process begins to shut down: a long handler checks it between its steps
+   * and returns early, its remaining work queued again (each handler says how), so the shutdown's time limit
+   * holds however busy the jobs are.
+   */
+  handler: (services: JobServices, payload: z.infer<S>, stopping: AbortSignal) => Promise<JobOutcome>;
 }
 
 const define = <S extends z.ZodType>(d: JobDefinition<S>) => d;
@@ -72,11 +77,12 @@ export const jobRegistry = {
     workers: 6,
     // A runner's own tracks before catalogs (TEMPO_PRIORITY); pg-boss fetches by priority, then age.
     sendOptions: ({ priority }) => (priority ? { priority } : {}),
-    handler: async ({ tempoLookups }, { tracks, userId, priority }) => ({
+    handler: async ({ tempoLookups }, { tracks, userId, priority }, stopping) => ({
       status: 'success',
       detail: await tempoLookups.run(tracks, {
         ...(userId ? { userId } : {}),
         ...(priority ? { priority } : {}),
+        stopping,
       }),
     }),
   }),
@@ -97,7 +103,7 @@ export const jobRegistry = {
       heartbeatSeconds: HEARTBEAT_SECONDS,
     },
     sendOptions: ({ userId }) => ({ singletonKey: userId }),
-    handler: async ({ library }, { userId }) => library.runUnit(userId),
+    handler: async ({ library }, { userId }, stopping) => library.runUnit(userId, stopping),
   }),
   /**
    * The rescan schedule: every connected library not rescanned for LIBRARY_RESCAN_HOURS gets a rescan
@@ -126,8 +132,8 @@ export const jobRegistry = {
       heartbeatSeconds: HEARTBEAT_SECONDS,
     },
     sendOptions: ({ userId }) => ({ singletonKey: userId }),
-    handler: async ({ playlistSync }, { userId }) => {
-      const result = await playlistSync.run(userId);
+    handler: async ({ playlistSync }, { userId }, stopping) => {
+      const result = await playlistSync.run(userId, stopping);
       return { status: result.status === 'done' ? 'success' : 'skipped', detail: result };
     },
   }),
@@ -190,10 +196,11 @@ export async function runJob(
   def: JobDefinition<z.ZodType>,
   services: JobServices,
   data: unknown,
+  stopping: AbortSignal = new AbortController().signal,
 ): Promise<JobOutcome> {
   const payload = def.payload.parse(data);
   try {
-    return await def.handler(services, payload);
+    return await def.handler(services, payload, stopping);
   } catch (err) {
     if (!(err instanceof SpotifyDeferredError)) throw err;
     const id = await boss.send(name, payload as object, {
@@ -207,13 +214,21 @@ export async function runJob(
   }
 }
 
-/** Consumer side (`work`): one worker per job name; a payload that fails its schema fails the job. */
-export async function startWorkers(boss: PgBoss, services: JobServices, log: Logger): Promise<void> {
+/**
+ * Consumer side (`work`): one worker per job name; a payload that fails its schema fails the job.
+ * `stopping`: aborted when the process shuts down (see JobDefinition's handler).
+ */
+export async function startWorkers(
+  boss: PgBoss,
+  services: JobServices,
+  log: Logger,
+  stopping?: AbortSignal,
+): Promise<void> {
   for (const [name, def] of Object.entries(jobRegistry) as [JobName, JobDefinition<z.ZodType>][]) {
     await boss.work(name, { batchSize: 1, localConcurrency: def.workers ?? 1 }, async ([job]) => {
       if (!job) return;
       const jobLog = log.child({ job: name, jobId: job.id });
-      const outcome = await runJob(boss, name, def, services, job.data);
+      const outcome = await runJob(boss, name, def, services, job.data, stopping);
       jobLog.info({ outcome }, 'job finished');
       return outcome;
     });

@@ -153,16 +153,18 @@ export function createScanService(deps: ScanServiceDeps) {
 
     /**
      * Runs one unit of the user's scan: up to `callsPerUnit` Spotify calls. Queues the next unit when
-     * work remains; throws SpotifyDeferredError (the job is queued again for when Spotify allows).
+     * work remains; throws SpotifyDeferredError (the job is queued again for when Spotify allows). When
+     * `stopping` is aborted (a shutdown) the unit ends after its current step (each step saved its cursor)
+     * and queues the next, which the next process runs.
      */
-    async runUnit(userId: string): Promise<JobOutcome> {
+    async runUnit(userId: string, stopping?: AbortSignal): Promise<JobOutcome> {
       const account = await deps.accounts.get(userId);
       if (!account) return { status: 'skipped', detail: { reason: 'not connected' } };
       if (account.disabledReason !== null) return { status: 'skipped', detail: { reason: 'disabled' } };
       let calls = 0;
       let tracks = 0;
       try {
-        while (calls < settings.callsPerUnit) {
+        while (calls < settings.callsPerUnit && !stopping?.aborted) {
           const user = await repo.getUser(userId);
           if (!user) return { status: 'skipped', detail: { reason: 'no library' } };
           const sources = await repo.listSources(userId);

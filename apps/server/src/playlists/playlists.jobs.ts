@@ -38,9 +38,12 @@ export function createPlaylistSyncJobs(deps: {
     /** Asks for a writer run for the user soon (new tempos, new tracks, a new connection). */
     trigger: (userId: string) => send(userId, now() + TRIGGER_DELAY_MS),
 
-    /** The job: one writer run, and the next one when something is left to settle or another writer is busy. */
-    async run(userId: string): Promise<SyncResult> {
-      const r = await deps.writer.sync(userId);
+    /**
+     * The job: one writer run, and the next one when something is left to settle or another writer is busy
+     * (or a shutdown, `stopping`, ended the run early: its follow-up is due at once).
+     */
+    async run(userId: string, stopping?: AbortSignal): Promise<SyncResult> {
+      const r = await deps.writer.sync(userId, stopping);
       if (r.status === 'busy') await send(userId, now() + BUSY_RETRY_MS);
       if (r.status === 'done' && r.followUpAt)
         await send(userId, Math.min(r.followUpAt.getTime(), now() + FOLLOW_UP_MAX_MS));

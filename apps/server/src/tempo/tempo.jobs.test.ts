@@ -93,6 +93,29 @@ describe('tempo lookups as jobs', () => {
     expect(queue.sent).toEqual([{ tracks: [track(3), track(4)], userId: USER, startAfter: later }]);
   });
 
+  it('a stop hands the tracks not yet decided back to the queue at once, with the same user and priority', async () => {
+    const queue = fakeQueue();
+    const stop = new AbortController();
+    const lookups = createTempoLookups({
+      tempo: {
+        // The resolver, stopped after the first track: the others have no answer.
+        resolveTempos: async (ts, o = {}) => {
+          stop.abort();
+          expect(o.stopping?.aborted).toBe(true);
+          return new Map([[ts[0]!.spotifyId, answer('found')]]);
+        },
+      },
+      queue,
+    });
+    const counts = await lookups.run([track(1), track(2), track(3)], {
+      userId: USER,
+      priority: 2,
+      stopping: stop.signal,
+    });
+    expect(counts).toEqual({ found: 1, unknown: 0, deferred: 0, handedBack: 2 });
+    expect(queue.sent).toEqual([{ tracks: [track(2), track(3)], userId: USER, priority: 2 }]);
+  });
+
   it('asks for the user’s playlist sync when a job of their library found tempos, and only then', async () => {
     const told: string[] = [];
     const statuses: TempoAnswer['status'][][] = [['found', 'unknown'], ['unknown'], ['found']];

@@ -65,8 +65,16 @@ export function createTempoLookups(deps: {
       return jobs;
     },
 
-    /** The job: resolve a batch; tracks a service deferred go back on the queue for when it allows. */
-    async run(tracks: TrackInput[], opts: { userId?: string; priority?: number } = {}) {
+    /**
+     * The job: resolve a batch; tracks a service deferred go back on the queue for when it allows. When
+     * `stopping` is aborted (the process shuts down) the batch stops at its next track: what is decided is
+     * kept, the rest goes back on the queue at once (the next process runs it; no retry is spent).
+     */
+    async run(
+      tracks: TrackInput[],
+      opts: { userId?: string; priority?: number; stopping?: AbortSignal } = {},
+    ) {
+      const { stopping, ...payload } = opts;
       const audioFeatures =
         opts.userId && deps.audioFeaturesFor ? await deps.audioFeaturesFor(opts.userId) : undefined;
       const found = opts.userId && deps.onTemposFound ? deps.onTemposFound : undefined;
@@ -74,13 +82,18 @@ export function createTempoLookups(deps: {
         ...(audioFeatures ? { audioFeatures } : {}),
         // The playlists can grow with the tempos known at once, before the slower sources answer.
         ...(found ? { onEarlyAnswers: () => found(opts.userId!) } : {}),
+        ...(stopping ? { stopping } : {}),
       });
       const counts = { found: 0, unknown: 0, deferred: 0 };
       const later: TrackInput[] = [];
+      const undecided: TrackInput[] = [];
       let startAfter = 0;
       for (const t of tracks) {
         const a = answers.get(t.spotifyId);
-        if (!a) continue;
+        if (!a) {
+          undecided.push(t);
+          continue;
+        }
         counts[a.status]++;
         if (a.status === 'deferred') {
           later.push(t);
@@ -90,11 +103,12 @@ export function createTempoLookups(deps: {
       if (later.length > 0)
         await deps.queue.send(
           'tempo-lookup',
-          { tracks: later, ...opts },
+          { tracks: later, ...payload },
           { startAfter: new Date(startAfter) },
         );
+      if (undecided.length > 0) await deps.queue.send('tempo-lookup', { tracks: undecided, ...payload });
       if (opts.userId && counts.found > 0) await deps.onTemposFound?.(opts.userId);
-      return counts;
+      return undecided.length > 0 ? { ...counts, handedBack: undecided.length } : counts;
     },
   };
 }

@@ -3,8 +3,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { OCTAVE_ERRORS_ONLY } from '@pacebeat/sandbox';
 import { encodeMp3 } from '@pacebeat/sandbox/audio/mp3';
 import { synthesizeClip } from '@pacebeat/sandbox/audio/synth';
-import { rightForRunning, startTempoHarness, type TempoHarness } from './tempo.test-helper.ts';
-import type { TempoAnswer } from './tempo.service.ts';
+import {
+  estimateInline,
+  rightForRunning,
+  startTempoHarness,
+  type TempoHarness,
+} from './tempo.test-helper.ts';
+import { tempoKey, type TempoAnswer } from './tempo.service.ts';
 
 const DAY = 86_400_000;
 /** Previews are synthesised and estimated on two busy cores: every answer is checked by the audio. */
@@ -233,6 +238,33 @@ describe('the estimator on the Deezer preview', () => {
       } else expect(a.reason).toMatch(/estimator/);
     }
     expect([...answers.values()].filter((a) => a.status === 'found').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a stop: estimates cut short (the estimator ended) are neither answered nor cached, no track starts after', async () => {
+    // The first two estimates run; then the shutdown begins and the estimator refuses, as once its threads ended.
+    const stop = new AbortController();
+    let estimates = 0;
+    h = await startTempoHarness(AUDIO_ONLY, {
+      module: {
+        estimatePreview: async (mp3) => {
+          if (++estimates <= 2) return estimateInline(mp3);
+          stop.abort();
+          throw new Error('the tempo estimator is closed');
+        },
+      },
+    });
+    const { tracks } = h.liked('ana.runs', 10);
+    const answers = await h.module.service.resolveTempos(tracks, { stopping: stop.signal });
+    expect(answers.size).toBe(2);
+    const cached = await h.module.repo.getByKeys(tracks.map(tempoKey));
+    expect([...cached.keys()].sort()).toEqual(
+      tracks
+        .filter((t) => answers.has(t.spotifyId))
+        .map(tempoKey)
+        .sort(),
+    );
+    // Those in flight when it stopped, no more (4 at a time).
+    expect(estimates).toBeLessThanOrEqual(2 + 4);
   });
 
   it('a preview that 404s gives "unknown" with a reason and a retry time', async () => {

@@ -85,6 +85,8 @@ interface Work {
   preview?: string;
   /** The Deezer match (and so its preview) was found by artist and title, not by ISRC. */
   bySearch?: boolean;
+  /** Its check was cut short by the shutdown (the estimator's threads ended): left undecided. */
+  cutShort?: boolean;
   /** The recording's ISRC as ReccoBeats knows it, for a track that came without one. */
   isrc?: string;
   estimate?: AudioEstimate;
@@ -198,7 +200,7 @@ export function createTempoService(deps: TempoServiceDeps) {
     else add(w, 'getsongbpm', first.tempo);
   }
 
-  async function fromAudio(w: Work): Promise<void> {
+  async function fromAudio(w: Work, stopping: AbortSignal | undefined): Promise<void> {
     if (!deps.estimatePreview) return;
     if (!w.preview) {
       w.notes.push('no preview to estimate from');
@@ -210,7 +212,9 @@ export function createTempoService(deps: TempoServiceDeps) {
       const estimate = await deps.estimatePreview(r.value);
       w.estimate = w.bySearch ? { ...estimate, previewBySearch: true } : estimate;
     } catch (err) {
-      w.notes.push(`estimator: failed on the preview (${(err as Error).message})`);
+      // A shutdown ends the estimator's threads: that says nothing about the preview.
+      if (stopping?.aborted) w.cutShort = true;
+      else w.notes.push(`estimator: failed on the preview (${(err as Error).message})`);
     }
   }
 
@@ -231,7 +235,8 @@ export function createTempoService(deps: TempoServiceDeps) {
    * Tempo for each track (by Spotify id). Answers from the shared cache when it can, otherwise asks
    * the sources in order and caches what it learns, including "unknown" with a retry time. Never
    * throws for anything an outside service does. `audioFeatures`: Spotify's, for the user whose library
-   * the tracks come from (tempo-lookup jobs); without it Spotify is not asked.
+   * the tracks come from (tempo-lookup jobs); without it Spotify is not asked. Once `stopping` is aborted
+   * (a shutdown) no further track is started: the tracks not decided by then have no answer in the map.
    */
   async function resolveTempos(
     tracks: TrackInput[],
@@ -242,8 +247,10 @@ export function createTempoService(deps: TempoServiceDeps) {
        * library's tempos arrive as they are checked.
        */
       onEarlyAnswers?: () => Promise<unknown>;
+      stopping?: AbortSignal;
     } = {},
   ): Promise<Map<string, TempoAnswer>> {
+    const stopped = () => opts.stopping?.aborted === true;
     const t0 = now();
     const byKey = new Map<string, TrackInput>();
     for (const t of tracks) if (!byKey.has(tempoKey(t))) byKey.set(tempoKey(t), t);
@@ -312,9 +319,9 @@ export function createTempoService(deps: TempoServiceDeps) {
     // Every answer is checked before it is trusted: a lone source's 3:2 or wrong value looks like any
     // other. The checks cost no Spotify call: Deezer (by ISRC; its preview), then the audio.
     const checked = (w: Work) => decide(w.answers).checked;
-    await fromSpotify(work, opts.audioFeatures);
+    if (!stopped()) await fromSpotify(work, opts.audioFeatures);
     // Batched and cheap (2 calls per 40 tracks): a second opinion even where Spotify answered.
-    await fromReccoBeats(work);
+    if (!stopped()) await fromReccoBeats(work);
 
     // Then each track on its own, so that a checked tempo is known as soon as it is checked.
     const ready: Work[] = [];
@@ -339,7 +346,9 @@ export function createTempoService(deps: TempoServiceDeps) {
     // tempo go first (a stable order otherwise), so its checks turn into placed tracks sooner.
     const runningFirst = (w: Work) => (w.answers.some((a) => inRunningBand(a.bpm)) ? 0 : 1);
     work.sort((x, y) => runningFirst(x) - runningFirst(y));
+    // A shutdown stops the batch between tracks: a track not yet started stays undecided (not cached).
     await eachLimited(work, concurrency, async (w) => {
+      if (stopped()) return;
       await fromDeezer(w);
       if (checked(w)) await done(w);
     });
@@ -347,17 +356,23 @@ export function createTempoService(deps: TempoServiceDeps) {
       work.filter((w) => !checked(w)),
       concurrency,
       async (w) => {
+        if (stopped()) return;
         // GetSongBPM (a text match) where nothing answered, or for a lone answer the audio cannot check (no
         // preview, or only Deezer's answer for the very track whose preview the audio would hear).
         const onlyItsOwnPreview = w.bySearch && w.answers.every((a) => a.source === 'deezer');
         if (w.answers.length === 0 || !w.preview || onlyItsOwnPreview) await fromGetSongBpm(w);
         // The audio checks or settles whatever is not yet checked (and answers where nobody knows).
-        if (!checked(w)) await fromAudio(w);
-        await done(w);
+        if (!checked(w)) await fromAudio(w, opts.stopping);
+        if (!w.cutShort) await done(w);
       },
     );
     await flush(false);
-    return new Map(tracks.map((t) => [t.spotifyId, answers.get(tempoKey(t)) as TempoAnswer]));
+    const out = new Map<string, TempoAnswer>();
+    for (const t of tracks) {
+      const a = answers.get(tempoKey(t));
+      if (a) out.set(t.spotifyId, a);
+    }
+    return out;
   }
 
   return {

@@ -5,6 +5,9 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Cluster } from './cluster.ts';
 
+/** What the scenario needs of an installation: the app, the simulated world and the database. */
+export type Reachable = Pick<Cluster, 'appUrl' | 'sandboxUrl' | 'databaseUrl' | 'admin'>;
+
 export interface Runner {
   spotifyUser: string;
   userId: string;
@@ -32,7 +35,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 type Json = any;
 
 /** A request to the serve process as the browser sends it (same origin, so the CSRF checks pass). */
-export async function api(c: Cluster, cookie: string, method: string, route: string, body?: unknown) {
+export async function api(c: Reachable, cookie: string, method: string, route: string, body?: unknown) {
   const res = await fetch(`${c.appUrl}${route}`, {
     method,
     headers: {
@@ -48,7 +51,7 @@ export async function api(c: Cluster, cookie: string, method: string, route: str
 }
 
 /** A new simulated Spotify user with `liked` generated Liked Songs, no playlists and no followed artists. */
-export async function newSpotifyUser(c: Cluster, liked: number): Promise<string> {
+export async function newSpotifyUser(c: Reachable, liked: number): Promise<string> {
   const u = await c.admin<{ id: string }>('POST', '/users', {
     username: `runner${randomUUID().slice(0, 8)}`,
     liked,
@@ -59,7 +62,7 @@ export async function newSpotifyUser(c: Cluster, liked: number): Promise<string>
 }
 
 /** Another simulated user who likes the same songs, at the same times (so the same library, in order). */
-export async function copyOfLibrary(c: Cluster, liked: Array<{ id: string; addedAt: string }>) {
+export async function copyOfLibrary(c: Reachable, liked: Array<{ id: string; addedAt: string }>) {
   const id = await newSpotifyUser(c, 0);
   for (const l of liked)
     await c.admin('POST', `/users/${id}/liked`, { trackIds: [l.id], addedAt: l.addedAt });
@@ -67,7 +70,7 @@ export async function copyOfLibrary(c: Cluster, liked: Array<{ id: string; added
 }
 
 /** The user's Liked Songs as Spotify lists them, read with a grant of the test's own (not Pacebeat's). */
-export async function likedSongsOf(c: Cluster, spotifyUser: string) {
+export async function likedSongsOf(c: Reachable, spotifyUser: string) {
   const { access_token } = await c.admin<{ access_token: string }>('POST', '/connect', {
     userId: spotifyUser,
   });
@@ -85,7 +88,7 @@ export async function likedSongsOf(c: Cluster, spotifyUser: string) {
   }
 }
 
-async function lastSeq(c: Cluster): Promise<number> {
+async function lastSeq(c: Reachable): Promise<number> {
   const log = await c.admin<LoggedRequest[] | { requests: LoggedRequest[] }>('GET', '/requests');
   const list = Array.isArray(log) ? log : log.requests;
   return list.length ? list[list.length - 1]!.seq : 0;
@@ -95,7 +98,7 @@ async function lastSeq(c: Cluster): Promise<number> {
  * Signs up on the serve process and connects `spotifyUser` (the token reply the connect page would send),
  * then switches the Artist catalogs source off, so the library is the user's Liked Songs.
  */
-export async function signUpAndConnect(c: Cluster, spotifyUser: string): Promise<Runner> {
+export async function signUpAndConnect(c: Reachable, spotifyUser: string): Promise<Runner> {
   const email = `${spotifyUser}@example.org`;
   const signup = await api(c, '', 'POST', '/api/signup', { email, name: 'Runner', password: 'run4fun!run' });
   if (signup.status !== 200) throw new Error(`signup: ${signup.status} ${JSON.stringify(signup.body)}`);
@@ -127,7 +130,7 @@ export async function signUpAndConnect(c: Cluster, spotifyUser: string): Promise
   return { spotifyUser, userId, cookie, sinceSeq, connectedAt };
 }
 
-async function withDb<T>(c: Cluster, f: (db: pg.Client) => Promise<T>): Promise<T> {
+async function withDb<T>(c: Reachable, f: (db: pg.Client) => Promise<T>): Promise<T> {
   const db = new pg.Client({ connectionString: c.databaseUrl });
   await db.connect();
   try {
@@ -137,7 +140,7 @@ async function withDb<T>(c: Cluster, f: (db: pg.Client) => Promise<T>): Promise<
   }
 }
 
-async function appUserId(c: Cluster, email: string): Promise<string> {
+async function appUserId(c: Reachable, email: string): Promise<string> {
   return withDb(
     c,
     async (db) => (await db.query('select id from users where email = $1', [email])).rows[0].id,
@@ -145,7 +148,7 @@ async function appUserId(c: Cluster, email: string): Promise<string> {
 }
 
 /** What is still to do for the user (empty when done): scans, jobs, pending adds, unclear creations. */
-export async function outstanding(c: Cluster, userId: string): Promise<string[]> {
+export async function outstanding(c: Reachable, userId: string): Promise<string[]> {
   return withDb(c, async (db) => {
     const q = async (sql: string) => Number((await db.query(sql, [userId])).rows[0].n);
     const left: string[] = [];
@@ -170,7 +173,7 @@ export async function outstanding(c: Cluster, userId: string): Promise<string[]>
 }
 
 /** Waits until nothing is outstanding twice in a row; throws with what is left after `timeoutMs`. */
-export async function waitUntilDone(c: Cluster, r: Runner, timeoutMs: number): Promise<number> {
+export async function waitUntilDone(c: Reachable, r: Runner, timeoutMs: number): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   let quiet = 0;
   let left: string[] = [];
@@ -188,7 +191,7 @@ export async function waitUntilDone(c: Cluster, r: Runner, timeoutMs: number): P
 }
 
 /** Each target's BPM range and the track ids of its playlist, from the sandbox's own state. */
-export async function playlistsInSpotify(c: Cluster, r: Runner) {
+export async function playlistsInSpotify(c: Reachable, r: Runner) {
   const targets = await withDb(c, async (db) => {
     const rows = await db.query(
       'select min_bpm, max_bpm, playlist_id from playlist_targets where user_id = $1 order by min_bpm',
@@ -207,7 +210,7 @@ export async function playlistsInSpotify(c: Cluster, r: Runner) {
 }
 
 /** The runner's Spotify calls since they connected, from the sandbox's request log. */
-export async function spotifyCalls(c: Cluster, r: Runner): Promise<LoggedRequest[]> {
+export async function spotifyCalls(c: Reachable, r: Runner): Promise<LoggedRequest[]> {
   const log = await c.admin<LoggedRequest[] | { requests: LoggedRequest[] }>(
     'GET',
     `/requests?userId=${encodeURIComponent(r.spotifyUser)}&since=${r.sinceSeq}`,

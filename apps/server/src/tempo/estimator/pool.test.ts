@@ -44,4 +44,14 @@ describe('createEstimatorPool', () => {
     expect(results[1]?.reason).toMatch(/undecodable/);
     expect(results[2]?.reason).toMatch(/too short/);
   });
+
+  it('close() ends the threads at once: running, queued and later estimates are rejected', async () => {
+    const own = createEstimatorPool({ size: 1 });
+    const running = expect(own.estimateFromMp3(clip(128, 12))).rejects.toThrow();
+    const queued = expect(own.estimateFromMp3(clip(132, 12))).rejects.toThrow();
+    await own.close();
+    await running;
+    await queued;
+    await expect(own.estimateFromMp3(clip(136, 4))).rejects.toThrow(/closed/);
+  });
 });

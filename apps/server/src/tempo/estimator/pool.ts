@@ -14,6 +14,10 @@ export interface EstimatorPoolOptions {
 export interface EstimatorPool {
   /** Decode an MP3 preview and estimate its tempo on a worker thread. */
   estimateFromMp3(bytes: Uint8Array): Promise<WorkerResult>;
+  /**
+   * Ends the worker threads at once (a shutdown must not wait for a queue of estimates): estimates running
+   * or queued, and any asked for later, are rejected.
+   */
   close(): Promise<void>;
 }
 
@@ -26,13 +30,20 @@ export function createEstimatorPool({ size, maxQueue = 1000 }: EstimatorPoolOpti
     maxQueue,
     idleTimeout: 30_000,
   });
+  let closed = false;
   return {
     estimateFromMp3: (bytes) => {
+      // After destroy() Piscina would start new threads for a new task: refuse it instead.
+      if (closed) return Promise.reject(new Error('the tempo estimator is closed'));
       // Copy into a buffer of our own and move it to the worker, so the caller's bytes stay intact.
       const copy = new Uint8Array(bytes);
       return piscina.run(Piscina.move(copy) as unknown as Uint8Array);
     },
-    close: () => piscina.close(),
+    close: async () => {
+      closed = true;
+      // destroy(), not close(): close() lets every queued estimate run first (up to 30 s).
+      await piscina.destroy();
+    },
   };
 }
 
