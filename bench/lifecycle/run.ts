@@ -1,0 +1,742 @@
+// Lifecycle: an installation's first weeks (issue 22). The real server process as production runs it
+// (`scripts/server.ts all`), on a PostgreSQL of its own and the simulated world (development mode: one
+// shared 1,000-call daily quota, five runners), simulated days passing fast, the runners' lives scripted,
+// and everything scored from outside at the end of each day. Not a test. See README.md beside this file.
+//
+//   node bench/lifecycle/run.ts [--days 7] [--day-minutes 6] [--size default] [--commit REV]
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { REALISTIC_TRANSIENT_SHARE, startSandbox, type FaultRule } from '@pacebeat/sandbox';
+import { createDb } from '@pacebeat/server/src/db/client.ts';
+import { startEmbeddedPostgres } from '@pacebeat/server/src/db/embedded.ts';
+import { createLibraryRepository } from '@pacebeat/server/src/library/library.repository.ts';
+import { AppClient, type Session } from './app-client.ts';
+import { shiftDatabaseTimes } from './db-clock.ts';
+import { pacebeatPlaylists, scoreRunner, type RunnerLife, type RunnerScore } from './score.ts';
+import { serverProcess } from './server.ts';
+import { commitOf, describeTree, makeSnapshot, runInSnapshot } from './snapshot.ts';
+import { addOwnSongs, growLibraries, removeSongs, rng, shareTaste, Truth } from './world.ts';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const { values: opt } = parseArgs({
+  options: {
+    days: { type: 'string', default: '7' },
+    'day-minutes': { type: 'string', default: '6' },
+    /** Seconds ahead a due job still counts as work to wait for (the writer's 2-minute add wait fits). */
+    'quiet-lookahead': { type: 'string', default: '150' },
+    size: { type: 'string', default: 'default' },
+    seed: { type: 'string', default: '20261122' },
+    'transient-failures': { type: 'string', default: String(REALISTIC_TRANSIENT_SHARE) },
+    commit: { type: 'string' },
+    json: { type: 'string' },
+  },
+});
+
+if (opt.commit && !process.env['LIFECYCLE_SNAPSHOT']) {
+  const sha = commitOf(repoRoot, opt.commit);
+  const dir = makeSnapshot(repoRoot, sha);
+  const args = process.argv.slice(2).filter((a, i, all) => a !== '--commit' && all[i - 1] !== '--commit');
+  process.stderr.write(`running commit ${sha.slice(0, 12)} from ${dir}\n`);
+  process.exit(await runInSnapshot(dir, sha, args));
+}
+
+const DAYS = Number(opt.days);
+const DAY_MS = Number(opt['day-minutes']) * 60_000;
+const LOOKAHEAD_S = Number(opt['quiet-lookahead']);
+const SEED = Number(opt.seed);
+const COMMIT = process.env['LIFECYCLE_COMMIT']?.slice(0, 12) ?? describeTree(repoRoot);
+const RUNNERS = ['ana.runs', 'ben.pace', 'chloe', 'dana', 'eli'] as const;
+type RunnerId = (typeof RUNNERS)[number];
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const t0 = Date.now();
+const stamp = () => `${((Date.now() - t0) / 1000).toFixed(0).padStart(5)} s`;
+const say = (s: string) => process.stderr.write(`[${stamp()}] ${s}\n`);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+// ---- the installation ------------------------------------------------------------------------------
+
+const logDir = await fs.mkdtemp(path.join(os.tmpdir(), 'pacebeat-lifecycle-'));
+await fs.chmod(logDir, 0o755); // PostgreSQL's OS user (when run as root) must reach its folder
+const pgServer = await startEmbeddedPostgres(path.join(logDir, 'pg'), pino({ level: 'silent' }));
+const sb = await startSandbox({
+  seed: SEED,
+  size: opt.size as 'tiny' | 'small' | 'default' | 'large',
+  port: 0,
+  transientFailures: Number(opt['transient-failures']),
+});
+const appPort = await freePort();
+const appUrl = `http://127.0.0.1:${appPort}`;
+const server = serverProcess({
+  repoRoot,
+  logDir,
+  appUrl,
+  env: {
+    PATH: process.env['PATH'] ?? '',
+    HOME: process.env['HOME'] ?? os.tmpdir(),
+    DATABASE_URL: pgServer.url,
+    DEMO_SANDBOX_URL: sb.url,
+    TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    DATA_DIR: path.join(logDir, 'data'),
+    HOST: '127.0.0.1',
+    PORT: String(appPort),
+    LOG_LEVEL: 'info',
+    WEB_DIST_DIR: path.join(logDir, 'no-web-build'),
+  },
+});
+// Interrupted (Ctrl-C, a kill): stop what the benchmark started before leaving.
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    say(`${signal}: stopping the server and PostgreSQL`);
+    void server
+      .kill()
+      .then(() => pgServer.stop())
+      .finally(() => process.exit(130));
+  });
+const dbHandle = createDb(pgServer.url, { max: 2 });
+const library = createLibraryRepository(dbHandle.db);
+const app = new AppClient(appUrl);
+const truth = new Truth(sb);
+const life = rng(SEED);
+say(`commit ${COMMIT}; world ${opt.size} (seed ${SEED}); logs in ${logDir}`);
+
+// ---- the request log: Spotify calls, harvested before the log's ring drops them --------------------
+
+interface Call {
+  day: number;
+  method: string;
+  route: string;
+  status: number;
+  userId?: string;
+  fault?: string;
+  url?: string;
+}
+const calls: Call[] = [];
+let logSeq = 0;
+let today = 1;
+function harvest() {
+  for (const e of sb.admin.requests({ since: logSeq })) {
+    logSeq = Math.max(logSeq, e.seq);
+    if (e.service !== 'spotify-api' && e.service !== 'spotify-accounts') continue;
+    calls.push({
+      day: today,
+      method: e.method,
+      route: `${e.service === 'spotify-accounts' ? 'accounts ' : ''}${e.route.replace(/^\/spotify\/(api\/v1|accounts)/, '')}`,
+      status: e.status,
+      ...(e.userId ? { userId: e.userId } : {}),
+      ...(e.fault ? { fault: e.fault, url: e.url } : {}),
+    });
+  }
+}
+const harvester = setInterval(harvest, 2000);
+
+// ---- runners ---------------------------------------------------------------------------------------
+
+interface Runner extends RunnerLife {
+  spotifyUser: RunnerId;
+  session?: Session;
+  appUserId?: string;
+  disabled: boolean;
+}
+const runners = new Map<RunnerId, Runner>(
+  RUNNERS.map((id) => [
+    id,
+    {
+      spotifyUser: id,
+      connected: false,
+      disabled: false,
+      targets: [],
+      removed: new Map(),
+      ownAdded: new Map(),
+    },
+  ]),
+);
+const runner = (id: RunnerId) => runners.get(id)!;
+const events: string[] = [];
+/** The sandbox clock's lead over real time (it moves 24 h each night). */
+let clockLeadMs = 0;
+const note = (day: number, s: string) => {
+  events.push(`day ${day}: ${s}`);
+  say(s);
+};
+
+async function connect(day: number, id: RunnerId, why: string) {
+  const r = runner(id);
+  if (!r.session) {
+    r.session = await app.signUp(`${id.replace('.', '-')}@runners.example`, id, `Run4${id}-every-day`);
+    r.appUserId = (await app.whoami(r.session)).user.id;
+  }
+  const res = await app.connectSpotify(r.session, id);
+  r.connected = true;
+  r.disabled = false;
+  note(day, `${id} connects Spotify (${why}): "${res.display_name}"`);
+}
+
+/** The runner opens the app: whoami, the sources and the targets, as the status page reads them. */
+async function look(id: RunnerId) {
+  const r = runner(id);
+  if (!r.session) return undefined;
+  const who = await app.whoami(r.session);
+  r.disabled = (who.disabled_services ?? []).some((d: { service: string }) => d.service === 'spotify');
+  const sources = await app.sources(r.session).catch(() => undefined);
+  r.targets = await app.targets(r.session).catch(() => r.targets);
+  return { who, sources };
+}
+
+// ---- one day ---------------------------------------------------------------------------------------
+
+const db = dbHandle.pool;
+
+/** Jobs running now or due within the look-ahead (pg-boss), all users. */
+async function busy(): Promise<{ active: number; due: number; lookups: number }> {
+  const r = await db.query<{ active: number; due: number; lookups: number }>(
+    `select count(*) filter (where state = 'active')::int as active,
+            count(*) filter (where state in ('created', 'retry')
+                             and start_after <= now() + make_interval(secs => $1))::int as due,
+            count(*) filter (where name = 'tempo-lookup' and state in ('created', 'retry', 'active'))::int
+              as lookups
+       from pgboss.job where name <> 'housekeeping'`,
+    [LOOKAHEAD_S],
+  );
+  return r.rows[0]!;
+}
+
+/** Runs the day's script and then waits until the work is quiet (twice in a row) or the day's time is up. */
+async function liveDay(day: number, script: (until: number) => Promise<void>): Promise<string> {
+  const until = Date.now() + DAY_MS;
+  await script(until).catch((err) => {
+    note(day, `script failed: ${String(err)}`);
+    throw err;
+  });
+  let quiet = 0;
+  while (Date.now() < until) {
+    const b = await busy().catch(() => ({ active: 1, due: 1, lookups: -1 }));
+    quiet = b.active === 0 && b.due === 0 ? quiet + 1 : 0;
+    if (quiet >= 2) return `quiet after ${((Date.now() - (until - DAY_MS)) / 60_000).toFixed(1)} min`;
+    await sleep(10_000);
+  }
+  return `time up (${(DAY_MS / 60_000).toFixed(0)} min)`;
+}
+
+/** Waits for a condition, checking every few seconds, until it holds or the day is over. */
+async function waitFor(until: number, what: () => Promise<boolean>, everyMs = 5000): Promise<boolean> {
+  while (Date.now() < until) {
+    if (await what().catch(() => false)) return true;
+    await sleep(everyMs);
+  }
+  return false;
+}
+
+/** SIGKILL the server while a playlist add is in flight (the sandbox holds its answer; the add has landed). */
+async function killDuringAdd(day: number, until: number): Promise<void> {
+  const rule: FaultRule = {
+    kind: 'slow',
+    service: 'spotify-api',
+    method: 'POST',
+    path: '/items',
+    delayMs: 8000,
+    times: 1,
+    afterApply: true,
+  };
+  sb.admin.setFaults([rule]);
+  const fired = await waitFor(until, async () => (sb.admin.faults()[0]?.fired ?? 0) > 0, 200);
+  if (!fired) {
+    note(day, 'no playlist add happened today: the server was not killed');
+    sb.admin.setFaults([]);
+    return;
+  }
+  await sleep(500);
+  await server.kill();
+  note(day, 'server SIGKILLed while a playlist add was in flight (it landed; the answer was held back)');
+  sb.admin.setFaults([]);
+  await sleep(2000);
+  const s = await server.start(`day${day}-after-kill`);
+  note(day, `server started again (ready in ${s.toFixed(1)} s)`);
+}
+
+function largestTarget(r: Runner) {
+  const withLists = r.targets.filter((t) => t.playlistId);
+  const size = (id: string) => sb.admin.playlistItems(id).length;
+  return withLists.sort((a, b) => size(b.playlistId!) - size(a.playlistId!))[0];
+}
+
+let deletedPlaylist: { id: string; name: string; held: number } | undefined;
+
+/** When each copy of a track id was added to a playlist (sandbox time, by day). */
+const addedWhen = (playlistId: string, trackIds: string[]) => {
+  const want = new Set(trackIds.map((id) => truth.song(id)));
+  return sb.world
+    .playlist(playlistId)!
+    .entries.filter((e) => e.g !== undefined && want.has(truth.song(sb.world.trackId(e.g))))
+    .map((e) => `${sb.world.trackId(e.g!)} (${whenInSandbox(e.addedAt)})`);
+};
+
+/** What became of each scripted event, read from the world at the end. */
+function outcomes(): string[] {
+  const out: string[] = [];
+  for (const [pid, ids] of runner('ana.runs').removed) {
+    const back = addedWhen(pid, ids);
+    out.push(
+      `ana.runs removed ${ids.length} songs: ${back.length} of their songs are in the playlist again${back.length ? `: ${back.join(', ')}` : ''}`,
+    );
+  }
+  for (const [pid, ids] of runner('ben.pace').ownAdded) {
+    const copies = addedWhen(pid, ids);
+    out.push(
+      `ben.pace added ${ids.length} songs of his own: the playlist holds ${copies.length} entries of those songs (${ids.length} = none doubled)${copies.length > ids.length ? `: ${copies.join(', ')}` : ''}`,
+    );
+  }
+  if (deletedPlaylist) {
+    const now = sb.admin.playlistItems(deletedPlaylist.id).length;
+    const again = pacebeatPlaylists(sb, 'chloe').filter(
+      (p) => p.name === deletedPlaylist!.name && p.followed,
+    ).length;
+    const t = runner('chloe').targets.find((x) => x.playlistId === deletedPlaylist!.id);
+    out.push(
+      `chloe deleted "${deletedPlaylist.name}" holding ${deletedPlaylist.held}: it holds ${now} now (${now - deletedPlaylist.held} added after the deletion); ${again} followed playlist(s) of that name; the status page names it "${t?.name ?? '(gone)'}"`,
+    );
+  }
+  const held = calls.filter((c) => c.fault === 'slow after apply');
+  for (const c of held) {
+    const pid = /playlists\/([^/?]+)/.exec(c.url ?? '')?.[1];
+    if (!pid) continue;
+    const ids = sb.admin.playlistItems(pid).filter((x): x is string => x !== null);
+    const dup = ids.length - new Set(ids).size;
+    const owner = sb.world.users[sb.world.playlist(pid)!.owner]!.id;
+    out.push(
+      `the add in flight when the server was killed (day ${c.day}, ${owner}'s playlist ${pid}): the playlist holds ${dup} track id(s) twice now`,
+    );
+  }
+  const dana = runner('dana');
+  out.push(
+    `dana after reconnecting: ${pacebeatPlaylists(sb, 'dana').length} Pacebeat playlists in her account for ${dana.targets.length} targets; status page ${dana.targets.map((t) => t.tracksAdded ?? 'N/A').join('/')} tracks added vs ${dana.targets.map((t) => (t.playlistId ? sb.admin.playlistItems(t.playlistId).length : 0)).join('/')} held`,
+  );
+  return out;
+}
+
+/** What happens overnight, before day `day` (the server is stopped). */
+function overnight(day: number) {
+  const g = growLibraries(sb, life, { 'ana.runs': 8, 'ben.pace': 3, chloe: 4, dana: 6, eli: 2 }, [
+    'ana.runs',
+    'eli',
+    'chloe',
+  ]);
+  note(
+    day,
+    `overnight: new liked songs ${Object.entries(g.liked)
+      .map(([u, n]) => `${u} +${n}`)
+      .join(', ')}; new releases by followed artists: ${g.releases
+      .map((x) => `${x.trackIds.length} track(s) for ${x.user}`)
+      .join(', ')}`,
+  );
+  if (day === 2) {
+    const ana = runner('ana.runs');
+    const t = largestTarget(ana);
+    if (t) {
+      const removed = removeSongs(sb, t.playlistId!, 5, life);
+      ana.removed.set(t.playlistId!, removed);
+      note(day, `ana.runs removes ${removed.length} songs from "${t.name}" in Spotify`);
+    } else note(day, 'ana.runs has no Pacebeat playlist to remove songs from');
+    const ben = runner('ben.pace');
+    const b = largestTarget(ben);
+    if (b) {
+      const added = addOwnSongs(sb, truth, 'ben.pace', b.playlistId!, { min: b.minBpm, max: b.maxBpm }, 4);
+      ben.ownAdded.set(b.playlistId!, added);
+      note(day, `ben.pace adds ${added.length} songs of his own (liked, fitting) to "${b.name}" in Spotify`);
+    } else note(day, 'ben.pace has no Pacebeat playlist to add songs to');
+  }
+  if (day === 3) {
+    const c = largestTarget(runner('chloe'));
+    if (c) {
+      sb.admin.unfollowPlaylist('chloe', c.playlistId!);
+      deletedPlaylist = {
+        id: c.playlistId!,
+        name: c.name,
+        held: sb.admin.playlistItems(c.playlistId!).length,
+      };
+      note(
+        day,
+        `chloe deletes "${c.name}" in Spotify (unfollows it; it held ${sb.admin.playlistItems(c.playlistId!).length})`,
+      );
+    } else note(day, 'chloe has no Pacebeat playlist to delete');
+  }
+  if (day === 4) {
+    const n = sb.admin.expireTokens({ userId: 'eli' }).expired;
+    note(day, `eli's refresh token expires (${n} grant(s))`);
+  }
+}
+
+/** The day's script while the server runs. */
+async function script(day: number, until: number) {
+  // Every morning each runner opens the app; a runner Spotify refused reconnects (they see the prompt).
+  for (const id of RUNNERS) {
+    const r = runner(id);
+    if (!r.connected) continue;
+    await look(id);
+    if (r.disabled) {
+      note(day, `${id}'s status page says Spotify must be connected again`);
+      await connect(day, id, 'after the status page asked');
+    }
+  }
+  if (day === 1) {
+    await connect(day, 'ana.runs', 'first runner');
+    // Ben connects while Ana's artist catalogs are being read.
+    const reading = await waitFor(until - DAY_MS / 2, async () => {
+      const s = await look('ana.runs');
+      const cat = (s?.sources?.sources ?? []).find((x: { kind: string }) => x.kind === 'artist_catalogs');
+      return cat?.progress?.state === 'scanning' && cat.progress.items_read > 0;
+    });
+    await connect(day, 'ben.pace', reading ? "while ana.runs's catalogs are read" : 'at mid-day');
+    await sleep(60_000);
+    await connect(day, 'dana', 'a minute later');
+  }
+  if (day === 2) {
+    const kill = killDuringAdd(day, until);
+    await connect(day, 'chloe', 'shares favourite artists with ana.runs');
+    await sleep(90_000);
+    await connect(day, 'eli', 'a friend joins');
+    await kill;
+  }
+  if (day === 3) {
+    await sleep(30_000);
+    await app.disconnect(runner('dana').session!);
+    runner('dana').connected = false;
+    note(day, 'dana disconnects Spotify');
+    await sleep(60_000);
+    await connect(day, 'dana', 'reconnects a minute later');
+  }
+}
+
+// ---- scoring ---------------------------------------------------------------------------------------
+
+interface DayRow {
+  day: number;
+  ended: string;
+  calls: number;
+  quotaUsed: number;
+  refused429: number;
+  playlistCalls: number;
+  placed: number;
+  placedToday: number;
+  duplicates: number;
+  sameId: number;
+  sameRecording: number;
+  sameSong: number;
+  readds: number;
+  right: number;
+  threeTwo: number;
+  fittingScanned: number;
+  placedScanned: number;
+  libraryFitting: number;
+  libraryPlaced: number;
+  statusDiff: number;
+  withoutTempo: number;
+  lookupJobs: number;
+  runners: RunnerScore[];
+}
+const rows: DayRow[] = [];
+
+/** Sandbox clock (ms) at the start of each day: tells on which day and when a playlist entry was added. */
+const dayStarts: number[] = [];
+const whenInSandbox = (ms: number) => {
+  let d = dayStarts.length;
+  while (d > 1 && ms < dayStarts[d - 1]!) d--;
+  return `day ${d} +${((ms - (dayStarts[d - 1] ?? ms)) / 60_000).toFixed(1)} min`;
+};
+
+/**
+ * For the record (a file per day in the log folder): every track id a runner's Pacebeat playlist holds
+ * more than once or whose song it holds twice, when each copy was added (sandbox clock, by day), and
+ * the product's row for its recording.
+ */
+async function dumpDuplicates(day: number, r: Runner) {
+  const out: unknown[] = [];
+  for (const l of pacebeatPlaylists(sb, r.spotifyUser)) {
+    const pl = sb.world.playlist(l.id)!;
+    const bySong = new Map<number, Array<{ id: string; at: number; pos: number }>>();
+    pl.entries.forEach((e, pos) => {
+      if (e.g === undefined) return;
+      const id = sb.world.trackId(e.g);
+      const song = truth.song(id);
+      bySong.set(song, [...(bySong.get(song) ?? []), { id, at: e.addedAt, pos }]);
+    });
+    for (const copies of bySong.values()) {
+      if (copies.length < 2) continue;
+      const rows = await db.query(
+        `select t.recording_key, t.track_id, t.state, t.batch_id, t.added_at, t.recorded_at, g.name
+           from playlist_target_tracks t join playlist_targets g on g.id = t.target_id
+          where g.playlist_id = $1 and t.track_id = any($2)`,
+        [l.id, copies.map((c) => c.id)],
+      );
+      out.push({
+        playlist: l.name,
+        playlistId: l.id,
+        copies: copies.map((c) => ({
+          trackId: c.id,
+          recording: truth.recording(c.id),
+          position: c.pos,
+          added: whenInSandbox(c.at),
+        })),
+        product: rows.rows,
+      });
+    }
+  }
+  if (out.length)
+    await fs.writeFile(
+      path.join(logDir, `duplicates-day${day}-${r.spotifyUser}.json`),
+      JSON.stringify(out, null, 1),
+    );
+}
+
+async function scoreDay(day: number, ended: string): Promise<DayRow> {
+  harvest();
+  let withoutTempo = 0;
+  const scores: RunnerScore[] = [];
+  for (const id of RUNNERS) {
+    const r = runner(id);
+    if (!r.session) continue;
+    const seen = await look(id);
+    withoutTempo += seen?.sources?.summary?.tracks_without_tempo ?? 0;
+    const candidates = r.appUserId ? await library.listMatchCandidates(r.appUserId) : [];
+    await dumpDuplicates(day, r);
+    scores.push(
+      scoreRunner(
+        sb,
+        truth,
+        r,
+        candidates.map((c) => c.trackId),
+      ),
+    );
+  }
+  const todays = calls.filter((c) => c.day === day);
+  const api = todays.filter((c) => !c.route.startsWith('accounts '));
+  const sum = (f: (s: RunnerScore) => number) => scores.reduce((n, s) => n + f(s), 0);
+  const placed = sum((s) => s.placed);
+  const b = await busy().catch(() => ({ lookups: -1 }));
+  return {
+    day,
+    ended,
+    calls: api.length,
+    quotaUsed: sb.admin.usage().dailyQuotaUsed,
+    refused429: api.filter((c) => c.status === 429).length,
+    playlistCalls: api.filter(
+      (c) => /playlists/.test(c.route) && !/^GET \/me\/playlists/.test(`${c.method} ${c.route}`),
+    ).length,
+    placed,
+    placedToday: placed - (rows.at(-1)?.placed ?? 0),
+    duplicates: sum((s) => s.duplicates),
+    sameId: sum((s) => s.sameId),
+    sameRecording: sum((s) => s.sameRecording),
+    sameSong: sum((s) => s.sameSong),
+    readds: sum((s) => s.readds),
+    right: sum((s) => s.right),
+    threeTwo: sum((s) => s.threeTwo),
+    fittingScanned: sum((s) => s.fittingScanned),
+    placedScanned: sum((s) => s.placedScanned),
+    libraryFitting: sum((s) => s.libraryFitting),
+    libraryPlaced: sum((s) => s.libraryPlaced),
+    statusDiff: sum((s) => s.statusDiff),
+    withoutTempo,
+    lookupJobs: b.lookups,
+    runners: scores,
+  };
+}
+
+const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)} %` : '-');
+function table(head: string[], body: string[][]): string {
+  const width = head.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) =>
+    `| ${r.map((v, i) => (i === 0 ? v.padEnd(width[i]!) : v.padStart(width[i]!))).join(' | ')} |`;
+  return [
+    line(head),
+    `|${width.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|')}|`,
+    ...body.map(line),
+  ].join('\n');
+}
+function dayTable(): string {
+  return table(
+    [
+      'day',
+      'Spotify calls',
+      'quota used',
+      '429',
+      'playlist calls',
+      'placed',
+      'placed today',
+      'placed/call',
+      'duplicates (id/ISRC/song)',
+      're-adds',
+      'precision',
+      '3:2',
+      'recall scanned',
+      'recall library',
+      'status ≠ held',
+      'no tempo yet',
+      'day ended',
+    ],
+    rows.map((r) => [
+      String(r.day),
+      String(r.calls),
+      `${r.quotaUsed}/1000`,
+      String(r.refused429),
+      String(r.playlistCalls),
+      String(r.placed),
+      String(r.placedToday),
+      r.calls ? (r.placedToday / r.calls).toFixed(2) : '-',
+      `${r.duplicates} (${r.sameId}/${r.sameRecording}/${r.sameSong})`,
+      String(r.readds),
+      pct(r.right, r.placed),
+      String(r.threeTwo),
+      pct(r.placedScanned, r.fittingScanned),
+      pct(r.libraryPlaced, r.libraryFitting),
+      String(r.statusDiff),
+      String(r.withoutTempo),
+      r.ended,
+    ]),
+  );
+}
+function runnerTable(): string {
+  const body: string[][] = [];
+  for (const r of rows)
+    for (const s of r.runners)
+      body.push([
+        `${r.day} ${s.runner}`,
+        s.connected ? 'yes' : 'no',
+        `${s.liveTargets}/${s.followedPacebeat}/${s.playlists.length}`,
+        String(s.placed),
+        `${s.duplicates} (${s.sameId}/${s.sameRecording}/${s.sameSong})`,
+        String(s.readds),
+        pct(s.right, s.placed),
+        String(s.threeTwo),
+        `${pct(s.placedScanned, s.fittingScanned)} (${s.placedScanned}/${s.fittingScanned} of ${s.scannedSongs})`,
+        pct(s.libraryPlaced, s.libraryFitting),
+        s.playlists
+          .filter((p) => p.statusDiff !== null && p.statusDiff !== 0)
+          .map(
+            (p) =>
+              `${p.min}-${p.max}: ${p.statusAdded} vs ${p.placed}${p.statusDiff! > 0 ? '+' : ''}${p.statusDiff}`,
+          )
+          .join(', ') || '=',
+        String(
+          calls.filter((c) => c.day === r.day && c.userId === s.runner && !c.route.startsWith('accounts '))
+            .length,
+        ),
+      ]);
+  return table(
+    [
+      'day runner',
+      'connected',
+      'targets/followed/all Pacebeat playlists',
+      'placed',
+      'duplicates (id/ISRC/song)',
+      're-adds',
+      'precision',
+      '3:2',
+      'recall scanned (songs)',
+      'recall library',
+      'status vs held',
+      'calls',
+    ],
+    body,
+  );
+}
+
+// ---- the weeks -------------------------------------------------------------------------------------
+
+let exitCode = 0;
+try {
+  const shared = shareTaste(sb, 'ana.runs', 'chloe', life);
+  note(0, `chloe follows ${shared.length} of ana.runs's followed artists and likes 30 of their songs`);
+  for (let day = 1; day <= DAYS; day++) {
+    if (day > 1) {
+      const stopS = await server.stop();
+      harvest(); // the calls of the shutdown still belong to the day that ends
+      today = day;
+      const shift = await shiftDatabaseTimes(pgServer.url, 24);
+      const now = sb.admin.advanceClock(86_400).now;
+      clockLeadMs = Date.parse(now) - Date.now();
+      say(
+        `day ${day}: server stopped in ${stopS.toFixed(1)} s; ${shift.rows} rows of ${shift.tables} tables (${shift.columns} time columns) moved back 24 h in ${(shift.ms / 1000).toFixed(1)} s; sandbox clock ${now}`,
+      );
+      overnight(day);
+    }
+    dayStarts.push(Date.now() + clockLeadMs);
+    const readyS = await server.start(`day${day}`);
+    say(`day ${day}: server ready in ${readyS.toFixed(1)} s`);
+    const ended = await liveDay(day, (until) => script(day, until));
+    const row = await scoreDay(day, ended);
+    rows.push(row);
+    process.stdout.write(`\n${dayTable()}\n`);
+  }
+  await server.stop();
+} catch (err) {
+  exitCode = 1;
+  say(`failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  await server.kill();
+} finally {
+  clearInterval(harvester);
+  harvest();
+}
+
+const byRoute = new Map<string, number>();
+for (const c of calls)
+  byRoute.set(`${c.method} ${c.route}`, (byRoute.get(`${c.method} ${c.route}`) ?? 0) + 1);
+const last = rows.at(-1);
+const out = [
+  '',
+  `## Lifecycle: ${rows.length} simulated day(s), commit ${COMMIT}`,
+  '',
+  `\`npm run bench:lifecycle -- ${process.argv.slice(2).join(' ')}\` (world ${opt.size}, seed ${SEED}, ${opt['day-minutes']} min a day at most, ${os.cpus().length} cores, load ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')})`,
+  '',
+  dayTable(),
+  '',
+  runnerTable(),
+  '',
+  'Events:',
+  ...events.map((e) => `- ${e}`),
+  '',
+  'What became of them:',
+  ...outcomes().map((e) => `- ${e}`),
+  ...(server.unexpectedExits.length
+    ? [`- the server exited on its own: ${server.unexpectedExits.join(', ')}`]
+    : []),
+  '',
+  `Spotify calls by endpoint: ${[...byRoute]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ')}`,
+  '',
+  last
+    ? `Summary: ${last.placed} songs placed for ${last.runners.length} runners in ${rows.length} days with ${calls.filter((c) => !c.route.startsWith('accounts ')).length} Spotify calls; duplicates ${last.duplicates}, re-adds ${last.readds}, precision ${pct(last.right, last.placed)}, at 3:2 ${last.threeTwo}, recall over the scanned library ${pct(last.placedScanned, last.fittingScanned)}, status page ≠ playlists ${last.statusDiff}; most calls in a day ${Math.max(...rows.map((r) => r.calls))} (quota 1000).`
+    : 'No day finished.',
+  `Logs: ${logDir}`,
+];
+process.stdout.write(`${out.join('\n')}\n`);
+if (opt.json)
+  await fs.writeFile(
+    opt.json,
+    JSON.stringify({ commit: COMMIT, rows, events, calls: byRoute.size }, null, 1),
+  );
+await dbHandle.close();
+await sb.close();
+await pgServer.stop();
+process.exit(exitCode);
