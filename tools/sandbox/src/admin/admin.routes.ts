@@ -142,5 +142,6 @@ export function registerAdminRoutes(app: FastifyInstance, _ctx: Ctx, admin: Admi
     return { reset: true };
   });
   app.get('/tracks/:id', async (req) => admin.track(p(req)['id'] as string));
+  app.get('/songs/:id', async (req) => admin.song(p(req)['id'] as string));
   app.post('/score', async (req) => admin.score(b(req) as unknown as Parameters<Admin['score']>[0]));
 }

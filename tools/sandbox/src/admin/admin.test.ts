@@ -97,8 +97,32 @@ describe('admin API', () => {
 
   it('tells the truth about a track and resets the world', async () => {
     const id = sb.world.trackId(20);
-    const truth = (await admin<{ trueTempo: number; isrc: string }>('GET', `/tracks/${id}`)).body;
+    const truth = (await admin<{ trueTempo: number; isrc: string; songId: string }>('GET', `/tracks/${id}`))
+      .body;
     expect(truth.trueTempo).toBe(sb.world.catalog.tempoOf(20).bpm);
+    expect(truth.songId).toBe(sb.world.songOf(id));
+    // A single's version of an album song: one song, two recordings.
+    const [g, v] = [...sb.world.catalog.versions][0]!;
+    const single = sb.world.trackId(g);
+    const song = (
+      await admin<{ songId: string; tracks: Array<{ id: string; isrc: string; role: string }> }>(
+        'GET',
+        `/songs/${single}`,
+      )
+    ).body;
+    expect(song.songId).toBe(sb.world.trackId(v.of));
+    expect(song.tracks[0]).toMatchObject({
+      id: song.songId,
+      role: v.kind === 'album-version' ? 'album version' : 'original',
+    });
+    const role = sb.world.catalog.songRole(g);
+    expect(['single', 'radio edit', 'single version', 'mono']).toContain(role);
+    expect(song.tracks.find((x) => x.id === single)).toMatchObject({ role });
+    expect(new Set(song.tracks.map((x) => x.isrc)).size).toBeGreaterThan(1);
+    expect((await admin('GET', `/tracks/${single}`)).body).toMatchObject({
+      songId: song.songId,
+      songRole: role,
+    });
     await admin('POST', '/users/chloe/liked', { trackIds: [id] });
     await admin('POST', '/reset');
     expect(sb.admin.user('chloe').likedSongs).toBe(0);

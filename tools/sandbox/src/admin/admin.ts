@@ -276,6 +276,32 @@ export function createAdmin(ctx: Ctx, initial: SandboxConfig) {
         timeSignature: truth.timeSignature,
         ...(other !== undefined ? { otherSectionTempo: other } : {}),
         recordingTrackId: w().trackId(t.recording),
+        songId: w().trackId(cat.heardSongOf(g as number)),
+        songRole: cat.songRole(g as number),
+      };
+    },
+    /**
+     * The song a track is as a runner hears it: its id (shared by every version and copy) and every
+     * track of it in the world, the reference recording first, each with its ISRC and role.
+     */
+    song: (trackId: string) => {
+      const [g] = tracks([trackId]);
+      const cat = w().catalog;
+      const song = cat.heardSongOf(g as number);
+      return {
+        songId: w().trackId(song),
+        tracks: cat.songTracks(song).map((x) => {
+          const t = cat.track(x);
+          return {
+            id: w().trackId(x),
+            name: t.name,
+            album: cat.releaseTitle(cat.releaseOf(x)),
+            isrc: t.isrc,
+            durationMs: t.durationMs,
+            trueTempo: cat.tempoOf(x).bpm,
+            role: cat.songRole(x),
+          };
+        }),
       };
     },
     score: (req: ScoreRequest) => score(ctx, req),

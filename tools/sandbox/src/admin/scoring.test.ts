@@ -31,9 +31,10 @@ describe('scoring', () => {
     expect(t.placed).toBe(2);
     expect(t.placedFitting).toBe(1);
     expect(t.precision).toBe(0.5);
-    const fitRecordings = new Set(fit.map((g) => cat.recordingOf(g)));
-    expect(t.libraryFitting).toBe(fitRecordings.size);
-    expect(t.missing).toBe(fitRecordings.size - 1);
+    const fitSongs = new Set(fit.map((g) => cat.heardSongOf(g)));
+    expect(t.libraryFitting).toBe(fitSongs.size);
+    expect(t.missing).toBe(fitSongs.size - 1);
+    expect(t.duplicates).toBe(0);
     expect(t.wronglyPlaced).toEqual([sb.world.trackId(unfit[0] as number)]);
     const withCatalogs = sb.admin.score({
       userId: 'dana',
@@ -49,5 +50,30 @@ describe('scoring', () => {
     expect(tolerant.targets[0]!.libraryFitting).toBeGreaterThanOrEqual(
       withCatalogs.targets[0]!.libraryFitting,
     );
+  });
+
+  it('compares by song: another version of a placed song is not missing, placing it too is a duplicate', () => {
+    const cat = sb.world.catalog;
+    const [single, version] = [...cat.versions][0]!;
+    const album = version.of;
+    const bpm = cat.tempoOf(album).bpm;
+    sb.admin.likeAt('chloe', [sb.world.trackId(single), sb.world.trackId(album)]);
+    const target = { minBpm: Math.floor(bpm) - 1, maxBpm: Math.floor(bpm) + 2 };
+    const score = (trackIds: string[]) => {
+      const pl = sb.admin.createPlaylist('chloe', { name: 'Pacebeat', trackIds });
+      const s = sb.admin.score({
+        userId: 'chloe',
+        targets: [{ playlistId: pl.id, ...target }],
+        sources: { followedArtists: false, artistCatalogs: false },
+      });
+      return { libraryTracks: s.libraryTracks, librarySongs: s.librarySongs, ...s.targets[0]! };
+    };
+    const once = score([sb.world.trackId(single)]);
+    expect(once).toMatchObject({ libraryTracks: 2, librarySongs: 1, placed: 1, placedFitting: 1 });
+    expect(once).toMatchObject({ libraryFitting: 1, missing: 0, duplicates: 0, recall: 1 });
+    const ids = [single, album, single].map((g) => sb.world.trackId(g));
+    const twice = score(ids);
+    expect(twice).toMatchObject({ placed: 1, placedFitting: 1, precision: 1, duplicates: 2, recall: 1 });
+    expect(twice.duplicateSample).toEqual(ids.slice(1));
   });
 });

@@ -1,7 +1,8 @@
-// Scoring: for a user and target playlists with BPM ranges, how many placed tracks truly fit
-// (precision) and how many fitting tracks of the user's library and artist catalogs were placed
-// (recall). Tracks are compared by recording (ISRC), so a compilation copy of a placed song is not
-// counted as missing.
+// Scoring: for a user and target playlists with BPM ranges, how many placed songs truly fit
+// (precision), how many fitting songs of the user's library and artist catalogs were placed (recall),
+// and how many placed tracks repeat a song already placed (duplicates). Tracks are compared by song
+// as a runner hears it (Catalog.heardSongOf): a compilation copy, a remaster or a single's version of
+// a placed song is not missing, and placing it too is a duplicate.
 import type { Ctx } from '../context.ts';
 import { fitsRange } from '../world/tempo.ts';
 import type { Playlist } from '../world/library.ts';
@@ -24,7 +25,7 @@ export interface ScoreRequest {
     followedArtists?: boolean;
     artistCatalogs?: boolean;
   };
-  /** How many missing track ids to list per target (default 20). */
+  /** How many missing, wrongly placed and duplicate track ids to list per target (default 20). */
   sampleSize?: number;
 }
 
@@ -33,20 +34,26 @@ export interface TargetScore {
   name: string;
   minBpm: number;
   maxBpm: number;
+  /** Songs placed (each once, however many of its tracks). */
   placed: number;
   placedFitting: number;
   precision: number | null;
+  /** Placed tracks of a song placed before them in the playlist: the same recording or another version. */
+  duplicates: number;
+  /** Songs of the library (with a version) that fit the range. */
   libraryFitting: number;
   missing: number;
   recall: number | null;
   wronglyPlaced: string[];
+  /** Track ids of the duplicates (at most sampleSize). */
+  duplicateSample: string[];
   missingSample: string[];
 }
 
 export function score(
   ctx: Ctx,
   req: ScoreRequest,
-): { userId: string; libraryTracks: number; targets: TargetScore[] } {
+): { userId: string; libraryTracks: number; librarySongs: number; targets: TargetScore[] } {
   const w = ctx.world;
   const cat = w.catalog;
   const user = w.user(req.userId);
@@ -79,51 +86,66 @@ export function score(
   if (src.artistCatalogs) for (const g of library) for (const i of cat.track(g).artists) artists.add(i);
   for (const i of artists) for (const g of cat.creditedTracks(i)) library.add(g);
 
-  const byRecording = new Map<number, number>();
+  const recordings = new Set<number>();
+  /** Song (heardSongOf) → the library's tracks of it. */
+  const bySong = new Map<number, number[]>();
   for (const g of library) {
-    const rec = cat.recordingOf(g);
-    if (!byRecording.has(rec)) byRecording.set(rec, g);
+    recordings.add(cat.recordingOf(g));
+    const song = cat.heardSongOf(g);
+    const list = bySong.get(song);
+    if (list) list.push(g);
+    else bySong.set(song, [g]);
   }
   const tol = req.tolerance ?? 0;
   const sample = req.sampleSize ?? 20;
 
   return {
     userId: user.id,
-    libraryTracks: byRecording.size,
+    libraryTracks: recordings.size,
+    librarySongs: bySong.size,
     targets: targets.map(({ playlistId, minBpm, maxBpm, pl }) => {
       const fits = (g: number) => fitsRange(cat.tempoOf(g).bpm, minBpm, maxBpm, tol);
-      const placedRecs = new Set<number>();
+      const placedSongs = new Set<number>();
       let placedFitting = 0;
+      let duplicates = 0;
       const wrong: string[] = [];
+      const twice: string[] = [];
       for (const e of pl.entries) {
         if (e.g === undefined) continue;
-        const rec = cat.recordingOf(e.g);
-        if (placedRecs.has(rec)) continue;
-        placedRecs.add(rec);
+        const song = cat.heardSongOf(e.g);
+        if (placedSongs.has(song)) {
+          duplicates++;
+          if (twice.length < sample) twice.push(w.trackId(e.g));
+          continue;
+        }
+        placedSongs.add(song);
         if (fits(e.g)) placedFitting++;
         else if (wrong.length < sample) wrong.push(w.trackId(e.g));
       }
       let libraryFitting = 0;
       let found = 0;
       const missing: string[] = [];
-      for (const [rec, g] of byRecording) {
-        if (!fits(g)) continue;
+      for (const [song, gs] of bySong) {
+        const fitting = gs.find(fits);
+        if (fitting === undefined) continue;
         libraryFitting++;
-        if (placedRecs.has(rec)) found++;
-        else if (missing.length < sample) missing.push(w.trackId(g));
+        if (placedSongs.has(song)) found++;
+        else if (missing.length < sample) missing.push(w.trackId(fitting));
       }
       return {
         playlistId,
         name: pl.name,
         minBpm,
         maxBpm,
-        placed: placedRecs.size,
+        placed: placedSongs.size,
         placedFitting,
-        precision: placedRecs.size ? placedFitting / placedRecs.size : null,
+        precision: placedSongs.size ? placedFitting / placedSongs.size : null,
+        duplicates,
         libraryFitting,
         missing: libraryFitting - found,
         recall: libraryFitting ? found / libraryFitting : null,
         wronglyPlaced: wrong,
+        duplicateSample: twice,
         missingSample: missing,
       };
     }),

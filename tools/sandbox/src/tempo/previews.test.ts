@@ -22,17 +22,21 @@ describe('Deezer previews', () => {
   });
   afterAll(() => sb.close());
 
-  /** Studio tracks with a preview, a few of each drum pattern. */
+  /** Tracks spread over the catalog, a few of each drum pattern (taken in turn, so every pattern is in). */
   function sample(): Array<{ g: number; preview: string }> {
-    const perPattern = new Map<PatternName, number>();
-    const out: Array<{ g: number; preview: string }> = [];
-    for (let g = 3; out.length < SAMPLE && g < sb.world.catalog.trackTotal; g += 53) {
-      const pattern = sb.world.catalog.tempoOf(g).pattern;
-      if ((perPattern.get(pattern) ?? 0) >= Math.ceil(SAMPLE / PATTERN_NAMES.length)) continue;
-      perPattern.set(pattern, (perPattern.get(pattern) ?? 0) + 1);
-      out.push({ g, preview: '' });
+    const perPattern = new Map<PatternName, number[]>(PATTERN_NAMES.map((p) => [p, []]));
+    const cap = Math.ceil(SAMPLE / PATTERN_NAMES.length);
+    for (let g = 3, n = 0; n < cap * PATTERN_NAMES.length && g < sb.world.catalog.trackTotal; g += 53) {
+      const list = perPattern.get(sb.world.catalog.tempoOf(g).pattern) as number[];
+      if (list.length >= cap) continue;
+      list.push(g);
+      n++;
     }
-    return out;
+    const out: Array<{ g: number; preview: string }> = [];
+    for (let k = 0; k < cap; k++)
+      for (const list of perPattern.values())
+        if (k < list.length) out.push({ g: list[k] as number, preview: '' });
+    return out.slice(0, SAMPLE);
   }
 
   it(

@@ -5,6 +5,7 @@ import { unit, hash32, Rng } from '../world/rng.ts';
 import type { PatternName, TempoTruth } from '../world/tempo.ts';
 import { reportTempo, tempoChange, type TempoErrorConfig } from '../world/tempo-errors.ts';
 import type { Track } from '../world/catalog.ts';
+import { baseTitle } from '../world/names.ts';
 
 export const DEEZER_BASE_ID = 1_000_000;
 export const DEEZER_VARIANT_ID = 900_000_000;
@@ -173,7 +174,10 @@ export function getSongBpmTempo(ctx: Ctx, song: number): number {
   );
 }
 
-/** The plain song title GetSongBPM lists: no "(feat. ...)", no " - Live" or " - Remastered" suffix. */
+/**
+ * The plain song title GetSongBPM lists: no "(feat. ...)", no version suffix (" - Live",
+ * " - Remastered 2011", " - 2015 Remaster", " - Radio Edit", " - Single Version", " (Mono)" …).
+ */
 export function plainTitle(name: string): string {
-  return name.replace(/ \(feat\. [^)]*\)$/, '').replace(/ - (Live|Remastered \d{4}|Radio Edit)$/, '');
+  return baseTitle(name);
 }

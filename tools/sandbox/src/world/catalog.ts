@@ -1,11 +1,49 @@
 // The catalog: the skeleton (skeleton.ts) plus track details (names, ISRCs, durations) generated
-// lazily per release. Tempo needs only the skeleton, so scoring never has to generate names.
+// lazily per release. Tempo and song identity need only the skeleton, so scoring never has to
+// generate names. Song titles are unique per artist (songKey): an artist's titles are drawn once,
+// when one of its tracks is first detailed, and a featured track's title is unique for both artists.
 import { Rng, hash32, unit } from './rng.ts';
-import { albumTitle, isNonLatin, songTitle } from './names.ts';
+import {
+  albumTitle,
+  baseTitle,
+  isNonLatin,
+  songTitleCode,
+  titleKeyId,
+  titleText,
+  uniqueTitleCode,
+} from './names.ts';
 import { drawTrueTempo, type TempoTruth } from './tempo.ts';
-import { CatalogSkeleton, type Artist, type CatalogSize, type Release } from './skeleton.ts';
+import {
+  CatalogSkeleton,
+  type Artist,
+  type CatalogSize,
+  type Release,
+  type Version,
+  type VersionKind,
+} from './skeleton.ts';
 
-export type { AlbumType, Artist, CatalogSize, Release, ReleaseKind } from './skeleton.ts';
+export type { AlbumType, Artist, CatalogSize, Release, ReleaseKind, VersionKind } from './skeleton.ts';
+
+/** How a track relates to its song (heardSongOf): the reference recording or another release of it. */
+export type SongRole =
+  | 'original'
+  | 'album version'
+  | 'single'
+  | 'radio edit'
+  | 'single version'
+  | 'mono'
+  | 'remaster'
+  | 'compilation copy'
+  | 'live';
+
+const VERSION_ROLE: Record<VersionKind, SongRole> = {
+  single: 'single',
+  // The single has the plain title; the album's track is the one named "- Album Version".
+  'album-version': 'single',
+  'radio-edit': 'radio edit',
+  'single-version': 'single version',
+  mono: 'mono',
+};
 
 export interface Track {
   g: number;
@@ -19,8 +57,18 @@ export interface Track {
   isrc: string;
   /** The recording this track is (same ISRC, same audio): itself, or the original for compilations. */
   recording: number;
-  /** The studio track this track's song comes from (itself for studio tracks). */
+  /** The studio track this track's song comes from (itself for studio tracks; its source for live takes). */
   song: number;
+}
+
+/** Titles of an artist's own songs (track number → title) and the keys they and its features take. */
+interface ArtistTitles {
+  /** Track number → title code (names.ts: titleText spells it). */
+  titles: Map<number, number>;
+  /** Key numbers (names.ts: titleKeyId) of its titles and of the featured tracks that credit it. */
+  taken: Set<number>;
+  /** Keys of titles drawn for releases added while running (cleared by reset). */
+  added: Set<number>;
 }
 
 const REG_CHARS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -30,6 +78,9 @@ export class Catalog extends CatalogSkeleton {
   private readonly isrcIndex = new Map<string, number>();
   private readonly regToArtist = new Map<string, number>();
   private readonly detailedArtists = new Set<number>();
+  private readonly artistTitles = new Map<number, ArtistTitles>();
+  /** Titles of featured tracks (track number → title without `(feat. X)`), and the keys each artist's take. */
+  private features?: { titles: Map<number, number>; keys: Map<number, Set<number>> };
 
   constructor(seed: number, size: CatalogSize) {
     super(seed, size);
@@ -38,10 +89,68 @@ export class Catalog extends CatalogSkeleton {
 
   // ---- lookups --------------------------------------------------------------------------------
 
-  /** Song source of a track, from the skeleton alone. */
+  /**
+   * The composition a track comes from, from the skeleton alone: the studio track of a live take, a
+   * remaster, a compilation copy or a single's version (GetSongBPM and tempo changes go by it). A live
+   * take has its composition's title but another tempo: heardSongOf keeps it apart.
+   */
   songOf(g: number): number {
     const rel = this.releaseOf(g);
-    return rel.sources ? (rel.sources[g - rel.firstG] as number) : g;
+    if (rel.sources) return this.songOf(rel.sources[g - rel.firstG] as number);
+    return this.versions.get(g)?.of ?? g;
+  }
+
+  /**
+   * The song as a runner hears it (issue 22: no song twice), from the skeleton alone: the reference
+   * recording (a track number) shared by every version and copy of one song. A single's version, a
+   * remaster, a compilation or box-set copy are their original's song; a live take is its own song
+   * (another tempo and feel).
+   */
+  heardSongOf(g: number): number {
+    const rel = this.releaseOf(g);
+    if (rel.kind === 'live') return g;
+    if (rel.sources) return this.heardSongOf(rel.sources[g - rel.firstG] as number);
+    return this.versions.get(g)?.of ?? g;
+  }
+
+  /**
+   * What a track is to its song: the original (the album's track: `album version` when so named), a
+   * single's or EP's version (`single`, `radio edit`, `single version`, `mono`), a remaster, a
+   * compilation copy (same recording), or a live take (a song of its own).
+   */
+  songRole(g: number): SongRole {
+    const rel = this.releaseOf(g);
+    if (rel.kind === 'live') return 'live';
+    if (rel.kind === 'remaster') return 'remaster';
+    if (rel.kind === 'compilation' || rel.kind === 'va') return 'compilation copy';
+    const v = this.versions.get(g);
+    if (v) return VERSION_ROLE[v.kind];
+    const by = this.versionedBy.get(g);
+    return by !== undefined && this.versionOf(by)?.kind === 'album-version' ? 'album version' : 'original';
+  }
+
+  /** The version a single's track is of an album song, if it is one. */
+  versionOf(g: number): Version | undefined {
+    return this.versions.get(g);
+  }
+
+  /**
+   * Every track of a track's song (heardSongOf), its reference recording first: the versions on
+   * singles, remasters, and their copies on compilations, box sets and various-artists releases.
+   */
+  songTracks(g: number): number[] {
+    const song = this.heardSongOf(g);
+    const a = this.artists[this.releaseOf(song).artist] as Artist;
+    const out = [song];
+    for (const r of [...a.releases, ...a.appearsOn]) {
+      const rel = this.releases[r] as Release;
+      if (rel.kind === 'live') continue;
+      for (let t = 0; t < rel.trackCount; t++) {
+        const x = rel.firstG + t;
+        if (x !== song && this.heardSongOf(x) === song) out.push(x);
+      }
+    }
+    return out;
   }
 
   /** True tempo of a track (the same for every release of a recording), from the skeleton alone. */
@@ -49,6 +158,15 @@ export class Catalog extends CatalogSkeleton {
     const rel = this.releaseOf(g);
     const given = rel.custom?.tracks[g - rel.firstG]?.bpm;
     if (given !== undefined) return { ...drawTrueTempo(this.seed, g), bpm: given };
+    const version = this.versions.get(g);
+    if (version) {
+      const base = this.tempoOf(version.of);
+      // An edit of the same master keeps its tempo; another recording of the song is within 0.3 %.
+      if (version.kind !== 'single' && version.kind !== 'single-version') return base;
+      const bpm =
+        Math.round(base.bpm * (1 + (unit(this.seed, 'version-tempo', g) - 0.5) * 0.006) * 100) / 100;
+      return { ...base, bpm };
+    }
     if (!rel.sources) return drawTrueTempo(this.seed, g);
     const song = rel.sources[g - rel.firstG] as number;
     const base = this.tempoOf(song);
@@ -113,7 +231,76 @@ export class Catalog extends CatalogSkeleton {
     const n = this.generatedReleases;
     for (const r of [...this.details.keys()]) if (r >= n) this.details.delete(r);
     this.dropAddedReleases();
+    for (const a of this.artistTitles.values()) a.added.clear();
     for (const [code, g] of this.isrcIndex) if (g >= this.trackTotal) this.isrcIndex.delete(code);
+  }
+
+  // ---- titles ---------------------------------------------------------------------------------
+
+  /**
+   * Titles of every featured track in the world, once, in track order: each unique among the titles of
+   * both artists' other featured tracks (their own songs then keep clear of them).
+   */
+  private featureTitles(): NonNullable<Catalog['features']> {
+    if (this.features) return this.features;
+    const titles = new Map<number, number>();
+    const keys = new Map<number, Set<number>>();
+    const keysOf = (i: number) => {
+      let k = keys.get(i);
+      if (!k) keys.set(i, (k = new Set()));
+      return k;
+    };
+    const nonLatinOf = new Map<number, boolean>();
+    for (const [g, artist, other] of this.featured) {
+      const mine = keysOf(artist);
+      const theirs = keysOf(other);
+      let nonLatin = nonLatinOf.get(artist);
+      if (nonLatin === undefined)
+        nonLatinOf.set(artist, (nonLatin = isNonLatin((this.artists[artist] as Artist).name)));
+      const title = uniqueTitleCode(
+        new Rng(this.seed, 'track', g),
+        nonLatin,
+        (k) => mine.has(k) || theirs.has(k),
+      );
+      const key = titleKeyId(title);
+      mine.add(key);
+      theirs.add(key);
+      titles.set(g, title);
+    }
+    return (this.features = { titles, keys });
+  }
+
+  /** An artist's own song titles (not featured tracks, not versions): one draw per song, unique. */
+  private titlesOf(i: number): ArtistTitles {
+    const hit = this.artistTitles.get(i);
+    if (hit) return hit;
+    const a = this.artists[i] as Artist;
+    const nonLatin = isNonLatin(a.name);
+    const taken = new Set(this.featureTitles().keys.get(i));
+    const titles = new Map<number, number>();
+    for (const r of a.releases) {
+      const rel = this.releases[r] as Release;
+      if (r >= this.generatedReleases || rel.sources) continue;
+      for (let t = 0; t < rel.trackCount; t++) {
+        const g = rel.firstG + t;
+        if (rel.features?.has(t) || this.versions.has(g)) continue;
+        const title = uniqueTitleCode(new Rng(this.seed, 'track', g), nonLatin, (k) => taken.has(k));
+        taken.add(titleKeyId(title));
+        titles.set(g, title);
+      }
+    }
+    const out = { titles, taken, added: new Set<number>() };
+    this.artistTitles.set(i, out);
+    return out;
+  }
+
+  /** The title of an original track (without `(feat. X)` or a version suffix). */
+  private titleOf(rel: Release, t: number): string {
+    const g = rel.firstG + t;
+    const c = rel.features?.has(t)
+      ? this.featureTitles().titles.get(g)
+      : this.titlesOf(rel.artist).titles.get(g);
+    return titleText(c as number);
   }
 
   // ---- details --------------------------------------------------------------------------------
@@ -132,7 +319,7 @@ export class Catalog extends CatalogSkeleton {
           : `${albumTitle(rng, nonLatin)} (Live)`;
       case 'remaster': {
         const src = this.releaseOf(rel.sources?.[0] as number);
-        return `${this.releaseTitle(src)} (Remastered ${rel.year})`;
+        return `${this.releaseTitle(src)} (${this.remasterSuffix(rel)})`;
       }
       case 'compilation':
         if (rel.box)
@@ -176,26 +363,43 @@ export class Catalog extends CatalogSkeleton {
     }
     if (rel.kind === 'live' || rel.kind === 'remaster') {
       const src = this.track(rel.sources?.[t] as number);
-      const base = src.name.replace(/ \(feat\. [^)]*\)$/, '');
-      const factor = rel.kind === 'live' ? 1.05 + rng.next() * 0.25 : 1;
+      const base = baseTitle(src.name);
+      const live = rel.kind === 'live';
+      const factor = live ? 1.05 + rng.next() * 0.25 : 1;
+      // A live take is the band's; a remaster keeps the original's featured artist.
+      const feat = rel.features?.get(t);
+      const featName = feat === undefined ? '' : ` (feat. ${(this.artists[feat] as Artist).name})`;
       return {
         g,
         r: rel.r,
         no: t + 1,
-        name: rel.kind === 'live' ? `${base} - Live` : `${base} - Remastered ${rel.year}`,
-        artists: [rel.artist],
-        durationMs: Math.round(src.durationMs * factor) + rng.int(-400, 400),
+        name: live ? `${base} - Live` : `${base}${featName} - ${this.remasterSuffix(rel)}`,
+        artists: live ? [rel.artist] : src.artists,
+        // A remaster is the same recording remastered: within 2 s of it.
+        durationMs: Math.round(src.durationMs * factor) + (live ? rng.int(-400, 400) : rng.int(-2000, 2000)),
         explicit: src.explicit,
         isrc: this.isrc(rel, g),
         recording: g,
-        song: src.g,
+        song: src.song,
       };
     }
+    const version = this.versions.get(g);
+    if (version) return this.makeVersion(rel, t, version, rng);
     const artist = this.artists[rel.artist] as Artist;
     const feat = rel.features?.get(t);
     const given = rel.custom?.tracks[t];
-    let name = given?.name ?? songTitle(rng, isNonLatin(artist.name));
-    if (rng.chance(0.03) && !given?.name) name = `${name} - Radio Edit`;
+    const nonLatin = isNonLatin(artist.name);
+    let name: string;
+    if (given?.name) name = given.name;
+    else if (rel.custom) name = this.addedTitle(rel.artist, rng, nonLatin);
+    else {
+      songTitleCode(rng, nonLatin); // the draw the title took before titles were unique: the rest stays
+      name = this.titleOf(rel, t);
+    }
+    const versionedBy = this.versionedBy.get(g);
+    const albumVersion = versionedBy !== undefined && this.versionOf(versionedBy)?.kind === 'album-version';
+    if (rng.chance(0.03) && !given?.name && versionedBy === undefined) name = `${name} - Radio Edit`;
+    if (albumVersion) name = `${name} - Album Version`;
     if (feat !== undefined) name = `${name} (feat. ${(this.artists[feat] as Artist).name})`;
     const secs = given?.durationMs
       ? given.durationMs / 1000
@@ -212,6 +416,66 @@ export class Catalog extends CatalogSkeleton {
       recording: g,
       song: g,
     };
+  }
+
+  /**
+   * A single's recording of an album song: its own ISRC, the album track's title (with the version's
+   * suffix), artists and explicit flag, and a close duration.
+   */
+  private makeVersion(rel: Release, t: number, version: Version, rng: Rng): Track {
+    const g = rel.firstG + t;
+    const src = this.track(version.of);
+    const srcRel = this.releaseOf(version.of);
+    const title = this.titleOf(srcRel, version.of - srcRel.firstG);
+    const d = src.durationMs;
+    let name = title;
+    let durationMs: number;
+    switch (version.kind) {
+      case 'radio-edit':
+        name = `${title} - Radio Edit`;
+        durationMs = Math.round(d * (0.7 + 0.25 * rng.next()));
+        break;
+      case 'single-version':
+        name = `${title} - Single Version`;
+        durationMs = Math.round(d * (0.9 + 0.1 * rng.next()));
+        break;
+      case 'album-version':
+        // The single has the plain title; the album's longer take is named "- Album Version".
+        durationMs = Math.round(d * (0.8 + 0.15 * rng.next()));
+        break;
+      case 'mono':
+        name = rng.chance(0.5) ? `${title} - Mono` : `${title} (Mono)`;
+        durationMs = d + rng.int(-1500, 1500);
+        break;
+      default:
+        durationMs = d + (rng.chance(0.5) ? 1 : -1) * rng.int(300, 4000);
+    }
+    return {
+      g,
+      r: rel.r,
+      no: t + 1,
+      name,
+      artists: src.artists,
+      durationMs,
+      explicit: src.explicit,
+      isrc: this.isrc(rel, g),
+      recording: g,
+      song: src.song,
+    };
+  }
+
+  /** How a remaster names itself: "Remastered 2011" (most), "2015 Remaster", or just "Remastered". */
+  remasterSuffix(rel: Release): string {
+    const u = unit(this.seed, 'remaster-style', rel.r);
+    return u < 0.6 ? `Remastered ${rel.year}` : u < 0.9 ? `${rel.year} Remaster` : 'Remastered';
+  }
+
+  /** A title for a track added while running (admin) without one: unlike the artist's other songs. */
+  private addedTitle(artist: number, rng: Rng, nonLatin: boolean): string {
+    const own = this.titlesOf(artist);
+    const title = uniqueTitleCode(rng, nonLatin, (k) => own.taken.has(k) || own.added.has(k));
+    own.added.add(titleKeyId(title));
+    return titleText(title);
   }
 
   private registrant(i: number): string {

@@ -196,7 +196,40 @@ export class LibraryFactory {
       if (k === 1 && spec.podcastEpisodes) this.addEpisodes(pl, user.index, spec.podcastEpisodes);
       user.playlists.unshift(pl.p);
     }
+    if (spec.sameSongTwice) this.addOtherVersion(user, playlists);
     return fav;
+  }
+
+  /**
+   * One song twice in the user's own library, under two recordings (issue 22): a liked single's (or
+   * EP's) version of an album song, and the album's track in the user's first playlist (or the other
+   * way round). Its own generator: the rest of the library is as before.
+   */
+  private addOtherVersion(user: User, playlists: Playlist[]): void {
+    const cat = this.catalog;
+    const first = playlists[user.playlists[user.playlists.length - 1] as number];
+    if (!first || first.owner !== user.index) return;
+    const have = new Set(user.liked.map((l) => l.g));
+    for (const e of first.entries) if (e.g !== undefined) have.add(e.g);
+    const pairs: Array<[number, number]> = [];
+    for (const { g } of user.liked) {
+      // A single's (or EP's) version and its album's track, either way round (from the skeleton).
+      const other = cat.versionOf(g)?.of ?? cat.versionedBy.get(g);
+      if (other !== undefined && !have.has(other)) pairs.push([g, other]);
+    }
+    if (pairs.length === 0) return;
+    const rng = new Rng(this.seed, 'same-song-twice', user.id);
+    // A liked single's version first (the album's track then goes to the playlist).
+    const singles = pairs.filter(([g]) => cat.versionOf(g) !== undefined);
+    const [, other] = rng.pick(singles.length > 0 ? singles : pairs);
+    // Not among the first five (tests take songs from the top of a playlist), nor the last two.
+    const at = rng.int(Math.min(5, first.entries.length), Math.max(0, first.entries.length - 2));
+    const near = first.entries[Math.min(at, first.entries.length - 1)];
+    first.entries.splice(at, 0, {
+      g: other,
+      addedAt: near?.addedAt ?? this.now - 10 * DAY,
+      addedBy: user.index,
+    });
   }
 
   /** Podcast episodes among a playlist's songs, from their own generator (the songs do not change). */

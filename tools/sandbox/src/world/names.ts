@@ -225,16 +225,130 @@ export function artistName(rng: Rng): string {
 }
 
 export function songTitle(rng: Rng, nonLatin: boolean): string {
-  if (nonLatin && rng.chance(0.6)) return rng.pick(NON_LATIN_TITLES);
+  return titleText(songTitleCode(rng, nonLatin));
+}
+
+const PREPOSITIONS = ['in', 'on', 'through', 'for', 'with'];
+const ADVERBS = ['Don\u2019t', 'Never', 'Always', 'Still'];
+const PARTS = ['Part II', 'Interlude', 'Reprise', 'Intro'];
+/** Codes of numbered fallback titles ("… No. 2") start here. */
+const NUMBERED = 1 << 24;
+const code = (pattern: number, a: number, b: number, c: number) => ((pattern * 64 + a) * 64 + b) * 64 + c;
+
+/**
+ * A song title as a number (songTitle spells it): the title generators draw and compare thousands of
+ * titles per artist, and numbers are cheaper to draw, remember and compare than strings.
+ */
+export function songTitleCode(rng: Rng, nonLatin: boolean): number {
+  const ix = (n: number) => Math.floor(rng.next() * n);
+  if (nonLatin && rng.chance(0.6)) return code(7, ix(NON_LATIN_TITLES.length), 0, 0);
   const r = rng.next();
-  if (r < 0.25) return `${rng.pick(ADJ)} ${rng.pick(NOUN)}`;
-  if (r < 0.45)
-    return `${rng.pick(VERB)} ${rng.pick(['in', 'on', 'through', 'for', 'with'])} the ${rng.pick(NOUN)}`;
-  if (r < 0.6) return rng.pick(NOUN);
-  if (r < 0.72) return `${rng.pick(['Don\u2019t', 'Never', 'Always', 'Still'])} ${rng.pick(VERB)}`;
-  if (r < 0.82) return `${rng.pick(NOUN)} of ${rng.pick(NOUN)}s`;
-  if (r < 0.9) return `${rng.pick(FIRST)}`;
-  return `${rng.pick(ADJ)} ${rng.pick(NOUN)} (${rng.pick(['Part II', 'Interlude', 'Reprise', 'Intro'])})`;
+  if (r < 0.25) return code(0, ix(ADJ.length), ix(NOUN.length), 0);
+  if (r < 0.45) return code(1, ix(VERB.length), ix(PREPOSITIONS.length), ix(NOUN.length));
+  if (r < 0.6) return code(2, ix(NOUN.length), 0, 0);
+  if (r < 0.72) return code(3, ix(ADVERBS.length), ix(VERB.length), 0);
+  if (r < 0.82) return code(4, ix(NOUN.length), ix(NOUN.length), 0);
+  if (r < 0.9) return code(5, ix(FIRST.length), 0, 0);
+  return code(6, ix(ADJ.length), ix(NOUN.length), ix(PARTS.length));
+}
+
+const texts = new Map<number, string>();
+
+/** The title a code stands for. */
+export function titleText(c: number): string {
+  let text = texts.get(c);
+  if (text !== undefined) return text;
+  if (c >= NUMBERED) text = `${titleText(c % NUMBERED)} No. ${Math.floor(c / NUMBERED)}`;
+  else {
+    const x = c % 64;
+    const b = Math.floor(c / 64) % 64;
+    const a = Math.floor(c / 4096) % 64;
+    const w = <T>(list: readonly T[], i: number) => list[i] as T;
+    switch (Math.floor(c / 262144)) {
+      case 0:
+        text = `${w(ADJ, a)} ${w(NOUN, b)}`;
+        break;
+      case 1:
+        text = `${w(VERB, a)} ${w(PREPOSITIONS, b)} the ${w(NOUN, x)}`;
+        break;
+      case 2:
+        text = w(NOUN, a);
+        break;
+      case 3:
+        text = `${w(ADVERBS, a)} ${w(VERB, b)}`;
+        break;
+      case 4:
+        text = `${w(NOUN, a)} of ${w(NOUN, b)}s`;
+        break;
+      case 5:
+        text = w(FIRST, a);
+        break;
+      case 6:
+        text = `${w(ADJ, a)} ${w(NOUN, b)} (${w(PARTS, x)})`;
+        break;
+      default:
+        text = w(NON_LATIN_TITLES, a);
+    }
+  }
+  texts.set(c, text);
+  return text;
+}
+
+/** A version suffix Spotify puts after a song's title (` - Radio Edit`, ` - 2015 Remaster`, ` (Mono)` …). */
+const VERSION_SUFFIX =
+  / (?:- (?:Radio Edit|Single Version|Album Version|Mono|Remastered(?: \d{4})?|\d{4} Remaster|Live)|\(Mono\))$/;
+
+/** The song's title without its `(feat. X)` and version suffix: "Window - Radio Edit" is "Window". */
+export function baseTitle(name: string): string {
+  let t = name;
+  for (let k = 0; k < 3; k++) {
+    const next = t.replace(FEAT_SUFFIX, '').replace(VERSION_SUFFIX, '');
+    if (next === t) break;
+    t = next;
+  }
+  return t;
+}
+const FEAT_SUFFIX = / \(feat\. [^)]*\)$/;
+
+/**
+ * What makes two titles one for an artist: case, accents, punctuation, `(feat. X)` and the version
+ * suffix set aside. No artist has two unrelated songs with one key.
+ */
+export function songKey(title: string): string {
+  const base = baseTitle(title);
+  // Most titles are plain ASCII: no accents to fold.
+  return (
+    /^[\x20-\x7e]*$/.test(base)
+      ? base.toLowerCase().replace(/[^a-z0-9]+/g, ' ')
+      : fold(base).replace(/[^\p{L}\p{N}]+/gu, ' ')
+  ).trim();
+}
+
+const keyIds = new Map<string, number>();
+const codeKeys = new Map<number, number>();
+
+/** songKey as a number: equal keys, equal numbers (for the title generators' sets). */
+export function songKeyId(title: string): number {
+  const key = songKey(title);
+  let id = keyIds.get(key);
+  if (id === undefined) keyIds.set(key, (id = keyIds.size));
+  return id;
+}
+
+/** The key number of a title code. */
+export function titleKeyId(c: number): number {
+  let id = codeKeys.get(c);
+  if (id === undefined) codeKeys.set(c, (id = songKeyId(titleText(c))));
+  return id;
+}
+
+/** A song title (its code) whose key is not taken, drawn from `rng` until one is free. */
+export function uniqueTitleCode(rng: Rng, nonLatin: boolean, taken: (keyId: number) => boolean): number {
+  let c = songTitleCode(rng, nonLatin);
+  for (let k = 0; k < 200 && taken(titleKeyId(c)); k++) c = songTitleCode(rng, nonLatin);
+  // Practically never: every draw taken (an artist with thousands of songs).
+  for (let n = 2; taken(titleKeyId(c)); n++) c = (songTitleCode(rng, false) % NUMBERED) + n * NUMBERED;
+  return c;
 }
 
 export function albumTitle(rng: Rng, nonLatin: boolean): string {

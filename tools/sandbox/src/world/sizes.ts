@@ -25,6 +25,11 @@ export interface UserSpec {
   boxSetFan?: boolean;
   /** Podcast episodes in their second owned playlist. */
   podcastEpisodes?: number;
+  /**
+   * One song twice in their library under two recordings: a liked single's version of an album song,
+   * and the album's track in their first playlist (issue 22).
+   */
+  sameSongTwice?: boolean;
 }
 
 export interface SizeSpec {
@@ -65,6 +70,7 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         localFiles: true,
         boxSetFan: true,
         podcastEpisodes: 3,
+        sameSongTwice: true,
       }),
       u('ben.pace', 'Ben Pace', {
         liked: 15,
@@ -103,6 +109,7 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         localFiles: true,
         boxSetFan: true,
         podcastEpisodes: 3,
+        sameSongTwice: true,
       }),
       u('ben.pace', 'Ben Pace', {
         liked: 40,
@@ -134,6 +141,7 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         localFiles: true,
         boxSetFan: true,
         podcastEpisodes: 3,
+        sameSongTwice: true,
       }),
       u('ben.pace', 'Ben Pace', {
         liked: 80,
@@ -175,6 +183,7 @@ export const SIZES: Record<WorldSize, SizeSpec> = {
         localFiles: true,
         boxSetFan: true,
         podcastEpisodes: 3,
+        sameSongTwice: true,
       }),
       u('ben.pace', 'Ben Pace', {
         liked: 80,

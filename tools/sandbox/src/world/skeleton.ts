@@ -1,12 +1,31 @@
 // The catalog's skeleton, generated eagerly and cheaply: artists, their releases (counts, kinds,
-// dates), features, and which recordings live albums, remasters and compilations take their songs
-// from. Track details are generated lazily by Catalog (catalog.ts), which extends this.
+// dates), features, which recordings live albums, remasters and compilations take their songs from,
+// and which singles carry another version (another recording, another ISRC) of an album's song.
+// Track details are generated lazily by Catalog (catalog.ts), which extends this.
 import { Rng } from './rng.ts';
 import { artistName } from './names.ts';
 import { makeBoxSets, makeLargeCompilations, makeVariousArtists } from './compilations.ts';
 
 export type ReleaseKind = 'studio' | 'ep' | 'single' | 'live' | 'remaster' | 'compilation' | 'va';
 export type AlbumType = 'album' | 'single' | 'compilation';
+
+/**
+ * How a single's recording of an album song differs from the album's, as Spotify names them: the same
+ * title (the single and the album version), `- Radio Edit`, `- Single Version`, the album's track
+ * named `- Album Version`, `- Mono` / `(Mono)` (singles before 1970). Each is the same song as a runner
+ * hears it: the same tempo (within 0.3 %) and a close duration (a radio edit 70-95 % of it).
+ */
+export type VersionKind = 'single' | 'radio-edit' | 'single-version' | 'album-version' | 'mono';
+
+export interface Version {
+  /** The album track (its song's reference recording) this track is a version of. */
+  of: number;
+  kind: VersionKind;
+}
+
+/** Share of singles (and EPs) whose first track is another version of a song of a nearby album. */
+export const SINGLE_VERSION_SHARE = 0.95;
+export const EP_VERSION_SHARE = 0.5;
 
 export interface Release {
   r: number;
@@ -19,7 +38,7 @@ export interface Release {
   day: number;
   precision: 'day' | 'year';
   firstG: number;
-  /** Track index (0-based) → featured artist. */
+  /** Track index (0-based) → featured artist (on a remaster: the original's). */
   features?: Map<number, number>;
   /** For live, remaster, compilation and various-artists releases: the studio track each track takes its song from. */
   sources?: number[];
@@ -74,6 +93,12 @@ export class CatalogSkeleton {
   readonly releases: Release[] = [];
   /** firstG of each release, for binary search from a track number to its release. */
   private readonly firstGs: number[] = [];
+  /** A single's or EP's track → the album song it is another recording of (its own ISRC). */
+  readonly versions = new Map<number, Version>();
+  /** An album track → the single's or EP's track that is another version of it. */
+  readonly versionedBy = new Map<number, number>();
+  /** Generated tracks with a featured artist, in track order: [track, artist, featured artist]. */
+  readonly featured: Array<[number, number, number]> = [];
   trackTotal = 0;
 
   constructor(seed: number, size: CatalogSize) {
@@ -186,6 +211,7 @@ export class CatalogSkeleton {
             const other = 1 + Math.floor(rng.next() * (this.artists.length - 1));
             if (other === i) continue;
             (rel.features ??= new Map()).set(t, other);
+            this.featured.push([rel.firstG + t, i, other]);
             const oa = this.artists[other] as Artist;
             if (oa.appearsOn[oa.appearsOn.length - 1] !== rel.r) oa.appearsOn.push(rel.r);
           }
@@ -193,6 +219,7 @@ export class CatalogSkeleton {
       }
       studio.push(rel);
     }
+    this.pairVersions(i, studio);
     const albums = studio.filter((r) => r.kind === 'studio');
     const lastYear = Math.min(2026, start + span);
     if (albums.length >= 2 && rng.chance(0.3)) {
@@ -210,7 +237,20 @@ export class CatalogSkeleton {
     if (old.length > 0 && rng.chance(0.4)) {
       const src = rng.pick(old);
       const songs = Array.from({ length: src.trackCount }, (_, t) => src.firstG + t);
-      this.derived(rng, i, 'remaster', 'album', rng.int(Math.max(src.year + 10, 2009), 2024), songs);
+      const rel = this.derived(
+        rng,
+        i,
+        'remaster',
+        'album',
+        rng.int(Math.max(src.year + 10, 2009), 2024),
+        songs,
+      );
+      // A remaster credits the original's featured artists too.
+      for (const [t, other] of src.features ?? []) {
+        (rel.features ??= new Map()).set(t, other);
+        const oa = this.artists[other] as Artist;
+        if (oa.appearsOn[oa.appearsOn.length - 1] !== rel.r) oa.appearsOn.push(rel.r);
+      }
     }
     if (albums.length >= 3 && rng.chance(0.35)) {
       this.derived(
@@ -221,6 +261,50 @@ export class CatalogSkeleton {
         lastYear,
         this.pickSongs(rng, albums, rng.int(12, 20)),
       );
+    }
+  }
+
+  /**
+   * Singles (and some EPs) that carry an album's song: another recording of it (its own ISRC and track
+   * id), released before the album (a lead single) or after it. Its own rng, so the rest of the
+   * discography is as before.
+   */
+  private pairVersions(i: number, studio: Release[]): void {
+    const rng = new Rng(this.seed, 'versions', i);
+    const taken = new Set<number>();
+    for (let k = 0; k < studio.length; k++) {
+      const rel = studio[k] as Release;
+      if (rel.kind !== 'single' && rel.kind !== 'ep') continue;
+      const u = rng.next();
+      const pick = rng.next();
+      const v = rng.next();
+      // A single's A-side; an EP's opening track.
+      const share = rel.kind === 'single' ? SINGLE_VERSION_SHARE : EP_VERSION_SHARE;
+      if (u >= share || rel.features?.has(0)) continue;
+      // The next album within three years (a lead single), else the last one within three.
+      let album: Release | undefined;
+      for (let j = k + 1; j < studio.length && !album && (studio[j] as Release).year <= rel.year + 3; j++)
+        if (studio[j]?.kind === 'studio') album = studio[j];
+      for (let j = k - 1; j >= 0 && !album && (studio[j] as Release).year >= rel.year - 3; j--)
+        if (studio[j]?.kind === 'studio') album = studio[j];
+      if (!album) continue;
+      // Mostly one of the first tracks: the songs a label picks as singles.
+      const t = Math.floor(Math.pow(pick, 2) * album.trackCount);
+      const g = album.firstG + t;
+      if (album.features?.has(t) || taken.has(g)) continue;
+      taken.add(g);
+      const kind: VersionKind =
+        rel.year < 1970 && v < 0.5
+          ? 'mono'
+          : v < 0.5
+            ? 'single'
+            : v < 0.72
+              ? 'radio-edit'
+              : v < 0.86
+                ? 'single-version'
+                : 'album-version';
+      this.versions.set(rel.firstG, { of: g, kind });
+      this.versionedBy.set(g, rel.firstG);
     }
   }
 
@@ -240,8 +324,8 @@ export class CatalogSkeleton {
     albumType: AlbumType,
     year: number,
     sources: number[],
-  ): void {
-    this.addRelease({
+  ): Release {
+    return this.addRelease({
       artist,
       kind,
       albumType,

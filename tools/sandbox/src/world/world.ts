@@ -182,7 +182,8 @@ export class World {
 
   /**
    * What a client knows of a track (its Spotify id, ISRC, artist names, title, length) and the true
-   * tempo it should find: the ground truth tests and benchmarks of tempo lookups compare with.
+   * tempo it should find: the ground truth tests and benchmarks of tempo lookups compare with (tests
+   * hand it to the product as a track, so it has nothing else: its song is songOf).
    */
   trackFacts(g: number) {
     const t = this.catalog.track(g);
@@ -194,6 +195,18 @@ export class World {
       durationMs: t.durationMs,
       bpm: this.catalog.tempoOf(g).bpm,
     };
+  }
+
+  /**
+   * The song a track is as a runner hears it (issue 22: no song twice in a playlist): a stable id
+   * shared by every version and copy of one song (the single and the album version, a radio edit, a
+   * remaster, a mono version, compilation and box-set copies), and by no other track. It is the track
+   * id of the song's reference recording (the album's track; a remaster's original). A live take is its
+   * own song. Undefined for an id that is no track of this world.
+   */
+  songOf(trackId: string): string | undefined {
+    const g = this.trackG(trackId.replace(/^spotify:track:/, ''));
+    return g === undefined ? undefined : this.trackId(this.catalog.heardSongOf(g));
   }
 
   playlistId(p: number): string {
