@@ -63,8 +63,6 @@ export interface Track {
 
 /** Titles of an artist's own songs (track number → title) and the keys they and its features take. */
 interface ArtistTitles {
-  /** Track number → title code (names.ts: titleText spells it). */
-  titles: Map<number, number>;
   /** Key numbers (names.ts: titleKeyId) of its titles and of the featured tracks that credit it. */
   taken: Set<number>;
   /** Keys of titles drawn for releases added while running (cleared by reset). */
@@ -80,7 +78,9 @@ export class Catalog extends CatalogSkeleton {
   private readonly detailedArtists = new Set<number>();
   private readonly artistTitles = new Map<number, ArtistTitles>();
   /** Titles of featured tracks (track number → title without `(feat. X)`), and the keys each artist's take. */
-  private features?: { titles: Map<number, number>; keys: Map<number, Set<number>> };
+  private features?: Map<number, Set<number>>;
+  /** Title code (names.ts: titleText spells it) of each generated original track, -1 until drawn. */
+  private titleCodes?: Float64Array;
 
   constructor(seed: number, size: CatalogSize) {
     super(seed, size);
@@ -241,33 +241,42 @@ export class Catalog extends CatalogSkeleton {
    * Titles of every featured track in the world, once, in track order: each unique among the titles of
    * both artists' other featured tracks (their own songs then keep clear of them).
    */
-  private featureTitles(): NonNullable<Catalog['features']> {
+  private featureTitles(): Map<number, Set<number>> {
     if (this.features) return this.features;
-    const titles = new Map<number, number>();
+    const codes = this.codes();
     const keys = new Map<number, Set<number>>();
     const keysOf = (i: number) => {
       let k = keys.get(i);
       if (!k) keys.set(i, (k = new Set()));
       return k;
     };
-    const nonLatinOf = new Map<number, boolean>();
-    for (const [g, artist, other] of this.featured) {
+    const nonLatin = this.artists.map((a) => isNonLatin(a.name));
+    const f = this.featured;
+    for (let k = 0; k < f.length; k += 3) {
+      const g = f[k] as number;
+      const artist = f[k + 1] as number;
+      const other = f[k + 2] as number;
       const mine = keysOf(artist);
       const theirs = keysOf(other);
-      let nonLatin = nonLatinOf.get(artist);
-      if (nonLatin === undefined)
-        nonLatinOf.set(artist, (nonLatin = isNonLatin((this.artists[artist] as Artist).name)));
       const title = uniqueTitleCode(
         new Rng(this.seed, 'track', g),
-        nonLatin,
-        (k) => mine.has(k) || theirs.has(k),
+        nonLatin[artist] as boolean,
+        (key) => mine.has(key) || theirs.has(key),
       );
       const key = titleKeyId(title);
       mine.add(key);
       theirs.add(key);
-      titles.set(g, title);
+      codes[g] = title;
     }
-    return (this.features = { titles, keys });
+    return (this.features = keys);
+  }
+
+  private codes(): Float64Array {
+    if (!this.titleCodes) {
+      const n = this.releases[this.generatedReleases - 1] as Release;
+      this.titleCodes = new Float64Array(n.firstG + n.trackCount).fill(-1);
+    }
+    return this.titleCodes;
   }
 
   /** An artist's own song titles (not featured tracks, not versions): one draw per song, unique. */
@@ -276,8 +285,8 @@ export class Catalog extends CatalogSkeleton {
     if (hit) return hit;
     const a = this.artists[i] as Artist;
     const nonLatin = isNonLatin(a.name);
-    const taken = new Set(this.featureTitles().keys.get(i));
-    const titles = new Map<number, number>();
+    const taken = new Set(this.featureTitles().get(i));
+    const codes = this.codes();
     for (const r of a.releases) {
       const rel = this.releases[r] as Release;
       if (r >= this.generatedReleases || rel.sources) continue;
@@ -286,21 +295,23 @@ export class Catalog extends CatalogSkeleton {
         if (rel.features?.has(t) || this.versions.has(g)) continue;
         const title = uniqueTitleCode(new Rng(this.seed, 'track', g), nonLatin, (k) => taken.has(k));
         taken.add(titleKeyId(title));
-        titles.set(g, title);
+        codes[g] = title;
       }
     }
-    const out = { titles, taken, added: new Set<number>() };
+    const out = { taken, added: new Set<number>() };
     this.artistTitles.set(i, out);
     return out;
   }
 
-  /** The title of an original track (without `(feat. X)` or a version suffix). */
+  /** The title of a generated original track (without `(feat. X)` or a version suffix). */
   private titleOf(rel: Release, t: number): string {
     const g = rel.firstG + t;
-    const c = rel.features?.has(t)
-      ? this.featureTitles().titles.get(g)
-      : this.titlesOf(rel.artist).titles.get(g);
-    return titleText(c as number);
+    const codes = this.codes();
+    if ((codes[g] as number) < 0) {
+      if (rel.features?.has(t)) this.featureTitles();
+      else this.titlesOf(rel.artist);
+    }
+    return titleText(codes[g] as number);
   }
 
   // ---- details --------------------------------------------------------------------------------

@@ -324,22 +324,69 @@ export function songKey(title: string): string {
   ).trim();
 }
 
-const keyIds = new Map<string, number>();
-const codeKeys = new Map<number, number>();
-
-/** songKey as a number: equal keys, equal numbers (for the title generators' sets). */
-export function songKeyId(title: string): number {
-  const key = songKey(title);
-  let id = keyIds.get(key);
-  if (id === undefined) keyIds.set(key, (id = keyIds.size));
-  return id;
+/** Each word list's entries → the first entry equal to it once folded ("Zoë" is "Zoe"). */
+const canonical = (list: readonly string[]) =>
+  list.map((word) => list.findIndex((other) => fold(other) === fold(word)));
+const CANONICAL: ReadonlyArray<readonly number[]> = [
+  canonical(ADJ),
+  canonical(NOUN),
+  canonical(VERB),
+  canonical(PREPOSITIONS),
+  canonical(ADVERBS),
+  canonical(FIRST),
+  canonical(PARTS),
+  canonical(NON_LATIN_TITLES),
+];
+const [C_ADJ, C_NOUN, C_VERB, C_PREP, C_ADV, C_FIRST, C_PART, C_NON_LATIN] = CANONICAL as Array<
+  readonly number[]
+>;
+/** Every title code (for tests): each pattern with every word of its slots. */
+export function allTitleCodes(): number[] {
+  const lengths = [
+    [ADJ.length, NOUN.length, 1],
+    [VERB.length, PREPOSITIONS.length, NOUN.length],
+    [NOUN.length, 1, 1],
+    [ADVERBS.length, VERB.length, 1],
+    [NOUN.length, NOUN.length, 1],
+    [FIRST.length, 1, 1],
+    [ADJ.length, NOUN.length, PARTS.length],
+    [NON_LATIN_TITLES.length, 1, 1],
+  ];
+  const out: number[] = [];
+  lengths.forEach(([na, nb, nx], p) => {
+    for (let a = 0; a < (na as number); a++)
+      for (let b = 0; b < (nb as number); b++)
+        for (let x = 0; x < (nx as number); x++) out.push(code(p, a, b, x));
+  });
+  return out;
 }
 
-/** The key number of a title code. */
+/** The word lists each title pattern's three slots draw from (songTitleCode). */
+const SLOTS: ReadonlyArray<ReadonlyArray<readonly number[] | undefined>> = [
+  [C_ADJ, C_NOUN],
+  [C_VERB, C_PREP, C_NOUN],
+  [C_NOUN],
+  [C_ADV, C_VERB],
+  [C_NOUN, C_NOUN],
+  [C_FIRST],
+  [C_ADJ, C_NOUN, C_PART],
+  [C_NON_LATIN],
+];
+
+/**
+ * The key of a title code as a number: equal for two codes exactly when their titles have one songKey
+ * (the patterns never spell the same text, so the same pattern with the same words once folded).
+ */
 export function titleKeyId(c: number): number {
-  let id = codeKeys.get(c);
-  if (id === undefined) codeKeys.set(c, (id = songKeyId(titleText(c))));
-  return id;
+  const n = Math.floor(c / NUMBERED);
+  const base = c % NUMBERED;
+  const pattern = Math.floor(base / 262144);
+  const slots = SLOTS[pattern] as ReadonlyArray<readonly number[] | undefined>;
+  const at = (slot: number, i: number) => slots[slot]?.[i] ?? i;
+  const a = at(0, Math.floor(base / 4096) % 64);
+  const b = at(1, Math.floor(base / 64) % 64);
+  const x = at(2, base % 64);
+  return code(pattern, a, b, x) + n * NUMBERED;
 }
 
 /** A song title (its code) whose key is not taken, drawn from `rng` until one is free. */

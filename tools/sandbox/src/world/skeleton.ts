@@ -97,8 +97,8 @@ export class CatalogSkeleton {
   readonly versions = new Map<number, Version>();
   /** An album track → the single's or EP's track that is another version of it. */
   readonly versionedBy = new Map<number, number>();
-  /** Generated tracks with a featured artist, in track order: [track, artist, featured artist]. */
-  readonly featured: Array<[number, number, number]> = [];
+  /** Generated tracks with a featured artist, in track order: track, artist, featured artist, track, … */
+  readonly featured: number[] = [];
   trackTotal = 0;
 
   constructor(seed: number, size: CatalogSize) {
@@ -211,7 +211,7 @@ export class CatalogSkeleton {
             const other = 1 + Math.floor(rng.next() * (this.artists.length - 1));
             if (other === i) continue;
             (rel.features ??= new Map()).set(t, other);
-            this.featured.push([rel.firstG + t, i, other]);
+            this.featured.push(rel.firstG + t, i, other);
             const oa = this.artists[other] as Artist;
             if (oa.appearsOn[oa.appearsOn.length - 1] !== rel.r) oa.appearsOn.push(rel.r);
           }

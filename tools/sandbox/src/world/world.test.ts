@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { World } from './world.ts';
 import { IdCodec } from './ids.ts';
-import { songKey } from './names.ts';
+import { allTitleCodes, songKey, titleKeyId, titleText } from './names.ts';
 
 const NOW = Date.UTC(2026, 10, 1);
 
@@ -94,6 +94,22 @@ describe('world generation', () => {
     const g = comp.firstG;
     expect(w.catalog.tempoOf(g)).toEqual(w.catalog.tempoOf(w.catalog.recordingOf(g)));
     expect(w.catalog.track(g).isrc).toBe(w.catalog.track(w.catalog.recordingOf(g)).isrc);
+  });
+
+  it('compares title codes as their titles: equal key numbers exactly for equal song keys', () => {
+    const byKey = new Map<string, number>();
+    const byId = new Map<number, string>();
+    const codes = allTitleCodes();
+    for (const c of [...codes, ...codes.slice(0, 50).map((x) => x + 3 * 2 ** 24)]) {
+      const key = songKey(titleText(c));
+      const id = titleKeyId(c);
+      expect(byKey.get(key) ?? id).toBe(id);
+      expect(byId.get(id) ?? key).toBe(key);
+      byKey.set(key, id);
+      byId.set(id, key);
+    }
+    expect(codes.length).toBeGreaterThan(8000);
+    expect(byKey.size).toBeLessThan(codes.length + 50); // "Zoe" and "Zoë", the two "Electric"s
   });
 
   it('gives no artist two unrelated songs of one title (case, accents, feat. and version suffixes aside)', () => {
