@@ -39,16 +39,21 @@ export function likedCandidates(sandbox: Harness['sandbox'], spotifyUserId: stri
 
 /**
  * A fixture for volume tests: the world's true tempo of each track written to the tempo cache as one
- * source's answer (no resolver run), so hundreds of tracks cost no outside calls.
+ * source's answer (no resolver run), so hundreds of tracks cost no outside calls. `byTrackId`: keyed
+ * `spotify:<id>`, as a track looked up before its ISRC was known.
  */
-export async function seedTrueTempos(ph: PlaylistHarness, trackIds: string[]): Promise<void> {
+export async function seedTrueTempos(
+  ph: PlaylistHarness,
+  trackIds: string[],
+  o: { byTrackId?: boolean } = {},
+): Promise<void> {
   const w = ph.h.sandbox.world;
   await ph.tempo.repo.save(
     trackIds.map((id) => {
       const f = w.trackFacts(w.trackG(id)!);
       return {
-        key: tempoKey(f),
-        isrc: f.isrc,
+        key: o.byTrackId ? `spotify:${id}` : tempoKey(f),
+        isrc: o.byTrackId ? null : f.isrc,
         spotifyId: f.spotifyId,
         bpm: f.bpm,
         source: 'reccobeats',
@@ -60,6 +65,27 @@ export async function seedTrueTempos(ph: PlaylistHarness, trackIds: string[]): P
       };
     }),
   );
+}
+
+/** A catalog track as the library lists it: keyed by its track id until a scan learns its ISRC. */
+export function catalogCandidate(
+  ph: PlaylistHarness,
+  trackId: string,
+  rank: number,
+  isrcKnown: boolean,
+): MatchCandidate {
+  const w = ph.h.sandbox.world;
+  const t = w.catalog.track(w.trackG(trackId)!);
+  return {
+    trackId,
+    recordingKey: tempoKey({ spotifyId: trackId, isrc: isrcKnown ? t.isrc : null }),
+    title: t.name,
+    artistIds: t.artists.map((i) => w.ids.encode('artist', i)),
+    durationMs: t.durationMs,
+    explicit: false,
+    fromLikedSongs: false,
+    rank,
+  };
 }
 
 /**

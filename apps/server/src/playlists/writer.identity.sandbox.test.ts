@@ -3,10 +3,9 @@
 // recording) never places it a second time. Seen on main at 9c45752: a second runner's catalog tracks were
 // placed under `spotify:<id>`, then again under `isrc:<ISRC>` once their Liked Songs scan learned the ISRC.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempoKey } from '../tempo/tempo.service.ts';
-import type { MatchCandidate } from './candidates.ts';
 import { placeable } from './matching.ts';
 import {
+  catalogCandidate,
   catalogTracksIn,
   seedTrueTempos,
   startPlaylistHarness,
@@ -19,54 +18,15 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => ph.close());
 
-/** A candidate as the library lists it: with its ISRC once known, else keyed by its track id. */
-function candidateOf(trackId: string, rank: number, isrcKnown: boolean): MatchCandidate {
-  const w = ph.h.sandbox.world;
-  const g = w.trackG(trackId)!;
-  const t = w.catalog.track(g);
-  return {
-    trackId,
-    recordingKey: tempoKey({ spotifyId: trackId, isrc: isrcKnown ? t.isrc : null }),
-    title: t.name,
-    artistIds: t.artists.map((i) => w.ids.encode('artist', i)),
-    durationMs: t.durationMs,
-    explicit: false,
-    fromLikedSongs: false,
-    rank,
-  };
-}
-
-/** The tempo cache also holds each track's true tempo under `spotify:<id>` (looked up before its ISRC was known). */
-async function seedByTrackId(trackIds: string[]) {
-  const w = ph.h.sandbox.world;
-  await ph.tempo.repo.save(
-    trackIds.map((id) => {
-      const f = w.trackFacts(w.trackG(id)!);
-      return {
-        key: `spotify:${id}`,
-        isrc: null,
-        spotifyId: id,
-        bpm: f.bpm,
-        source: 'reccobeats',
-        confidence: 0.85,
-        alternatives: [{ bpm: f.bpm, source: 'reccobeats', confidence: 0.85 }],
-        reason: null,
-        retryAt: null,
-        resolvedAt: new Date(),
-      };
-    }),
-  );
-}
-
 describe('a song’s identity under the writer', () => {
   it('a track placed before its ISRC was known is not placed again once it is', async () => {
     const ids = catalogTracksIn(ph, 170, 180, 12);
-    await seedByTrackId(ids);
+    await seedTrueTempos(ph, ids, { byTrackId: true });
     await seedTrueTempos(ph, ids);
     const r = await ph.runner();
     let isrcKnown = false;
     const writer = r.writer({
-      listMatchCandidates: async () => ids.map((id, rank) => candidateOf(id, rank, isrcKnown)),
+      listMatchCandidates: async () => ids.map((id, rank) => catalogCandidate(ph, id, rank, isrcKnown)),
     });
     const first = await writer.sync(r.userId);
     expect(first).toMatchObject({ status: 'done', added: 12 });
@@ -107,11 +67,11 @@ describe('a song’s identity under the writer', () => {
     ); // one cache row per recording
     const r = await ph.runner();
     const writer = r.writer({
-      listMatchCandidates: async () => ids.map((id, rank) => candidateOf(id, rank, true)),
+      listMatchCandidates: async () => ids.map((id, rank) => catalogCandidate(ph, id, rank, true)),
     });
     // The original first; its copy (same ISRC) later, in another run.
     const one = r.writer({
-      listMatchCandidates: async () => pairs.map(([orig], rank) => candidateOf(orig, rank, true)),
+      listMatchCandidates: async () => pairs.map(([orig], rank) => catalogCandidate(ph, orig, rank, true)),
     });
     expect(await one.sync(r.userId)).toMatchObject({ status: 'done', added: pairs.length });
     expect(await writer.sync(r.userId)).toMatchObject({ status: 'done', added: 0 });

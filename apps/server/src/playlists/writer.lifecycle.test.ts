@@ -1,12 +1,11 @@
 // The playlist writer and the user's own actions: deleting (unfollowing) a target playlist, restoring
 // it, and disconnecting Spotify in the middle of a write.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempoKey } from '../tempo/tempo.service.ts';
-import type { MatchCandidate } from './candidates.ts';
 import { songOf } from './matching.ts';
 import { SongSet } from './song-identity.ts';
 import { createTargetEditor } from './target-editor.service.ts';
 import {
+  catalogCandidate,
   catalogTracksIn,
   seedTrueTempos,
   startPlaylistHarness,
@@ -24,44 +23,6 @@ const ownPlaylists = (r: Runner) =>
         ph.h.sandbox.admin.playlistItems(pl.id).filter((x): x is string => x !== null),
       ]),
   );
-
-/** A catalog track as the library lists it: keyed by its track id until a scan learns its ISRC. */
-function catalogCandidate(trackId: string, rank: number, isrcKnown: boolean): MatchCandidate {
-  const w = ph.h.sandbox.world;
-  const t = w.catalog.track(w.trackG(trackId)!);
-  return {
-    trackId,
-    recordingKey: tempoKey({ spotifyId: trackId, isrc: isrcKnown ? t.isrc : null }),
-    title: t.name,
-    artistIds: t.artists.map((i) => w.ids.encode('artist', i)),
-    durationMs: t.durationMs,
-    explicit: false,
-    fromLikedSongs: false,
-    rank,
-  };
-}
-
-/** The tempo cache also holds each track's true tempo under `spotify:<id>` (looked up before its ISRC was known). */
-async function seedByTrackId(trackIds: string[]) {
-  const w = ph.h.sandbox.world;
-  await ph.tempo.repo.save(
-    trackIds.map((id) => {
-      const bpm = w.trackFacts(w.trackG(id)!).bpm;
-      return {
-        key: `spotify:${id}`,
-        isrc: null,
-        spotifyId: id,
-        bpm,
-        source: 'reccobeats',
-        confidence: 0.85,
-        alternatives: [{ bpm, source: 'reccobeats', confidence: 0.85 }],
-        reason: null,
-        retryAt: null,
-        resolvedAt: new Date(),
-      };
-    }),
-  );
-}
 
 let ph: PlaylistHarness;
 beforeAll(async () => {
@@ -258,7 +219,7 @@ describe('connecting again', () => {
     const editor = createTargetEditor({ repo: ph.repo, trigger: async () => undefined });
     const slow = catalogTracksIn(ph, 160, 167, 14);
     const fast = catalogTracksIn(ph, 170, 180, 14);
-    await seedByTrackId([...slow, ...fast]);
+    await seedTrueTempos(ph, [...slow, ...fast], { byTrackId: true });
     await seedTrueTempos(ph, [...slow, ...fast]);
     // Catalog tracks, as the artist catalogs list them: no ISRC, keyed by track id until a scan learns it.
     let shown = 8;
@@ -267,7 +228,7 @@ describe('connecting again', () => {
       r.writer({
         listMatchCandidates: async () =>
           [...slow.slice(0, shown), ...fast.slice(0, shown)].map((id, rank) =>
-            catalogCandidate(id, rank, isrcKnown),
+            catalogCandidate(ph, id, rank, isrcKnown),
           ),
       });
     await writer().sync(r.userId);
@@ -305,7 +266,7 @@ describe('connecting again', () => {
       const range = name === '160–167' ? slow : fast;
       const songs = new SongSet();
       for (const [rank, id] of range.entries()) {
-        const song = songOf(catalogCandidate(id, rank, true));
+        const song = songOf(catalogCandidate(ph, id, rank, true));
         if (!songs.has(song)) songs.add(song);
       }
       expect(ids.length, name).toBe(songs.size);
