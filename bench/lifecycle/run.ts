@@ -182,7 +182,18 @@ async function connect(day: number, id: RunnerId, why: string) {
     r.session = await app.signUp(`${id.replace('.', '-')}@runners.example`, id, `Run4${id}-every-day`);
     r.appUserId = (await app.whoami(r.session)).user.id;
   }
-  const res = await app.connectSpotify(r.session, id);
+  // The simulated Spotify fails now and then (transient failures), as the real one does: a runner whose
+  // consent page or token exchange failed starts again, as they would by pressing the button again.
+  let res: { display_name: string } | undefined;
+  for (let attempt = 1; !res; attempt++) {
+    try {
+      res = await app.connectSpotify(r.session, id);
+    } catch (err) {
+      if (attempt >= 4) throw err;
+      note(day, `${id}'s connect failed (${String(err).slice(0, 120)}); trying again`);
+      await sleep(5000);
+    }
+  }
   r.connected = true;
   r.disabled = false;
   note(day, `${id} connects Spotify (${why}): "${res.display_name}"`);
