@@ -21,7 +21,7 @@ import { shiftDatabaseTimes } from './db-clock.ts';
 import { pacebeatPlaylists, scoreRunner, type RunnerLife, type RunnerScore } from './score.ts';
 import { serverProcess } from './server.ts';
 import { commitOf, describeTree, makeSnapshot, runInSnapshot } from './snapshot.ts';
-import { addOwnSongs, growLibraries, removeSongs, rng, shareTaste, Truth } from './world.ts';
+import { addOwnSongs, fits, growLibraries, removeSongs, rng, shareTaste, Truth } from './world.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: opt } = parseArgs({
@@ -34,23 +34,28 @@ const { values: opt } = parseArgs({
     seed: { type: 'string', default: '20261122' },
     'transient-failures': { type: 'string', default: String(REALISTIC_TRANSIENT_SHARE) },
     commit: { type: 'string' },
+    /** With --commit: the simulated world (tools/sandbox) of this commit instead. */
+    world: { type: 'string' },
     json: { type: 'string' },
   },
 });
 
 if (opt.commit && !process.env['LIFECYCLE_SNAPSHOT']) {
   const sha = commitOf(repoRoot, opt.commit);
-  const dir = makeSnapshot(repoRoot, sha);
-  const args = process.argv.slice(2).filter((a, i, all) => a !== '--commit' && all[i - 1] !== '--commit');
-  process.stderr.write(`running commit ${sha.slice(0, 12)} from ${dir}\n`);
-  process.exit(await runInSnapshot(dir, sha, args));
+  const worldSha = opt.world ? commitOf(repoRoot, opt.world) : undefined;
+  const dir = makeSnapshot(repoRoot, sha, worldSha);
+  const own = new Set(['--commit', '--world']);
+  const args = process.argv.slice(2).filter((a, i, all) => !own.has(a) && !own.has(all[i - 1] ?? ''));
+  const label = `${sha.slice(0, 12)}${worldSha ? ` (world of ${worldSha.slice(0, 12)})` : ''}`;
+  process.stderr.write(`running commit ${label} from ${dir}\n`);
+  process.exit(await runInSnapshot(dir, label, args));
 }
 
 const DAYS = Number(opt.days);
 const DAY_MS = Number(opt['day-minutes']) * 60_000;
 const LOOKAHEAD_S = Number(opt['quiet-lookahead']);
 const SEED = Number(opt.seed);
-const COMMIT = process.env['LIFECYCLE_COMMIT']?.slice(0, 12) ?? describeTree(repoRoot);
+const COMMIT = process.env['LIFECYCLE_COMMIT'] ?? describeTree(repoRoot);
 const RUNNERS = ['ana.runs', 'ben.pace', 'chloe', 'dana', 'eli'] as const;
 type RunnerId = (typeof RUNNERS)[number];
 
@@ -288,6 +293,8 @@ function largestTarget(r: Runner) {
 }
 
 let deletedPlaylist: { id: string; name: string; held: number } | undefined;
+/** What the nights added to the libraries: new liked songs, new releases by followed artists. */
+const grown: Array<{ user: string; day: number; kind: 'liked' | 'release'; trackIds: string[] }> = [];
 
 /** When each copy of a track id was added to a playlist (sandbox time, by day). */
 const addedWhen = (playlistId: string, trackIds: string[]) => {
@@ -334,6 +341,38 @@ function outcomes(): string[] {
       `the add in flight when the server was killed (day ${c.day}, ${owner}'s playlist ${pid}): the playlist holds ${dup} track id(s) twice now`,
     );
   }
+  // The libraries' growth: of the new songs that fit one of their runner's live targets, how many are placed.
+  for (const kind of ['liked', 'release'] as const) {
+    let all = 0;
+    let fitting = 0;
+    let placed = 0;
+    let lastNight = 0;
+    for (const gr of grown.filter((x) => x.kind === kind)) {
+      const r = runner(gr.user as RunnerId);
+      const lists = r.targets.filter((t) => t.playlistId);
+      const held = new Set(
+        lists.flatMap((t) =>
+          sb.admin
+            .playlistItems(t.playlistId!)
+            .filter((x): x is string => x !== null)
+            .map((id) => truth.song(id)),
+        ),
+      );
+      for (const id of gr.trackIds) {
+        all++;
+        const bpm = truth.bpm(id);
+        if (!lists.some((t) => fits(bpm, t.minBpm, t.maxBpm))) continue;
+        fitting++;
+        if (held.has(truth.song(id))) {
+          placed++;
+          if (gr.day === DAYS) lastNight++;
+        }
+      }
+    }
+    out.push(
+      `${kind === 'liked' ? 'new liked songs' : 'tracks of new releases by followed artists'} (every night): ${all}, ${fitting} fit a target of their runner, ${placed} of those placed by the end (${lastNight} from the last night)`,
+    );
+  }
   const dana = runner('dana');
   out.push(
     `dana after reconnecting: ${pacebeatPlaylists(sb, 'dana').length} Pacebeat playlists in her account for ${dana.targets.length} targets; status page ${dana.targets.map((t) => t.tracksAdded ?? 'N/A').join('/')} tracks added vs ${dana.targets.map((t) => (t.playlistId ? sb.admin.playlistItems(t.playlistId).length : 0)).join('/')} held`,
@@ -348,10 +387,12 @@ function overnight(day: number) {
     'eli',
     'chloe',
   ]);
+  for (const [user, ids] of Object.entries(g.liked)) grown.push({ user, day, kind: 'liked', trackIds: ids });
+  for (const r of g.releases) grown.push({ user: r.user, day, kind: 'release', trackIds: r.trackIds });
   note(
     day,
     `overnight: new liked songs ${Object.entries(g.liked)
-      .map(([u, n]) => `${u} +${n}`)
+      .map(([u, ids]) => `${u} +${ids.length}`)
       .join(', ')}; new releases by followed artists: ${g.releases
       .map((x) => `${x.trackIds.length} track(s) for ${x.user}`)
       .join(', ')}`,
@@ -713,7 +754,7 @@ const out = [
   '',
   `## Lifecycle: ${rows.length} simulated day(s), commit ${COMMIT}`,
   '',
-  `\`npm run bench:lifecycle -- ${process.argv.slice(2).join(' ')}\` (world ${opt.size}, seed ${SEED}, ${opt['day-minutes']} min a day at most, ${os.cpus().length} cores, load ${os
+  `\`npm run bench:lifecycle -- ${process.env['LIFECYCLE_ARGS'] ?? process.argv.slice(2).join(' ')}\` (world ${opt.size}, seed ${SEED}, ${opt['day-minutes']} min a day at most, ${os.cpus().length} cores, load ${os
     .loadavg()
     .map((x) => x.toFixed(1))
     .join(' ')})`,

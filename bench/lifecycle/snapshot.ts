@@ -32,12 +32,23 @@ export function describeTree(repoRoot: string): string {
   return dirty ? `${sha.slice(0, 12)} + uncommitted changes of the working tree` : sha.slice(0, 12);
 }
 
-export function makeSnapshot(repoRoot: string, sha: string): string {
-  const dir = path.join(os.tmpdir(), `pacebeat-lifecycle-src-${sha.slice(0, 12)}`);
+/**
+ * The folder of commit `sha`; with `worldSha`, its simulated world (`tools/sandbox`) is that commit's
+ * instead (an older product against today's world: the same world for a before-and-after comparison).
+ */
+export function makeSnapshot(repoRoot: string, sha: string, worldSha?: string): string {
+  const name = `${sha.slice(0, 12)}${worldSha ? `-world-${worldSha.slice(0, 12)}` : ''}`;
+  const dir = path.join(os.tmpdir(), `pacebeat-lifecycle-src-${name}`);
   if (!fs.existsSync(path.join(dir, '.complete'))) {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
     execFileSync('sh', ['-c', `git archive ${sha} | tar -x -C '${dir}'`], { cwd: repoRoot });
+    if (worldSha) {
+      fs.rmSync(path.join(dir, 'tools/sandbox'), { recursive: true, force: true });
+      execFileSync('sh', ['-c', `git archive ${worldSha} tools/sandbox | tar -x -C '${dir}'`], {
+        cwd: repoRoot,
+      });
+    }
     const nm = path.join(dir, 'node_modules');
     fs.mkdirSync(path.join(nm, '@pacebeat'), { recursive: true });
     for (const e of fs.readdirSync(path.join(repoRoot, 'node_modules'))) {
@@ -49,7 +60,7 @@ export function makeSnapshot(repoRoot: string, sha: string): string {
     const serverModules = path.join(repoRoot, 'apps/server/node_modules');
     if (fs.existsSync(serverModules))
       fs.symlinkSync(serverModules, path.join(dir, 'apps/server/node_modules'));
-    fs.writeFileSync(path.join(dir, '.complete'), sha);
+    fs.writeFileSync(path.join(dir, '.complete'), name);
   }
   // The instrument: this benchmark as it is now.
   fs.cpSync(path.join(repoRoot, 'bench/lifecycle'), path.join(dir, 'bench/lifecycle'), { recursive: true });
@@ -57,12 +68,17 @@ export function makeSnapshot(repoRoot: string, sha: string): string {
 }
 
 /** Runs the benchmark again inside the snapshot; resolves with its exit code. */
-export function runInSnapshot(dir: string, sha: string, args: string[]): Promise<number> {
+export function runInSnapshot(dir: string, label: string, args: string[]): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(dir, 'bench/lifecycle/run.ts'), ...args], {
       cwd: dir,
       stdio: 'inherit',
-      env: { ...process.env, LIFECYCLE_SNAPSHOT: dir, LIFECYCLE_COMMIT: sha },
+      env: {
+        ...process.env,
+        LIFECYCLE_SNAPSHOT: dir,
+        LIFECYCLE_COMMIT: label,
+        LIFECYCLE_ARGS: process.argv.slice(2).join(' '),
+      },
     });
     const forward = (s: NodeJS.Signals) => child.kill(s);
     process.on('SIGINT', forward);

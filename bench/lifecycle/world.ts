@@ -103,7 +103,8 @@ export function shareTaste(sb: Sandbox, from: string, to: string, r: Rng, artist
 }
 
 export interface Growth {
-  liked: Record<string, number>;
+  /** The new liked songs (track ids), by user. */
+  liked: Record<string, string[]>;
   releases: Array<{ user: string; artistId: string; albumId: string; trackIds: string[] }>;
 }
 
@@ -118,7 +119,7 @@ export function growLibraries(
   for (const [user, n] of Object.entries(likedPerUser)) {
     const tracks = newTracksFor(sb, user, tasteOf(sb, user), n, r);
     if (tracks.length) sb.admin.like(user, tracks);
-    out.liked[user] = tracks.length;
+    out.liked[user] = tracks;
   }
   for (const user of releasesFor) {
     const followed = sb.world.user(user)!.followedArtists;
