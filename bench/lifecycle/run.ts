@@ -157,7 +157,6 @@ interface Runner extends RunnerLife {
   spotifyUser: RunnerId;
   session?: Session;
   appUserId?: string;
-  disabled: boolean;
 }
 const runners = new Map<RunnerId, Runner>(
   RUNNERS.map((id) => [
@@ -436,12 +435,14 @@ function overnight(day: number) {
 
 /** The day's script while the server runs. */
 async function script(day: number, until: number) {
-  // Every morning each runner opens the app; a runner Spotify refused reconnects (they see the prompt).
+  // Every morning each runner opens the app; a runner whose status page said last evening that Spotify
+  // must be connected again (the app lost their grant during the day) does so now.
   for (const id of RUNNERS) {
     const r = runner(id);
     if (!r.connected) continue;
+    const sawIt = r.disabled;
     await look(id);
-    if (r.disabled) {
+    if (sawIt && r.disabled) {
       note(day, `${id}'s status page says Spotify must be connected again`);
       await connect(day, id, 'after the status page asked');
     }
@@ -669,7 +670,7 @@ function runnerTable(): string {
     for (const s of r.runners)
       body.push([
         `${r.day} ${s.runner}`,
-        s.connected ? 'yes' : 'no',
+        s.disabled ? 'lost' : s.connected ? 'yes' : 'no',
         `${s.liveTargets}/${s.followedPacebeat}/${s.playlists.length}`,
         String(s.placed),
         `${s.duplicates} (${s.sameId}/${s.sameRecording}/${s.sameSong})`,

@@ -9,6 +9,8 @@ export interface RunnerLife {
   /** The simulated Spotify user. */
   spotifyUser: string;
   connected: boolean;
+  /** The status page says Spotify must be connected again (Spotify refused the app's grant). */
+  disabled: boolean;
   /** The status page's targets at its last read. */
   targets: StatusTarget[];
   /** Track ids the runner removed in Spotify, by playlist. */
@@ -45,6 +47,7 @@ export interface PlaylistScore {
 export interface RunnerScore {
   runner: string;
   connected: boolean;
+  disabled: boolean;
   playlists: PlaylistScore[];
   /** Pacebeat playlists the runner follows in Spotify, and live targets. */
   followedPacebeat: number;
@@ -178,6 +181,7 @@ export function scoreRunner(
   return {
     runner: life.spotifyUser,
     connected: life.connected,
+    disabled: life.disabled,
     playlists,
     followedPacebeat: playlists.filter((p) => p.followed).length,
     liveTargets: live.length,
