@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FirstFill } from './library.ts';
 
 // ---- editing targets (issue 15) ----------------------------------------------------------------
 
@@ -63,7 +64,9 @@ export const Target = z.object({
 export type Target = z.infer<typeof Target>;
 
 /** GET /api/spotify/targets */
-export const TargetsReply = z.object({ data: z.object({ targets: z.array(Target) }) });
+export const TargetsReply = z.object({
+  data: z.object({ targets: z.array(Target), first_fill: FirstFill.nullable().optional() }),
+});
 export type TargetsReply = z.infer<typeof TargetsReply>;
 
 const durationsOrdered = (f: Partial<TargetFilters> | undefined) =>

@@ -6,8 +6,9 @@ import type { ReactNode } from 'react';
 import { DisabledServiceAlerts } from '../components/DisabledServiceAlerts/DisabledServiceAlerts.tsx';
 import { LibrarySummary } from '../components/LibrarySummary/LibrarySummary.tsx';
 import { SourcesTable } from '../components/SourcesTable/SourcesTable.tsx';
+import { DailyLimitNotice } from '../components/SpotifyPausedNotice/SpotifyPausedNotice.tsx';
 import { StillLoading } from '../components/StillLoading/StillLoading.tsx';
-import { TargetsTable } from '../components/TargetsTable/TargetsTable.tsx';
+import { FirstFillNotice, TargetsTable } from '../components/TargetsTable/TargetsTable.tsx';
 import { useSession } from '../session/session-context.ts';
 import { SudoLink } from '../session/sudo-navigation.tsx';
 import { useDelayedFlag } from '../session/use-delayed-flag.ts';
@@ -58,6 +59,7 @@ export default function SignedInStatus() {
     <Stack spacing={{ xs: 3, sm: 4 }}>
       <Greeting />
       <DisabledServiceAlerts />
+      {status.sources && <DailyLimitNotice sources={status.sources} />}
       {status.errorBackend &&
         (hasData ? (
           <Alert severity="warning">{T.internalError}</Alert>
@@ -68,6 +70,7 @@ export default function SignedInStatus() {
       {status.summary && <LibrarySummary summary={status.summary} />}
       {status.targets && (
         <Section title={T.targetsTitle}>
+          <FirstFillNotice firstFill={status.firstFill} targets={status.targets} />
           <TargetsTable targets={status.targets} />
           <Link component={SudoLink} to="/paces" sx={{ alignSelf: 'flex-start' }}>
             Edit paces and filters, see your library&apos;s tempo

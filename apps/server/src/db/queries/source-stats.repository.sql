@@ -2,23 +2,27 @@
 -- The SQL each method issues with the sample arguments in apps/server/src/db/queries/samples.ts.
 
 -- SourceStatsRepository.memberCounts
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",0.76]
 select
   st.source_ref,
-  count(*)::int as known,
-  count(tr.key)::int as with_tempo
+  count(distinct t.recording_key)::int as known,
+  count(distinct t.recording_key) filter (
+    where
+      tr.key is not null
+  )::int as with_tempo
 from
   library_source_tracks st
   join library_sources s on s.id = st.source_ref
   and s.user_id = $1
   join library_tracks t on t.id = st.track_id
   left join tempo_recordings tr on tr.key = t.recording_key
-  and tr.bpm is not null
+  and tr.bpm > 0
+  and tr.confidence >= $2
 group by
   st.source_ref;
 
 -- SourceStatsRepository.catalogCounts
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",0.76]
 with
   mine as (
     select
@@ -74,8 +78,8 @@ with
         where
           r.read_at is not null
       )::int as releases_read,
-      count(distinct t.id)::int as known,
-      count(distinct t.id) filter (
+      count(distinct t.recording_key)::int as known,
+      count(distinct t.recording_key) filter (
         where
           tr.key is not null
       )::int as with_tempo
@@ -86,7 +90,8 @@ with
       left join library_tracks t on t.release_id = ar.release_id
       and s.artist_id = any (t.artist_ids)
       left join tempo_recordings tr on tr.key = t.recording_key
-      and tr.bpm is not null
+      and tr.bpm > 0
+      and tr.confidence >= $2
     group by
       s.kind
   )
@@ -104,7 +109,7 @@ from
   left join catalog c on c.kind = a.kind;
 
 -- SourceStatsRepository.summary
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",0.76]
 with
   enabled_sources as (
     select
@@ -174,10 +179,14 @@ with
       and a.artist_id = any (t.artist_ids)
   )
 select
-  count(*)::int as known,
-  count(tr.key)::int as with_tempo
+  count(distinct t.recording_key)::int as known,
+  count(distinct t.recording_key) filter (
+    where
+      tr.key is not null
+  )::int as with_tempo
 from
   user_tracks x
   join library_tracks t on t.id = x.track_id
   left join tempo_recordings tr on tr.key = t.recording_key
-  and tr.bpm is not null;
+  and tr.bpm > 0
+  and tr.confidence >= $2;
