@@ -24,7 +24,7 @@ for (const { name, viewport } of WIDTHS) {
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('First & last name').fill('Ria Runner');
       await page.getByLabel('Choose password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('button', { name: 'Sign up' }).click();
 
       // Signed in without a music service: / sends the runner on to connect one.
       await expect(page).toHaveURL(/\/connect\/spotify$/);
