@@ -19,6 +19,7 @@ import { createLibraryRepository } from '@pacebeat/server/src/library/library.re
 import { AppClient, type Session } from './app-client.ts';
 import { shiftDatabaseTimes } from './db-clock.ts';
 import { pacebeatPlaylists, scoreRunner, type RunnerLife, type RunnerScore } from './score.ts';
+import { dayTable, pct, runnerTable, statusDiff, type DayRow } from './report.ts';
 import { serverProcess } from './server.ts';
 import { commitOf, describeTree, makeSnapshot, runInSnapshot } from './snapshot.ts';
 import { addOwnSongs, fits, growLibraries, removeSongs, rng, shareTaste, Truth } from './world.ts';
@@ -37,6 +38,8 @@ const { values: opt } = parseArgs({
     /** With --commit: the simulated world (tools/sandbox) of this commit instead. */
     world: { type: 'string' },
     json: { type: 'string' },
+    /** Print the tables of an earlier run's `--json` file and exit. */
+    reprint: { type: 'string' },
   },
 });
 
@@ -49,6 +52,13 @@ if (opt.commit && !process.env['LIFECYCLE_SNAPSHOT']) {
   const label = `${sha.slice(0, 12)}${worldSha ? ` (world of ${worldSha.slice(0, 12)})` : ''}`;
   process.stderr.write(`running commit ${label} from ${dir}\n`);
   process.exit(await runInSnapshot(dir, label, args));
+}
+
+if (opt.reprint) {
+  // The tables of an earlier run's rows (`--json`), with this version's definitions.
+  const saved = JSON.parse(await fs.readFile(opt.reprint, 'utf8')) as { commit: string; rows: DayRow[] };
+  process.stdout.write(`commit ${saved.commit}\n\n${dayTable(saved.rows)}\n\n${runnerTable(saved.rows)}\n`);
+  process.exit(0);
 }
 
 const DAYS = Number(opt.days);
@@ -478,31 +488,6 @@ async function script(day: number, until: number) {
 
 // ---- scoring ---------------------------------------------------------------------------------------
 
-interface DayRow {
-  day: number;
-  ended: string;
-  calls: number;
-  quotaUsed: number;
-  refused429: number;
-  playlistCalls: number;
-  placed: number;
-  placedToday: number;
-  duplicates: number;
-  sameId: number;
-  sameRecording: number;
-  sameSong: number;
-  readds: number;
-  right: number;
-  threeTwo: number;
-  fittingScanned: number;
-  placedScanned: number;
-  libraryFitting: number;
-  libraryPlaced: number;
-  statusDiff: number;
-  withoutTempo: number;
-  lookupJobs: number;
-  runners: RunnerScore[];
-}
 const rows: DayRow[] = [];
 
 /** Sandbox clock (ms) at the start of each day: tells on which day and when a playlist entry was added. */
@@ -568,14 +553,16 @@ async function scoreDay(day: number, ended: string): Promise<DayRow> {
     withoutTempo += seen?.sources?.summary?.tracks_without_tempo ?? 0;
     const candidates = r.appUserId ? await library.listMatchCandidates(r.appUserId) : [];
     await dumpDuplicates(day, r);
-    scores.push(
-      scoreRunner(
-        sb,
-        truth,
-        r,
-        candidates.map((c) => c.trackId),
-      ),
+    const score = scoreRunner(
+      sb,
+      truth,
+      r,
+      candidates.map((c) => c.trackId),
     );
+    score.calls = calls.filter(
+      (c) => c.day === day && c.userId === id && !c.route.startsWith('accounts '),
+    ).length;
+    scores.push(score);
   }
   const todays = calls.filter((c) => c.day === day);
   const api = todays.filter((c) => !c.route.startsWith('accounts '));
@@ -604,110 +591,10 @@ async function scoreDay(day: number, ended: string): Promise<DayRow> {
     placedScanned: sum((s) => s.placedScanned),
     libraryFitting: sum((s) => s.libraryFitting),
     libraryPlaced: sum((s) => s.libraryPlaced),
-    statusDiff: sum((s) => s.statusDiff),
     withoutTempo,
     lookupJobs: b.lookups,
     runners: scores,
   };
-}
-
-const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)} %` : '-');
-function table(head: string[], body: string[][]): string {
-  const width = head.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? '').length)));
-  const line = (r: string[]) =>
-    `| ${r.map((v, i) => (i === 0 ? v.padEnd(width[i]!) : v.padStart(width[i]!))).join(' | ')} |`;
-  return [
-    line(head),
-    `|${width.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|')}|`,
-    ...body.map(line),
-  ].join('\n');
-}
-function dayTable(): string {
-  return table(
-    [
-      'day',
-      'Spotify calls',
-      'quota used',
-      '429',
-      'playlist calls',
-      'placed',
-      'placed today',
-      'placed/call',
-      'duplicates (id/ISRC/song)',
-      're-adds',
-      'precision',
-      '3:2',
-      'recall scanned',
-      'recall library',
-      'status ≠ held',
-      'no tempo yet',
-      'day ended',
-    ],
-    rows.map((r) => [
-      String(r.day),
-      String(r.calls),
-      `${r.quotaUsed}/1000`,
-      String(r.refused429),
-      String(r.playlistCalls),
-      String(r.placed),
-      String(r.placedToday),
-      r.calls ? (r.placedToday / r.calls).toFixed(2) : '-',
-      `${r.duplicates} (${r.sameId}/${r.sameRecording}/${r.sameSong})`,
-      String(r.readds),
-      pct(r.right, r.placed),
-      String(r.threeTwo),
-      pct(r.placedScanned, r.fittingScanned),
-      pct(r.libraryPlaced, r.libraryFitting),
-      String(r.statusDiff),
-      String(r.withoutTempo),
-      r.ended,
-    ]),
-  );
-}
-function runnerTable(): string {
-  const body: string[][] = [];
-  for (const r of rows)
-    for (const s of r.runners)
-      body.push([
-        `${r.day} ${s.runner}`,
-        s.disabled ? 'lost' : s.connected ? 'yes' : 'no',
-        `${s.liveTargets}/${s.followedPacebeat}/${s.playlists.length}`,
-        String(s.placed),
-        `${s.duplicates} (${s.sameId}/${s.sameRecording}/${s.sameSong})`,
-        String(s.readds),
-        pct(s.right, s.placed),
-        String(s.threeTwo),
-        `${pct(s.placedScanned, s.fittingScanned)} (${s.placedScanned}/${s.fittingScanned} of ${s.scannedSongs})`,
-        pct(s.libraryPlaced, s.libraryFitting),
-        s.playlists
-          .filter((p) => p.statusDiff !== null && p.statusDiff !== 0)
-          .map(
-            (p) =>
-              `${p.min}-${p.max}: ${p.statusAdded} vs ${p.placed}${p.statusDiff! > 0 ? '+' : ''}${p.statusDiff}`,
-          )
-          .join(', ') || '=',
-        String(
-          calls.filter((c) => c.day === r.day && c.userId === s.runner && !c.route.startsWith('accounts '))
-            .length,
-        ),
-      ]);
-  return table(
-    [
-      'day runner',
-      'connected',
-      'targets/followed/all Pacebeat playlists',
-      'placed',
-      'duplicates (id/ISRC/song)',
-      're-adds',
-      'precision',
-      '3:2',
-      'recall scanned (songs)',
-      'recall library',
-      'status vs held',
-      'calls',
-    ],
-    body,
-  );
 }
 
 // ---- the weeks -------------------------------------------------------------------------------------
@@ -735,7 +622,7 @@ try {
     const ended = await liveDay(day, (until) => script(day, until));
     const row = await scoreDay(day, ended);
     rows.push(row);
-    process.stdout.write(`\n${dayTable()}\n`);
+    process.stdout.write(`\n${dayTable(rows)}\n`);
   }
   await server.stop();
 } catch (err) {
@@ -760,9 +647,9 @@ const out = [
     .map((x) => x.toFixed(1))
     .join(' ')})`,
   '',
-  dayTable(),
+  dayTable(rows),
   '',
-  runnerTable(),
+  runnerTable(rows),
   '',
   'Events:',
   ...events.map((e) => `- ${e}`),
@@ -779,7 +666,7 @@ const out = [
     .join(', ')}`,
   '',
   last
-    ? `Summary: ${last.placed} songs placed for ${last.runners.length} runners in ${rows.length} days with ${calls.filter((c) => !c.route.startsWith('accounts ')).length} Spotify calls; duplicates ${last.duplicates}, re-adds ${last.readds}, precision ${pct(last.right, last.placed)}, at 3:2 ${last.threeTwo}, recall over the scanned library ${pct(last.placedScanned, last.fittingScanned)}, status page ≠ playlists ${last.statusDiff}; most calls in a day ${Math.max(...rows.map((r) => r.calls))} (quota 1000).`
+    ? `Summary: ${last.placed} songs placed for ${last.runners.length} runners in ${rows.length} days with ${calls.filter((c) => !c.route.startsWith('accounts ')).length} Spotify calls; duplicates ${last.duplicates}, re-adds ${last.readds}, precision ${pct(last.right, last.placed)}, at 3:2 ${last.threeTwo}, recall over the scanned library ${pct(last.placedScanned, last.fittingScanned)}, status page ≠ playlists ${last.runners.reduce((n, s) => n + statusDiff(s), 0)}; most calls in a day ${Math.max(...rows.map((r) => r.calls))} (quota 1000).`
     : 'No day finished.',
   `Logs: ${logDir}`,
 ];

@@ -39,9 +39,8 @@ export interface PlaylistScore {
   readds: number;
   right: number;
   threeTwo: number;
+  /** The status page's "tracks added" for it (a live target's), else null. */
   statusAdded: number | null;
-  /** Tracks added by the status page minus what the playlist holds of Pacebeat's (plus what the runner removed). */
-  statusDiff: number | null;
 }
 
 export interface RunnerScore {
@@ -60,7 +59,8 @@ export interface RunnerScore {
   readds: number;
   right: number;
   threeTwo: number;
-  statusDiff: number;
+  /** Web API calls of the day made with this runner's token (set by the benchmark). */
+  calls?: number;
   /** Songs of the scanned library (match candidates) that fit a live target, and those placed. */
   scannedSongs: number;
   fittingScanned: number;
@@ -111,8 +111,7 @@ export function scoreRunner(
     const recordings = new Set(ids.map((id) => truth.recording(id)));
     const songs = new Set(ids.map((id) => truth.song(id)));
     const distinctIds = new Set(ids).size;
-    const removedIds = new Set(life.removed.get(l.id) ?? []);
-    const removed = new Set([...removedIds].map((id) => truth.song(id)));
+    const removed = new Set((life.removed.get(l.id) ?? []).map((id) => truth.song(id)));
     let right = 0;
     let threeTwo = 0;
     for (const id of pacebeat) {
@@ -139,7 +138,6 @@ export function scoreRunner(
       right,
       threeTwo,
       statusAdded,
-      statusDiff: statusAdded === null ? null : statusAdded - (pacebeat.length + removedIds.size),
     });
   }
   const sum = (f: (p: PlaylistScore) => number) => playlists.reduce((n, p) => n + f(p), 0);
@@ -193,7 +191,6 @@ export function scoreRunner(
     readds: sum((p) => p.readds),
     right: sum((p) => p.right),
     threeTwo: sum((p) => p.threeTwo),
-    statusDiff: sum((p) => Math.abs(p.statusDiff ?? 0)),
     scannedSongs,
     fittingScanned,
     placedScanned,

@@ -1,0 +1,130 @@
+// The benchmark's tables: a row per day, and a row per runner and day. Also `--reprint FILE`'s, from the
+// rows a run wrote with `--json`.
+import type { RunnerScore } from './score.ts';
+
+export interface DayRow {
+  day: number;
+  ended: string;
+  calls: number;
+  quotaUsed: number;
+  refused429: number;
+  playlistCalls: number;
+  placed: number;
+  placedToday: number;
+  duplicates: number;
+  sameId: number;
+  sameRecording: number;
+  sameSong: number;
+  readds: number;
+  right: number;
+  threeTwo: number;
+  fittingScanned: number;
+  placedScanned: number;
+  libraryFitting: number;
+  libraryPlaced: number;
+  withoutTempo: number;
+  lookupJobs: number;
+  runners: RunnerScore[];
+}
+export const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)} %` : '-');
+export function table(head: string[], body: string[][]): string {
+  const width = head.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) =>
+    `| ${r.map((v, i) => (i === 0 ? v.padEnd(width[i]!) : v.padStart(width[i]!))).join(' | ')} |`;
+  return [
+    line(head),
+    `|${width.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|')}|`,
+    ...body.map(line),
+  ].join('\n');
+}
+export function dayTable(rows: DayRow[]): string {
+  return table(
+    [
+      'day',
+      'Spotify calls',
+      'quota used',
+      '429',
+      'playlist calls',
+      'placed',
+      'placed today',
+      'placed/call',
+      'duplicates (id/ISRC/song)',
+      're-adds',
+      'precision',
+      '3:2',
+      'recall scanned',
+      'recall library',
+      'status ≠ held',
+      'no tempo yet',
+      'day ended',
+    ],
+    rows.map((r) => [
+      String(r.day),
+      String(r.calls),
+      `${r.quotaUsed}/1000`,
+      String(r.refused429),
+      String(r.playlistCalls),
+      String(r.placed),
+      String(r.placedToday),
+      r.calls ? (r.placedToday / r.calls).toFixed(2) : '-',
+      `${r.duplicates} (${r.sameId}/${r.sameRecording}/${r.sameSong})`,
+      String(r.readds),
+      pct(r.right, r.placed),
+      String(r.threeTwo),
+      pct(r.placedScanned, r.fittingScanned),
+      pct(r.libraryPlaced, r.libraryFitting),
+      String(r.runners.reduce((n, s) => n + statusDiff(s), 0)),
+      String(r.withoutTempo),
+      r.ended,
+    ]),
+  );
+}
+export function runnerTable(rows: DayRow[]): string {
+  const body: string[][] = [];
+  for (const r of rows)
+    for (const s of r.runners)
+      body.push([
+        `${r.day} ${s.runner}`,
+        s.disabled ? 'lost' : s.connected ? 'yes' : 'no',
+        `${s.liveTargets}/${s.followedPacebeat}/${s.playlists.length}`,
+        String(s.placed),
+        `${s.duplicates} (${s.sameId}/${s.sameRecording}/${s.sameSong})`,
+        String(s.readds),
+        pct(s.right, s.placed),
+        String(s.threeTwo),
+        `${pct(s.placedScanned, s.fittingScanned)} (${s.placedScanned}/${s.fittingScanned} of ${s.scannedSongs})`,
+        pct(s.libraryPlaced, s.libraryFitting),
+        s.playlists
+          .filter((p) => p.target && p.statusAdded !== null && p.statusAdded !== p.placed)
+          .map((p) => `${p.min}-${p.max}: ${p.statusAdded} vs ${p.placed}`)
+          .join(', ') || '=',
+        s.calls === undefined ? '-' : String(s.calls),
+      ]);
+  return table(
+    [
+      'day runner',
+      'connected',
+      'targets/followed/all Pacebeat playlists',
+      'placed',
+      'duplicates (id/ISRC/song)',
+      're-adds',
+      'precision',
+      '3:2',
+      'recall scanned (songs)',
+      'recall library',
+      'status vs held',
+      'calls',
+    ],
+    body,
+  );
+}
+
+/**
+ * The status page's "tracks added" against what Pacebeat's entries in the playlist are, per live target,
+ * summed as absolute differences (computed here, so a reprint of an older run's rows uses this definition).
+ */
+export function statusDiff(s: RunnerScore): number {
+  return s.playlists
+    .filter((p) => p.target && p.statusAdded !== null)
+    .reduce((n, p) => n + Math.abs(p.statusAdded! - p.placed), 0);
+}
