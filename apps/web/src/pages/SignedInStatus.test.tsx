@@ -324,6 +324,23 @@ describe('the Enabled switch (spec §4, §8)', () => {
   });
 });
 
+describe('sudo mode (issue 23: the switches stayed live and flipped back after the 403)', () => {
+  it('disables every Enabled switch and says why, and never calls source_change', async () => {
+    const { api, calls } = statusApi({
+      whoami: () => jsonReply(200, whoamiReply({ sudo: 'ria@example.com' })),
+    });
+    renderApp('/?sudo=ria@example.com', api);
+    const toggle = await screen.findByRole('switch', { name: 'Enabled: Liked Songs' });
+    expect(toggle).toHaveProperty('disabled', true);
+    expect(screen.getByTestId('read-only-reason').textContent).toBe(
+      'Viewing only: changes are disabled in sudo mode.',
+    );
+    fireEvent.click(toggle);
+    expect(toggle).toHaveProperty('checked', true);
+    expect(calls.sourceChange).toBe(0);
+  });
+});
+
 describe('the source tooltip renders the server HTML sanitised', () => {
   const payload =
     '<b>Your playlist</b> <img src="x" onerror="window.__pwned=1"><script>window.__pwned=2</script>' +

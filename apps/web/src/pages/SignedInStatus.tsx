@@ -9,6 +9,7 @@ import { SourcesTable } from '../components/SourcesTable/SourcesTable.tsx';
 import { DailyLimitNotice } from '../components/SpotifyPausedNotice/SpotifyPausedNotice.tsx';
 import { StillLoading } from '../components/StillLoading/StillLoading.tsx';
 import { FirstFillNotice, TargetsTable } from '../components/TargetsTable/TargetsTable.tsx';
+import { useReadOnlyReason } from '../session/read-only.ts';
 import { useSession } from '../session/session-context.ts';
 import { SudoLink } from '../session/sudo-navigation.tsx';
 import { useDelayedFlag } from '../session/use-delayed-flag.ts';
@@ -54,6 +55,7 @@ export default function SignedInStatus() {
   const status = useStatusData();
   const stillLoading = useDelayedFlag(status.isLoading && !status.errorBackend, STILL_LOADING_AFTER_MS);
   const hasData = Boolean(status.targets || status.sources);
+  const readOnly = useReadOnlyReason();
 
   return (
     <Stack spacing={{ xs: 3, sm: 4 }}>
@@ -79,6 +81,11 @@ export default function SignedInStatus() {
       )}
       {status.sources && (
         <Section title={T.sourcesTitle}>
+          {readOnly && (
+            <Typography variant="body2" color="text.secondary" data-testid="read-only-reason">
+              {readOnly}
+            </Typography>
+          )}
           <SourcesTable sources={status.sources} />
         </Section>
       )}
