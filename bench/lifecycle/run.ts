@@ -343,11 +343,18 @@ function outcomes(): string[] {
   for (const c of held) {
     const pid = /playlists\/([^/?]+)/.exec(c.url ?? '')?.[1];
     if (!pid) continue;
-    const ids = sb.admin.playlistItems(pid).filter((x): x is string => x !== null);
-    const dup = ids.length - new Set(ids).size;
-    const owner = sb.world.users[sb.world.playlist(pid)!.owner]!.id;
+    // Copies of a track id added the day of the kill while an earlier copy was already there.
+    const pl = sb.world.playlist(pid)!;
+    const seen = new Set<number>();
+    let doubled = 0;
+    for (const e of pl.entries) {
+      if (e.g === undefined) continue;
+      if (seen.has(e.g) && whenInSandbox(e.addedAt).startsWith(`day ${c.day} `)) doubled++;
+      seen.add(e.g);
+    }
+    const owner = sb.world.users[pl.owner]!.id;
     out.push(
-      `the add in flight when the server was killed (day ${c.day}, ${owner}'s playlist ${pid}): the playlist holds ${dup} track id(s) twice now`,
+      `the add in flight when the server was killed (day ${c.day}, ${owner}'s "${pl.name}"): ${doubled} track id(s) added a second time that day`,
     );
   }
   // The libraries' growth: of the new songs that fit one of their runner's live targets, how many are placed.
