@@ -30,10 +30,14 @@ function pacesApi(
         200,
         targetsReply([
           target({ target_id: 't1', target: 'Pacebeat 150–160 BPM', bpms: { min: 150, max: 160 } }),
+          target({ target_id: 't2', target: 'Pace 5:00/km (166–176 BPM)', bpms: { min: 166, max: 176 } }),
+          target({ target_id: 't3', target: 'Hills', bpms: { min: 140, max: 150 } }),
         ]),
       );
     if (route === '/api/spotify/sources') return jsonReply(200, sourcesReply());
     if (route === '/api/spotify/tempo_histogram') return jsonReply(200, histogram);
+    if (/^\/api\/spotify\/targets\/t[23]$/.test(route) && method === 'PATCH')
+      return jsonReply(200, { data: { target: target() } });
     if (route === '/api/spotify/targets/t1' && method === 'PATCH')
       return o.patch?.(JSON.parse(String(init!.body))) ?? jsonReply(200, { data: { target: target() } });
     if (route === '/api/spotify/targets' && method === 'POST')
@@ -201,5 +205,32 @@ describe('/paces', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
     await waitFor(() => expect(writes).toHaveLength(1));
     expect(writes[0]!.body).toMatchObject({ name: '🏃‍♀️ Tempo', min_bpm: 160 });
+  });
+
+  it('editing the range of a pace a preset named renames it after the new range; a name of one’s own stays', async () => {
+    const { api, writes } = pacesApi();
+    renderApp('/paces', api);
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Pace 5:00/km (166–176 BPM)' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Edit pace' });
+    expect((within(dialog).getByLabelText('Name') as HTMLInputElement).value).toBe(
+      'Pace 5:00/km (166–176 BPM)',
+    );
+    fireEvent.change(within(dialog).getByLabelText('Highest BPM'), { target: { value: '180' } });
+    expect((within(dialog).getByLabelText('Name') as HTMLInputElement).value).toBe('Pacebeat 166–180 BPM');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(writes).toHaveLength(1));
+    expect(writes[0]).toMatchObject({
+      path: '/api/spotify/targets/t2',
+      body: { name: 'Pacebeat 166–180 BPM', max_bpm: 180 },
+    });
+
+    await screen.findByText('Saved. New matches are placed shortly.');
+    fireEvent.click(screen.getByRole('button', { name: 'Edit Hills' }));
+    dialog = await screen.findByRole('dialog', { name: 'Edit pace' });
+    fireEvent.change(within(dialog).getByLabelText('Highest BPM'), { target: { value: '155' } });
+    expect((within(dialog).getByLabelText('Name') as HTMLInputElement).value).toBe('Hills');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(writes).toHaveLength(2));
+    expect(writes[1]!.body).not.toHaveProperty('name');
   });
 });

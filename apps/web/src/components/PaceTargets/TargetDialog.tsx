@@ -31,6 +31,13 @@ function minutesToSeconds(text: string): number | null | undefined {
 }
 const secondsToMinutes = (s: number | null | undefined) => (s == null ? '' : String(+(s / 60).toFixed(2)));
 
+const bpmText = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+/** The server's name for a target without one (it follows the range, `targetName` in matching.ts). */
+export const defaultName = (min: number, max: number) => `Pacebeat ${bpmText(min)}–${bpmText(max)} BPM`;
+/** A name a preset gave ("Pace 5:00/km (166–176 BPM)", "Cadence 170 (165–175 BPM)"): it says its range. */
+const PRESET_NAME = /^(Pace \d{1,2}:\d\d\/(km|mile)|Cadence \d+) \(\d+(\.\d)?–\d+(\.\d)? BPM\)$/;
+const DEFAULT_NAME = /^Pacebeat \d+(\.\d)?–\d+(\.\d)? BPM$/;
+
 /** The parts of the form a refusal can concern. */
 type Part = 'name' | 'range' | 'duration' | 'form';
 type Refusals = Partial<Record<Part, string>>;
@@ -76,8 +83,10 @@ export function TargetDialog(props: TargetDialogProps) {
   const titleId = useId();
   const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
   // The runner's own name (null: none typed); until they type one, a preset's name is used while the
-  // range is still the preset's, so a name that says "166–176 BPM" never goes out with other BPMs.
-  const [typed, setTyped] = useState<string | null>(t?.target ?? null);
+  // range is still the preset's, so a name that says "166–176 BPM" never goes out with other BPMs. A
+  // stored name that says its range (a preset's or the default) is not the runner's own either.
+  const rangeNamed = t !== undefined && (PRESET_NAME.test(t.target) || DEFAULT_NAME.test(t.target));
+  const [typed, setTyped] = useState<string | null>(t && !rangeNamed ? t.target : null);
   const [preset, setPreset] = useState<Preset | null>(null);
   const [min, setMin] = useState(String(t?.bpms.min ?? 165));
   const [max, setMax] = useState(String(t?.bpms.max ?? 175));
@@ -93,7 +102,6 @@ export function TargetDialog(props: TargetDialogProps) {
   const [cleared, setCleared] = useState<{ of: unknown; parts: Part[] }>({ of: null, parts: [] });
   const minN = Number(min);
   const maxN = Number(max);
-  const name = typed ?? (preset && preset.min === minN && preset.max === maxN ? preset.name : '');
   const bpmOk = (n: number) => Number.isFinite(n) && n >= TARGET_BPM_MIN && n <= TARGET_BPM_MAX;
   const rangeError =
     !bpmOk(minN) || !bpmOk(maxN)
@@ -101,6 +109,26 @@ export function TargetDialog(props: TargetDialogProps) {
       : minN >= maxN
         ? 'The lowest BPM must be below the highest.'
         : null;
+  const sameRange = (r: { min: number; max: number } | undefined) => r?.min === minN && r.max === maxN;
+  const name =
+    typed ??
+    (preset && sameRange(preset)
+      ? preset.name
+      : t && sameRange(t.bpms)
+        ? t.target
+        : t
+          ? rangeError
+            ? t.target
+            : defaultName(minN, maxN)
+          : '');
+  // Left out when unchanged, and when it is the default of a target already named by default: the
+  // server's default name follows the range by itself.
+  const sentName =
+    name.trim() === '' ||
+    name.trim() === t?.target ||
+    (t && DEFAULT_NAME.test(t.target) && name === defaultName(minN, maxN))
+      ? undefined
+      : name.trim();
   const minS = minutesToSeconds(shortest);
   const maxS = minutesToSeconds(longest);
   const durationError =
@@ -153,8 +181,7 @@ export function TargetDialog(props: TargetDialogProps) {
     };
     props
       .onSave({
-        // An unchanged name is left out, so a name that says the range follows a new range.
-        ...(name.trim() && name.trim() !== t?.target ? { name: name.trim() } : {}),
+        ...(sentName !== undefined ? { name: sentName } : {}),
         min_bpm: minN,
         max_bpm: maxN,
         filters: {
