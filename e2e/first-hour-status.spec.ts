@@ -63,6 +63,13 @@ test('after Proceed the first fill says how far it is; then the links, counts th
     for (let i = 0; i < (await cells.count()); i++)
       await expect(cells.nth(i), table).toHaveCSS('white-space', 'nowrap');
   }
+  // One time style: the tables' times (made on the server) as the browser writes its own (en-US here).
+  const lastUpdate = await page
+    .getByRole('table', { name: 'Target playlists' })
+    .locator('tbody td:nth-child(3)')
+    .first()
+    .textContent();
+  expect(lastUpdate).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{2}:\d{2} (AM|PM)( UTC)?$/);
   await shoot(page, 'filled');
 
   // One moment, one number: the library line and the tempo chart count the same songs. Tempos keep coming,
@@ -157,7 +164,7 @@ test('Spotify’s daily limit: a notice near the top says what waits, why, until
     year: 'numeric',
     month: 'short',
     day: 'numeric',
-    hour: 'numeric',
+    hour: '2-digit',
     minute: '2-digit',
   }).format(new Date(resumes * 1000));
   await expect(notice).toContainText("Spotify's daily limit reached");

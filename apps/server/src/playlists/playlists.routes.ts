@@ -17,6 +17,7 @@ import { forbidSudo, requireUser } from '../http/auth.plugin.ts';
 import { createSerializedOnce } from '../http/serialized-once.ts';
 import type { PlaylistsService } from './playlists.service.ts';
 import type { TargetEditor } from './target-editor.service.ts';
+import { readerKey } from '../http/format-time.ts';
 
 export interface PlaylistsRoutesOptions {
   playlists: Pick<PlaylistsService, 'targetsReply'>;
@@ -34,7 +35,10 @@ export async function playlistsRoutes(app: FastifyInstance, opts: PlaylistsRoute
     async (req, reply) => {
       // Times in the reader's time zone (the admin's, in sudo mode).
       const { user, timeZone } = req.auth!;
-      sendTargets(reply, await opts.playlists.targetsReply(user.id, timeZone));
+      sendTargets(
+        reply,
+        await opts.playlists.targetsReply(user.id, readerKey(timeZone, req.headers['accept-language'])),
+      );
       return reply;
     },
   );

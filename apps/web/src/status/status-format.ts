@@ -32,12 +32,15 @@ export function targetNameState(t: Target): TargetNameState {
   return t.timestamp_last_job_finished !== null ? 'plain' : 'creating';
 }
 
-/** One time format everywhere (issue 23): the tables' style, in the browser's zone and the runner's locale. */
+/**
+ * One time format everywhere (issue 23): the options the server formats the tables' times with
+ * (apps/server/src/http/format-time.ts, in the locale the browser sends), in the browser's zone and locale.
+ */
 const timeFormat = new Intl.DateTimeFormat(undefined, {
   year: 'numeric',
   month: 'short',
   day: 'numeric',
-  hour: 'numeric',
+  hour: '2-digit',
   minute: '2-digit',
 });
 export const formatTime = (unixSeconds: number) => timeFormat.format(new Date(unixSeconds * 1000));

@@ -19,8 +19,8 @@ export function LibrarySummary({ summary }: { summary: Summary }) {
   const share = Math.floor((summary.tracks_with_tempo / summary.tracks_known) * 100);
   return (
     <Typography color="text.secondary" data-testid="library-summary">
-      Your library: {count(summary.tracks_known)} songs, {count(summary.tracks_with_tempo)} with a known
-      tempo ({share} %)
+      Your library: {count(summary.tracks_known)} songs, {count(summary.tracks_with_tempo)} with a known tempo
+      ({share} %)
       {summary.tracks_without_tempo > 0 ? `, ${count(summary.tracks_without_tempo)} still without one` : ''}.
     </Typography>
   );
