@@ -99,5 +99,12 @@ describe('the library counts agree', () => {
         tempo: own.with_tempo,
       });
     }
+    // The page's figures come from one snapshot of the three aggregates: the same as read one by one here.
+    const snap = await p.library.stats.snapshot(userId);
+    expect(snap).toEqual({
+      members: await p.library.stats.memberCounts(userId),
+      catalogs: await p.library.stats.catalogCounts(userId),
+      summary: await p.library.stats.summary(userId),
+    });
   });
 });

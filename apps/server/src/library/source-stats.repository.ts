@@ -29,10 +29,11 @@ export function createSourceStatsRepository(db: Db, o: { minConfidence?: number 
   const minConfidence = o.minConfidence ?? MIN_CONFIDENCE;
   /** The join that finds a trusted tempo of library track `t`'s recording (as `tr`). */
   const trusted = sql`tr.key = t.recording_key and tr.bpm > 0 and tr.confidence >= ${minConfidence}`;
-  return {
+  type Executor = Pick<Db, 'execute'>;
+  const repo = {
     /** Per Liked Songs or playlist source (by source row id): songs held and songs with a tempo. */
-    async memberCounts(userId: string): Promise<Map<number, SourceCounts>> {
-      const rows = await db.execute<{ source_ref: string; known: number; with_tempo: number }>(sql`
+    async memberCounts(userId: string, x: Executor = db): Promise<Map<number, SourceCounts>> {
+      const rows = await x.execute<{ source_ref: string; known: number; with_tempo: number }>(sql`
         select st.source_ref, count(distinct t.recording_key)::int as known,
                count(distinct t.recording_key) filter (where tr.key is not null)::int as with_tempo
         from library_source_tracks st
@@ -49,8 +50,8 @@ export function createSourceStatsRepository(db: Db, o: { minConfidence?: number 
      * For Followed artists (its artists' catalogs) and Artist catalogs (the catalogs of the artists of
      * the enabled Liked Songs and playlists), whether or not the source itself is enabled.
      */
-    async catalogCounts(userId: string): Promise<Map<string, CatalogCounts>> {
-      const rows = await db.execute<{
+    async catalogCounts(userId: string, x: Executor = db): Promise<Map<string, CatalogCounts>> {
+      const rows = await x.execute<{
         kind: string;
         artists: number;
         artists_read: number;
@@ -108,8 +109,8 @@ export function createSourceStatsRepository(db: Db, o: { minConfidence?: number 
 
     /** Songs of the enabled sources (what matching sees, and the tempo chart counts), and how many have a
      *  tempo: the chart's figures. */
-    async summary(userId: string): Promise<SourceCounts> {
-      const rows = await db.execute<{ known: number; with_tempo: number }>(sql`
+    async summary(userId: string, x: Executor = db): Promise<SourceCounts> {
+      const rows = await x.execute<{ known: number; with_tempo: number }>(sql`
         with ${userTracksCte(userId)}
         select count(distinct t.recording_key)::int as known,
                count(distinct t.recording_key) filter (where tr.key is not null)::int as with_tempo
@@ -119,6 +120,22 @@ export function createSourceStatsRepository(db: Db, o: { minConfidence?: number 
       const r = rows.rows[0];
       return { knownTracks: r?.known ?? 0, tracksWithTempo: r?.with_tempo ?? 0 };
     },
+
+    /**
+     * The three at one moment (issue 23): one read-only repeatable-read transaction, so a scan storing a
+     * page between two of the queries cannot make the summary and the source rows disagree.
+     */
+    async snapshot(userId: string) {
+      return db.transaction(
+        async (tx) => ({
+          members: await repo.memberCounts(userId, tx),
+          catalogs: await repo.catalogCounts(userId, tx),
+          summary: await repo.summary(userId, tx),
+        }),
+        { isolationLevel: 'repeatable read', accessMode: 'read only' },
+      );
+    },
   };
+  return repo;
 }
 export type SourceStatsRepository = ReturnType<typeof createSourceStatsRepository>;

@@ -545,6 +545,7 @@ export const REPOSITORIES = [
       memberCounts: { args: [USER_ID] },
       catalogCounts: { args: [USER_ID] },
       summary: { args: [USER_ID] },
+      snapshot: { args: [USER_ID] },
     },
   }),
   repository({
