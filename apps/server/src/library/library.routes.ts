@@ -16,7 +16,6 @@ import { forbidSudo, requireUser } from '../http/auth.plugin.ts';
 import { createSerializedOnce } from '../http/serialized-once.ts';
 import type { LibraryService } from './library.service.ts';
 import type { RefreshService } from './refresh.service.ts';
-import { readerKey } from '../http/format-time.ts';
 
 export interface LibraryRoutesOptions {
   library: Pick<LibraryService, 'sources' | 'changeSource' | 'statusPagePolled'>;
@@ -35,8 +34,7 @@ export async function libraryRoutes(app: FastifyInstance, opts: LibraryRoutesOpt
     async (req, reply) => {
       const auth = req.auth!;
       if (!auth.sudo) await opts.library.statusPagePolled(auth.user.id);
-      const timeZone = readerKey(auth.timeZone, req.headers['accept-language']);
-      const data = await opts.library.sources(auth.user.id, { timeZone });
+      const data = await opts.library.sources(auth.user.id, { timeZone: auth.timeZone });
       sendSources(reply, data);
       return reply;
     },
@@ -51,8 +49,7 @@ export async function libraryRoutes(app: FastifyInstance, opts: LibraryRoutesOpt
     },
     async (req) => {
       const auth = req.auth!;
-      const timeZone = readerKey(auth.timeZone, req.headers['accept-language']);
-      const source = await opts.library.changeSource(auth.user.id, req.body, { timeZone });
+      const source = await opts.library.changeSource(auth.user.id, req.body, { timeZone: auth.timeZone });
       return { data: { source } };
     },
   );
@@ -69,8 +66,7 @@ export async function libraryRoutes(app: FastifyInstance, opts: LibraryRoutesOpt
     },
     async (req) => {
       const auth = req.auth!;
-      const timeZone = readerKey(auth.timeZone, req.headers['accept-language']);
-      return { data: await refresh.refresh(auth.user.id, req.body, { timeZone }) };
+      return { data: await refresh.refresh(auth.user.id, req.body, { timeZone: auth.timeZone }) };
     },
   );
 

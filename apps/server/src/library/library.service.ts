@@ -25,8 +25,7 @@ export interface LibraryServiceDeps {
     | 'usersDueForRescan'
     | 'listMatchCandidates'
   >;
-  stats: Pick<SourceStatsRepository, 'memberCounts' | 'catalogCounts' | 'summary'> &
-    Partial<Pick<SourceStatsRepository, 'snapshot'>>;
+  stats: Pick<SourceStatsRepository, 'memberCounts' | 'catalogCounts' | 'summary'>;
   /** Queues the user's next scan unit now. */
   wake: (userId: string) => Promise<void>;
   settings: {
@@ -88,8 +87,6 @@ export function createLibraryService(deps: LibraryServiceDeps) {
     summary: Awaited<ReturnType<SourceStatsRepository['summary']>>;
   };
   async function compute(userId: string): Promise<Counts> {
-    // One moment for all three when the repository can (issue 23: numbers that agree).
-    if (deps.stats.snapshot) return deps.stats.snapshot(userId);
     const [members, catalogs, summary] = await Promise.all([
       deps.stats.memberCounts(userId),
       deps.stats.catalogCounts(userId),

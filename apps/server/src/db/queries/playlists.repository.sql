@@ -4,12 +4,6 @@
 -- PlaylistsRepository.listTargetsWithStats
 -- the same SQL as TargetsRepository.listTargetsWithStats (targets.repository.sql)
 
--- PlaylistsRepository.recordFirstFill (matches planned so far)
--- the same SQL as TargetsRepository.recordFirstFill (matches planned so far) (targets.repository.sql)
-
--- PlaylistsRepository.recordFirstFill (cleared once a playlist exists)
--- the same SQL as TargetsRepository.recordFirstFill (cleared once a playlist exists) (targets.repository.sql)
-
 -- PlaylistsRepository.getTarget
 -- the same SQL as TargetsRepository.getTarget (targets.repository.sql)
 
@@ -105,8 +99,7 @@ insert into
     "full_at",
     "continues_id",
     "write_refused_at",
-    "write_refusal",
-    "first_fill_matches"
+    "write_refusal"
   )
 values
   (
@@ -116,7 +109,6 @@ values
     $3,
     $4,
     $5,
-    default,
     default,
     default,
     default,
@@ -176,8 +168,7 @@ select
   "full_at",
   "continues_id",
   "write_refused_at",
-  "write_refusal",
-  "first_fill_matches"
+  "write_refusal"
 from
   "playlist_targets"
 where
@@ -195,11 +186,11 @@ select
   "target_id",
   count(*) filter (
     where
-      "state" = 'added'
+      "state" in ('added', 'removed', 'removing', 'unplaced')
   )::int,
   count(*) filter (
     where
-      "state" = 'added'
+      "state" in ('added', 'removed', 'removing', 'unplaced')
       and "added_at" >= $1::timestamptz
   )::int
 from

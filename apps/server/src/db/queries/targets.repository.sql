@@ -33,7 +33,6 @@ select
   "playlist_targets"."continues_id",
   "playlist_targets"."write_refused_at",
   "playlist_targets"."write_refusal",
-  "playlist_targets"."first_fill_matches",
   "tracks_added",
   "tracks_added_7_days"
 from
@@ -42,11 +41,11 @@ from
     select
       count(*) filter (
         where
-          "playlist_target_tracks"."state" = 'added'
+          "playlist_target_tracks"."state" in ('added', 'removed', 'removing', 'unplaced')
       )::int as "tracks_added",
       count(*) filter (
         where
-          "playlist_target_tracks"."state" = 'added'
+          "playlist_target_tracks"."state" in ('added', 'removed', 'removing', 'unplaced')
           and "added_at" >= $1::timestamptz
       )::int as "tracks_added_7_days"
     from
@@ -62,29 +61,6 @@ where
 order by
   "playlist_targets"."position" asc,
   "playlist_targets"."min_bpm" asc;
-
--- TargetsRepository.recordFirstFill (matches planned so far)
--- params: [23,"3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",23]
-update "playlist_targets"
-set
-  "first_fill_matches" = $1
-where
-  (
-    "playlist_targets"."id" = $2
-    and "playlist_targets"."user_id" = $3
-    and "playlist_targets"."first_fill_matches" is distinct from $4
-  );
-
--- TargetsRepository.recordFirstFill (cleared once a playlist exists)
--- params: [null,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
-update "playlist_targets"
-set
-  "first_fill_matches" = $1
-where
-  (
-    "playlist_targets"."user_id" = $2
-    and "playlist_targets"."first_fill_matches" is not null
-  );
 
 -- TargetsRepository.getTarget
 -- params: ["3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
@@ -117,8 +93,7 @@ select
   "full_at",
   "continues_id",
   "write_refused_at",
-  "write_refusal",
-  "first_fill_matches"
+  "write_refusal"
 from
   "playlist_targets"
 where
@@ -171,8 +146,7 @@ insert into
     "full_at",
     "continues_id",
     "write_refused_at",
-    "write_refusal",
-    "first_fill_matches"
+    "write_refusal"
   )
 values
   (
@@ -211,7 +185,6 @@ values
     default,
     default,
     default,
-    default,
     default
   )
 returning
@@ -243,8 +216,7 @@ returning
   "full_at",
   "continues_id",
   "write_refused_at",
-  "write_refusal",
-  "first_fill_matches";
+  "write_refusal";
 
 -- TargetsRepository.editTarget (a new range: the details are owed to Spotify)
 -- params: [165,175,null,null,"3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
@@ -290,8 +262,7 @@ returning
   "full_at",
   "continues_id",
   "write_refused_at",
-  "write_refusal",
-  "first_fill_matches";
+  "write_refusal";
 
 -- TargetsRepository.editTarget (filters only)
 -- params: [420000,true,null,null,"3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
@@ -336,8 +307,7 @@ returning
   "full_at",
   "continues_id",
   "write_refused_at",
-  "write_refusal",
-  "first_fill_matches";
+  "write_refusal";
 
 -- TargetsRepository.archiveTarget
 -- params: ["3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
@@ -460,8 +430,7 @@ insert into
     "full_at",
     "continues_id",
     "write_refused_at",
-    "write_refusal",
-    "first_fill_matches"
+    "write_refusal"
   )
 values
   (
@@ -491,7 +460,6 @@ values
     default,
     default,
     $11,
-    default,
     default,
     default,
     default,
@@ -552,8 +520,7 @@ insert into
     "full_at",
     "continues_id",
     "write_refused_at",
-    "write_refusal",
-    "first_fill_matches"
+    "write_refusal"
   )
 values
   (
@@ -584,7 +551,6 @@ values
     $9,
     default,
     $10,
-    default,
     default,
     default
   )
@@ -617,8 +583,7 @@ returning
   "full_at",
   "continues_id",
   "write_refused_at",
-  "write_refusal",
-  "first_fill_matches";
+  "write_refusal";
 
 -- TargetsRepository.markWriteRefused
 -- params: ["You cannot add tracks to a playlist you don't own.","3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d"]

@@ -55,11 +55,7 @@ export function SourcesTable({ sources }: { sources: Source[] }) {
             <TableCell sx={{ fontWeight: 600 }}>Name</TableCell>
             <TableCell sx={{ fontWeight: 600 }}>Enabled</TableCell>
             <TableCell sx={{ fontWeight: 600 }}>Last scan</TableCell>
-            <TableCell
-              align="right"
-              sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}
-              title="Songs in this source (a song on several records counts once); the line below: those with a known tempo"
-            >
+            <TableCell align="right" sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>
               Tracks seen
             </TableCell>
           </TableRow>
@@ -73,7 +69,7 @@ export function SourcesTable({ sources }: { sources: Source[] }) {
               <TableCell>
                 <SourceSwitch source={s} />
               </TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{lastJob(s)}</TableCell>
+              <TableCell>{lastJob(s)}</TableCell>
               <TableCell align="right">{statOrNa(s.stats.known_tracks)}</TableCell>
             </TableRow>
           ))}

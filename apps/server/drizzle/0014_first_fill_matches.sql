@@ -1,1 +1,0 @@
-ALTER TABLE "playlist_targets" ADD COLUMN "first_fill_matches" integer;
