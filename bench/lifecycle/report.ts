@@ -1,23 +1,15 @@
 // The benchmark's tables: a row per day, and a row per runner and day. Also `--reprint FILE`'s, from the
 // rows a run wrote with `--json`.
-import type { RunnerScore } from './score.ts';
+import type { PlacementCounts, RunnerScore } from './score.ts';
 
-export interface DayRow {
+export interface DayRow extends PlacementCounts {
   day: number;
   ended: string;
   calls: number;
   quotaUsed: number;
   refused429: number;
   playlistCalls: number;
-  placed: number;
   placedToday: number;
-  duplicates: number;
-  sameId: number;
-  sameRecording: number;
-  sameSong: number;
-  readds: number;
-  right: number;
-  threeTwo: number;
   fittingScanned: number;
   placedScanned: number;
   libraryFitting: number;

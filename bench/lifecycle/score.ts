@@ -19,7 +19,22 @@ export interface RunnerLife {
   ownAdded: Map<string, string[]>;
 }
 
-export interface PlaylistScore {
+/** What is placed, and how it is wrong: counted per playlist, summed per runner and per day. */
+export interface PlacementCounts {
+  placed: number;
+  /** Entries beyond one per song, and of those: the same track id, the same recording (ISRC), the same song. */
+  duplicates: number;
+  sameId: number;
+  sameRecording: number;
+  sameSong: number;
+  /** Songs the runner removed that are in the playlist again. */
+  readds: number;
+  /** Placed entries whose true tempo fits the playlist's range; and wrong ones at 3:2 or 2:3. */
+  right: number;
+  threeTwo: number;
+}
+
+export interface PlaylistScore extends PlacementCounts {
   playlistId: string;
   name: string;
   min: number;
@@ -28,22 +43,13 @@ export interface PlaylistScore {
   target: boolean;
   /** The runner still follows it (false: deleted in Spotify). */
   followed: boolean;
+  /** Every entry; `placed` leaves out the runner's own additions. */
   entries: number;
-  /** Entries minus the runner's own additions. */
-  placed: number;
-  /** Entries beyond one per song, and of those: the same track id, the same recording (ISRC), the same song. */
-  duplicates: number;
-  sameId: number;
-  sameRecording: number;
-  sameSong: number;
-  readds: number;
-  right: number;
-  threeTwo: number;
   /** The status page's "tracks added" for it (a live target's), else null. */
   statusAdded: number | null;
 }
 
-export interface RunnerScore {
+export interface RunnerScore extends PlacementCounts {
   runner: string;
   connected: boolean;
   disabled: boolean;
@@ -51,14 +57,6 @@ export interface RunnerScore {
   /** Pacebeat playlists the runner follows in Spotify, and live targets. */
   followedPacebeat: number;
   liveTargets: number;
-  placed: number;
-  duplicates: number;
-  sameId: number;
-  sameRecording: number;
-  sameSong: number;
-  readds: number;
-  right: number;
-  threeTwo: number;
   /** Web API calls of the day made with this runner's token (set by the benchmark). */
   calls?: number;
   /** Songs of the scanned library (match candidates) that fit a live target, and those placed. */
