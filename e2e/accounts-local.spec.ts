@@ -12,7 +12,7 @@ async function signUp(page: Page, email: string) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('First & last name').fill('E2E Runner');
   await page.getByLabel('Choose password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Sign up' }).click();
   await expect(page).toHaveURL(SIGNED_IN_LANDING);
 }
 
@@ -67,7 +67,7 @@ test('the form shows the widget texts for empty, malformed and unknown emails an
 
   await page.getByRole('button', { name: 'Create an account' }).click();
   await page.getByLabel('Choose password').fill('abcdef');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Sign up' }).click();
   await expect(page.getByText('Enter your account name')).toBeVisible();
   await expect(
     page.getByText('Strong passwords have at least 6 characters and a mix of letters and numbers'),

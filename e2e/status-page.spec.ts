@@ -24,7 +24,7 @@ for (const { name, viewport } of WIDTHS) {
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('First & last name').fill('Ria Runner');
       await page.getByLabel('Choose password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('button', { name: 'Sign up' }).click();
 
       // Signed in without a music service: / sends the runner on to connect one.
       await expect(page).toHaveURL(/\/connect\/spotify$/);
@@ -80,12 +80,12 @@ for (const { name, viewport } of WIDTHS) {
         await expect(targets.getByText(`Pacebeat ${range} BPM`, { exact: false }).first()).toBeVisible();
       await expect(playlistLinks.first().locator('svg title')).toHaveText('Spotify');
       await expect(targets.getByRole('link', { name: /tracks added to Pacebeat/ })).toHaveCount(4);
-      await expect(page.getByTestId('library-summary')).toContainText('tracks known');
+      await expect(page.getByTestId('library-summary')).toContainText('songs, ');
 
       // Liked Songs: the count of tracks seen grows with the 15 s reloads.
       const liked = sources.getByRole('switch', { name: 'Enabled: Liked Songs' });
       await expect(liked).toBeChecked();
-      await expect(page.getByTestId('library-summary')).not.toContainText('no tracks found', {
+      await expect(page.getByTestId('library-summary')).not.toContainText('no songs found', {
         timeout: 60_000,
       });
 

@@ -27,7 +27,7 @@ for (const { name, viewport } of WIDTHS) {
       expect((await page.getByLabel('Email').inputValue()).length).toBe(254);
       await page.getByLabel('Email').fill(`${'a'.repeat(65)}@example.org`);
       await page.getByLabel('Choose password').fill('stride170');
-      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('button', { name: 'Sign up' }).click();
       await expect(page.getByText('That email address is too long')).toBeVisible();
 
       // The server refuses what a browser without these limits would send, in the same plain words.

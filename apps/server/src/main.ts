@@ -290,7 +290,7 @@ async function main(): Promise<void> {
     // Pacebeat's own target playlists (deleted targets' too) are never sources; new tracks may be placed at once.
     targetPlaylistIds: (userId) => playlists.repo.playlistIdsOf(userId),
     onTracksAdded: async (userId) => void (await playlists.jobs.trigger(userId)),
-    workResumesAt: () => spotify.connect.workResumesAt(),
+    workResumesAt: (priority) => spotify.connect.workResumesAt(priority),
   });
   wired.library = lib;
   if (runsJobs) {

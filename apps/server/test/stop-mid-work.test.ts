@@ -27,8 +27,8 @@ import {
 
 const SERVER = fileURLToPath(new URL('../../../scripts/server.ts', import.meta.url));
 const SHUTDOWN_TIMEOUT_SECONDS = 10;
-/** Liked Songs of the runner: 3 pages, each answered 5 s late, so the scan is still going when the stop comes. */
-const LIKED = 150;
+/** Liked Songs of the runner: 4 pages, each answered 8 s late, so the scan is still going when the first fill (15 s after the first match) places tracks and the stop comes. */
+const LIKED = 200;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const alive = (pid: number) => {
@@ -73,7 +73,7 @@ describe('a stop in the middle of the work', () => {
     sandbox = await startSandbox({
       size: 'tiny',
       port: 0,
-      faults: [{ kind: 'slow', service: 'spotify-api', method: 'GET', path: '/me/tracks', delayMs: 5000 }],
+      faults: [{ kind: 'slow', service: 'spotify-api', method: 'GET', path: '/me/tracks', delayMs: 8000 }],
       // Most tempos checked by two metadata sources, and short previews for the rest: the audio (synthesised
       // here, estimated in the server, 2 cores for both) would take minutes for a library of this size.
       deezer: { unknownBpmShare: 0.05 },
@@ -171,7 +171,7 @@ describe('a stop in the middle of the work', () => {
 
     // The middle: lookups running, the scan not done, and the writer has placed tracks already.
     let now = await work(runner.userId);
-    for (const end = Date.now() + 45_000; Date.now() < end; await sleep(200)) {
+    for (const end = Date.now() + 60_000; Date.now() < end; await sleep(200)) {
       now = await work(runner.userId);
       if (now.lookups > 0 && now.scanning > 0 && now.added > 0) break;
     }

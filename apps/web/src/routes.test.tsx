@@ -35,4 +35,16 @@ describe('routes', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(screen.queryByText('Not signed in.')).toBeNull();
   });
+
+  // Issue 23: the track lists are for signed-in users too, and said "Not signed in." to a visitor.
+  it.each(['/targets/3f1c2b7e-0000-4000-8000-000000000001', '/excluded'])(
+    'sends a visitor on %s to /login without calling the API for it',
+    async (path) => {
+      const { router, fetchMock } = renderApp(path, visitorApi);
+      await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+      expect(screen.queryByText(/Not signed in/)).toBeNull();
+      const called = fetchMock.mock.calls.map(([p]) => String(p));
+      expect(called.some((p) => p.includes('/tracks') || p.includes('/exclusions'))).toBe(false);
+    },
+  );
 });

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
+import { PageLoading } from './layout/PageLoading.tsx';
 import { RootLayout } from './layout/RootLayout.tsx';
 import { StatusPage } from './pages/StatusPage.tsx';
 import { SudoNavigate } from './session/sudo-navigation.tsx';
@@ -10,32 +11,42 @@ import { SudoNavigate } from './session/sudo-navigation.tsx';
  */
 const page = (load: () => Promise<ComponentType>) => async () => ({ Component: await load() });
 
+/**
+ * Every lazy route's own fallback while its chunk loads on the first visit: the layout (header, footer)
+ * stays, the page area waits (and React Router does not warn "No `HydrateFallback` element provided").
+ */
+const lazyRoute = (path: string, load: () => Promise<ComponentType>): RouteObject => ({
+  path,
+  lazy: page(load),
+  HydrateFallback: PageLoading,
+});
+
 /** Every route of the spec (§2), under one root layout; any other path goes to `/`. */
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     children: [
       { path: '/', element: <StatusPage /> },
-      { path: '/about', lazy: page(async () => (await import('./pages/AboutPage.tsx')).AboutPage) },
-      { path: '/ping', lazy: page(async () => (await import('./pages/PingPage.tsx')).PingPage) },
-      { path: '/login', lazy: page(async () => (await import('./pages/LoginPage.tsx')).LoginPage) },
-      { path: '/logout', lazy: page(async () => (await import('./pages/LogoutPage.tsx')).LogoutPage) },
-      {
-        path: '/connect/spotify',
-        lazy: page(async () => (await import('./pages/ConnectSpotifyPage.tsx')).ConnectSpotifyPage),
-      },
-      {
-        path: '/disconnect/spotify',
-        lazy: page(async () => (await import('./pages/DisconnectSpotifyPage.tsx')).DisconnectSpotifyPage),
-      },
+      lazyRoute('/about', async () => (await import('./pages/AboutPage.tsx')).AboutPage),
+      lazyRoute('/ping', async () => (await import('./pages/PingPage.tsx')).PingPage),
+      lazyRoute('/login', async () => (await import('./pages/LoginPage.tsx')).LoginPage),
+      lazyRoute('/logout', async () => (await import('./pages/LogoutPage.tsx')).LogoutPage),
+      lazyRoute(
+        '/connect/spotify',
+        async () => (await import('./pages/ConnectSpotifyPage.tsx')).ConnectSpotifyPage,
+      ),
+      lazyRoute(
+        '/disconnect/spotify',
+        async () => (await import('./pages/DisconnectSpotifyPage.tsx')).DisconnectSpotifyPage,
+      ),
       // Beside the spec's pages (issue 15): the runner's paces, filters, tempo chart and "refresh now".
-      { path: '/paces', lazy: page(async () => (await import('./pages/PacesPage.tsx')).PacesPage) },
+      lazyRoute('/paces', async () => (await import('./pages/PacesPage.tsx')).PacesPage),
       // and a target's tracks, and the Excluded list.
-      {
-        path: '/targets/:targetId',
-        lazy: page(async () => (await import('./pages/TargetTracksPage.tsx')).TargetTracksPage),
-      },
-      { path: '/excluded', lazy: page(async () => (await import('./pages/ExcludedPage.tsx')).ExcludedPage) },
+      lazyRoute(
+        '/targets/:targetId',
+        async () => (await import('./pages/TargetTracksPage.tsx')).TargetTracksPage,
+      ),
+      lazyRoute('/excluded', async () => (await import('./pages/ExcludedPage.tsx')).ExcludedPage),
       { path: '*', element: <SudoNavigate to="/" /> },
     ],
   },

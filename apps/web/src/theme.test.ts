@@ -11,4 +11,11 @@ describe('theme', () => {
     expect(theme.breakpoints.up('xxl')).toBe('@media (min-width:2560px)');
     expect(theme.breakpoints.between('md', 'lg')).toBe('@media (min-width:960px) and (max-width:1279.95px)');
   });
+
+  it('gives plain links the theme colour, and links in tooltips a light one readable on their grey', () => {
+    const base = theme.components?.MuiCssBaseline?.styleOverrides as { a: { color: string } };
+    expect(base.a.color).toBe(theme.palette.primary.main);
+    const tip = theme.components?.MuiTooltip?.styleOverrides?.tooltip as Record<string, { color: string }>;
+    expect(tip['& a, & a:visited']!.color).toBe('#fdba74');
+  });
 });

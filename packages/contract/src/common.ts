@@ -7,12 +7,23 @@ export const ErrorReply = z.object({
     code: z.string(),
     /** Plain-language message, safe to show. */
     message: z.string(),
+    /**
+     * A 400's refusals one by one, so a form can show each under its field: `field` is the path in the
+     * body, query or address (`name`, `filters.max_duration_s`; empty for the whole), `message` a sentence.
+     */
+    fields: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
   }),
   /** Same as `error.code`; the spec's clients read `error_name`. */
   error_name: z.string(),
   requestId: z.string(),
 });
 export type ErrorReply = z.infer<typeof ErrorReply>;
+
+/** The API's own sentences for a 400 whose field has no message of its contract (see the error handler). */
+export const REQUEST_TEXTS = {
+  badAddress: 'This address does not lead to anything here: the link may be broken.',
+  badRequest: 'The request is not in the form this address accepts.',
+} as const;
 
 /** The longest `?sudo=` value (an email or a user id). */
 export const SUDO_MAX_LENGTH = 320;

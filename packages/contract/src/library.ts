@@ -15,7 +15,7 @@ export const SourceProgress = z.object({
   /** Items (tracks, artists or releases) read so far, and the total Spotify reported (null while unknown). */
   items_read: z.number().int().nonnegative(),
   items_total: z.number().int().nonnegative().nullable(),
-  /** Of this source's tracks, how many have a tempo so far. */
+  /** Of this source's songs (`stats.known_tracks`), how many have a tempo Pacebeat trusts so far. */
   tracks_with_tempo: z.number().int().nonnegative(),
   /** When a waiting scan resumes (unix seconds), or null. */
   resumes_at: z.number().int().nullable(),
@@ -38,7 +38,7 @@ export const Source = z.object({
   timestamp_last_job_finished: z.number().int().nullable(),
   /** Formatted in the user's time zone; null when the timestamp is. */
   timestamp_last_job_finished_str: z.string().nullable(),
-  /** `known_tracks` is absent while unknown. */
+  /** `known_tracks` (songs: one per recording, however many tracks carry it) is absent while unknown. */
   stats: z.object({ known_tracks: z.number().int().nonnegative().optional() }),
   progress: SourceProgress,
 });
@@ -48,7 +48,8 @@ export type Source = z.infer<typeof Source>;
 export const SourcesReply = z.object({
   data: z.object({
     sources: z.array(Source),
-    /** The whole library at a glance: distinct tracks known, and how many have a tempo. */
+    /** The whole library at a glance: songs (one per recording) of the enabled sources, and how many have a
+     *  tempo Pacebeat trusts: the same figures as GET tempo_histogram's (issue 23). */
     summary: z.object({
       tracks_known: z.number().int().nonnegative(),
       tracks_with_tempo: z.number().int().nonnegative(),
@@ -108,3 +109,15 @@ export const TempoHistogramReply = z.object({
   }),
 });
 export type TempoHistogramReply = z.infer<typeof TempoHistogramReply>;
+
+/**
+ * GET /api/spotify/targets, `first_fill` (issue 23): while the runner has no playlist yet, how far the first
+ * fill is: Pacebeat creates the playlists at once when `matches` reaches `needed`, or with fewer a few
+ * seconds after the first match (the writer's `firstFillWaitMs`, 15 s). Null once a playlist exists.
+ */
+export const FirstFill = z.object({
+  /** Songs matched to the runner's paces so far (a song fitting two paces counts twice, as it is placed). */
+  matches: z.number().int().nonnegative(),
+  needed: z.number().int().positive(),
+});
+export type FirstFill = z.infer<typeof FirstFill>;

@@ -1,29 +1,75 @@
 import { z } from 'zod';
+import { FirstFill } from './library.ts';
 
 // ---- editing targets (issue 15) ----------------------------------------------------------------
 
 /** The BPM ranges a target may have (a runner's cadence, or half of it for a slow song's beat). */
 export const TARGET_BPM_MIN = 60;
 export const TARGET_BPM_MAX = 220;
-/** The longest target (and playlist) name. */
+/** The longest target (and playlist) name, in characters as people count them (graphemes: 🏃‍♀️ is one). */
 export const TARGET_NAME_MAX = 100;
+/** A bound on the name's UTF-16 length too, so a hundred long emoji sequences stay a sane playlist name. */
+export const TARGET_NAME_MAX_CODE_UNITS = 1000;
 /** The longest duration limit, in seconds. */
 export const TARGET_DURATION_MAX_S = 3600;
 
+/** The refusals of a target's fields, written for people (the API answers them as `error.message`). */
+export const TARGET_TEXTS = {
+  nameEmpty: 'The name may not be empty.',
+  nameTooLong: `The name may hold at most ${TARGET_NAME_MAX} characters.`,
+  nameControl: 'The name may not hold line breaks, tabs or other control characters.',
+  bpmTooLow: `BPM must be at least ${TARGET_BPM_MIN}.`,
+  bpmTooHigh: `BPM must be at most ${TARGET_BPM_MAX}.`,
+  bpmNotNumber: 'BPM must be a number.',
+  rangeOrder: 'The lowest BPM must be below the highest.',
+  durationOrder: 'The shortest duration must not exceed the longest.',
+  duration: `A duration limit must be a whole number of seconds, from 0 to ${TARGET_DURATION_MAX_S}.`,
+  noSuchTarget: 'You have no such target.',
+} as const;
+
 const Bpm = z
-  .number()
-  .min(TARGET_BPM_MIN, `BPM must be at least ${TARGET_BPM_MIN}.`)
-  .max(TARGET_BPM_MAX, `BPM must be at most ${TARGET_BPM_MAX}.`);
+  .number(TARGET_TEXTS.bpmNotNumber)
+  .min(TARGET_BPM_MIN, TARGET_TEXTS.bpmTooLow)
+  .max(TARGET_BPM_MAX, TARGET_TEXTS.bpmTooHigh);
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** How many characters a person sees in `text` (grapheme clusters: 🏃‍♀️, é and 🇫🇷 count one each). */
+export function graphemeCount(text: string): number {
+  return [...segmenter.segment(text)].length;
+}
+
+/**
+ * What breaks a playlist name: control characters (line breaks, tabs), line and paragraph separators,
+ * lone surrogates, and the invisible bidirectional overrides that make a name read other than it is.
+ * Not the joiners, variation selectors and tags inside emoji sequences (🏃‍♀️, ❤️, 🏴󠁧󠁢󠁳󠁣󠁴󠁿).
+ */
+const BREAKS_A_NAME = /[\p{Cc}\p{Cs}\p{Zl}\p{Zp}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/u;
+
+/** Why a (trimmed) name is refused, in plain words, or null when it is fine. */
+export function targetNameProblem(name: string): string | null {
+  if (name.length === 0) return TARGET_TEXTS.nameEmpty;
+  if (BREAKS_A_NAME.test(name)) return TARGET_TEXTS.nameControl;
+  if (name.length > TARGET_NAME_MAX_CODE_UNITS || graphemeCount(name) > TARGET_NAME_MAX)
+    return TARGET_TEXTS.nameTooLong;
+  return null;
+}
 
 /** A target's name: the runner's text, shown escaped everywhere and sent to Spotify as the playlist's name. */
 export const TargetName = z
   .string()
   .trim()
-  .min(1, 'The name may not be empty.')
-  .max(TARGET_NAME_MAX, `The name may hold at most ${TARGET_NAME_MAX} characters.`)
-  .regex(/^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]*$/u, 'The name may not hold control characters or line breaks.');
+  .superRefine((name, ctx) => {
+    const problem = targetNameProblem(name);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
-const DurationS = z.number().int().min(0).max(TARGET_DURATION_MAX_S).nullable();
+const DurationS = z
+  .number(TARGET_TEXTS.duration)
+  .int(TARGET_TEXTS.duration)
+  .min(0, TARGET_TEXTS.duration)
+  .max(TARGET_DURATION_MAX_S, TARGET_TEXTS.duration)
+  .nullable();
 
 /** A target's filters: what is left out of its playlist. */
 export const TargetFilters = z.object({
@@ -63,7 +109,9 @@ export const Target = z.object({
 export type Target = z.infer<typeof Target>;
 
 /** GET /api/spotify/targets */
-export const TargetsReply = z.object({ data: z.object({ targets: z.array(Target) }) });
+export const TargetsReply = z.object({
+  data: z.object({ targets: z.array(Target), first_fill: FirstFill.nullable().optional() }),
+});
 export type TargetsReply = z.infer<typeof TargetsReply>;
 
 const durationsOrdered = (f: Partial<TargetFilters> | undefined) =>
@@ -78,9 +126,10 @@ export const NewTargetBody = z
     filters: TargetFilters.partial().strict().optional(),
   })
   .strict()
-  .refine((b) => b.min_bpm < b.max_bpm, { message: 'The lowest BPM must be below the highest.' })
+  .refine((b) => b.min_bpm < b.max_bpm, { message: TARGET_TEXTS.rangeOrder, path: ['max_bpm'] })
   .refine((b) => durationsOrdered(b.filters), {
-    message: 'The shortest duration must not exceed the longest.',
+    message: TARGET_TEXTS.durationOrder,
+    path: ['filters', 'max_duration_s'],
   });
 export type NewTargetBody = z.infer<typeof NewTargetBody>;
 
@@ -94,14 +143,16 @@ export const TargetEditBody = z
   })
   .strict()
   .refine((b) => b.min_bpm === undefined || b.max_bpm === undefined || b.min_bpm < b.max_bpm, {
-    message: 'The lowest BPM must be below the highest.',
+    message: TARGET_TEXTS.rangeOrder,
+    path: ['max_bpm'],
   })
   .refine((b) => durationsOrdered(b.filters), {
-    message: 'The shortest duration must not exceed the longest.',
+    message: TARGET_TEXTS.durationOrder,
+    path: ['filters', 'max_duration_s'],
   });
 export type TargetEditBody = z.infer<typeof TargetEditBody>;
 
-export const TargetParams = z.object({ id: z.uuid('No such target.') });
+export const TargetParams = z.object({ id: z.uuid(TARGET_TEXTS.noSuchTarget) });
 export type TargetParams = z.infer<typeof TargetParams>;
 
 /** One target after a change. */

@@ -77,6 +77,11 @@ export const playlistTargets = pgTable(
     /** Spotify refused a write with 403 (and why): no more writes to it until the runner edits the target. */
     writeRefusedAt: timestamp('write_refused_at', { withTimezone: true }),
     writeRefusal: text('write_refusal'),
+    /**
+     * While the user has no playlist yet (the first fill): the matches the writer has planned for this
+     * target so far (issue 23: the status page says how far the first fill is). Null once it is filled.
+     */
+    firstFillMatches: integer('first_fill_matches'),
   },
   // Ranges may overlap (even repeat, with other filters); a live target's name is unique for its user,
   // since an unclear creation is settled by finding the playlist by its name.

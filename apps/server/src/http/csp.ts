@@ -1,6 +1,7 @@
 // The Content-Security-Policy of every answer: scripts only from this origin, no framing, and the few
 // outside origins the pages really talk to (Spotify's token endpoint from the connect page; Firebase's
-// sign-in services only when the Firebase sign-in widget is in use).
+// sign-in services only when the Firebase sign-in widget is in use; Spotify's embed player, framed by the
+// fix-tempo dialog, only for a real Spotify).
 
 export interface CspOptions {
   /** Spotify's accounts service (the connect page posts the code there), or the simulated one. */
@@ -8,6 +9,14 @@ export interface CspOptions {
   /** Set when sign-in uses the Firebase widget. */
   firebase?: { authDomain?: string; emulatorUrl?: string };
 }
+
+/**
+ * With the real Spotify (its accounts service), the fix-tempo dialog frames Spotify's embed player
+ * (`https://open.spotify.com/embed/track/…`) so the runner hears the song they tap along with; frame-src
+ * only: its scripts run in its own frame. Demo mode's simulated songs have no sound: nothing is framed.
+ */
+const SPOTIFY_ACCOUNTS_ORIGIN = 'https://accounts.spotify.com';
+export const SPOTIFY_EMBED_ORIGIN = 'https://open.spotify.com';
 
 const origin = (url: string) => new URL(url).origin;
 
@@ -17,6 +26,8 @@ export function contentSecurityPolicy(o: CspOptions = {}): string {
   const frame: string[] = [];
   const img = ["'self'", 'data:'];
   if (o.spotifyAccountsUrl) connect.push(origin(o.spotifyAccountsUrl));
+  if (o.spotifyAccountsUrl && origin(o.spotifyAccountsUrl) === SPOTIFY_ACCOUNTS_ORIGIN)
+    frame.push(SPOTIFY_EMBED_ORIGIN);
   if (o.firebase) {
     script.push('https://apis.google.com', 'https://www.gstatic.com');
     connect.push(

@@ -1,12 +1,43 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import type { ErrorReply } from '@pacebeat/contract';
+import { AUTH_TEXTS, FIELD_TEXTS, REQUEST_TEXTS, type ErrorReply } from '@pacebeat/contract';
 import { AppError } from './errors.ts';
 import { redactUrl } from '../log.ts';
 
-function send(reply: FastifyReply, request: FastifyRequest, status: number, code: string, message: string) {
-  const body: ErrorReply = { error: { code, message }, error_name: code, requestId: String(request.id) };
+type FieldRefusal = NonNullable<ErrorReply['error']['fields']>[number];
+
+function send(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  status: number,
+  code: string,
+  message: string,
+  fields?: FieldRefusal[],
+) {
+  const body: ErrorReply = {
+    error: { code, message, ...(fields ? { fields } : {}) },
+    error_name: code,
+    requestId: String(request.id),
+  };
   return reply.status(status).send(body);
+}
+
+/**
+ * A validation issue as a sentence for people. The contract's own messages are sentences already (they
+ * end with a full stop); zod's defaults ("Invalid UUID", "Too big: expected …") are for developers, so
+ * they become a plain sentence that names the field, or, in an address, says the link is broken.
+ */
+const WIDGET_TEXTS: ReadonlySet<string> = new Set([
+  ...Object.values(AUTH_TEXTS),
+  ...Object.values(FIELD_TEXTS),
+]);
+
+export function refusalSentence(where: string, field: string, message: string): string {
+  // The sign-in widget's texts (spec §5) come without a full stop, word for word.
+  if (WIDGET_TEXTS.has(message) || /^\p{Lu}.*\.$/u.test(message.trim())) return message.trim();
+  if (where === 'params') return REQUEST_TEXTS.badAddress;
+  if (field) return `The value given for “${field}” is not accepted.`;
+  return REQUEST_TEXTS.badRequest;
 }
 
 const DB_DOWN_CODES = new Set([
@@ -44,14 +75,16 @@ export function installErrorHandler(app: FastifyInstance): void {
       return send(reply, request, err.statusCode, err.code, err.message);
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
-      const where = err.validationContext ?? 'request';
-      const detail = err.validation
-        .map((v) => {
-          const field = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
-          return field ? `${field}: ${v.message}` : v.message;
-        })
-        .join('; ');
-      return send(reply, request, 400, 'ValidationError', `${where}: ${detail}`);
+      // The message is the sentences alone; the field paths go beside them, for the form to place.
+      const where = err.validationContext ?? 'body';
+      const fields = err.validation.map((v) => {
+        const field = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
+        return { field, message: refusalSentence(where, field, v.message ?? '') };
+      });
+      const message = [...new Set(fields.map((f) => f.message))].reduce(
+        (all, text) => `${all}${/[.!?]$/.test(all) ? '' : '.'} ${text}`,
+      );
+      return send(reply, request, 400, 'ValidationError', message, fields);
     }
     if (isResponseSerializationError(err)) {
       request.log.error({ err, issues: err.cause.issues }, 'reply did not match its schema');

@@ -50,7 +50,7 @@ export interface LibraryModuleDeps {
   /** Called after a scan unit stored tracks (the playlists module queues its writer). */
   onTracksAdded?: (userId: string) => Promise<void>;
   /** When Spotify work resumes after a cooldown (spotify module), for "refresh now"'s answer. */
-  workResumesAt?: () => Promise<Date | null>;
+  workResumesAt?: (priority?: 'library_scan') => Promise<Date | null>;
   /** How long a process reuses a user's status-page counts (LibraryServiceDeps; default 2 s). */
   statsMaxAgeMs?: number;
   /** Cross-process invalidation: with it, a user's source rows are cached per process (5 s at most). */

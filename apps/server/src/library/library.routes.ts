@@ -16,6 +16,7 @@ import { forbidSudo, requireUser } from '../http/auth.plugin.ts';
 import { createSerializedOnce } from '../http/serialized-once.ts';
 import type { LibraryService } from './library.service.ts';
 import type { RefreshService } from './refresh.service.ts';
+import { readerKey } from '../http/format-time.ts';
 
 export interface LibraryRoutesOptions {
   library: Pick<LibraryService, 'sources' | 'changeSource' | 'statusPagePolled'>;
@@ -34,7 +35,8 @@ export async function libraryRoutes(app: FastifyInstance, opts: LibraryRoutesOpt
     async (req, reply) => {
       const auth = req.auth!;
       if (!auth.sudo) await opts.library.statusPagePolled(auth.user.id);
-      const data = await opts.library.sources(auth.user.id, { timeZone: auth.timeZone });
+      const timeZone = readerKey(auth.timeZone, req.headers['accept-language']);
+      const data = await opts.library.sources(auth.user.id, { timeZone });
       sendSources(reply, data);
       return reply;
     },
@@ -49,7 +51,8 @@ export async function libraryRoutes(app: FastifyInstance, opts: LibraryRoutesOpt
     },
     async (req) => {
       const auth = req.auth!;
-      const source = await opts.library.changeSource(auth.user.id, req.body, { timeZone: auth.timeZone });
+      const timeZone = readerKey(auth.timeZone, req.headers['accept-language']);
+      const source = await opts.library.changeSource(auth.user.id, req.body, { timeZone });
       return { data: { source } };
     },
   );
@@ -66,7 +69,8 @@ export async function libraryRoutes(app: FastifyInstance, opts: LibraryRoutesOpt
     },
     async (req) => {
       const auth = req.auth!;
-      return { data: await refresh.refresh(auth.user.id, req.body, { timeZone: auth.timeZone }) };
+      const timeZone = readerKey(auth.timeZone, req.headers['accept-language']);
+      return { data: await refresh.refresh(auth.user.id, req.body, { timeZone }) };
     },
   );
 

@@ -25,7 +25,8 @@ export interface LibraryServiceDeps {
     | 'usersDueForRescan'
     | 'listMatchCandidates'
   >;
-  stats: Pick<SourceStatsRepository, 'memberCounts' | 'catalogCounts' | 'summary'>;
+  stats: Pick<SourceStatsRepository, 'memberCounts' | 'catalogCounts' | 'summary'> &
+    Partial<Pick<SourceStatsRepository, 'snapshot'>>;
   /** Queues the user's next scan unit now. */
   wake: (userId: string) => Promise<void>;
   settings: {
@@ -87,6 +88,8 @@ export function createLibraryService(deps: LibraryServiceDeps) {
     summary: Awaited<ReturnType<SourceStatsRepository['summary']>>;
   };
   async function compute(userId: string): Promise<Counts> {
+    // One moment for all three when the repository can (issue 23: numbers that agree).
+    if (deps.stats.snapshot) return deps.stats.snapshot(userId);
     const [members, catalogs, summary] = await Promise.all([
       deps.stats.memberCounts(userId),
       deps.stats.catalogCounts(userId),

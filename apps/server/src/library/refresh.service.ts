@@ -17,8 +17,9 @@ export interface RefreshServiceDeps {
   histogram: TempoHistogramRepository;
   /** Queues the user's next scan unit now. */
   wake: (userId: string) => Promise<void>;
-  /** When Spotify work resumes after a cooldown (429, the daily quota); null when not paused. */
-  workResumesAt: () => Promise<Date | null>;
+  /** When Spotify work resumes after a cooldown (429, the daily quota) or, for a priority, when its share
+   *  of the day allows a call again; null when not paused. */
+  workResumesAt: (priority?: 'library_scan') => Promise<Date | null>;
   /** Tempos below this confidence are not placed, so the chart leaves them out too. */
   minConfidence: number;
   now?: () => number;
@@ -43,12 +44,13 @@ export function createRefreshService(deps: RefreshServiceDeps) {
         queued = await deps.repo.requestRescan(userId, REFRESH_MIN_MS);
       }
       await deps.wake(userId);
-      const paused = await deps.workResumesAt();
+      // A rescan runs at the scans' priority: it waits for their share of Spotify's daily limit too.
+      const paused = await deps.workResumesAt('library_scan');
       const at = Math.max(now(), paused?.getTime() ?? 0, sourceWaits?.getTime() ?? 0);
       const when = formatLocalTime(new Date(at), o.timeZone);
       const waits = at > now() + 5_000;
       const message = waits
-        ? `Queued. Spotify's call budget is spent for now, so it runs at ${when}.`
+        ? `Queued. Spotify's limit on Pacebeat's calls is reached for now, so the rescan starts at ${when}.`
         : queued
           ? 'Queued: the rescan starts now.'
           : 'A rescan was asked for less than a minute ago: it is already queued.';

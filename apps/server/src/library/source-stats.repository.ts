@@ -1,7 +1,12 @@
-// The status page's counts: tracks each source holds and how many have a tempo (reads the tempo cache,
+// The status page's counts: songs each source holds and how many have a tempo (reads the tempo cache,
 // tempo_recordings, by recording key), and the library at a glance. Read-only SQL.
+//
+// Every count here means what the tempo chart's does (issue 23: one runner, one moment, one number): a song
+// is a recording (`recording_key`: one however many tracks carry it), and "with a tempo" is a tempo the
+// playlists' writer trusts (above 0 BPM, confidence at least `minConfidence`); anything else is "without".
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { MIN_CONFIDENCE } from '../playlists/matching.ts';
 import { userTracksCte } from './artist-set.repository.ts';
 
 export interface SourceCounts {
@@ -20,16 +25,21 @@ export interface CatalogCounts extends SourceCounts {
   releasesRead: number;
 }
 
-export function createSourceStatsRepository(db: Db) {
-  return {
-    /** Per Liked Songs or playlist source (by source row id): tracks held and tracks with a tempo. */
-    async memberCounts(userId: string): Promise<Map<number, SourceCounts>> {
-      const rows = await db.execute<{ source_ref: string; known: number; with_tempo: number }>(sql`
-        select st.source_ref, count(*)::int as known, count(tr.key)::int as with_tempo
+export function createSourceStatsRepository(db: Db, o: { minConfidence?: number } = {}) {
+  const minConfidence = o.minConfidence ?? MIN_CONFIDENCE;
+  /** The join that finds a trusted tempo of library track `t`'s recording (as `tr`). */
+  const trusted = sql`tr.key = t.recording_key and tr.bpm > 0 and tr.confidence >= ${minConfidence}`;
+  type Executor = Pick<Db, 'execute'>;
+  const repo = {
+    /** Per Liked Songs or playlist source (by source row id): songs held and songs with a tempo. */
+    async memberCounts(userId: string, x: Executor = db): Promise<Map<number, SourceCounts>> {
+      const rows = await x.execute<{ source_ref: string; known: number; with_tempo: number }>(sql`
+        select st.source_ref, count(distinct t.recording_key)::int as known,
+               count(distinct t.recording_key) filter (where tr.key is not null)::int as with_tempo
         from library_source_tracks st
         join library_sources s on s.id = st.source_ref and s.user_id = ${userId}
         join library_tracks t on t.id = st.track_id
-        left join tempo_recordings tr on tr.key = t.recording_key and tr.bpm is not null
+        left join tempo_recordings tr on ${trusted}
         group by st.source_ref`);
       return new Map(
         rows.rows.map((r) => [Number(r.source_ref), { knownTracks: r.known, tracksWithTempo: r.with_tempo }]),
@@ -40,8 +50,8 @@ export function createSourceStatsRepository(db: Db) {
      * For Followed artists (its artists' catalogs) and Artist catalogs (the catalogs of the artists of
      * the enabled Liked Songs and playlists), whether or not the source itself is enabled.
      */
-    async catalogCounts(userId: string): Promise<Map<string, CatalogCounts>> {
-      const rows = await db.execute<{
+    async catalogCounts(userId: string, x: Executor = db): Promise<Map<string, CatalogCounts>> {
+      const rows = await x.execute<{
         kind: string;
         artists: number;
         artists_read: number;
@@ -69,13 +79,13 @@ export function createSourceStatsRepository(db: Db) {
         catalog as (
           select s.kind, count(distinct r.id)::int as releases,
                  count(distinct r.id) filter (where r.read_at is not null)::int as releases_read,
-                 count(distinct t.id)::int as known,
-                 count(distinct t.id) filter (where tr.key is not null)::int as with_tempo
+                 count(distinct t.recording_key)::int as known,
+                 count(distinct t.recording_key) filter (where tr.key is not null)::int as with_tempo
           from sets s
           join library_artist_releases ar on ar.artist_id = s.artist_id
           left join library_releases r on r.id = ar.release_id
           left join library_tracks t on t.release_id = ar.release_id and s.artist_id = any(t.artist_ids)
-          left join tempo_recordings tr on tr.key = t.recording_key and tr.bpm is not null
+          left join tempo_recordings tr on ${trusted}
           group by s.kind)
         select a.kind, a.artists, a.artists_read, a.artists_listed,
                coalesce(c.releases, 0) as releases, coalesce(c.releases_read, 0) as releases_read,
@@ -97,17 +107,35 @@ export function createSourceStatsRepository(db: Db) {
       );
     },
 
-    /** Distinct tracks of the enabled sources (what matching sees), and how many have a tempo. */
-    async summary(userId: string): Promise<SourceCounts> {
-      const rows = await db.execute<{ known: number; with_tempo: number }>(sql`
+    /** Songs of the enabled sources (what matching sees, and the tempo chart counts), and how many have a
+     *  tempo: the chart's figures. */
+    async summary(userId: string, x: Executor = db): Promise<SourceCounts> {
+      const rows = await x.execute<{ known: number; with_tempo: number }>(sql`
         with ${userTracksCte(userId)}
-        select count(*)::int as known, count(tr.key)::int as with_tempo
+        select count(distinct t.recording_key)::int as known,
+               count(distinct t.recording_key) filter (where tr.key is not null)::int as with_tempo
         from user_tracks x
         join library_tracks t on t.id = x.track_id
-        left join tempo_recordings tr on tr.key = t.recording_key and tr.bpm is not null`);
+        left join tempo_recordings tr on ${trusted}`);
       const r = rows.rows[0];
       return { knownTracks: r?.known ?? 0, tracksWithTempo: r?.with_tempo ?? 0 };
     },
+
+    /**
+     * The three at one moment (issue 23): one read-only repeatable-read transaction, so a scan storing a
+     * page between two of the queries cannot make the summary and the source rows disagree.
+     */
+    async snapshot(userId: string) {
+      return db.transaction(
+        async (tx) => ({
+          members: await repo.memberCounts(userId, tx),
+          catalogs: await repo.catalogCounts(userId, tx),
+          summary: await repo.summary(userId, tx),
+        }),
+        { isolationLevel: 'repeatable read', accessMode: 'read only' },
+      );
+    },
   };
+  return repo;
 }
 export type SourceStatsRepository = ReturnType<typeof createSourceStatsRepository>;

@@ -230,6 +230,23 @@ describe('dueNow: when to spend an add call', () => {
     expect(dueNow(few, true, POLICY, NOW + 120_000).due.get('a')).toBe(20);
   });
 
+  it('a first fill short of 50 goes out once its first match waited firstFillWaitMs (issue 23)', () => {
+    const policy = { ...POLICY, firstFillWaitMs: 15_000 };
+    const few = new Map([
+      ['a', planned(20, NOW - 1000)],
+      ['b', planned(3, NOW - 5000)],
+    ]);
+    const early = dueNow(few, true, policy, NOW);
+    expect([...early.due.values()]).toEqual([0, 0]);
+    expect(early.nextAt).toBe(NOW - 5000 + 15_000);
+    expect(dueNow(few, true, policy, NOW + 10_000).due).toEqual(
+      new Map([
+        ['a', 20],
+        ['b', 3],
+      ]),
+    );
+  });
+
   it('then adds full batches of 100 at once, and a remainder once it has waited long enough', () => {
     const plan = new Map([
       ['a', planned(230, NOW - 10_000)],

@@ -227,6 +227,11 @@ export interface AddPolicy {
   firstFill: number;
   /** A match that is not part of a full batch waits at most this long for others to share its call. */
   maxWaitMs: number;
+  /**
+   * A first fill short of `firstFill` matches waits at most this long after its first match (issue 23: the
+   * runner watches the page; a few add calls more are worth playlists within seconds). Default: maxWaitMs.
+   */
+  firstFillWaitMs?: number;
 }
 
 /**
@@ -250,11 +255,12 @@ export function dueNow(
     if (list.length === 0) continue;
     const waited = now - oldest(list) >= policy.maxWaitMs;
     let n: number;
-    if (firstFill)
-      n = all.length >= policy.firstFill || now - oldest(all) >= policy.maxWaitMs ? list.length : 0;
+    const firstWait = policy.firstFillWaitMs ?? policy.maxWaitMs;
+    if (firstFill) n = all.length >= policy.firstFill || now - oldest(all) >= firstWait ? list.length : 0;
     else n = waited ? list.length : Math.floor(list.length / policy.batch) * policy.batch;
     due.set(id, n);
-    if (n < list.length) later(oldest(firstFill ? all : list.slice(n)) + policy.maxWaitMs);
+    if (n < list.length)
+      later(firstFill ? oldest(all) + firstWait : oldest(list.slice(n)) + policy.maxWaitMs);
   }
   return { due, nextAt };
 }

@@ -93,9 +93,12 @@ describe('playlists repository', () => {
       'isrc:C': 'present',
     });
     const stats = await repo.statsOf([t!.id], new Date(Date.now() - 7 * 86_400_000));
-    expect(stats.get(t!.id)).toEqual({ tracksAdded: 2, tracksAdded7Days: 2 });
+    // Tracks added (issue 23): what Pacebeat added that the playlist holds now; B was removed by the user.
+    expect(stats.get(t!.id)).toEqual({ tracksAdded: 1, tracksAdded7Days: 1 });
     const later = await repo.statsOf([t!.id], new Date(Date.now() + 60_000));
-    expect(later.get(t!.id)).toEqual({ tracksAdded: 2, tracksAdded7Days: 0 });
+    expect(later.get(t!.id)).toEqual({ tracksAdded: 1, tracksAdded7Days: 0 });
+    const [listed] = await repo.listTargetsWithStats(user, new Date(Date.now() - 7 * 86_400_000));
+    expect(listed!.stats).toEqual({ tracksAdded: 1, tracksAdded7Days: 1 });
     const songs = (await repo.placedSongs([t!.id])).get(t!.id)!;
     for (const k of ['A', 'B', 'C'])
       expect(songs.has({ trackId: 'other', recordingKey: `isrc:${k}` })).toBe(true);

@@ -58,14 +58,14 @@ export function createPlaylistsRepository(db: Db) {
         .orderBy(asc(playlistTargets.position), asc(playlistTargets.minBpm));
     },
 
-    /** Per target: tracks Pacebeat added (still there or removed since), in all and since `since`. */
+    /** Per target: tracks Pacebeat added that the playlist holds now (issue 23), in all and since `since`. */
     async statsOf(targetIds: string[], since: Date): Promise<Map<string, TargetStats>> {
       if (targetIds.length === 0) return new Map();
       const rows = await db
         .select({
           targetId: playlistTargetTracks.targetId,
-          added: sql<number>`count(*) filter (where ${playlistTargetTracks.state} in ('added', 'removed', 'removing', 'unplaced'))::int`,
-          recent: sql<number>`count(*) filter (where ${playlistTargetTracks.state} in ('added', 'removed', 'removing', 'unplaced') and ${playlistTargetTracks.addedAt} >= ${since.toISOString()}::timestamptz)::int`,
+          added: sql<number>`count(*) filter (where ${playlistTargetTracks.state} = 'added')::int`,
+          recent: sql<number>`count(*) filter (where ${playlistTargetTracks.state} = 'added' and ${playlistTargetTracks.addedAt} >= ${since.toISOString()}::timestamptz)::int`,
         })
         .from(playlistTargetTracks)
         .where(inArray(playlistTargetTracks.targetId, targetIds))

@@ -17,9 +17,10 @@ import { forbidSudo, requireUser } from '../http/auth.plugin.ts';
 import { createSerializedOnce } from '../http/serialized-once.ts';
 import type { PlaylistsService } from './playlists.service.ts';
 import type { TargetEditor } from './target-editor.service.ts';
+import { readerKey } from '../http/format-time.ts';
 
 export interface PlaylistsRoutesOptions {
-  playlists: Pick<PlaylistsService, 'targets'>;
+  playlists: Pick<PlaylistsService, 'targetsReply'>;
   /** The runner's edits (absent: read-only targets). */
   editor?: TargetEditor;
 }
@@ -27,17 +28,17 @@ export interface PlaylistsRoutesOptions {
 export async function playlistsRoutes(app: FastifyInstance, opts: PlaylistsRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   // The same targets (the service's cached presentation) are serialised once.
-  const sendTargets = createSerializedOnce((targets: TargetsReply['data']['targets']) => ({
-    data: { targets },
-  }));
+  const sendTargets = createSerializedOnce((data: TargetsReply['data']) => ({ data }));
   r.get(
     '/targets',
     { onRequest: requireUser, schema: { querystring: SudoQuery, response: { 200: TargetsReply } } },
     async (req, reply) => {
       // Times in the reader's time zone (the admin's, in sudo mode).
       const { user, timeZone } = req.auth!;
-      const targets = await opts.playlists.targets(user.id, timeZone);
-      sendTargets(reply, targets);
+      sendTargets(
+        reply,
+        await opts.playlists.targetsReply(user.id, readerKey(timeZone, req.headers['accept-language'])),
+      );
       return reply;
     },
   );

@@ -1,11 +1,12 @@
 // A user's targets: the defaults made on connect, what the status page shows, and forgetting them on
 // disconnect. Writing to Spotify is the writer's (writer.ts), run by the playlist-sync job.
-import type { Target } from '@pacebeat/contract';
+import type { FirstFill, Target } from '@pacebeat/contract';
 import type { LiveCache } from '../cache/live-cache.ts';
 import { createPresentedMemo } from '../cache/presented.ts';
 import { formatLocalTime } from '../http/format-time.ts';
 import { DEFAULT_TARGETS, targetName } from './matching.ts';
 import type { PlaylistsRepository, TargetRow, TargetStats } from './playlists.repository.ts';
+import { DEFAULT_WRITER_SETTINGS } from './sync-context.ts';
 
 export interface PlaylistsServiceDeps {
   repo: Pick<
@@ -17,6 +18,8 @@ export interface PlaylistsServiceDeps {
   /** A user's targets and stats, invalidated across processes (tag `targets:<userId>`). */
   cache?: LiveCache<TargetsWithStats>;
   now?: () => number;
+  /** The matches a first fill waits for (the writer's `firstFill` setting). */
+  firstFillNeeded?: number;
 }
 
 export type TargetsWithStats = Awaited<ReturnType<PlaylistsRepository['listTargetsWithStats']>>;
@@ -58,12 +61,34 @@ export function presentTarget(t: TargetRow, s: TargetStats | undefined, timeZone
   };
 }
 
+/**
+ * How far the first fill is (issue 23): the matches the writer planned, while no target has a playlist yet
+ * (and the writer has planned at least once); null otherwise.
+ */
+export function presentFirstFill(rows: TargetsWithStats, needed: number): FirstFill | null {
+  if (rows.length === 0 || rows.some((r) => r.target.playlistId !== null)) return null;
+  const counted = rows.filter((r) => r.target.firstFillMatches !== null);
+  if (counted.length === 0) return null;
+  return { matches: counted.reduce((n, r) => n + r.target.firstFillMatches!, 0), needed };
+}
+
 export function createPlaylistsService(deps: PlaylistsServiceDeps) {
   const now = deps.now ?? Date.now;
+  const needed = deps.firstFillNeeded ?? DEFAULT_WRITER_SETTINGS.firstFill;
   // Made once per cached rows and time zone (the cache's rows are the same object until a change drops them).
-  const presented = createPresentedMemo(([rows]: readonly [TargetsWithStats], timeZone: string | null) =>
-    rows.map((r) => presentTarget(r.target, r.stats, timeZone)),
-  );
+  const presented = createPresentedMemo(([rows]: readonly [TargetsWithStats], timeZone: string | null) => ({
+    targets: rows.map((r) => presentTarget(r.target, r.stats, timeZone)),
+    first_fill: presentFirstFill(rows, needed),
+  }));
+  async function targetsReply(
+    userId: string,
+    timeZone: string | null,
+  ): Promise<{ targets: Target[]; first_fill: FirstFill | null }> {
+    const read = () => deps.repo.listTargetsWithStats(userId, new Date(now() - WEEK_MS));
+    const rows = deps.cache ? await deps.cache.get(userId, read, () => [`targets:${userId}`]) : await read();
+    return presented([rows], timeZone);
+  }
+
   return {
     /**
      * The four default targets (150–190 BPM in steps of 10), for a user who never had targets: idempotent,
@@ -77,13 +102,13 @@ export function createPlaylistsService(deps: PlaylistsServiceDeps) {
       );
     },
 
-    /** GET /api/spotify/targets: the spec's fields, times in the reader's time zone. Reads only. */
+    /** GET /api/spotify/targets: the spec's fields, times in the reader's time zone, and how far the
+     *  first fill is. Reads only; the same object while the cached rows last. */
+    targetsReply,
+
+    /** The targets alone (see targetsReply). */
     async targets(userId: string, timeZone: string | null): Promise<Target[]> {
-      const read = () => deps.repo.listTargetsWithStats(userId, new Date(now() - WEEK_MS));
-      const rows = deps.cache
-        ? await deps.cache.get(userId, read, () => [`targets:${userId}`])
-        : await read();
-      return presented([rows], timeZone);
+      return (await targetsReply(userId, timeZone)).targets;
     },
 
     /** Ask the writer to remove from these targets' playlists the recordings Pacebeat added (state 'added'

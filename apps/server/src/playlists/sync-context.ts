@@ -52,8 +52,10 @@ export interface WriterSettings {
   /** How often a playlist is looked for among the user's playlists (did they delete or unfollow it?). */
   followCheckMs: number;
   minConfidence: number;
-  /** A user's first placements wait for this many matches (one add per playlist shows them all). */
+  /** A user's first placements wait for this many matches (one add per playlist shows them all)... */
   firstFill: number;
+  /** ...or at most this long after the first match (issue 23: the first playlists within seconds). */
+  firstFillWaitMs: number;
   /** Matches short of a full batch of 100 wait at most this long for others to share their add call. */
   maxWaitMs: number;
 }
@@ -65,6 +67,7 @@ export const DEFAULT_WRITER_SETTINGS: WriterSettings = {
   followCheckMs: 6 * 3600_000,
   minConfidence: MIN_CONFIDENCE,
   firstFill: 50,
+  firstFillWaitMs: 15_000,
   maxWaitMs: 2 * 60_000,
 };
 

@@ -41,6 +41,17 @@ function filtersOf(f: Partial<ApiFilters> | undefined): Partial<TargetFilters> {
   };
 }
 
+/** A repeated add is one within this time of the first, with the same name, range and filters. */
+export const REPEATED_ADD_MS = 60_000;
+
+/** True when `t` is what this add request made a moment ago (so the request is a repeat of it). */
+function madeBy(t: TargetRow, name: string, body: NewTargetBody, now = Date.now()): boolean {
+  if (t.name !== name || t.minBpm !== body.min_bpm || t.maxBpm !== body.max_bpm) return false;
+  if (now - t.createdAt.getTime() > REPEATED_ADD_MS) return false;
+  const given = filtersOf(body.filters) as Record<string, unknown>;
+  return Object.entries(given).every(([key, value]) => (t as Record<string, unknown>)[key] === value);
+}
+
 export function createTargetEditor(deps: TargetEditorDeps) {
   async function shown(t: TargetRow, timeZone: string | null): Promise<Target> {
     const stats = await deps.repo.statsOf([t.id], new Date(Date.now() - 7 * 86_400_000));
@@ -57,18 +68,32 @@ export function createTargetEditor(deps: TargetEditorDeps) {
   }
 
   return {
-    /** A new target; its playlist is made once it has a match. */
+    /**
+     * A new target; its playlist is made once it has a match. The same request again (a double click, a
+     * retry after a lost answer) answers the target it made, not a conflict over its own name.
+     */
     async add(userId: string, body: NewTargetBody, timeZone: string | null): Promise<Target> {
-      if ((await deps.repo.listTargets(userId)).length >= MAX_TARGETS)
+      const name = body.name ?? targetName(body.min_bpm, body.max_bpm);
+      const live = await deps.repo.listTargets(userId);
+      const repeated = live.find((t) => madeBy(t, name, body));
+      if (repeated) return shown(repeated, timeZone);
+      if (live.length >= MAX_TARGETS)
         throw conflict(`You can have at most ${MAX_TARGETS} target playlists.`, 'TooManyTargets');
-      const t = await unique(() =>
-        deps.repo.addTarget(userId, {
-          name: body.name ?? targetName(body.min_bpm, body.max_bpm),
+      let t: TargetRow;
+      try {
+        t = await deps.repo.addTarget(userId, {
+          name,
           minBpm: body.min_bpm,
           maxBpm: body.max_bpm,
           ...filtersOf(body.filters),
-        }),
-      );
+        });
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+        // Two of the same request at once: the other one made it.
+        const made = (await deps.repo.listTargets(userId)).find((x) => madeBy(x, name, body));
+        if (made) return shown(made, timeZone);
+        throw nameTaken();
+      }
       await deps.trigger(userId);
       return shown(t, timeZone);
     },

@@ -254,7 +254,7 @@ describe('refresh now', () => {
       const all = RefreshReply.parse((await call('POST', '/api/spotify/refresh', r.cookie, {})).json()).data;
       expect(all.runs_at).toBe(Math.ceil(pausedUntil.getTime() / 1000));
       expect(all.message).toContain(all.runs_at_str);
-      expect(all.message).toMatch(/budget is spent/);
+      expect(all.message).toMatch(/limit on Pacebeat's calls is reached/);
     } finally {
       pausedUntil = null;
     }

@@ -1,7 +1,7 @@
 // The SQL of editing targets (issue 15): a runner's own targets by id, adding, editing (name, range,
 // filters), deleting in Pacebeat (archived: the Spotify playlist stays) and the playlist details the
 // writer still owes Spotify. Composed into the playlists repository.
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { playlistTargets, playlistTargetTracks } from '../db/playlists.schema.ts';
 import type { TargetFilters } from './matching.ts';
@@ -28,8 +28,11 @@ export function createTargetsRepository(db: Db) {
       isNull(playlistTargets.archivedAt),
     );
 
-  /** The track states that count as added by Pacebeat (still there or removed since). */
-  const added = sql`${playlistTargetTracks.state} in ('added', 'removed', 'removing', 'unplaced')`;
+  /**
+   * "Tracks added" (issue 23): what Pacebeat added that the playlist holds now. Songs the runner removed
+   * in Spotify, or Pacebeat removed on request (or is removing), no longer count.
+   */
+  const added = sql`${playlistTargetTracks.state} = 'added'`;
 
   return {
     /**
@@ -57,6 +60,32 @@ export function createTargetsRepository(db: Db) {
         .leftJoinLateral(stats, sql`true`)
         .where(and(eq(playlistTargets.userId, userId), isNull(playlistTargets.archivedAt)))
         .orderBy(asc(playlistTargets.position), asc(playlistTargets.minBpm));
+    },
+
+    /**
+     * The first fill's progress (issue 23): each target's matches planned so far, written only where it
+     * changed (each write tells the targets caches); null clears it once a playlist exists.
+     */
+    async recordFirstFill(userId: string, counts: Map<string, number> | null): Promise<void> {
+      if (counts === null) {
+        await db
+          .update(playlistTargets)
+          .set({ firstFillMatches: null })
+          .where(and(eq(playlistTargets.userId, userId), isNotNull(playlistTargets.firstFillMatches)));
+        return;
+      }
+      for (const [id, n] of counts) {
+        await db
+          .update(playlistTargets)
+          .set({ firstFillMatches: n })
+          .where(
+            and(
+              eq(playlistTargets.id, id),
+              eq(playlistTargets.userId, userId),
+              sql`${playlistTargets.firstFillMatches} is distinct from ${n}`,
+            ),
+          );
+      }
     },
 
     /** One of the user's live targets; undefined for another user's, a deleted one or none. */

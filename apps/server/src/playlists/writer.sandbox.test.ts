@@ -98,11 +98,18 @@ describe('the playlist writer', () => {
   it('waits for a first fill of 50 matches, then shows them with one add per playlist', async () => {
     const r = await ph.runner();
     // A long wait: the pool's tempos may have been cached minutes ago by another test file.
-    const writer = r.writer({ settings: { firstFill: 50, maxWaitMs: 3_600_000 } });
+    const writer = r.writer({
+      settings: { firstFill: 50, maxWaitMs: 3_600_000, firstFillWaitMs: 3_600_000 },
+    });
     const first = await writer.sync(r.userId);
     expect(first).toMatchObject({ status: 'done', added: 0 });
     expect(first.status === 'done' && first.followUpAt!.getTime()).toBeGreaterThan(Date.now());
     expect(requests(r, 'POST', /\/items$/)).toEqual([]);
+    // The status page says how far it is (issue 23): the matches planned so far, out of the 50.
+    const waiting = await ph.service.targetsReply(r.userId, 'UTC');
+    expect(waiting.first_fill).toEqual({ matches: expect.any(Number), needed: 50 });
+    expect(waiting.first_fill!.matches).toBeGreaterThan(0);
+    expect(waiting.first_fill!.matches).toBeLessThan(50);
 
     // Enough on their own: few of the pool's songs have a checked tempo without the audio.
     const more = [
@@ -116,6 +123,9 @@ describe('the playlist writer', () => {
     const lists = r.playlists();
     expect([...lists.values()].flat().length).toBeGreaterThanOrEqual(50);
     expect(requests(r, 'POST', /\/items$/)).toHaveLength(lists.size);
+    // Once a playlist exists there is nothing to wait for: no first-fill line.
+    await writer.sync(r.userId);
+    expect((await ph.service.targetsReply(r.userId, 'UTC')).first_fill).toBeNull();
   });
 
   it('adds 100 per call in rank order, and only what is new on the next run', async () => {
@@ -165,8 +175,12 @@ describe('the playlist writer', () => {
     expect(states.get(fitting[0]!)).toBe('removed');
     expect(states.get(fitting[3]!)).toBe('removed');
     expect(states.get(fitting[12]!)).toBe('present');
-    // Added by Pacebeat: 13 of the fitting songs (two removed since) and the pool's own matches.
-    const added = 13 + before.filter((id) => !fitting.includes(id)).length;
+    // "Tracks added" (issue 23): what Pacebeat added that the playlist holds now: 13 of the fitting songs
+    // less the two the user removed, and the pool's own matches; the removed ones no longer count.
+    const added = 11 + before.filter((id) => !fitting.includes(id)).length;
+    expect(added).toBe(
+      after.filter((id) => id !== fitting[12]).length, // the playlist, less the user's own song
+    );
     const [shown] = (await ph.service.targets(r.userId, 'UTC')).filter((x) => x.target === target.name);
     expect(shown!.stats).toEqual({ tracks_added: added, tracks_added_7days: added });
 

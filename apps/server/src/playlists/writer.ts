@@ -30,7 +30,9 @@ import {
 } from './sync-context.ts';
 
 export interface PlaylistWriterDeps {
-  repo: WriterRepo & Pick<PlaylistsRepository, 'acquireLease' | 'releaseLease' | 'finishJob'>;
+  repo: WriterRepo &
+    Pick<PlaylistsRepository, 'acquireLease' | 'releaseLease' | 'finishJob'> &
+    Partial<Pick<PlaylistsRepository, 'recordFirstFill'>>;
   accounts: Pick<SpotifyAccountRepository, 'get'>;
   api: (ctx: CallContext) => SpotifyApi;
   tempos: Pick<TempoRepository, 'getByKeys'>;
@@ -145,6 +147,14 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
     // No playlist made yet: the user's first fill. Small adds wait a little for more matches.
     const firstFill = !targets.some((t) => t.playlistId !== null);
     const { due, nextAt } = dueNow(plan, firstFill, { ...settings, batch: ADD_BATCH }, c.now());
+    // The status page says how far the first fill is (issue 23); cleared once a playlist exists.
+    if (firstFill)
+      await deps.repo.recordFirstFill?.(
+        userId,
+        new Map(open.map((t) => [t.id, plan.get(t.id)?.length ?? 0])),
+      );
+    else if (targets.some((t) => t.firstFillMatches !== null))
+      await deps.repo.recordFirstFill?.(userId, null);
     if (nextAt !== null) c.followUp(nextAt);
     // 3b. Spotify keeps taking adds to a playlist its owner deleted: each one this run adds to is checked
     // first (one call for up to 40), unless step 2 just did.

@@ -257,6 +257,18 @@ export function createBudgetRepository(db: Db) {
       return { used: Number(r.n), now: new Date(r.now), oldest: r.oldest ? new Date(r.oldest) : null };
     },
 
+    /** When the `(offset+1)`-th oldest call of the last `ms` leaves the window (null: there is none). */
+    async slotLeavesAt(budget: string, ms: number, offset: number): Promise<Date | null> {
+      const rows = await db.execute<{ at: Date }>(
+        sql`select ${spotifyCallSlots.at} as at from ${spotifyCallSlots}
+            where ${spotifyCallSlots.budget} = ${budget}
+              and ${spotifyCallSlots.at} > clock_timestamp() - ${`${ms} milliseconds`}::interval
+            order by ${spotifyCallSlots.at} offset ${Math.max(0, offset)} limit 1`,
+      );
+      const at = rows.rows[0]?.at;
+      return at ? new Date(new Date(at).getTime() + ms + 1) : null;
+    },
+
     async getCapability(capability: string): Promise<{ available: boolean; detail: string } | undefined> {
       const rows = await db
         .select()

@@ -10,7 +10,7 @@ import type { LiveCache } from '../cache/live-cache.ts';
 import { AppError, badRequest, conflict } from '../http/errors.ts';
 import type { SpotifyAccountRepository } from './account.repository.ts';
 import { spotifyApi } from './api.ts';
-import { DAILY_WINDOW_MS, type BudgetLimits } from './budget.ts';
+import { allowance, CEILINGS, DAILY_WINDOW_MS, type BudgetLimits, type Priority } from './budget.ts';
 import type { BudgetRepository } from './budget.repository.ts';
 import type { SpotifyClient } from './client.ts';
 import { SpotifyAccountDisabledError, SpotifyApiError, SpotifyDeferredError } from './errors.ts';
@@ -19,7 +19,8 @@ import type { SpotifyTokens } from './tokens.service.ts';
 
 export interface SpotifyConnectDeps {
   accounts: Pick<SpotifyAccountRepository, 'get' | 'findByAccountId' | 'link' | 'delete'>;
-  budget: Pick<BudgetRepository, 'activeCooldowns' | 'usedSince' | 'forgetUserInLedger' | 'ledger'>;
+  budget: Pick<BudgetRepository, 'activeCooldowns' | 'usedSince' | 'forgetUserInLedger' | 'ledger'> &
+    Partial<Pick<BudgetRepository, 'slotLeavesAt'>>;
   client: SpotifyClient;
   tokens: Pick<SpotifyTokens, 'forget'>;
   cipher: TokenCipher;
@@ -191,8 +192,12 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
       };
     },
 
-    /** When Spotify work resumes, if a cooldown runs or the daily quota is spent; null when it runs. */
-    async workResumesAt(): Promise<Date | null> {
+    /**
+     * When Spotify work resumes, if a cooldown runs or the daily quota is spent; null when it runs. With a
+     * `priority`, also its own share of the day (issue 23: a rescan waits once scans used their 80 %, with
+     * the quota not yet spent).
+     */
+    async workResumesAt(priority?: Priority): Promise<Date | null> {
       const { key, dailyQuota } = deps.settings.limits;
       const cooldowns = await deps.budget.activeCooldowns(key);
       const last = cooldowns.at(-1);
@@ -200,6 +205,9 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
       if (dailyQuota !== null) {
         const day = await deps.budget.usedSince(key, DAILY_WINDOW_MS);
         if (day.used >= dailyQuota && day.oldest) return new Date(day.oldest.getTime() + DAILY_WINDOW_MS);
+        const allowed = priority ? allowance(dailyQuota, CEILINGS[priority].daily) : dailyQuota;
+        if (day.used >= allowed && deps.budget.slotLeavesAt)
+          return deps.budget.slotLeavesAt(key, DAILY_WINDOW_MS, day.used - allowed);
       }
       return null;
     },

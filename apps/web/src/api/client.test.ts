@@ -78,6 +78,24 @@ describe('createApiClient', () => {
     });
   });
 
+  it('keeps a 400’s refusals by field, and drops malformed ones', async () => {
+    const fields = [{ field: 'name', message: 'The name may not be empty.' }];
+    const api = createApiClient({
+      fetch: fakeFetch(400, {
+        error: {
+          code: 'ValidationError',
+          message: 'The name may not be empty.',
+          fields: [...fields, { x: 1 }],
+        },
+        error_name: 'ValidationError',
+        requestId: 'r',
+      }),
+    });
+    const error = await api.post('x', {}, PingReply).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).fields).toEqual(fields);
+  });
+
   it('reports an answer without the envelope as HttpError', async () => {
     const fetch = fakeFetch(502, '<html>Bad Gateway</html>');
     await expect(createApiClient({ fetch }).get('ping', PingReply)).rejects.toMatchObject({

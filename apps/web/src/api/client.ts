@@ -22,15 +22,26 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly requestId: string | undefined;
+  /** A 400's refusals by field (`name`, `filters.max_duration_s`), for a form to show under each field. */
+  readonly fields: FieldRefusal[];
 
-  constructor(status: number, code: string, message: string, requestId?: string) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    requestId?: string,
+    fields: FieldRefusal[] = [],
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.requestId = requestId;
+    this.fields = fields;
   }
 }
+
+export type FieldRefusal = { field: string; message: string };
 
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
@@ -122,9 +133,21 @@ function envelopeOf(payload: unknown): (Pick<ErrorReply, 'error'> & { requestId?
   if (typeof payload !== 'object' || payload === null) return undefined;
   const { error, requestId } = payload as { error?: unknown; requestId?: unknown };
   if (typeof error !== 'object' || error === null) return undefined;
-  const { code, message } = error as { code?: unknown; message?: unknown };
+  const { code, message, fields } = error as { code?: unknown; message?: unknown; fields?: unknown };
   if (typeof code !== 'string' || typeof message !== 'string') return undefined;
-  return { error: { code, message }, requestId: typeof requestId === 'string' ? requestId : undefined };
+  const refusals = Array.isArray(fields)
+    ? fields.filter(
+        (f): f is FieldRefusal =>
+          typeof f === 'object' &&
+          f !== null &&
+          typeof (f as FieldRefusal).field === 'string' &&
+          typeof (f as FieldRefusal).message === 'string',
+      )
+    : [];
+  return {
+    error: { code, message, fields: refusals },
+    requestId: typeof requestId === 'string' ? requestId : undefined,
+  };
 }
 
 function errorFromReply(response: Response, payload: unknown): ApiError {
@@ -136,5 +159,11 @@ function errorFromReply(response: Response, payload: unknown): ApiError {
       `HTTP ${response.status} ${response.statusText}`.trim(),
     );
   }
-  return new ApiError(response.status, envelope.error.code, envelope.error.message, envelope.requestId);
+  return new ApiError(
+    response.status,
+    envelope.error.code,
+    envelope.error.message,
+    envelope.requestId,
+    envelope.error.fields,
+  );
 }

@@ -1,4 +1,4 @@
-import { AUTH_TEXTS, FIELD_TEXTS } from '@pacebeat/contract';
+import { AUTH_TEXTS, FIELD_TEXTS, REQUEST_TEXTS, TARGET_TEXTS } from '@pacebeat/contract';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './client.ts';
 import { PLAIN, plainMessage } from './plain-message.ts';
@@ -23,6 +23,18 @@ describe('plainMessage', () => {
       `body: email: ${FIELD_TEXTS.emailTooLong}; password: ${AUTH_TEXTS.passwordMissing}`,
     );
     expect(plainMessage(error)).toBe(`${AUTH_TEXTS.passwordMissing}. ${FIELD_TEXTS.emailTooLong}`);
+  });
+
+  it('keeps the pace and address texts, as sentences', () => {
+    const error = new ApiError(
+      400,
+      'ValidationError',
+      `${TARGET_TEXTS.nameControl} ${TARGET_TEXTS.rangeOrder}`,
+    );
+    expect(plainMessage(error)).toBe(`${TARGET_TEXTS.nameControl} ${TARGET_TEXTS.rangeOrder}`);
+    expect(plainMessage(new ApiError(400, 'ValidationError', REQUEST_TEXTS.badAddress))).toBe(
+      REQUEST_TEXTS.badAddress,
+    );
   });
 
   it('passes our own 4xx messages, and hides 5xx, broken replies and network details', () => {

@@ -1,8 +1,13 @@
-import { AUTH_TEXTS, FIELD_TEXTS } from '@pacebeat/contract';
+import { AUTH_TEXTS, FIELD_TEXTS, REQUEST_TEXTS, TARGET_TEXTS } from '@pacebeat/contract';
 import { isApiError } from './client.ts';
 
 /** Texts written for people that a 400 may carry (the contract's); any other 400 text is for developers. */
-const PLAIN_TEXTS: readonly string[] = [...Object.values(AUTH_TEXTS), ...Object.values(FIELD_TEXTS)];
+const PLAIN_TEXTS: readonly string[] = [
+  ...Object.values(AUTH_TEXTS),
+  ...Object.values(FIELD_TEXTS),
+  ...Object.values(TARGET_TEXTS),
+  ...Object.values(REQUEST_TEXTS),
+];
 
 export const PLAIN = {
   network: 'A network error has occurred',
@@ -20,7 +25,8 @@ export function plainMessage(error: unknown): string {
   if (error.status === 0) return PLAIN.network;
   if (error.status === 400 && (error.code === 'ValidationError' || error.code.startsWith('FST_'))) {
     const found = PLAIN_TEXTS.filter((text) => error.message.includes(text));
-    return found.length > 0 ? found.join('. ') : PLAIN.notAccepted;
+    if (found.length === 0) return PLAIN.notAccepted;
+    return found.reduce((all, text) => `${all}${/[.!?]$/.test(all) ? '' : '.'} ${text}`);
   }
   if (error.status >= 500 || error.code === 'HttpError' || error.code === 'InvalidReply') {
     return PLAIN.serverFailed;

@@ -10,12 +10,16 @@ import type {
   UndoReply,
 } from '@pacebeat/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { typed } from '../api/client.ts';
+import { typed, type ApiClient } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { useSession } from '../session/session-context.ts';
 
 /** Rows per page of every list. */
 export const PAGE_SIZE = 25;
+
+/** The offset of the last page of a list of `total` rows (0 for an empty list). */
+export const lastPageOffset = (total: number, pageSize: number) =>
+  Math.max(0, Math.floor((total - 1) / pageSize) * pageSize);
 
 /** One page of a target's placed, waiting or skipped tracks (server-paged). */
 export function useTargetTracks(targetId: string, list: TrackList, offset: number) {
@@ -61,30 +65,38 @@ const recordingPath = (key: string) => `spotify/tempo_corrections/${encodeURICom
 const exclusionPath = (kind: ExclusionKind, key: string) =>
   `spotify/exclusions/${kind}/${encodeURIComponent(key)}`;
 
+/** The four choice calls, each the inverse of another (the snackbar's Undo makes the inverse call). */
+export const choiceCalls = (api: ApiClient) => ({
+  correct: (recordingKey: string, body: TempoCorrectionBody) =>
+    api.put(recordingPath(recordingKey), body, typed<TempoCorrectionReply>()),
+  uncorrect: (recordingKey: string) => api.delete(recordingPath(recordingKey), typed<UndoReply>()),
+  exclude: (kind: ExclusionKind, key: string, body: ExclusionBody) =>
+    api.put(exclusionPath(kind, key), body, typed<ExclusionReply>()),
+  restore: (kind: ExclusionKind, key: string) => api.delete(exclusionPath(kind, key), typed<UndoReply>()),
+});
+
 export function useCorrectTempo() {
   const { api } = useSession();
   return useChoiceMutation((v: { recordingKey: string; body: TempoCorrectionBody }) =>
-    api.put(recordingPath(v.recordingKey), v.body, typed<TempoCorrectionReply>()),
+    choiceCalls(api).correct(v.recordingKey, v.body),
   );
 }
 
 export function useUndoCorrection() {
   const { api } = useSession();
-  return useChoiceMutation((recordingKey: string) =>
-    api.delete(recordingPath(recordingKey), typed<UndoReply>()),
-  );
+  return useChoiceMutation((recordingKey: string) => choiceCalls(api).uncorrect(recordingKey));
 }
 
 export function useExclude() {
   const { api } = useSession();
   return useChoiceMutation((v: { kind: ExclusionKind; key: string; body: ExclusionBody }) =>
-    api.put(exclusionPath(v.kind, v.key), v.body, typed<ExclusionReply>()),
+    choiceCalls(api).exclude(v.kind, v.key, v.body),
   );
 }
 
 export function useRestore() {
   const { api } = useSession();
   return useChoiceMutation((v: { kind: ExclusionKind; key: string }) =>
-    api.delete(exclusionPath(v.kind, v.key), typed<UndoReply>()),
+    choiceCalls(api).restore(v.kind, v.key),
   );
 }

@@ -1,4 +1,5 @@
 import type { SkipReason, TempoSourceName, TrackList, TrackRow } from '@pacebeat/contract';
+import { count } from '../status/status-format.ts';
 
 /** How each tempo source is named to a runner. */
 export const SOURCE_NAMES: Record<TempoSourceName, string> = {
@@ -38,6 +39,10 @@ export const LISTS: Record<TrackList, { tab: string; about: string; empty: strin
     empty: 'No track is skipped.',
   },
 };
+
+/** A page past the end of a list that is not empty (the page moves to the last one at once). */
+export const pastTheEnd = (total: number) =>
+  `Nothing on this page: the list has ${count(total)} ${total === 1 ? 'entry' : 'entries'}. Going to its last page…`;
 
 const bpmText = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 

@@ -7,7 +7,8 @@ describe('AboutPage', () => {
   it('shows the About text and a link back to the main page', async () => {
     const { router } = renderApp('/about', visitorApi);
     const main = await screen.findByRole('main');
-    expect(main.textContent).toContain('made by a runner, for runners');
+    // The layout shows at once; the page's own chunk follows.
+    await waitFor(() => expect(main.textContent).toContain('made by a runner, for runners'));
     expect(main.textContent).toContain('scans all tracks of all artists in your music library');
     expect(main.textContent).toContain('one per pace');
     expect(main.textContent).toContain('This is a beta version, so it may fail from time to time.');

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SPOTIFY_ERRORS, SPOTIFY_SCOPES } from '@pacebeat/contract';
+import { markConnecting } from '../session/connect-memory.ts';
 import { challengeOf, readPending, savePending } from '../spotify/pkce.ts';
 import { SPOTIFY_TEXTS as T } from '../spotify/texts.ts';
 import { errorReply, jsonReply, renderApp, type FakeApi } from '../test/render-app.tsx';
@@ -42,7 +43,10 @@ const pending = {
   redirect_uri: 'http://localhost:3000/connect/spotify',
 };
 
-afterEach(() => sessionStorage.clear());
+afterEach(() => {
+  sessionStorage.clear();
+  localStorage.clear();
+});
 
 /** Every location the router goes through (the session provider strips `?refresh` once it has read it). */
 function visited(router: {
@@ -179,9 +183,55 @@ describe('ConnectSpotifyPage', () => {
   it('a code that does not answer this tab’s request (state) is not taken in', async () => {
     savePending(pending);
     const { fetchMock } = renderApp('/connect/spotify?code=CODE3&state=FORGED', (path) =>
-      path.startsWith('/api/whoami') ? whoami() : jsonReply(200, TOKEN_REPLY),
+      path.startsWith('/api/whoami')
+        ? whoami()
+        : path.startsWith('/api/tempo/credits')
+          ? jsonReply(200, { data: { getsongbpm: false } })
+          : jsonReply(200, TOKEN_REPLY),
     );
     expect(await screen.findByText(T.unknownState)).toBeTruthy();
     expect(fetchMock.mock.calls.some(([p]) => String(p) === pending.token_url)).toBe(false);
+  });
+
+  // Issue 23: after the refusal, Proceed → / → /connect/spotify said "Welcome!" and no longer why.
+  it('keeps Spotify’s refusal of the account on the Welcome page after leaving it', async () => {
+    savePending(pending);
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const reason = 'Spotify refused this account: it is not on this app’s list of users.';
+    const api: FakeApi = (path) => {
+      if (path.startsWith('/api/whoami')) return whoami();
+      if (path === pending.token_url) return jsonReply(200, TOKEN_REPLY);
+      if (path.startsWith('/api/spotify/connect_data')) return connectData();
+      if (path.startsWith('/api/spotify/connect'))
+        return errorReply(403, SPOTIFY_ERRORS.accountRefused, reason);
+      return errorReply(404, 'NotFound', 'Not found');
+    };
+    const first = renderApp('/connect/spotify?code=CODE9&state=STATE1', api);
+    expect(await screen.findByText(new RegExp(reason.slice(0, 30)))).toBeTruthy();
+    first.unmount();
+    renderApp('/connect/spotify', api);
+    expect(await screen.findByRole('heading', { name: T.welcome })).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toContain(`Reason: ${reason.replace(/\.$/, '')}.`);
+  });
+
+  // Issue 23: a reload during "Processing authorization result…" showed "Welcome!" though the connect finished.
+  it('after a reload during processing, waits for whoami and shows the connect that finished', async () => {
+    markConnecting();
+    let whoamis = 0;
+    const api: FakeApi = (path) => {
+      if (path.startsWith('/api/whoami')) {
+        whoamis += 1;
+        return whoami(null, {
+          services: { spotify: { connected: whoamis > 1, demo: true, work_resumes_at: null } },
+        });
+      }
+      if (path.startsWith('/api/spotify/connect_data')) return connectData();
+      return errorReply(404, 'NotFound', 'Not found');
+    };
+    renderApp('/connect/spotify', api);
+    expect(await screen.findByText(T.processing)).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: T.welcome })).toBeNull();
+    expect(await screen.findByText(T.connected, undefined, { timeout: 5_000 })).toBeTruthy();
+    expect(screen.getByRole('button', { name: T.proceed })).toBeTruthy();
   });
 });

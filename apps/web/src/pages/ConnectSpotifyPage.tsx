@@ -13,6 +13,15 @@ import { plainMessage } from '../api/plain-message.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { DisabledServiceAlert } from '../components/DisabledServiceAlerts/DisabledServiceAlerts.tsx';
 import { PRIVACY_URL, TERMS_URL } from '../components/TermsAndPrivacy/TermsAndPrivacy.tsx';
+import {
+  clearConnecting,
+  CONNECT_SETTLES_MS,
+  connectingSince,
+  forgetRefusal,
+  markConnecting,
+  readRefusal,
+  rememberRefusal,
+} from '../session/connect-memory.ts';
 import { useSession } from '../session/session-context.ts';
 import { SudoLink, SudoNavigate, useSudoNavigate } from '../session/sudo-navigation.tsx';
 import { MUSIC_SERVICE } from '../session/user-status.ts';
@@ -56,6 +65,8 @@ function viewOf(r: Returned): View {
 export function ConnectSpotifyPage() {
   const session = useSession();
   const { api, sudo, requestRefresh } = session;
+  const userId = session.user?.id;
+  const dataReady = session.dataReady;
   const navigate = useSudoNavigate();
   const [params, setParams] = useSearchParams();
   const [returned] = useState<Returned>(() => ({
@@ -66,6 +77,33 @@ export function ConnectSpotifyPage() {
   const [view, setView] = useState<View>(() => viewOf(returned));
   const [problem, setProblem] = useState<Problem | null>(null);
   const [leaving, setLeaving] = useState(false);
+  // Reloaded while "Processing…": the connect may still finish on the server; whoami says when.
+  const [resuming, setResuming] = useState(() => view === 'initial' && connectingSince() !== null);
+  const connectedNow = session.services[MUSIC_SERVICE]?.connected ?? false;
+
+  // Once whoami says connected, the reloaded page shows the success it missed.
+  const resumed = resuming && connectedNow;
+  useEffect(() => {
+    if (!resuming) return;
+    if (connectedNow) {
+      clearConnecting();
+      forgetRefusal();
+      return;
+    }
+    const since = connectingSince() ?? 0;
+    const poll = setInterval(requestRefresh, 2_000);
+    const stop = setTimeout(
+      () => {
+        clearConnecting();
+        setResuming(false);
+      },
+      Math.max(0, since + CONNECT_SETTLES_MS - Date.now()),
+    );
+    return () => {
+      clearInterval(poll);
+      clearTimeout(stop);
+    };
+  }, [resuming, connectedNow, requestRefresh]);
 
   const connectData = useQuery({
     queryKey: queryKeys.spotify.connectData(sudo),
@@ -75,7 +113,7 @@ export function ConnectSpotifyPage() {
         `spotify/connect_data?page_origin=${encodeURIComponent(window.location.origin)}`,
         typed<SpotifyConnectDataReply>(),
       ),
-    enabled: view === 'initial' && session.isAuthenticated,
+    enabled: view === 'initial' && !resuming && session.isAuthenticated,
   });
 
   // The code or error (and state) leave the URL at once.
@@ -89,31 +127,40 @@ export function ConnectSpotifyPage() {
   useEffect(() => {
     if (view === 'error' || view === 'unknown') clearPending();
     if (view !== 'got_code' || returned.code === null || handledCodes.has(returned.code)) return;
+    // Who is connecting is known first: a refusal is remembered for this user only.
+    if (!dataReady) return;
     const code = returned.code;
     handledCodes.add(code);
     const pending = readPending();
     if (!pending) return;
+    markConnecting();
     void (async () => {
       let tokenInfo: unknown;
       try {
         tokenInfo = await exchangeCode(pending, code);
       } catch (error) {
         console.error('Spotify token exchange failed:', error); // spec §8: only logged
+        clearConnecting();
         return;
       } finally {
         clearPending();
       }
       try {
         await api.put('spotify/connect', { token_info: tokenInfo }, typed<SpotifyConnectReply>());
+        forgetRefusal();
         setView('success');
         requestRefresh();
       } catch (error) {
         console.error('PUT /api/spotify/connect failed:', error);
         const refused = isApiError(error) && error.code === SPOTIFY_ERRORS.accountRefused;
+        // The server links no account it was refused: this browser keeps why, for the Welcome page.
+        if (refused && userId) rememberRefusal(userId, error.message);
         setProblem({ refused, message: refused ? error.message : plainMessage(error) });
+      } finally {
+        clearConnecting();
       }
     })();
-  }, [view, returned, api, requestRefresh]);
+  }, [view, returned, api, requestRefresh, userId, dataReady]);
 
   async function connect() {
     const data = connectData.data?.data;
@@ -154,16 +201,33 @@ export function ConnectSpotifyPage() {
   // Connect is for signed-in users: a visitor goes to sign in first.
   if (session.dataReady && !session.isAuthenticated) return <SudoNavigate to="/login" />;
 
-  const connected = session.services[MUSIC_SERVICE]?.connected ?? false;
-  const disabled = session.disabled_services.some((d) => d.service === MUSIC_SERVICE);
+  const connected = connectedNow;
+  const disabledReason =
+    session.disabled_services.find((d) => d.service === MUSIC_SERVICE)?.reason ??
+    (connected ? null : readRefusal(userId));
+  const disabled = disabledReason !== null;
+  const processing = (
+    <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+      <CircularProgress size={20} />
+      <Typography>{T.processing}</Typography>
+    </Stack>
+  );
 
-  switch (view) {
+  switch (resumed ? 'success' : view) {
     case 'initial':
       if (!session.dataReady) return null;
+      if (resuming) return processing;
       if (connected && !disabled) return <AlreadyConnected />;
       return (
         <Stack spacing={3} sx={{ alignItems: 'flex-start' }}>
           <Typography variant="h1">{T.welcome}</Typography>
+          {disabledReason !== null && (
+            <DisabledServiceAlert
+              service={MUSIC_SERVICE}
+              reason={disabledReason}
+              onReconnect={sudo || !connectData.data ? undefined : () => void connect()}
+            />
+          )}
           <Typography>{T.explanation}</Typography>
           {sudo ? (
             <Link component={SudoLink} to="/">
@@ -207,12 +271,7 @@ export function ConnectSpotifyPage() {
           </Stack>
         );
       }
-      return (
-        <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-          <CircularProgress size={20} />
-          <Typography>{T.processing}</Typography>
-        </Stack>
-      );
+      return processing;
     case 'success':
       return (
         <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>

@@ -5,19 +5,47 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { PAGE_SIZE, useExclusions, useRestore } from '../choices/choices-queries.ts';
+import {
+  choiceCalls,
+  lastPageOffset,
+  PAGE_SIZE,
+  useExclusions,
+  useRestore,
+} from '../choices/choices-queries.ts';
+import { pastTheEnd } from '../choices/choices-texts.ts';
+import { UndoSnackbarProvider, useConfirmChoice } from '../choices/UndoSnackbar.tsx';
 import { Pager } from '../components/Pager/Pager.tsx';
+import { READ_ONLY_REASON } from '../session/read-only.ts';
+import { RequireSignIn } from '../session/RequireSignIn.tsx';
 import { useSession } from '../session/session-context.ts';
 import { SudoLink } from '../session/sudo-navigation.tsx';
 import { shortTime } from '../status/status-format.ts';
 
-/** /excluded (issue 15, item 4): every excluded track and artist, each restorable (not in sudo mode). */
+/**
+ * /excluded (issue 15, item 4): every excluded track and artist, each restorable (not in sudo mode), with
+ * Undo after a restore. A visitor is sent to /login.
+ */
 export function ExcludedPage() {
+  return (
+    <RequireSignIn>
+      <UndoSnackbarProvider>
+        <Excluded />
+      </UndoSnackbarProvider>
+    </RequireSignIn>
+  );
+}
+
+function Excluded() {
   const [offset, setOffset] = useState(0);
-  const { sudo } = useSession();
+  const { sudo, api } = useSession();
   const q = useExclusions(offset);
   const restore = useRestore();
+  const confirm = useConfirmChoice();
   const data = q.data?.data;
+  // A restore may empty the last page: go to the new last one.
+  const beyond = data && !q.isPlaceholderData && data.exclusions.length === 0 && data.total > 0 && offset > 0;
+  const last = data ? lastPageOffset(data.total, PAGE_SIZE) : 0;
+  if (beyond && offset !== last) setOffset(last);
   return (
     <Stack spacing={2}>
       <Link component={SudoLink} to="/" sx={{ alignSelf: 'flex-start' }}>
@@ -27,11 +55,15 @@ export function ExcludedPage() {
       <Typography color="text.secondary">
         Pacebeat adds none of these to your running playlists. Restore one and Pacebeat may place it again.
       </Typography>
+      {sudo && <Alert severity="info">{READ_ONLY_REASON}</Alert>}
       {(q.error ?? restore.error) && <Alert severity="error">{(q.error ?? restore.error)!.message}</Alert>}
       {data && data.total === 0 && (
         <Typography color="text.secondary">
           Nothing is excluded. You can exclude a track or an artist from a playlist’s page.
         </Typography>
+      )}
+      {data && data.total > 0 && data.exclusions.length === 0 && (
+        <Typography color="text.secondary">{pastTheEnd(data.total)}</Typography>
       )}
       {data && data.exclusions.length > 0 && (
         <Box
@@ -60,7 +92,19 @@ export function ExcludedPage() {
                   variant="outlined"
                   aria-label={`Restore ${e.label}`}
                   disabled={restore.isPending}
-                  onClick={() => restore.mutate({ kind: e.kind, key: e.key })}
+                  onClick={() =>
+                    restore.mutate(
+                      { kind: e.kind, key: e.key },
+                      {
+                        onSuccess: () =>
+                          confirm({
+                            message: `“${e.label}” is restored.`,
+                            undo: () =>
+                              choiceCalls(api).exclude(e.kind, e.key, { remove_from_targets: false }),
+                          }),
+                      },
+                    )
+                  }
                 >
                   Restore
                 </Button>

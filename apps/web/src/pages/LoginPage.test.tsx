@@ -3,6 +3,7 @@ import { AUTH_TEXTS, FIELD_LIMITS, FIELD_TEXTS } from '@pacebeat/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { errorReply, jsonReply, renderApp, type FakeApi } from '../test/render-app.tsx';
 import { PLAIN } from '../api/plain-message.ts';
+import { PRIVACY_URL, TERMS_URL } from '../components/TermsAndPrivacy/TermsAndPrivacy.tsx';
 import { whoamiReply } from '../test/status-fixtures.ts';
 import { LOGIN_TEXTS } from './login-texts.ts';
 
@@ -87,9 +88,39 @@ describe('LoginPage', () => {
     fireEvent.change(screen.getByLabelText('Email'), { target: { value: `${'a'.repeat(65)}@example.org` } });
     fireEvent.change(screen.getByLabelText('First & last name'), { target: { value: 'Ria' } });
     fireEvent.change(screen.getByLabelText('Choose password'), { target: { value: 'stride170' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Sign up' }));
     expect(await screen.findByText(FIELD_TEXTS.emailTooLong)).toBeTruthy();
     expect(signup).not.toHaveBeenCalled();
+  });
+
+  it('sign-up’s button says “Sign up”, and a field cut at its limit says so', async () => {
+    renderApp(
+      '/login',
+      localServer(() => jsonReply(200, {})),
+    );
+    await screen.findByRole('heading', { name: 'Sign in' });
+    fireEvent.click(screen.getByRole('button', { name: 'Create an account' }));
+    expect(screen.getByRole('button', { name: 'Sign up' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    // What the browser keeps of a 5,000-character paste (maxLength): the limit, named under the field.
+    const name = screen.getByLabelText('First & last name');
+    fireEvent.change(name, { target: { value: 'n'.repeat(FIELD_LIMITS.name) } });
+    expect(screen.getByText(FIELD_TEXTS.nameTooLong)).toBeTruthy();
+    const password = screen.getByLabelText('Choose password');
+    fireEvent.change(password, { target: { value: 'p1'.repeat(FIELD_LIMITS.password / 2) } });
+    expect(screen.getByText(FIELD_TEXTS.passwordTooLong)).toBeTruthy();
+    fireEvent.change(name, { target: { value: 'Ria' } });
+    expect(screen.queryByText(FIELD_TEXTS.nameTooLong)).toBeNull();
+  });
+
+  it('links the terms of service and the privacy policy (spec §2)', async () => {
+    renderApp(
+      '/login',
+      localServer(() => jsonReply(200, {})),
+    );
+    await screen.findByRole('heading', { name: 'Sign in' });
+    expect(screen.getByRole('link', { name: 'Terms of Service' }).getAttribute('href')).toBe(TERMS_URL);
+    expect(screen.getByRole('link', { name: 'Privacy Policy' }).getAttribute('href')).toBe(PRIVACY_URL);
   });
 
   it('never shows a raw validation message from the server', async () => {

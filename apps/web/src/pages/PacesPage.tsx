@@ -4,6 +4,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { plainMessage } from '../api/plain-message.ts';
 import { ConfirmDialog } from '../components/PaceTargets/ConfirmDialog.tsx';
 import { PaceTargetList } from '../components/PaceTargets/PaceTargetList.tsx';
 import { usePacesData, usePacesWrites } from '../components/PaceTargets/paces-api.ts';
@@ -17,7 +18,8 @@ import { MUSIC_SERVICE } from '../session/user-status.ts';
 // The chart library is loaded only when the chart is shown.
 const TempoChart = lazy(() => import('../components/TempoChart/TempoChart.tsx'));
 
-const messageOf = (e: unknown) => (e instanceof Error ? e.message : 'Something went wrong.');
+// Never a raw validation text: what the API says in plain words, else a plain sentence.
+const messageOf = (e: unknown) => plainMessage(e);
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   const id = `section-${title.toLowerCase().replaceAll(' ', '-')}`;
@@ -58,17 +60,20 @@ export function PacesPage() {
     writes.edit.reset();
     setDialog(null);
   };
-  function onSave(body: NewTargetBody) {
-    if (dialog?.kind === 'edit') {
-      const id = dialog.target.target_id;
-      writes.edit.mutate(
-        { id, body },
-        { onSuccess: () => (setNote('Saved. New matches are placed shortly.'), close()) },
-      );
-    } else
-      writes.add.mutate(body, {
-        onSuccess: () => (setNote('Added. Its playlist appears with its first songs.'), close()),
-      });
+  /** Settles when the call does (the dialog takes no second click until then); failures show in it. */
+  async function onSave(body: NewTargetBody) {
+    try {
+      if (dialog?.kind === 'edit') {
+        await writes.edit.mutateAsync({ id: dialog.target.target_id, body });
+        setNote('Saved. New matches are placed shortly.');
+      } else {
+        await writes.add.mutateAsync(body);
+        setNote('Added. Its playlist appears with its first songs.');
+      }
+      close();
+    } catch {
+      // The mutation's error is shown in the dialog, under the field it concerns.
+    }
   }
 
   return (
@@ -136,7 +141,7 @@ export function PacesPage() {
           open
           {...(dialog.kind === 'edit' ? { target: dialog.target } : {})}
           busy={save}
-          error={saveError ? messageOf(saveError) : null}
+          error={saveError}
           onSave={onSave}
           onClose={close}
         />

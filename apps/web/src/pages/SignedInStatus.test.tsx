@@ -113,15 +113,15 @@ describe('the signed-in status page: tables (spec §2)', () => {
     ]);
     const cells = (i: number) => Array.from(rows[i]!.children, (c) => c.textContent);
     expect(cells(1)).toEqual(['Liked Songs1,240 of 10,000 read', '', '-', 'N/A']);
-    expect(cells(2)).toEqual(['Long runs2,000 with a tempo', '', '2026-11-22 08:00', '2,345']);
+    expect(cells(2)).toEqual(['Long runs2,000 with a known tempo', '', '2026-11-22 08:00', '2,345']);
     expect(cells(3)[0]).toBe('BrokenScan failed: Spotify answered 500');
     // Catalogs count releases, and their total is unknown until every artist's listing is read.
-    expect(cells(4)[0]).toBe('Artist catalogs212 releases read so far · 368 with a tempo');
+    expect(cells(4)[0]).toBe('Artist catalogs212 releases read so far · 368 with a known tempo');
     expect(screen.getByRole('switch', { name: 'Enabled: Liked Songs' })).toHaveProperty('checked', true);
     expect(screen.getByRole('switch', { name: 'Enabled: Long runs' })).toHaveProperty('checked', false);
     expect(screen.getByRole('progressbar', { name: 'Liked Songs: 12 % read' })).toBeTruthy();
     expect(screen.getByTestId('library-summary').textContent).toBe(
-      'Your library: 1,240 tracks known, 900 with a tempo (72 %), 340 without one yet.',
+      'Your library: 1,240 songs, 900 with a known tempo (72 %), 340 still without one.',
     );
   });
 
@@ -321,6 +321,23 @@ describe('the Enabled switch (spec §4, §8)', () => {
     expect(toggle).toHaveProperty('disabled', false);
     expect(screen.queryByRole('alert')).toBeNull();
     expect(logged).toHaveBeenCalledWith('POST /api/spotify/source_change failed:', expect.anything());
+  });
+});
+
+describe('sudo mode (issue 23: the switches stayed live and flipped back after the 403)', () => {
+  it('disables every Enabled switch and says why, and never calls source_change', async () => {
+    const { api, calls } = statusApi({
+      whoami: () => jsonReply(200, whoamiReply({ sudo: 'ria@example.com' })),
+    });
+    renderApp('/?sudo=ria@example.com', api);
+    const toggle = await screen.findByRole('switch', { name: 'Enabled: Liked Songs' });
+    expect(toggle).toHaveProperty('disabled', true);
+    expect(screen.getByTestId('read-only-reason').textContent).toBe(
+      'Viewing only: changes are disabled in sudo mode.',
+    );
+    fireEvent.click(toggle);
+    expect(toggle).toHaveProperty('checked', true);
+    expect(calls.sourceChange).toBe(0);
   });
 });
 

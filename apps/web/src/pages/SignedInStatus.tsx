@@ -6,8 +6,10 @@ import type { ReactNode } from 'react';
 import { DisabledServiceAlerts } from '../components/DisabledServiceAlerts/DisabledServiceAlerts.tsx';
 import { LibrarySummary } from '../components/LibrarySummary/LibrarySummary.tsx';
 import { SourcesTable } from '../components/SourcesTable/SourcesTable.tsx';
+import { DailyLimitNotice } from '../components/SpotifyPausedNotice/SpotifyPausedNotice.tsx';
 import { StillLoading } from '../components/StillLoading/StillLoading.tsx';
-import { TargetsTable } from '../components/TargetsTable/TargetsTable.tsx';
+import { FirstFillNotice, TargetsTable } from '../components/TargetsTable/TargetsTable.tsx';
+import { useReadOnlyReason } from '../session/read-only.ts';
 import { useSession } from '../session/session-context.ts';
 import { SudoLink } from '../session/sudo-navigation.tsx';
 import { useDelayedFlag } from '../session/use-delayed-flag.ts';
@@ -53,11 +55,13 @@ export default function SignedInStatus() {
   const status = useStatusData();
   const stillLoading = useDelayedFlag(status.isLoading && !status.errorBackend, STILL_LOADING_AFTER_MS);
   const hasData = Boolean(status.targets || status.sources);
+  const readOnly = useReadOnlyReason();
 
   return (
     <Stack spacing={{ xs: 3, sm: 4 }}>
       <Greeting />
       <DisabledServiceAlerts />
+      {status.sources && <DailyLimitNotice sources={status.sources} />}
       {status.errorBackend &&
         (hasData ? (
           <Alert severity="warning">{T.internalError}</Alert>
@@ -68,6 +72,7 @@ export default function SignedInStatus() {
       {status.summary && <LibrarySummary summary={status.summary} />}
       {status.targets && (
         <Section title={T.targetsTitle}>
+          <FirstFillNotice firstFill={status.firstFill} targets={status.targets} />
           <TargetsTable targets={status.targets} />
           <Link component={SudoLink} to="/paces" sx={{ alignSelf: 'flex-start' }}>
             Edit paces and filters, see your library&apos;s tempo
@@ -76,6 +81,11 @@ export default function SignedInStatus() {
       )}
       {status.sources && (
         <Section title={T.sourcesTitle}>
+          {readOnly && (
+            <Typography variant="body2" color="text.secondary" data-testid="read-only-reason">
+              {readOnly}
+            </Typography>
+          )}
           <SourcesTable sources={status.sources} />
         </Section>
       )}

@@ -36,7 +36,9 @@ const reply = (list: string, tracks: TrackRow[]): TargetTracksReply => ({
   },
 });
 
-function api(o: { sudo?: string } = {}) {
+function api(
+  o: { sudo?: string; demo?: boolean; tracks?: (list: string, offset: number) => TargetTracksReply } = {},
+) {
   const calls: Array<{ path: string; method: string; body: unknown }> = [];
   const fake: FakeApi = (path, init) => {
     calls.push({
@@ -44,10 +46,16 @@ function api(o: { sudo?: string } = {}) {
       method: init?.method ?? 'GET',
       body: init?.body ? JSON.parse(String(init.body)) : null,
     });
-    if (path.startsWith('/api/whoami')) return jsonReply(200, whoamiReply({ sudo: o.sudo ?? null }));
+    if (path.startsWith('/api/whoami')) {
+      const who = whoamiReply({ sudo: o.sudo ?? null });
+      who.data.services.spotify.demo = o.demo ?? false;
+      return jsonReply(200, who);
+    }
     if (path.startsWith('/api/tempo/credits')) return jsonReply(200, { data: { getsongbpm: false } });
     if (path.startsWith('/api/spotify/targets/t1/tracks')) {
       const list = new URL(path, 'http://x').searchParams.get('list')!;
+      const offset = Number(new URL(path, 'http://x').searchParams.get('offset'));
+      if (o.tracks) return jsonReply(200, o.tracks(list, offset));
       return jsonReply(
         200,
         reply(
@@ -59,9 +67,26 @@ function api(o: { sudo?: string } = {}) {
       );
     }
     if (path.startsWith('/api/spotify/tempo_corrections/'))
-      return jsonReply(200, {
-        data: { recording_key: 'isrc:USUM71703861', bpm: 120, removals_requested: 0 },
-      });
+      return init?.method === 'DELETE'
+        ? jsonReply(200, { data: { undone: true } })
+        : jsonReply(200, {
+            data: { recording_key: 'isrc:USUM71703861', bpm: 120, removals_requested: 0 },
+          });
+    if (path.startsWith('/api/spotify/exclusions/'))
+      return init?.method === 'DELETE'
+        ? jsonReply(200, { data: { undone: true } })
+        : jsonReply(200, {
+            data: {
+              exclusion: {
+                kind: 'track',
+                key: 'isrc:USUM71703861',
+                label: 'Run',
+                detail: 'Bold',
+                created_at: 1,
+              },
+              removals_requested: 0,
+            },
+          });
     return jsonReply(404, {
       error: { code: 'NotFound', message: 'Not found' },
       error_name: 'NotFound',
@@ -129,8 +154,104 @@ describe('a target’s page', () => {
     await screen.findByTestId('track-row');
     expect(screen.queryByRole('button', { name: 'Fix tempo' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Exclude…' })).toBeNull();
+    expect(screen.getByText('Viewing only: changes are disabled in sudo mode.')).toBeTruthy();
     expect(calls.find((c) => c.path.startsWith('/api/spotify/targets/t1/tracks'))!.path).toContain(
       'sudo=ria',
+    );
+  });
+
+  // Issue 23: "No track is skipped." above "0 of 220" for an offset past the end.
+  it('an offset past the end goes to the last page, never saying the list is empty', async () => {
+    const { fake, calls } = api({
+      tracks: (list, offset) => ({
+        data: {
+          ...reply(list, offset === 200 ? [track({ title: 'Last one' })] : []).data,
+          total: 220,
+          next_offset: null,
+        },
+      }),
+    });
+    const { router } = renderApp('/targets/t1?list=skipped&offset=250', fake);
+    expect(await screen.findByText('Last one')).toBeTruthy();
+    expect(router.state.location.search).toBe('?list=skipped&offset=200');
+    expect(screen.queryByText('No track is skipped.')).toBeNull();
+    expect(screen.getByRole('navigation', { name: 'Pages of skipped tracks' }).textContent).toContain(
+      '201–201 of 220',
+    );
+    expect(calls.some((c) => c.path.includes('offset=200'))).toBe(true);
+  });
+
+  // Issue 23: saving a tempo closed the dialog without a word.
+  it('confirms a saved tempo in a snackbar whose Undo removes the correction again', async () => {
+    const { fake, calls } = api();
+    renderApp('/targets/t1', fake);
+    const row = await screen.findByTestId('track-row');
+    fireEvent.click(within(row).getByRole('button', { name: 'Fix tempo' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByLabelText('BPM'), { target: { value: '172' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save tempo' }));
+    const snack = await screen.findByRole('alert');
+    expect(snack.textContent).toContain('Tempo of “<img src=x onerror=alert(1)> Run” saved: 172 BPM.');
+    fireEvent.click(within(snack).getByRole('button', { name: 'Undo' }));
+    await waitFor(() =>
+      expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([
+        '/api/spotify/tempo_corrections/isrc%3AUSUM71703861',
+      ]),
+    );
+    expect(await screen.findByText('Undone.')).toBeTruthy();
+  });
+
+  it('confirms an exclusion in a snackbar whose Undo restores it', async () => {
+    const { fake, calls } = api();
+    renderApp('/targets/t1', fake);
+    const row = await screen.findByTestId('track-row');
+    fireEvent.click(within(row).getByRole('button', { name: 'Exclude…' }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'This track' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Exclude' }));
+    const snack = await screen.findByRole('alert');
+    expect(snack.textContent).toContain('“<img src=x onerror=alert(1)> Run” is excluded.');
+    fireEvent.click(within(snack).getByRole('button', { name: 'Undo' }));
+    await waitFor(() =>
+      expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([
+        '/api/spotify/exclusions/track/isrc%3AUSUM71703861',
+      ]),
+    );
+  });
+
+  // Issue 23: the dialog asked to tap along without letting the runner hear the song.
+  it('plays the song in Spotify’s embed player in the fix-tempo dialog', async () => {
+    const { fake } = api();
+    renderApp('/targets/t1', fake);
+    fireEvent.click(
+      within(await screen.findByTestId('track-row')).getByRole('button', { name: 'Fix tempo' }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    const player = within(dialog).getByTitle('Spotify player: <img src=x onerror=alert(1)> Run');
+    expect(player.getAttribute('src')).toBe('https://open.spotify.com/embed/track/4uLU6hMCjMI75M1A2tKUQC');
+  });
+
+  it('in demo mode says the song cannot be played there', async () => {
+    const { fake } = api({ demo: true });
+    renderApp('/targets/t1', fake);
+    fireEvent.click(
+      within(await screen.findByTestId('track-row')).getByRole('button', { name: 'Fix tempo' }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.querySelector('iframe')).toBeNull();
+    expect(within(dialog).getByTestId('no-player').textContent).toContain('This song cannot be played here');
+  });
+
+  it('leads the row with the runner’s own tempo once they set one', async () => {
+    const { fake } = api({
+      tracks: (list) =>
+        reply(list, [
+          track({ bpm: 172, fold: null, source: 'correction', confidence: null, corrected_bpm: 172 }),
+        ]),
+    });
+    renderApp('/targets/t1', fake);
+    const row = await screen.findByTestId('track-row');
+    expect(within(row).getByTestId('track-tempo').textContent).toBe(
+      'Your tempo: 172 BPM (the sources said 86 BPM)',
     );
   });
 });

@@ -6,15 +6,19 @@ import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
+import { useEffect } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { isApiError } from '../api/client.ts';
-import { PAGE_SIZE, useTargetTracks } from '../choices/choices-queries.ts';
-import { LISTS } from '../choices/choices-texts.ts';
+import { lastPageOffset, PAGE_SIZE, useTargetTracks } from '../choices/choices-queries.ts';
+import { LISTS, pastTheEnd } from '../choices/choices-texts.ts';
+import { UndoSnackbarProvider } from '../choices/UndoSnackbar.tsx';
 import { Pager } from '../components/Pager/Pager.tsx';
 import { SpotifyLogo } from '../components/SpotifyLogo/SpotifyLogo.tsx';
 import { StillLoading } from '../components/StillLoading/StillLoading.tsx';
 import { TrackActions } from '../components/TrackList/TrackActions.tsx';
 import { TrackRow } from '../components/TrackList/TrackRow.tsx';
+import { READ_ONLY_REASON } from '../session/read-only.ts';
+import { RequireSignIn } from '../session/RequireSignIn.tsx';
 import { useSession } from '../session/session-context.ts';
 import { SudoLink } from '../session/sudo-navigation.tsx';
 import { useDelayedFlag } from '../session/use-delayed-flag.ts';
@@ -27,9 +31,20 @@ const asList = (v: string | null): TrackList => ORDER.find((l) => l === v) ?? 'p
 /**
  * /targets/:targetId (issue 15, item 2): what Pacebeat placed in one target and why, what fits and waits,
  * and what it skips; each track's tempo can be fixed and a track or artist excluded (not in sudo mode).
- * The list and the page are in the address (`?list=waiting&offset=25`), so a reload or a link keeps them.
+ * The list and the page are in the address (`?list=waiting&offset=25`), so a reload or a link keeps them;
+ * an offset past the end of the list goes to its last page. A visitor is sent to /login.
  */
 export function TargetTracksPage() {
+  return (
+    <RequireSignIn>
+      <UndoSnackbarProvider>
+        <TargetTracks />
+      </UndoSnackbarProvider>
+    </RequireSignIn>
+  );
+}
+
+function TargetTracks() {
   const { targetId = '' } = useParams();
   const [params, setParams] = useSearchParams();
   const { sudo } = useSession();
@@ -46,6 +61,20 @@ export function TargetTracksPage() {
     });
 
   const data = q.data?.data;
+  // This page's own answer (not the previous page kept while it loads) says the offset is past the end.
+  const beyond = data && !q.isPlaceholderData && data.tracks.length === 0 && data.total > 0 && offset > 0;
+  const last = data ? lastPageOffset(data.total, PAGE_SIZE) : 0;
+  useEffect(() => {
+    if (!beyond) return;
+    setParams(
+      (p) => {
+        const out = new URLSearchParams(p);
+        out.set('offset', String(last));
+        return out;
+      },
+      { replace: true },
+    );
+  }, [beyond, last, setParams]);
   const title = data?.target.target ?? 'Target playlist';
   return (
     <Stack spacing={2}>
@@ -103,8 +132,15 @@ export function TargetTracksPage() {
           </Alert>
         )}
         {slow && <StillLoading text="Please wait... Still trying to load page..." />}
+        {sudo && (
+          <Alert severity="info" sx={{ mb: 1 }}>
+            {READ_ONLY_REASON}
+          </Alert>
+        )}
         {data && data.tracks.length === 0 && (
-          <Typography color="text.secondary">{LISTS[list].empty}</Typography>
+          <Typography color="text.secondary">
+            {data.total === 0 ? LISTS[list].empty : pastTheEnd(data.total)}
+          </Typography>
         )}
         {data && data.tracks.length > 0 && (
           <Box

@@ -1,4 +1,4 @@
-import type { Source, SourceProgress, Target } from '@pacebeat/contract';
+import type { FirstFill, Source, SourceProgress, Target } from '@pacebeat/contract';
 
 /** The status page's texts (spec §2), word for word where the spec quotes them. */
 export const STATUS_TEXTS = {
@@ -11,8 +11,8 @@ export const STATUS_TEXTS = {
   internalError: '(Internal error occured! should not be here!)',
 } as const;
 
-const numberFormat = new Intl.NumberFormat('en');
-/** Counts as a runner reads them: 10,000 rather than 10000. */
+const numberFormat = new Intl.NumberFormat();
+/** Counts as a runner reads them, in their locale: 10,000 rather than 10000. */
 export const count = (n: number) => numberFormat.format(n);
 
 /** BPM as min-max (spec §2). */
@@ -32,14 +32,21 @@ export function targetNameState(t: Target): TargetNameState {
   return t.timestamp_last_job_finished !== null ? 'plain' : 'creating';
 }
 
-/** A time in the browser's zone and locale, short: "14:05" today, else "23 Nov, 14:05". */
-export function shortTime(unixSeconds: number, now = Date.now()): string {
-  const at = new Date(unixSeconds * 1000);
-  const sameDay = new Date(now).toDateString() === at.toDateString();
-  return sameDay
-    ? at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
-    : at.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
-}
+/**
+ * One time format everywhere (issue 23): the options the server formats the tables' times with
+ * (apps/server/src/http/format-time.ts, in the locale the browser sends), in the browser's zone and locale.
+ */
+const timeFormat = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+export const formatTime = (unixSeconds: number) => timeFormat.format(new Date(unixSeconds * 1000));
+
+/** The same format (kept for the pages that call it by this name). */
+export const shortTime = (unixSeconds: number, _now?: number): string => formatTime(unixSeconds);
 
 /**
  * One line on where a source's scan stands (beyond the spec): "1,240 of 10,000 read", "waiting for
@@ -77,6 +84,25 @@ export function progressPercent(p: SourceProgress): number | null {
   return Math.min(100, Math.round((p.items_read / p.items_total) * 100));
 }
 
-/** "812 with a tempo", for a source with known tracks. */
+/** "812 with a known tempo" (of the source's songs, as the summary and the chart count), for a source with songs. */
 export const tempoLine = (p: SourceProgress, known: number | undefined) =>
-  known ? `${count(p.tracks_with_tempo)} with a tempo` : null;
+  known ? `${count(p.tracks_with_tempo)} with a known tempo` : null;
+
+/**
+ * What happens before the first playlists exist (issue 23): how many songs at the runner's paces were found
+ * so far and at how many the playlists appear. Null once a playlist exists (or with no targets).
+ */
+export function firstFillText(firstFill: FirstFill | null, targets: Target[]): string | null {
+  if (targets.length === 0 || targets.some((t) => t.public_url !== null)) return null;
+  if (firstFill === null) {
+    // The writer has not planned yet (the library's first pages and tempos are on their way).
+    if (targets.some((t) => t.timestamp_last_job_finished !== null)) return null;
+    return 'Finding songs at your paces: reading your library first.';
+  }
+  // The writer fills at `needed` matches, or a few seconds after the first match (firstFillWaitMs).
+  if (firstFill.matches >= firstFill.needed)
+    return `Found ${count(firstFill.matches)} songs at your paces: creating your playlists in Spotify...`;
+  if (firstFill.matches === 0)
+    return 'Finding songs at your paces: none so far; your playlists appear a few seconds after the first.';
+  return `Finding songs at your paces: ${count(firstFill.matches)} so far; your playlists appear in a few seconds.`;
+}

@@ -66,6 +66,8 @@ export function useStatusData() {
 
   return {
     targets: targets.data?.data.targets,
+    /** How far the first fill is, while the runner has no playlist yet (issue 23). */
+    firstFill: targets.data?.data.first_fill ?? null,
     sources: sources.data?.data.sources,
     summary: sources.data?.data.summary,
     /** Still waiting for a first answer of either call. */

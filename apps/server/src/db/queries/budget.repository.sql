@@ -315,6 +315,22 @@ where
   "spotify_call_slots"."budget" = $1
   and "spotify_call_slots"."at" > clock_timestamp() - $2::interval;
 
+-- BudgetRepository.slotLeavesAt
+-- params: ["spotify-client-id","86400000 milliseconds",12]
+select
+  "spotify_call_slots"."at" as at
+from
+  "spotify_call_slots"
+where
+  "spotify_call_slots"."budget" = $1
+  and "spotify_call_slots"."at" > clock_timestamp() - $2::interval
+order by
+  "spotify_call_slots"."at"
+offset
+  $3
+limit
+  1;
+
 -- BudgetRepository.getCapability
 -- params: ["spotify-client-id:audio-features"]
 select

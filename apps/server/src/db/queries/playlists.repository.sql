@@ -4,6 +4,12 @@
 -- PlaylistsRepository.listTargetsWithStats
 -- the same SQL as TargetsRepository.listTargetsWithStats (targets.repository.sql)
 
+-- PlaylistsRepository.recordFirstFill (matches planned so far)
+-- the same SQL as TargetsRepository.recordFirstFill (matches planned so far) (targets.repository.sql)
+
+-- PlaylistsRepository.recordFirstFill (cleared once a playlist exists)
+-- the same SQL as TargetsRepository.recordFirstFill (cleared once a playlist exists) (targets.repository.sql)
+
 -- PlaylistsRepository.getTarget
 -- the same SQL as TargetsRepository.getTarget (targets.repository.sql)
 
@@ -99,7 +105,8 @@ insert into
     "full_at",
     "continues_id",
     "write_refused_at",
-    "write_refusal"
+    "write_refusal",
+    "first_fill_matches"
   )
 values
   (
@@ -109,6 +116,7 @@ values
     $3,
     $4,
     $5,
+    default,
     default,
     default,
     default,
@@ -168,7 +176,8 @@ select
   "full_at",
   "continues_id",
   "write_refused_at",
-  "write_refusal"
+  "write_refusal",
+  "first_fill_matches"
 from
   "playlist_targets"
 where
@@ -186,11 +195,11 @@ select
   "target_id",
   count(*) filter (
     where
-      "state" in ('added', 'removed', 'removing', 'unplaced')
+      "state" = 'added'
   )::int,
   count(*) filter (
     where
-      "state" in ('added', 'removed', 'removing', 'unplaced')
+      "state" = 'added'
       and "added_at" >= $1::timestamptz
   )::int
 from

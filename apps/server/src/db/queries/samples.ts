@@ -173,6 +173,10 @@ const targetsSamples: Samples<ReturnType<typeof createTargetsRepository>> = {
   listTargetsWithStats: { args: [USER_ID, AT] },
   getTarget: { args: [USER_ID, TARGET_ID] },
   hasAnyTarget: { args: [USER_ID] },
+  recordFirstFill: [
+    { label: 'matches planned so far', args: [USER_ID, new Map([[TARGET_ID, 23]])] },
+    { label: 'cleared once a playlist exists', args: [USER_ID, null] },
+  ],
   addTarget: {
     args: [USER_ID, { name: 'Easy 5:30/km', minBpm: 160, maxBpm: 166, noExplicit: true }],
     rows: { 'insert into "playlist_targets"': [{ id: TARGET_ID }] },
@@ -240,6 +244,7 @@ const targetsSamples: Samples<ReturnType<typeof createTargetsRepository>> = {
         continuesId: null,
         writeRefusedAt: null,
         writeRefusal: null,
+        firstFillMatches: null,
       },
     ],
     rows: { 'insert into "playlist_targets"': [{ id: TARGET_ID }] },
@@ -410,6 +415,7 @@ export const REPOSITORIES = [
         args: [LIMITS.key, 30_250],
         rows: { 'min(': [{ n: '3', now: AT.toISOString(), oldest: AT.toISOString() }] },
       },
+      slotLeavesAt: { args: [LIMITS.key, 86_400_000, 12] },
       getCapability: { args: [`${LIMITS.key}:audio-features`] },
       setCapability: { args: [`${LIMITS.key}:audio-features`, false, '403 Forbidden'] },
       ledger: [
@@ -539,6 +545,7 @@ export const REPOSITORIES = [
       memberCounts: { args: [USER_ID] },
       catalogCounts: { args: [USER_ID] },
       summary: { args: [USER_ID] },
+      snapshot: { args: [USER_ID] },
     },
   }),
   repository({

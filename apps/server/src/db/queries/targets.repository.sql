@@ -33,6 +33,7 @@ select
   "playlist_targets"."continues_id",
   "playlist_targets"."write_refused_at",
   "playlist_targets"."write_refusal",
+  "playlist_targets"."first_fill_matches",
   "tracks_added",
   "tracks_added_7_days"
 from
@@ -41,11 +42,11 @@ from
     select
       count(*) filter (
         where
-          "playlist_target_tracks"."state" in ('added', 'removed', 'removing', 'unplaced')
+          "playlist_target_tracks"."state" = 'added'
       )::int as "tracks_added",
       count(*) filter (
         where
-          "playlist_target_tracks"."state" in ('added', 'removed', 'removing', 'unplaced')
+          "playlist_target_tracks"."state" = 'added'
           and "added_at" >= $1::timestamptz
       )::int as "tracks_added_7_days"
     from
@@ -61,6 +62,29 @@ where
 order by
   "playlist_targets"."position" asc,
   "playlist_targets"."min_bpm" asc;
+
+-- TargetsRepository.recordFirstFill (matches planned so far)
+-- params: [23,"3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",23]
+update "playlist_targets"
+set
+  "first_fill_matches" = $1
+where
+  (
+    "playlist_targets"."id" = $2
+    and "playlist_targets"."user_id" = $3
+    and "playlist_targets"."first_fill_matches" is distinct from $4
+  );
+
+-- TargetsRepository.recordFirstFill (cleared once a playlist exists)
+-- params: [null,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+update "playlist_targets"
+set
+  "first_fill_matches" = $1
+where
+  (
+    "playlist_targets"."user_id" = $2
+    and "playlist_targets"."first_fill_matches" is not null
+  );
 
 -- TargetsRepository.getTarget
 -- params: ["3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
@@ -93,7 +117,8 @@ select
   "full_at",
   "continues_id",
   "write_refused_at",
-  "write_refusal"
+  "write_refusal",
+  "first_fill_matches"
 from
   "playlist_targets"
 where
@@ -146,7 +171,8 @@ insert into
     "full_at",
     "continues_id",
     "write_refused_at",
-    "write_refusal"
+    "write_refusal",
+    "first_fill_matches"
   )
 values
   (
@@ -185,6 +211,7 @@ values
     default,
     default,
     default,
+    default,
     default
   )
 returning
@@ -216,7 +243,8 @@ returning
   "full_at",
   "continues_id",
   "write_refused_at",
-  "write_refusal";
+  "write_refusal",
+  "first_fill_matches";
 
 -- TargetsRepository.editTarget (a new range: the details are owed to Spotify)
 -- params: [165,175,null,null,"3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
@@ -262,7 +290,8 @@ returning
   "full_at",
   "continues_id",
   "write_refused_at",
-  "write_refusal";
+  "write_refusal",
+  "first_fill_matches";
 
 -- TargetsRepository.editTarget (filters only)
 -- params: [420000,true,null,null,"3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
@@ -307,7 +336,8 @@ returning
   "full_at",
   "continues_id",
   "write_refused_at",
-  "write_refusal";
+  "write_refusal",
+  "first_fill_matches";
 
 -- TargetsRepository.archiveTarget
 -- params: ["3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
@@ -430,7 +460,8 @@ insert into
     "full_at",
     "continues_id",
     "write_refused_at",
-    "write_refusal"
+    "write_refusal",
+    "first_fill_matches"
   )
 values
   (
@@ -460,6 +491,7 @@ values
     default,
     default,
     $11,
+    default,
     default,
     default,
     default,
@@ -520,7 +552,8 @@ insert into
     "full_at",
     "continues_id",
     "write_refused_at",
-    "write_refusal"
+    "write_refusal",
+    "first_fill_matches"
   )
 values
   (
@@ -551,6 +584,7 @@ values
     $9,
     default,
     $10,
+    default,
     default,
     default
   )
@@ -583,7 +617,8 @@ returning
   "full_at",
   "continues_id",
   "write_refused_at",
-  "write_refusal";
+  "write_refusal",
+  "first_fill_matches";
 
 -- TargetsRepository.markWriteRefused
 -- params: ["You cannot add tracks to a playlist you don't own.","3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d"]

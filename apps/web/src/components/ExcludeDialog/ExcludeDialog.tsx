@@ -9,7 +9,9 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import { useState } from 'react';
-import { useExclude } from '../../choices/choices-queries.ts';
+import { choiceCalls, useExclude } from '../../choices/choices-queries.ts';
+import { useConfirmChoice } from '../../choices/UndoSnackbar.tsx';
+import { useSession } from '../../session/session-context.ts';
 
 export interface ExcludeTarget {
   kind: ExclusionKind;
@@ -21,6 +23,8 @@ export interface ExcludeTarget {
 export function ExcludeDialog({ what, onClose }: { what: ExcludeTarget; onClose: () => void }) {
   const [remove, setRemove] = useState(false);
   const exclude = useExclude();
+  const { api } = useSession();
+  const confirm = useConfirmChoice();
   const title = what.kind === 'artist' ? `Exclude the artist “${what.label}”?` : `Exclude “${what.label}”?`;
   return (
     <Dialog open onClose={onClose} aria-labelledby="exclude-title" fullWidth maxWidth="xs">
@@ -51,7 +55,18 @@ export function ExcludeDialog({ what, onClose }: { what: ExcludeTarget; onClose:
           onClick={() =>
             exclude.mutate(
               { kind: what.kind, key: what.key, body: { remove_from_targets: remove } },
-              { onSuccess: onClose },
+              {
+                onSuccess: () => {
+                  onClose();
+                  confirm({
+                    message:
+                      what.kind === 'artist'
+                        ? `The artist “${what.label}” is excluded.`
+                        : `“${what.label}” is excluded.`,
+                    undo: () => choiceCalls(api).restore(what.kind, what.key),
+                  });
+                },
+              },
             )
           }
         >

@@ -19,6 +19,13 @@ import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { isApiError, type ApiClient, typed } from '../../api/client.ts';
 import { plainMessage } from '../../api/plain-message.ts';
+import { PRIVACY_URL, TERMS_URL } from '../TermsAndPrivacy/TermsAndPrivacy.tsx';
+
+/**
+ * A field at its limit says so: the browser stops typing (and cuts a paste) at `maxLength` without a
+ * word, so the limit is named under the field once it is reached.
+ */
+const atLimit = (value: string, limit: number, text: string) => (value.length >= limit ? text : undefined);
 
 type Mode = 'signIn' | 'signUp' | 'reset';
 type FieldErrors = { email?: string; name?: string; password?: string; form?: string };
@@ -146,7 +153,7 @@ export function LocalLoginForm({
         onChange={(e) => setEmail(e.target.value)}
         slotProps={{ htmlInput: { maxLength: FIELD_LIMITS.email } }}
         error={Boolean(errors.email)}
-        helperText={errors.email}
+        helperText={errors.email ?? atLimit(email, FIELD_LIMITS.email, FIELD_TEXTS.emailTooLong)}
       />
       {mode === 'signUp' && (
         <TextField
@@ -156,7 +163,7 @@ export function LocalLoginForm({
           onChange={(e) => setName(e.target.value)}
           slotProps={{ htmlInput: { maxLength: FIELD_LIMITS.name } }}
           error={Boolean(errors.name)}
-          helperText={errors.name}
+          helperText={errors.name ?? atLimit(name, FIELD_LIMITS.name, FIELD_TEXTS.nameTooLong)}
         />
       )}
       {mode !== 'reset' && (
@@ -168,7 +175,9 @@ export function LocalLoginForm({
           onChange={(e) => setPassword(e.target.value)}
           slotProps={{ htmlInput: { maxLength: FIELD_LIMITS.password } }}
           error={Boolean(errors.password)}
-          helperText={errors.password}
+          helperText={
+            errors.password ?? atLimit(password, FIELD_LIMITS.password, FIELD_TEXTS.passwordTooLong)
+          }
         />
       )}
       {errors.form && <Alert severity="error">{errors.form}</Alert>}
@@ -179,7 +188,7 @@ export function LocalLoginForm({
         </Alert>
       )}
       <Button type="submit" variant="contained" disabled={busy}>
-        {mode === 'signIn' ? 'Sign in' : mode === 'signUp' ? 'Save' : 'Send'}
+        {mode === 'signIn' ? 'Sign in' : mode === 'signUp' ? 'Sign up' : 'Send'}
       </Button>
       <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
         {mode !== 'signIn' && (
@@ -198,6 +207,11 @@ export function LocalLoginForm({
           </Link>
         )}
       </Stack>
+      {/* Spec §2: the sign-in offers links to the terms of service and the privacy policy. */}
+      <Typography variant="body2" color="text.secondary">
+        By continuing, you are indicating that you accept our <Link href={TERMS_URL}>Terms of Service</Link>{' '}
+        and <Link href={PRIVACY_URL}>Privacy Policy</Link>.
+      </Typography>
     </Stack>
   );
 }

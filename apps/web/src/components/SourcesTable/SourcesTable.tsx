@@ -55,7 +55,11 @@ export function SourcesTable({ sources }: { sources: Source[] }) {
             <TableCell sx={{ fontWeight: 600 }}>Name</TableCell>
             <TableCell sx={{ fontWeight: 600 }}>Enabled</TableCell>
             <TableCell sx={{ fontWeight: 600 }}>Last scan</TableCell>
-            <TableCell align="right" sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>
+            <TableCell
+              align="right"
+              sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}
+              title="Songs in this source (a song on several records counts once); the line below: those with a known tempo"
+            >
               Tracks seen
             </TableCell>
           </TableRow>
@@ -69,7 +73,7 @@ export function SourcesTable({ sources }: { sources: Source[] }) {
               <TableCell>
                 <SourceSwitch source={s} />
               </TableCell>
-              <TableCell>{lastJob(s)}</TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{lastJob(s)}</TableCell>
               <TableCell align="right">{statOrNa(s.stats.known_tracks)}</TableCell>
             </TableRow>
           ))}

@@ -1,5 +1,8 @@
+import type { Source } from '@pacebeat/contract';
 import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
 import { useSession } from '../../session/session-context.ts';
+import { formatTime } from '../../status/status-format.ts';
 
 /** When the call budget is spent or Spotify asked us to wait, says when Spotify work resumes. */
 export function SpotifyPausedNotice() {
@@ -10,7 +13,51 @@ export function SpotifyPausedNotice() {
   return (
     <Alert severity="warning" variant="outlined" sx={{ mb: 3 }} role="status" aria-label="Spotify paused">
       Spotify asked Pacebeat to slow down: scans and playlist updates resume at{' '}
-      {at.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}.
+      {formatTime(Math.floor(at.getTime() / 1000))}.
     </Alert>
+  );
+}
+
+/** A wait longer than this is Spotify's daily limit (rate waits last seconds, a 429 minutes). */
+const DAILY_LIMIT_WAIT_S = 10 * 60;
+const CATALOG_KINDS: ReadonlyArray<Source['kind']> = ['followed_artists', 'artist_catalogs'];
+
+/**
+ * Near the top of the status page (issue 23): when Spotify's daily limit stops reading sources, what waits,
+ * why, until when, and what goes on meanwhile. From the sources' own waits (`progress.resumes_at`).
+ */
+export function DailyLimitNotice({ sources }: { sources: Source[] }) {
+  const text = dailyLimitText(sources);
+  if (!text) return null;
+  return (
+    <Alert severity="info" role="status" aria-label="Spotify's daily limit">
+      <AlertTitle>Spotify&apos;s daily limit reached</AlertTitle>
+      {text}
+    </Alert>
+  );
+}
+
+/** The notice's text, or null when no source waits for the daily limit. */
+export function dailyLimitText(sources: Source[], now = Date.now()): string | null {
+  const waiting = sources.filter(
+    (s) =>
+      s.enabled &&
+      s.progress.state === 'waiting' &&
+      s.progress.resumes_at !== null &&
+      s.progress.resumes_at * 1000 - now > DAILY_LIMIT_WAIT_S * 1000,
+  );
+  if (waiting.length === 0) return null;
+  const until = formatTime(Math.max(...waiting.map((s) => s.progress.resumes_at!)));
+  const libraryWaits = waiting.some((s) => !CATALOG_KINDS.includes(s.kind));
+  if (!libraryWaits)
+    return (
+      `Spotify allows Pacebeat only so many calls a day, so reading your artists' catalogs waits until ` +
+      `${until}. Meanwhile your liked songs and playlists are still read, tempos are still found, and ` +
+      `new matches still go into your playlists. Nothing to do on your side.`
+    );
+  return (
+    `Spotify allows Pacebeat only so many calls a day, so reading your library waits until ${until}. ` +
+    `Meanwhile tempos are still found for the songs already read, and new matches still go into your ` +
+    `playlists. Nothing to do on your side.`
   );
 }

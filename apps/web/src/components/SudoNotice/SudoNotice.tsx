@@ -26,10 +26,17 @@ export function SudoBanner() {
       severity="info"
       role="status"
       aria-label="Sudo mode"
-      sx={{ mb: 3, alignItems: 'center' }}
+      // At 360 px a long address wraps, and "Leave sudo mode" goes below the text instead of clipping it.
+      sx={{
+        mb: 3,
+        alignItems: 'center',
+        flexWrap: 'wrap',
+        '& .MuiAlert-message': { minWidth: 0, flex: '1 1 12rem', overflowWrap: 'anywhere' },
+        '& .MuiAlert-action': { ml: { xs: 0, sm: 'auto' }, pl: { xs: 4.5, sm: 2 } },
+      }}
       action={<LeaveSudoButton />}
     >
-      Viewing as {who}. Connect and disconnect are off in this mode.
+      Viewing as {who}. Read-only: nothing can be changed in this mode.
     </Alert>
   );
 }

@@ -1,4 +1,5 @@
-import type { Target } from '@pacebeat/contract';
+import type { FirstFill, Target } from '@pacebeat/contract';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
@@ -14,6 +15,7 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import {
   bpmRange,
+  firstFillText,
   lastJob,
   statOrNa,
   STATUS_TEXTS as T,
@@ -74,6 +76,22 @@ function TracksAdded({ target }: { target: Target }) {
 }
 
 const HEAD = ['Name', 'BPM', 'Last update', 'Tracks added', 'In 7 days'] as const;
+/** What the counts count (issue 23), on hover over the spec's column names. */
+const HEAD_NOTES: Partial<Record<(typeof HEAD)[number], string>> = {
+  'Tracks added': 'Songs Pacebeat added that the playlist holds now (not those removed since)',
+  'In 7 days': 'Of those, the ones added in the last 7 days',
+};
+
+/** Before the first playlists exist: what is happening and how far it is (issue 23). */
+export function FirstFillNotice({ firstFill, targets }: { firstFill: FirstFill | null; targets: Target[] }) {
+  const text = firstFillText(firstFill, targets);
+  if (!text) return null;
+  return (
+    <Alert severity="info" role="status" aria-label="First playlists">
+      {text}
+    </Alert>
+  );
+}
 
 /** The "Target playlists" table (spec §2): a table from 600 px up, a card per playlist on a phone. */
 export function TargetsTable({ targets }: { targets: Target[] }) {
@@ -110,6 +128,7 @@ export function TargetsTable({ targets }: { targets: Target[] }) {
             {HEAD.map((h, i) => (
               <TableCell
                 key={h}
+                title={HEAD_NOTES[h]}
                 align={i >= 3 ? 'right' : 'left'}
                 sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}
               >
@@ -125,7 +144,7 @@ export function TargetsTable({ targets }: { targets: Target[] }) {
                 <TargetName target={t} />
               </TableCell>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{bpmRange(t)}</TableCell>
-              <TableCell>{lastJob(t)}</TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{lastJob(t)}</TableCell>
               <TableCell align="right">
                 <TracksAdded target={t} />
               </TableCell>

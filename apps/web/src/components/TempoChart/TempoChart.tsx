@@ -7,6 +7,7 @@ import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { ChartsReferenceLine } from '@mui/x-charts/ChartsReferenceLine';
+import { count } from '../../status/status-format.ts';
 
 type Histogram = TempoHistogramReply['data'];
 
@@ -52,9 +53,13 @@ export default function TempoChart({ histogram, targets }: { histogram: Histogra
             },
           },
         ]}
-        yAxis={[{ label: 'Songs', width: 48, tickMinStep: 1 }]}
+        yAxis={[{ label: 'Songs', width: 48, tickMinStep: 1, valueFormatter: (v: number) => count(v) }]}
         series={[
-          { data: bpms.map((b) => counts.get(b) ?? 0), label: 'Songs', valueFormatter: (v) => `${v} songs` },
+          {
+            data: bpms.map((b) => counts.get(b) ?? 0),
+            label: 'Songs',
+            valueFormatter: (v) => `${count(v ?? 0)} songs`,
+          },
         ]}
         hideLegend
         slotProps={{ tooltip: { trigger: 'axis' } }}
@@ -67,9 +72,10 @@ export default function TempoChart({ histogram, targets }: { histogram: Histogra
           />
         ))}
       </BarChart>
-      <Typography variant="body2" color="text.secondary">
-        {histogram.tracks_with_tempo} songs with a known tempo; {histogram.tracks_without_tempo} still without
-        one. Coloured bars are inside one of your paces:{' '}
+      {/* A long pace name wraps instead of widening the page (issue 23: /paces at 360 px). */}
+      <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+        {count(histogram.tracks_with_tempo)} songs with a known tempo; {count(histogram.tracks_without_tempo)}{' '}
+        still without one. Coloured bars are inside one of your paces:{' '}
         {ranges.map(({ t, r }) => `${t.target} (${Math.round(r.min)}–${Math.round(r.max)})`).join('; ')}.
       </Typography>
     </Box>

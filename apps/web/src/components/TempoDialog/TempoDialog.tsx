@@ -12,11 +12,41 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type KeyboardEvent } from 'react';
-import { useCorrectTempo, useUndoCorrection } from '../../choices/choices-queries.ts';
+import { choiceCalls, useCorrectTempo, useUndoCorrection } from '../../choices/choices-queries.ts';
 import { bpmText, sourceText, tempoText } from '../../choices/choices-texts.ts';
 import { addTap, bpmFromTaps, MIN_TAPS } from '../../choices/tap-tempo.ts';
+import { useConfirmChoice } from '../../choices/UndoSnackbar.tsx';
+import { useSession } from '../../session/session-context.ts';
+import { MUSIC_SERVICE } from '../../session/user-status.ts';
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
+
+/** Spotify's own embed player for one track (the CSP frames open.spotify.com with a real Spotify). */
+export const embedUrl = (trackId: string) =>
+  `https://open.spotify.com/embed/track/${encodeURIComponent(trackId)}`;
+
+/** What the runner taps along with: Spotify's player, or (demo mode) why there is nothing to hear. */
+function Player({ track }: { track: TrackRow }) {
+  const { services } = useSession();
+  if (services[MUSIC_SERVICE]?.demo) {
+    return (
+      <Typography variant="body2" color="text.secondary" data-testid="no-player">
+        This song cannot be played here: in demo mode Spotify is simulated and its songs have no sound. Tap
+        along with it in your head, or type its BPM.
+      </Typography>
+    );
+  }
+  return (
+    <Box
+      component="iframe"
+      title={`Spotify player: ${track.title}`}
+      src={embedUrl(track.track_id)}
+      loading="lazy"
+      allow="autoplay; clipboard-write; encrypted-media; fullscreen; picture-in-picture"
+      sx={{ width: '100%', height: 80, border: 0, borderRadius: 3, display: 'block' }}
+    />
+  );
+}
 
 /**
  * Fix a track's tempo: ×2, ÷2, type it, or tap along with the beat (the Tap button or the space bar). The
@@ -30,6 +60,11 @@ export function TempoDialog({ track, onClose }: { track: TrackRow; onClose: () =
   const [remove, setRemove] = useState(false);
   const correct = useCorrectTempo();
   const undo = useUndoCorrection();
+  const { api } = useSession();
+  const confirm = useConfirmChoice();
+  const calls = choiceCalls(api);
+  const previous = track.corrected_bpm;
+  const key = track.recording_key;
   const tapped = bpmFromTaps(taps);
   const bpm = Number(value);
   const valid = value.trim() !== '' && bpm >= CORRECTION_MIN_BPM && bpm <= CORRECTION_MAX_BPM;
@@ -69,6 +104,7 @@ export function TempoDialog({ track, onClose }: { track: TrackRow; onClose: () =
               : ''}
             .
           </Typography>
+          <Player track={track} />
           <Box
             sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 2, textAlign: 'center' }}
             aria-live="polite"
@@ -121,7 +157,17 @@ export function TempoDialog({ track, onClose }: { track: TrackRow; onClose: () =
           <Button
             color="inherit"
             disabled={undo.isPending}
-            onClick={() => undo.mutate(track.recording_key, { onSuccess: onClose })}
+            onClick={() =>
+              undo.mutate(key, {
+                onSuccess: () => {
+                  onClose();
+                  confirm({
+                    message: `Your tempo for “${track.title}” is removed.`,
+                    undo: () => calls.correct(key, { bpm: previous!, remove_from_old_targets: false }),
+                  });
+                },
+              })
+            }
             sx={{ mr: 'auto' }}
           >
             Undo my correction
@@ -133,8 +179,20 @@ export function TempoDialog({ track, onClose }: { track: TrackRow; onClose: () =
           disabled={!valid || correct.isPending}
           onClick={() =>
             correct.mutate(
-              { recordingKey: track.recording_key, body: { bpm, remove_from_old_targets: remove } },
-              { onSuccess: onClose },
+              { recordingKey: key, body: { bpm, remove_from_old_targets: remove } },
+              {
+                onSuccess: () => {
+                  onClose();
+                  confirm({
+                    message: `Tempo of “${track.title}” saved: ${bpmText(bpm)} BPM.`,
+                    // Undo puts back the runner's earlier tempo, or the sources' when there was none.
+                    undo: () =>
+                      previous !== null
+                        ? calls.correct(key, { bpm: previous, remove_from_old_targets: false })
+                        : calls.uncorrect(key),
+                  });
+                },
+              },
             )
           }
         >

@@ -5,12 +5,38 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Fragment, type ReactNode } from 'react';
-import { SKIP_REASONS, sourceText, tempoText } from '../../choices/choices-texts.ts';
+import { bpmText, SKIP_REASONS, sourceText, tempoText } from '../../choices/choices-texts.ts';
 import { shortTime } from '../../status/status-format.ts';
 import { SpotifyLogo } from '../SpotifyLogo/SpotifyLogo.tsx';
 
 const spotifyUrl = (kind: 'track' | 'artist', id: string) =>
   `https://open.spotify.com/${kind}/${encodeURIComponent(id)}`;
+
+/**
+ * The runner's own tempo leads once they set one: what the sources said, and (a track placed before the
+ * correction) the tempo it was placed with, follow in grey.
+ */
+function CorrectedTempo({ track, corrected }: { track: Row; corrected: number }) {
+  const placedBefore = track.bpm !== null && track.bpm !== corrected;
+  return (
+    <>
+      <Typography variant="body2" data-testid="track-tempo" sx={{ mt: 0.5 }}>
+        <strong>Your tempo: {tempoText({ bpm: corrected, fold: placedBefore ? null : track.fold })}</strong>
+        {track.resolver_bpm !== null && track.resolver_bpm !== corrected && (
+          <Typography component="span" variant="body2" color="text.secondary">
+            {' '}
+            (the sources said {bpmText(track.resolver_bpm)} BPM)
+          </Typography>
+        )}
+      </Typography>
+      {placedBefore && (
+        <Typography variant="body2" color="text.secondary">
+          Placed here at {tempoText(track)}, before you corrected it
+        </Typography>
+      )}
+    </>
+  );
+}
 
 /**
  * One track of a target's lists: its title and artists linked to Spotify with Spotify's logo (their
@@ -68,18 +94,17 @@ export function TrackRow({
               </Fragment>
             ))}
           </Typography>
-          <Typography variant="body2" data-testid="track-tempo" sx={{ mt: 0.5 }}>
-            {tempoText(track)}
-            {source && (
-              <Typography component="span" variant="body2" color="text.secondary">
-                {' '}
-                {source}
-              </Typography>
-            )}
-          </Typography>
-          {track.corrected_bpm !== null && track.bpm !== track.corrected_bpm && (
-            <Typography variant="body2" color="text.secondary">
-              Your tempo: {track.corrected_bpm} BPM (placed here before you corrected it)
+          {track.corrected_bpm !== null ? (
+            <CorrectedTempo track={track} corrected={track.corrected_bpm} />
+          ) : (
+            <Typography variant="body2" data-testid="track-tempo" sx={{ mt: 0.5 }}>
+              {tempoText(track)}
+              {source && (
+                <Typography component="span" variant="body2" color="text.secondary">
+                  {' '}
+                  {source}
+                </Typography>
+              )}
             </Typography>
           )}
           <Stack direction="row" spacing={1} sx={{ mt: 0.5, flexWrap: 'wrap', rowGap: 0.5 }}>

@@ -1,0 +1,1 @@
+ALTER TABLE "playlist_targets" ADD COLUMN "first_fill_matches" integer;
