@@ -55,6 +55,7 @@ export default defineConfig({
       // Every test signs up from 127.0.0.1: the per-address limits are tested in the server's own tests.
       SIGNUP_MAX_PER_ADDRESS: '100000',
       LOGIN_MAX_FAILURES_PER_ADDRESS: '100000',
+      CONNECT_MAX_PER_ADDRESS: '100000',
       // A target's first matches wait at most 20 s (not 2 min) for others to share their add call, so a
       // test watching all four playlists appear does not race the batching wait on a busy machine.
       PLAYLIST_ADD_WAIT_SECONDS: '20',

@@ -79,6 +79,8 @@ const ConfigSchema = z.object({
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
   /** New accounts, and verification/reset mails, allowed per client address within LOGIN_WINDOW_MINUTES. */
   SIGNUP_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+  /** Spotify connect attempts (each a `GET /me` from the shared budget) per client address within LOGIN_WINDOW_MINUTES. */
+  CONNECT_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
   LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   /** SMTP server for verification and reset mails, e.g. smtp://user:pass@mail.example.org:587 (or smtps://). Unset: links go to the log and email verification is not required. */
   SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),

@@ -32,6 +32,7 @@ export type AccountsSettings = Pick<
   | 'LOGIN_MAX_FAILURES_PER_ACCOUNT_ALL_ADDRESSES'
   | 'LOGIN_MAX_FAILURES_PER_ADDRESS'
   | 'SIGNUP_MAX_PER_ADDRESS'
+  | 'CONNECT_MAX_PER_ADDRESS'
   | 'LOGIN_WINDOW_MINUTES'
   | 'SMTP_URL'
   | 'SMTP_FROM'
@@ -72,6 +73,7 @@ export function createAccountsModule(
     maxFailuresPerAccountAllAddresses: s.LOGIN_MAX_FAILURES_PER_ACCOUNT_ALL_ADDRESSES,
     maxFailuresPerAddress: s.LOGIN_MAX_FAILURES_PER_ADDRESS,
     maxPerAddress: s.SIGNUP_MAX_PER_ADDRESS,
+    maxConnectsPerAddress: s.CONNECT_MAX_PER_ADDRESS,
   });
   const accounts = createAccountsService({
     users: createUserRepository(db),

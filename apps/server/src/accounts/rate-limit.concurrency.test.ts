@@ -19,6 +19,7 @@ describe('rate limits under concurrency', () => {
         LOGIN_MAX_FAILURES_PER_ACCOUNT: '10',
         LOGIN_MAX_FAILURES_PER_ADDRESS: '1000',
         SIGNUP_MAX_PER_ADDRESS: '20',
+        CONNECT_MAX_PER_ADDRESS: '12',
       },
     });
   });
@@ -88,6 +89,18 @@ describe('rate limits under concurrency', () => {
       ),
     );
     expect(tally(replies.map((r) => r.statusCode))).toEqual({ 200: 20, 429: 20 });
+  });
+
+  it('40 simultaneous Spotify connects of many accounts from one address: CONNECT_MAX_PER_ADDRESS pass', async () => {
+    const ip = uniqueIp();
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, () => t.mod.limits.takeConnect(crypto.randomUUID(), ip)),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(12);
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(refused.map((r) => (r.reason as { statusCode: number }).statusCode)).toEqual(
+      Array<number>(28).fill(429),
+    );
   });
 
   it('holds across processes: two connection pools racing on one key record exactly the limit', async () => {

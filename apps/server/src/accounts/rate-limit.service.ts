@@ -11,14 +11,15 @@ export interface RateLimitDeps {
   maxFailuresPerAccountAllAddresses: number;
   maxFailuresPerAddress: number;
   maxPerAddress: number;
+  /** Spotify connect attempts per address (CONNECT_MAX_PER_ADDRESS). */
+  maxConnectsPerAddress: number;
   now?: () => Date;
 }
 
 export const TOO_MANY_CODE = 'TooManyAttempts';
 
-/** Spotify connect attempts (each costs a `GET /me` from the installation's shared budget) per window. */
+/** Spotify connect attempts of one account (each costs a `GET /me` from the installation's shared budget) per window. */
 export const CONNECT_MAX_PER_USER = 10;
-export const CONNECT_MAX_PER_ADDRESS = 30;
 
 /** A sign-in attempt counted as a failure before the password is checked; released when it was right. */
 export interface LoginAttempt {
@@ -65,7 +66,7 @@ export const createRateLimitService = (d: RateLimitDeps) => {
         'connect',
         [
           { key: `user:${userId}`, max: CONNECT_MAX_PER_USER },
-          { key: `ip:${ip}`, max: CONNECT_MAX_PER_ADDRESS },
+          { key: `ip:${ip}`, max: d.maxConnectsPerAddress },
         ],
         since(),
         { failedOnly: false, failed: false },
