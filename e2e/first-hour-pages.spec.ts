@@ -5,6 +5,7 @@ import {
   PASSWORD,
   scrollsSideways,
   signInAsAdmin,
+  signUpByApi,
   uniqueEmail,
   WIDTHS,
 } from './support.ts';
@@ -16,14 +17,27 @@ for (const { name, viewport } of WIDTHS) {
   test.describe(name, () => {
     test.use({ viewport });
 
-    test('a visitor on a target’s page or the Excluded list goes to /login, never "Not signed in."', async ({
+    test('a visitor on a target’s page or the Excluded list goes to /login, never "Not signed in.", and returns there after signing in', async ({
       page,
+      request,
     }) => {
       for (const path of ['/targets/3f1c2b7e-0000-4000-8000-000000000001?list=skipped', '/excluded']) {
         await page.goto(path);
-        await expect(page).toHaveURL(/\/login$/);
+        await expect(page).toHaveURL(/\/login\?next=/);
         await expect(page.getByText('Not signed in.')).toHaveCount(0);
       }
+      // Signing in there returns to the page asked for.
+      const email = uniqueEmail('returning');
+      // (made through another request context, so this page stays a visitor's)
+      const made = await request.post('/api/signup', {
+        data: { email, name: 'Ria Runner', password: PASSWORD },
+      });
+      expect(made.status()).toBe(200);
+      await page.goto('/excluded');
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page).toHaveURL(/\/excluded$/);
     });
 
     test('the first load of a lazy page warns nothing in the console', async ({ page }) => {
@@ -81,3 +95,35 @@ for (const { name, viewport } of WIDTHS) {
     });
   });
 }
+
+test('no page scrolls sideways at 360 px, for a visitor or a connected runner', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 360, height: 740 });
+  const wide: string[] = [];
+  const check = async (path: string, ready: () => Promise<void>) => {
+    await page.goto(path);
+    await ready();
+    if (await scrollsSideways(page)) wide.push(path);
+  };
+  const heading = () => expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  for (const path of ['/', '/about', '/login']) await check(path, heading);
+
+  await signUpByApi(page);
+  await check('/connect/spotify', () =>
+    expect(page.getByRole('button', { name: 'Connect to Spotify' })).toBeVisible(),
+  );
+  await connectThroughConsent(page, await newSpotifyUser(page, { liked: 40 }));
+  await expect(page.getByText('Spotify connected successfully.')).toBeVisible({ timeout: 20_000 });
+  await check('/', heading);
+  await check('/ping', () => expect(page.getByRole('button', { name: /^pong, / })).toBeVisible());
+  await check('/paces', () =>
+    expect(page.getByText(/songs with a known tempo/)).toBeVisible({ timeout: 60_000 }),
+  );
+  await check('/excluded', heading);
+  // A target's page (it lists what waits even before the playlist exists).
+  const res = await page.request.get('/api/spotify/targets');
+  const { data } = (await res.json()) as { data: { targets: Array<{ target_id: string }> } };
+  await check(`/targets/${data.targets[0]!.target_id}`, heading);
+  await check('/disconnect/spotify', heading);
+  expect(wide, 'pages wider than 360 px').toEqual([]);
+});

@@ -22,6 +22,7 @@ import { FirebaseWidget, type WidgetUser } from '../components/FirebaseLogin/Fir
 import { ActionCodeView, type ActionMode } from '../components/LocalLogin/ActionCodeView.tsx';
 import { LocalLoginForm } from '../components/LocalLogin/LocalLoginForm.tsx';
 import { useSession } from '../session/session-context.ts';
+import { NEXT_PARAM, returnPath } from '../session/return-to.ts';
 import { useSudoNavigate } from '../session/sudo-navigation.tsx';
 import { useDelayedFlag } from '../session/use-delayed-flag.ts';
 import { LOGIN_TEXTS, RETRY_AFTER_ERROR_MS, STILL_LOADING_AFTER_MS } from './login-texts.ts';
@@ -40,6 +41,8 @@ export function LoginPage() {
   const { api, requestRefresh, markUnauthenticated } = session;
   const navigate = useSudoNavigate();
   const [params] = useSearchParams();
+  // The page a signed-in-only page sent the visitor here from (RequireSignIn); the main page otherwise.
+  const afterSignIn = returnPath(params.get(NEXT_PARAM));
   const [verification, setVerification] = useState<VerificationState | null>(null);
   const [widgetError, setWidgetError] = useState(false);
   /** Bumped to start the widget afresh after a refused sign-in (it shows nothing once it has signed in). */
@@ -49,8 +52,8 @@ export function LoginPage() {
   // answers the same question without a 401 for visitors, so a visitor's page logs no error.
   const alreadySignedIn = session.dataReady && session.isAuthenticated;
   useEffect(() => {
-    if (alreadySignedIn) void navigate('/', { replace: true });
-  }, [alreadySignedIn, navigate]);
+    if (alreadySignedIn) void navigate(afterSignIn, { replace: true });
+  }, [alreadySignedIn, navigate, afterSignIn]);
 
   const actionMode = params.get('mode');
   const actionCode = params.get('code');
@@ -80,8 +83,8 @@ export function LoginPage() {
   const signedIn = useCallback(async () => {
     await api.get('whoami', typed<WhoamiReply>());
     requestRefresh();
-    await navigate('/');
-  }, [api, requestRefresh, navigate]);
+    await navigate(afterSignIn);
+  }, [api, requestRefresh, navigate, afterSignIn]);
 
   const backToLogin = useCallback(() => {
     setVerification(null);

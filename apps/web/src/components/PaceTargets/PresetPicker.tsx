@@ -34,6 +34,7 @@ function UnitSelect({
   return (
     <TextField
       select
+      size="small"
       label={label}
       value={value}
       onChange={(e) => onChange(e.target.value as PaceUnit)}
