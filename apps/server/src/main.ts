@@ -187,6 +187,7 @@ async function main(): Promise<void> {
       log,
       transientFailures: config.DEMO_TRANSIENT_FAILURES,
       sandboxUrl: config.DEMO_SANDBOX_URL,
+      dailyQuota: config.SPOTIFY_DAILY_QUOTA,
     });
     spotifyEndpoints = running.demo.endpoints;
     if (command !== 'all' && !config.DEMO_SANDBOX_URL)
@@ -290,7 +291,7 @@ async function main(): Promise<void> {
     // Pacebeat's own target playlists (deleted targets' too) are never sources; new tracks may be placed at once.
     targetPlaylistIds: (userId) => playlists.repo.playlistIdsOf(userId),
     onTracksAdded: async (userId) => void (await playlists.jobs.trigger(userId)),
-    workResumesAt: (priority) => spotify.connect.workResumesAt(priority),
+    workWait: (priority, userId) => spotify.connect.workWait(priority, userId),
   });
   wired.library = lib;
   if (runsJobs) {
@@ -341,6 +342,7 @@ async function main(): Promise<void> {
         library: { library: lib.service, refresh: lib.refresh },
         playlists: { playlists: playlists.service, editor: playlists.editor },
         choices: { choices: choices.service, trackLists: choices.trackLists },
+        actionLimits: accounts.limits,
         async checkReady() {
           if (stopping) throw new Error('shutting down');
           await db.pool.query('select 1');

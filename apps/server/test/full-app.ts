@@ -58,6 +58,7 @@ export async function buildFullApp(env: Record<string, string> = {}): Promise<Fu
       },
       choices: { choices: choices.service, trackLists: choices.trackLists },
       tempo: { tempo: { credits: () => ({ getSongBpm: false }) } },
+      actionLimits: accounts.limits,
     },
     { loggerInstance: log },
   );

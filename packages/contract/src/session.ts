@@ -29,6 +29,11 @@ export const WhoamiReply = z.object({
         demo: z.boolean().optional(),
         /** While the call budget is spent or Spotify asked us to wait: when work resumes (unix seconds). */
         work_resumes_at: z.number().nullable().optional(),
+        /**
+         * Why work waits: `spotify` (Spotify asked us to wait, or the installation's day is spent) or
+         * `share` (this runner's fair share of the day is spent; the others' work goes on).
+         */
+        work_waits_for: z.enum(['spotify', 'share']).nullable().optional(),
       }),
     ),
     disabled_services: z.array(DisabledService),

@@ -19,7 +19,7 @@ export { OCTAVE_ERRORS_ONLY, REALISTIC_TEMPO_ERRORS, type TempoErrorConfig } fro
 export type { Admin } from './admin/admin.ts';
 export type { ScoreRequest, TargetScore } from './admin/scoring.ts';
 export { PRODUCT_SCOPES } from './admin/admin.ts';
-export { REALISTIC_TRANSIENT_SHARE } from './config.ts';
+export { DEFAULT_DAILY_QUOTA, REALISTIC_TRANSIENT_SHARE } from './config.ts';
 export { NOT_REGISTERED_MESSAGES, PREMIUM_MESSAGES } from './spotify/messages.ts';
 export { World } from './world/world.ts';
 

@@ -2,7 +2,7 @@ import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { authAttempts } from '../db/schema.ts';
 
-export type AttemptKind = 'login' | 'signup' | 'mail' | 'connect';
+export type AttemptKind = 'login' | 'signup' | 'mail' | 'connect' | 'action';
 
 /** A counter key and how many attempts it may hold within the window. */
 export interface AttemptLimit {

@@ -21,6 +21,23 @@ export const TOO_MANY_CODE = 'TooManyAttempts';
 /** Spotify connect attempts of one account (each costs a `GET /me` from the installation's shared budget) per window. */
 export const CONNECT_MAX_PER_USER = 10;
 
+/**
+ * Runner actions that cost Spotify calls from the day the runners share, each with a limit of its own per
+ * runner (issue 24), far above what a person does by hand: a loop is stopped within minutes, and a
+ * disconnect does not reset the counts (they are kept by account, not by Spotify connection).
+ */
+export const ACTION_LIMITS = {
+  /** Add, edit or delete a target, or ask for its unfitting songs to go: a playlist write each. */
+  targets: { max: 30, minutes: 60, what: 'changes to your paces' },
+  /** "Refresh now", of everything or of one source: a rescan each. */
+  refresh: { max: 12, minutes: 60, what: 'refreshes' },
+  /** A source switched on or off: a scan when on. */
+  sources: { max: 60, minutes: 60, what: 'source switches' },
+  /** Tempo fixes, exclusions and their undos: playlist writes. */
+  choices: { max: 120, minutes: 60, what: 'tempo fixes and exclusions' },
+} as const;
+export type SpotifyAction = keyof typeof ACTION_LIMITS;
+
 /** A sign-in attempt counted as a failure before the password is checked; released when it was right. */
 export interface LoginAttempt {
   ids: number[];
@@ -74,6 +91,26 @@ export const createRateLimitService = (d: RateLimitDeps) => {
       if (!ids) {
         throw tooManyRequests(
           'Too many attempts to connect Spotify. Wait a few minutes and try again.',
+          TOO_MANY_CODE,
+        );
+      }
+    },
+    /** Counts a runner's action that costs Spotify calls; throws 429 past its limit (`ACTION_LIMITS`). */
+    async takeAction(kind: SpotifyAction, userId: string): Promise<void> {
+      const limit = ACTION_LIMITS[kind];
+      const since = new Date((d.now?.() ?? new Date()).getTime() - limit.minutes * 60_000);
+      const ids = await d.attempts.reserve(
+        'action',
+        [{ key: `${kind}:user:${userId}`, max: limit.max }],
+        since,
+        {
+          failedOnly: false,
+          failed: false,
+        },
+      );
+      if (!ids) {
+        throw tooManyRequests(
+          `You made ${limit.max} ${limit.what} within ${limit.minutes} minutes, more than Pacebeat allows: each costs calls from the Spotify budget the runners here share. Try again a little later.`,
           TOO_MANY_CODE,
         );
       }

@@ -18,6 +18,7 @@ import {
   TempoCorrectionReply,
   UndoReply,
 } from '@pacebeat/contract';
+import { limitAction } from '../http/action-limits.ts';
 import { forbidSudo, requireUser } from '../http/auth.plugin.ts';
 import type { ChoicesService } from './choices.service.ts';
 import type { TrackListsService } from './track-lists.service.ts';
@@ -29,7 +30,7 @@ export interface ChoicesRoutesOptions {
 
 export async function choicesRoutes(app: FastifyInstance, opts: ChoicesRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const write = { onRequest: requireUser, preHandler: forbidSudo };
+  const write = { onRequest: requireUser, preHandler: [forbidSudo, limitAction('choices')] };
 
   r.get(
     '/targets/:targetId/tracks',

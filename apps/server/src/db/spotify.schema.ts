@@ -52,10 +52,16 @@ export const spotifyCallSlots = pgTable(
       .default(sql`clock_timestamp()`),
     /** 0 interactive, 1 playlist writes, 2 library scans, 3 catalog expansion. */
     priority: smallint('priority').notNull(),
+    /**
+     * The runner the call was made for (their user id): their fair share of the day is counted here, so
+     * it stays counted after a disconnect (issue 24). '' for slots from before this was kept.
+     */
+    userKey: text('user_key').notNull().default(''),
   },
   (t) => [
     index('spotify_call_slots_at_idx').on(t.at),
     index('spotify_call_slots_budget_at_idx').on(t.budget, t.at),
+    index('spotify_call_slots_budget_user_at_idx').on(t.budget, t.userKey, t.at),
   ],
 );
 

@@ -1,3 +1,4 @@
+import type { ActionLimiter } from './action-limits.ts';
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -44,6 +45,8 @@ export interface AppDeps extends HealthDeps {
   playlists?: PlaylistsRoutesOptions;
   /** A target's track lists, tempo corrections and exclusions (choices module). */
   choices?: ChoicesRoutesOptions;
+  /** Each runner's limits on actions that cost Spotify calls (accounts module; issue 24). */
+  actionLimits?: ActionLimiter;
 }
 
 /** Largest request body any /api route accepts; larger ones answer 413. */
@@ -63,6 +66,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
     logController: new LogController({ disableRequestLogging: true }),
     ...opts,
   });
+  app.decorate('actionLimits', deps.actionLimits ?? null);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);

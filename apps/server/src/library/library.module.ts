@@ -11,7 +11,7 @@ import type { LibraryConfig } from './library.config.ts';
 import { createLibraryRepository } from './library.repository.ts';
 import { createLibraryService, createTempoQueueing } from './library.service.ts';
 import { MIN_CONFIDENCE } from '../playlists/matching.ts';
-import { createRefreshService } from './refresh.service.ts';
+import { createRefreshService, type RefreshServiceDeps } from './refresh.service.ts';
 import { createTempoHistogramRepository } from './tempo-histogram.repository.ts';
 import { DEFAULT_LIBRARY_SETTINGS, type LibraryApi, type LibrarySettings } from './scan-context.ts';
 import { createScanService } from './scan.service.ts';
@@ -49,8 +49,8 @@ export interface LibraryModuleDeps {
   targetPlaylistIds?: (userId: string) => Promise<Set<string>>;
   /** Called after a scan unit stored tracks (the playlists module queues its writer). */
   onTracksAdded?: (userId: string) => Promise<void>;
-  /** When Spotify work resumes after a cooldown (spotify module), for "refresh now"'s answer. */
-  workResumesAt?: (priority?: 'library_scan') => Promise<Date | null>;
+  /** When a runner's scans may call Spotify again, and why (spotify module), for "refresh now"'s answer. */
+  workWait?: RefreshServiceDeps['workWait'];
   /** How long a process reuses a user's status-page counts (LibraryServiceDeps; default 2 s). */
   statsMaxAgeMs?: number;
   /** Cross-process invalidation: with it, a user's source rows are cached per process (5 s at most). */
@@ -93,7 +93,7 @@ export function createLibraryModule(db: Db, deps: LibraryModuleDeps) {
     repo,
     histogram: createTempoHistogramRepository(db),
     wake: (userId) => deps.queue.wake(userId),
-    workResumesAt: deps.workResumesAt ?? (async () => null),
+    workWait: deps.workWait ?? (async () => null),
     // The chart shows what matching may place: tempos the target playlists trust.
     minConfidence: MIN_CONFIDENCE,
   });

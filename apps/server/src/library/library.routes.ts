@@ -12,6 +12,7 @@ import {
   SudoQuery,
   TempoHistogramReply,
 } from '@pacebeat/contract';
+import { limitAction } from '../http/action-limits.ts';
 import { forbidSudo, requireUser } from '../http/auth.plugin.ts';
 import { createSerializedOnce } from '../http/serialized-once.ts';
 import type { LibraryService } from './library.service.ts';
@@ -46,7 +47,7 @@ export async function libraryRoutes(app: FastifyInstance, opts: LibraryRoutesOpt
     '/source_change',
     {
       onRequest: requireUser,
-      preHandler: forbidSudo,
+      preHandler: [forbidSudo, limitAction('sources')],
       schema: { querystring: SudoQuery, body: SourceChangeBody, response: { 200: SourceChangeReply } },
     },
     async (req) => {
@@ -64,7 +65,7 @@ export async function libraryRoutes(app: FastifyInstance, opts: LibraryRoutesOpt
     '/refresh',
     {
       onRequest: requireUser,
-      preHandler: forbidSudo,
+      preHandler: [forbidSudo, limitAction('refresh')],
       schema: { querystring: SudoQuery, body: RefreshBody, response: { 200: RefreshReply } },
     },
     async (req) => {

@@ -1,9 +1,10 @@
-// "Refresh now" says when it runs (issue 23): a rescan is a library scan, so it waits for the scans' share of
-// Spotify's daily limit (80 %), which other work (the artist catalogs, another runner) may have spent while
-// the whole quota is not. On the real test PostgreSQL's call budget.
+// "Refresh now" says when it runs (issues 23, 24): a rescan is a library scan, so it waits for the scans' part
+// (80 %) of the runner's fair share of the day, or for Spotify's whole day when that is spent, and says which.
+// On the real test PostgreSQL's call budget.
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
+import { connectedRunner } from '../../test/connected-runner.ts';
 import { testDb } from '../../test/db.ts';
 import { createBudgetRepository } from '../spotify/budget.repository.ts';
 import type { BudgetLimits } from '../spotify/budget.ts';
@@ -14,48 +15,69 @@ const t = testDb();
 afterAll(() => t.close());
 const budget = createBudgetRepository(t.db);
 
-describe('refresh now and the daily limit', () => {
-  it('says the rescan waits, and until when, once the scans’ share of the day is spent', async () => {
-    const limits: BudgetLimits = { key: randomUUID(), ratePer30s: null, dailyQuota: 10 };
-    const connect = createSpotifyConnectService({
-      budget,
-      settings: { clientId: 'x', accountsUrl: 'http://localhost', demo: true, limits },
-      log: pino({ level: 'silent' }),
-    } as unknown as SpotifyConnectDeps);
-    // 8 of the day's 10 calls made (by anyone): the scans' 80 % is spent, the quota is not.
-    const first = await budget.reserve(limits, 'interactive', {
-      userKey: 'someone',
-      endpoint: 'GET /me',
-      purpose: 'test',
-      priority: 'interactive',
-    });
-    expect(first.granted).toBe(true);
-    for (let i = 1; i < 8; i++)
-      await budget.reserve(limits, 'interactive', {
-        userKey: 'someone',
-        endpoint: 'GET /me',
-        purpose: 'test',
-        priority: 'interactive',
-      });
-    expect(await connect.workResumesAt()).toBeNull();
-    const scans = await connect.workResumesAt('library_scan');
-    const firstAt = first.granted ? first.at.getTime() : 0;
-    expect(scans?.getTime()).toBe(firstAt + 86_400_000 + 1);
+const entry = (userKey: string) => ({
+  userKey,
+  endpoint: 'GET /me',
+  purpose: 'test',
+  priority: 'interactive' as const,
+});
 
-    const refresh = createRefreshService({
-      repo: {
-        requestRescan: async () => true,
-        refreshSource: async () => true,
-        getSource: async () => undefined,
-      },
-      histogram: { tempoCounts: async () => ({ byBpm: [], withoutTempo: 0 }) },
-      wake: async () => undefined,
-      workResumesAt: (p?: 'library_scan') => connect.workResumesAt(p),
-      minConfidence: 0.76,
-    } as unknown as Parameters<typeof createRefreshService>[0]);
-    const answer = await refresh.refresh('u1', {}, { timeZone: 'UTC' });
-    expect(answer.message).not.toContain('starts now');
+function services(limits: BudgetLimits) {
+  const connect = createSpotifyConnectService({
+    budget,
+    settings: { clientId: 'x', accountsUrl: 'http://localhost', demo: true, limits },
+    log: pino({ level: 'silent' }),
+  } as unknown as SpotifyConnectDeps);
+  const refresh = createRefreshService({
+    repo: {
+      requestRescan: async () => true,
+      refreshSource: async () => true,
+      getSource: async () => undefined,
+    },
+    histogram: { tempoCounts: async () => ({ byBpm: [], withoutTempo: 0 }) },
+    wake: async () => undefined,
+    workWait: (p: 'library_scan', userId: string) => connect.workWait(p, userId),
+    minConfidence: 0.76,
+  } as unknown as Parameters<typeof createRefreshService>[0]);
+  return { connect, refresh };
+}
+
+describe('refresh now and the daily limit', () => {
+  it('a runner whose share of the day is spent is told when their rescan starts; another runner’s starts now', async () => {
+    const limits: BudgetLimits = { key: randomUUID(), ratePer30s: null, dailyQuota: 20 };
+    const { connect, refresh } = services(limits);
+    const [busy, other] = [await connectedRunner(t.db), await connectedRunner(t.db)];
+    expect((await budget.reserve(limits, 'interactive', entry(other))).granted).toBe(true);
+    // Two runners today: 9 calls each. The busy runner makes 8, so their scans' 80 % (7) is spent.
+    const first = await budget.reserve(limits, 'interactive', entry(busy));
+    for (let i = 1; i < 8; i++)
+      expect((await budget.reserve(limits, 'interactive', entry(busy))).granted).toBe(true);
+    expect(await connect.workWait('interactive', busy)).toBeNull();
+    const scans = await connect.workWait('library_scan', busy);
+    const firstAt = first.granted ? first.at.getTime() : 0;
+    expect(scans?.reason).toBe('share');
+    // Their 2nd-oldest call frees the 7th place when it leaves the rolling day.
+    expect(scans!.until.getTime()).toBeGreaterThan(firstAt + 86_400_000);
+    expect(scans!.until.getTime()).toBeLessThan(firstAt + 86_400_000 + 60_000);
+
+    const busyAnswer = await refresh.refresh(busy, {}, { timeZone: 'UTC' });
+    expect(busyAnswer.message).not.toContain('starts now');
+    expect(busyAnswer.message).toContain("Your share of today's Spotify calls is used");
+    expect(busyAnswer.runs_at).toBe(Math.ceil(scans!.until.getTime() / 1000));
+    expect((await refresh.refresh(other, {}, { timeZone: 'UTC' })).message).toBe(
+      'Queued: the rescan starts now.',
+    );
+  });
+
+  it('when Spotify’s whole day is spent, every runner is told when the rescan starts', async () => {
+    const limits: BudgetLimits = { key: randomUUID(), ratePer30s: null, dailyQuota: 10 };
+    const { refresh } = services(limits);
+    // Callers that are no connected runners (each alone has a share of 9) spend the day's 10.
+    for (let i = 0; i < 10; i++)
+      expect((await budget.reserve(limits, 'interactive', entry(`caller-${i % 2}`))).granted).toBe(true);
+    const runner = await connectedRunner(t.db);
+    const answer = await refresh.refresh(runner, {}, { timeZone: 'UTC' });
     expect(answer.message).toContain("Spotify's limit on Pacebeat's calls is reached");
-    expect(answer.runs_at).toBe(Math.ceil(scans!.getTime() / 1000));
+    expect(answer.runs_at * 1000).toBeGreaterThan(Date.now() + 23 * 3600_000);
   });
 });

@@ -9,6 +9,11 @@ import type { LibraryRepository } from './library.repository.ts';
 import { foldHistogram } from './tempo-histogram.ts';
 import type { TempoHistogramRepository } from './tempo-histogram.repository.ts';
 
+export interface ScanWait {
+  until: Date;
+  reason: 'spotify' | 'share';
+}
+
 /** A refresh of everything asked for within this long of the last one is already queued. */
 export const REFRESH_MIN_MS = 60_000;
 
@@ -17,9 +22,9 @@ export interface RefreshServiceDeps {
   histogram: TempoHistogramRepository;
   /** Queues the user's next scan unit now. */
   wake: (userId: string) => Promise<void>;
-  /** When Spotify work resumes after a cooldown (429, the daily quota) or, for a priority, when its share
-   *  of the day allows a call again; null when not paused. */
-  workResumesAt: (priority?: 'library_scan') => Promise<Date | null>;
+  /** When the runner's scans may call Spotify again, and why they wait (Spotify's own limits, or the
+   *  runner's fair share of the day); null when they may now. */
+  workWait: (priority: 'library_scan', userId: string) => Promise<ScanWait | null>;
   /** Tempos below this confidence are not placed, so the chart leaves them out too. */
   minConfidence: number;
   now?: () => number;
@@ -44,13 +49,15 @@ export function createRefreshService(deps: RefreshServiceDeps) {
         queued = await deps.repo.requestRescan(userId, REFRESH_MIN_MS);
       }
       await deps.wake(userId);
-      // A rescan runs at the scans' priority: it waits for their share of Spotify's daily limit too.
-      const paused = await deps.workResumesAt('library_scan');
-      const at = Math.max(now(), paused?.getTime() ?? 0, sourceWaits?.getTime() ?? 0);
+      // A rescan runs at the scans' priority, within the runner's share of the day: it waits as they do.
+      const paused = await deps.workWait('library_scan', userId);
+      const at = Math.max(now(), paused?.until.getTime() ?? 0, sourceWaits?.getTime() ?? 0);
       const when = formatLocalTime(new Date(at), o.timeZone);
       const waits = at > now() + 5_000;
       const message = waits
-        ? `Queued. Spotify's limit on Pacebeat's calls is reached for now, so the rescan starts at ${when}.`
+        ? paused?.reason === 'share' && paused.until.getTime() >= at
+          ? `Queued. Your share of today's Spotify calls is used (the runners here share Spotify's daily limit), so the rescan starts at ${when}.`
+          : `Queued. Spotify's limit on Pacebeat's calls is reached for now, so the rescan starts at ${when}.`
         : queued
           ? 'Queued: the rescan starts now.'
           : 'A rescan was asked for less than a minute ago: it is already queued.';

@@ -13,6 +13,7 @@ import {
   TargetReply,
   TargetsReply,
 } from '@pacebeat/contract';
+import { limitAction } from '../http/action-limits.ts';
 import { forbidSudo, requireUser } from '../http/auth.plugin.ts';
 import { createSerializedOnce } from '../http/serialized-once.ts';
 import type { PlaylistsService } from './playlists.service.ts';
@@ -45,7 +46,7 @@ export async function playlistsRoutes(app: FastifyInstance, opts: PlaylistsRoute
 
   const editor = opts.editor;
   if (!editor) return;
-  const write = { onRequest: requireUser, preHandler: forbidSudo };
+  const write = { onRequest: requireUser, preHandler: [forbidSudo, limitAction('targets')] };
 
   r.post(
     '/targets',

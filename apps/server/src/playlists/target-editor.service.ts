@@ -77,16 +77,15 @@ export function createTargetEditor(deps: TargetEditorDeps) {
       const live = await deps.repo.listTargets(userId);
       const repeated = live.find((t) => madeBy(t, name, body));
       if (repeated) return shown(repeated, timeZone);
-      if (live.length >= MAX_TARGETS)
-        throw conflict(`You can have at most ${MAX_TARGETS} target playlists.`, 'TooManyTargets');
-      let t: TargetRow;
+      const full = () => conflict(`You can have at most ${MAX_TARGETS} target playlists.`, 'TooManyTargets');
+      if (live.length >= MAX_TARGETS) throw full();
+      let t: TargetRow | undefined;
       try {
-        t = await deps.repo.addTarget(userId, {
-          name,
-          minBpm: body.min_bpm,
-          maxBpm: body.max_bpm,
-          ...filtersOf(body.filters),
-        });
+        t = await deps.repo.addTarget(
+          userId,
+          { name, minBpm: body.min_bpm, maxBpm: body.max_bpm, ...filtersOf(body.filters) },
+          MAX_TARGETS,
+        );
       } catch (err) {
         if (!isUniqueViolation(err)) throw err;
         // Two of the same request at once: the other one made it.
@@ -94,6 +93,7 @@ export function createTargetEditor(deps: TargetEditorDeps) {
         if (made) return shown(made, timeZone);
         throw nameTaken();
       }
+      if (!t) throw full(); // others were added at the same moment
       await deps.trigger(userId);
       return shown(t, timeZone);
     },

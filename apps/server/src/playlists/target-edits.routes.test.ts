@@ -53,7 +53,7 @@ beforeAll(async () => {
     repo: p.library.repo,
     histogram: createTempoHistogramRepository(h.db.db),
     wake: async (userId) => void h.wakes.push({ userId }),
-    workResumesAt: async () => pausedUntil,
+    workWait: async () => (pausedUntil ? { until: pausedUntil, reason: 'spotify' as const } : null),
     minConfidence: 0.76,
   });
   app = await buildApp(
@@ -65,6 +65,7 @@ beforeAll(async () => {
       spotify: { spotify: p.spotify.connect, limits: accounts.limits },
       library: { library: p.library.service, refresh },
       playlists: { playlists: service, editor: createTargetEditor({ repo, trigger }) },
+      actionLimits: accounts.limits,
     },
     { loggerInstance: log },
   );
@@ -195,6 +196,53 @@ describe('editing targets through the API', () => {
     expect((await call('PATCH', '/api/spotify/targets/not-a-uuid', r.cookie, { name: 'x' })).statusCode).toBe(
       400,
     );
+  });
+
+  it('40 simultaneous adds leave at most 12 live targets (the cap holds under concurrency)', async () => {
+    const r = await runner();
+    const replies = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        call('POST', '/api/spotify/targets', r.cookie, {
+          name: `Pace ${i}`,
+          min_bpm: 150 + i,
+          max_bpm: 160 + i,
+        }),
+      ),
+    );
+    const codes = replies.map((x) => x.statusCode);
+    expect(codes.filter((c) => c === 200)).toHaveLength(12 - 4); // the 4 defaults are live already
+    // The others: 409 at the cap, or 429 past the 30 changes an hour (30 of the 40 race for the 8 places).
+    expect(codes.filter((c) => c === 409)).toHaveLength(30 - 8);
+    expect(codes.filter((c) => c === 429)).toHaveLength(10);
+    expect(await listTargets(r.cookie)).toHaveLength(12);
+  });
+
+  it('a runner changing targets in a loop is stopped at 30 changes an hour, and other runners are not', async () => {
+    const [looping, other] = [await runner(), await runner()];
+    const [first] = await listTargets(looping.cookie);
+    const url = `/api/spotify/targets/${first!.target_id}`;
+    const codes: number[] = [];
+    for (let i = 0; i < 31; i++)
+      codes.push((await call('PATCH', url, looping.cookie, { name: `Loop ${i}` })).statusCode);
+    expect(codes.slice(0, 30).every((c) => c === 200)).toBe(true);
+    expect(codes[30]).toBe(429);
+    const refused = await call('POST', '/api/spotify/targets', looping.cookie, {
+      min_bpm: 120,
+      max_bpm: 130,
+    });
+    expect(refused.statusCode).toBe(429);
+    expect(errorOf(refused).message).toMatch(/30 changes to your paces within 60 minutes/);
+    const [theirs] = await listTargets(other.cookie);
+    expect(
+      (await call('PATCH', `/api/spotify/targets/${theirs!.target_id}`, other.cookie, { name: 'Mine' }))
+        .statusCode,
+    ).toBe(200);
+    // Refresh has a limit of its own: 12 an hour.
+    const refreshes: number[] = [];
+    for (let i = 0; i < 13; i++)
+      refreshes.push((await call('POST', '/api/spotify/refresh', looping.cookie, {})).statusCode);
+    expect(refreshes.slice(0, 12).every((c) => c === 200)).toBe(true);
+    expect(refreshes[12]).toBe(429);
   });
 
   it('another user’s target answers 404, and nothing of it changes', async () => {

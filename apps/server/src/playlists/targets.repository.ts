@@ -20,6 +20,10 @@ export const isUniqueViolation = (err: unknown): boolean => {
   return e?.code === '23505' || (e?.cause !== undefined && isUniqueViolation(e.cause));
 };
 
+/** Serialises the changes that count a user's live targets against the cap (held to the transaction's end). */
+const lockTargetsOf = (tx: Pick<Db, 'execute'>, userId: string) =>
+  tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`targets:${userId}`}, 0))`);
+
 export function createTargetsRepository(db: Db) {
   const own = (userId: string, targetId: string) =>
     and(
@@ -105,19 +109,32 @@ export function createTargetsRepository(db: Db) {
     },
 
     /** Adds a target (placed after the user's others). Throws a unique violation for a name in use. */
+    /**
+     * A new live target, unless the user already has `maxLive` of them: then undefined. The count and the
+     * insert hold a lock on the user's targets, so simultaneous adds cannot pass the cap together.
+     */
     async addTarget(
       userId: string,
       t: Required<Pick<TargetEdit, 'name' | 'minBpm' | 'maxBpm'>> & TargetEdit,
-    ): Promise<TargetRow> {
-      const [row] = await db
-        .insert(playlistTargets)
-        .values({
-          ...t,
-          userId,
-          position: sql`(select coalesce(max(position) + 1, 0) from playlist_targets where user_id = ${userId})`,
-        })
-        .returning();
-      return row!;
+      maxLive: number,
+    ): Promise<TargetRow | undefined> {
+      return db.transaction(async (tx) => {
+        await lockTargetsOf(tx, userId);
+        const [counted] = await tx
+          .select({ live: sql<number>`count(*)::int` })
+          .from(playlistTargets)
+          .where(and(eq(playlistTargets.userId, userId), isNull(playlistTargets.archivedAt)));
+        if ((counted?.live ?? 0) >= maxLive) return undefined;
+        const [row] = await tx
+          .insert(playlistTargets)
+          .values({
+            ...t,
+            userId,
+            position: sql`(select coalesce(max(position) + 1, 0) from playlist_targets where user_id = ${userId})`,
+          })
+          .returning();
+        return row!;
+      });
     },
 
     /**
@@ -182,6 +199,7 @@ export function createTargetsRepository(db: Db) {
       };
       try {
         return await db.transaction(async (tx) => {
+          await lockTargetsOf(tx, userId);
           const [same] = await tx
             .select({ id: playlistTargets.id })
             .from(playlistTargets)

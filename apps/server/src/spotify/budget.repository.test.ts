@@ -2,8 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { connectedRunner as addRunner } from '../../test/connected-runner.ts';
 import { testDb } from '../../test/db.ts';
-import { RATE_SAFETY_MS, RATE_WINDOW_MS, type BudgetLimits } from './budget.ts';
+import { RATE_SAFETY_MS, RATE_WINDOW_MS, runnerShare, type BudgetLimits } from './budget.ts';
 import {
   LEARNED_RATE_FLOOR,
   LEARNED_RATE_TTL_MS,
@@ -54,16 +55,18 @@ describe('call budget', () => {
 
   it('keeps the daily quota across processes, with a reserve for what users wait for', async () => {
     const limits: BudgetLimits = { key: randomUUID(), ratePer30s: null, dailyQuota: 20 };
+    // Callers that are no connected runners: each alone has a share of 18, its scans 80 % of that (14).
     let scans = 0;
     for (let i = 0; i < 30; i++) {
       const repo = i % 2 ? a : b;
-      if ((await repo.reserve(limits, 'library_scan', entry())).granted) scans++;
+      if ((await repo.reserve(limits, 'library_scan', entry(i % 2 ? 'u1' : 'u2'))).granted) scans++;
     }
     expect(scans).toBe(16); // 80 % of 20
-    const denied = await a.reserve(limits, 'catalog_expansion', entry());
+    const denied = await a.reserve(limits, 'catalog_expansion', entry('u3'));
     expect(denied).toMatchObject({ granted: false, reason: 'quota' });
     let interactive = 0;
-    while ((await b.reserve(limits, 'interactive', entry())).granted) interactive++;
+    while ((await b.reserve(limits, 'interactive', entry(`u${4 + (interactive % 2)}`))).granted)
+      interactive++;
     expect(interactive).toBe(4);
   });
 
@@ -131,12 +134,19 @@ describe('call budget', () => {
       { endpoint: 'GET /me/tracks', purpose: 'scan:liked', calls: 2, failures: 1 },
       { endpoint: 'POST /api/token', purpose: 'refresh', calls: 1, failures: 0 },
     ]);
-    // After a disconnect the user is gone from the ledger, but what they spent still counts, under `gone`.
+    // After a disconnect today's rows stay the user's (what they may still spend today, issue 24); earlier
+    // days' rows leave the user and still count, under `gone`.
+    await processA.db.execute(
+      sql`update spotify_call_ledger set day = day - 1 where user_key = ${user} and purpose = 'scan:liked'`,
+    );
     const goneBefore = await a.ledger({ userKey: LEDGER_GONE_KEY });
     const sum = (rows: { calls: number }[]) => rows.reduce((n, r) => n + r.calls, 0);
     await a.forgetUserInLedger(user);
-    expect(await a.ledger({ userKey: user })).toEqual([]);
-    expect(sum(await a.ledger({ userKey: LEDGER_GONE_KEY })) - sum(goneBefore)).toBeGreaterThanOrEqual(4);
+    expect(await a.ledger({ userKey: user })).toEqual([
+      { endpoint: 'GET /me', purpose: 'connect', calls: 1, failures: 0 },
+      { endpoint: 'POST /api/token', purpose: 'refresh', calls: 1, failures: 0 },
+    ]);
+    expect(sum(await a.ledger({ userKey: LEDGER_GONE_KEY })) - sum(goneBefore)).toBeGreaterThanOrEqual(2);
   });
 
   it('remembers capabilities', async () => {
@@ -144,5 +154,61 @@ describe('call budget', () => {
     expect(await a.getCapability(cap)).toBeUndefined();
     await a.setCapability(cap, false, 'Forbidden');
     expect(await b.getCapability(cap)).toEqual({ available: false, detail: 'Forbidden' });
+  });
+
+  describe('each runner’s fair share of the day (issue 24)', () => {
+    const connectedRunner = () => addRunner(processA.db);
+    const spend = async (
+      limits: BudgetLimits,
+      runner: string,
+      p: Parameters<typeof a.reserve>[1],
+      max = 10_000,
+    ) => {
+      let n = 0;
+      while (n < max && (await (n % 2 ? a : b).reserve(limits, p, entry(runner))).granted) n++;
+      return n;
+    };
+
+    it('splits the day between the runners of the day, keeping a part for the next one', () => {
+      expect(runnerShare(1000, 1)).toBe(900);
+      expect(runnerShare(1000, 2)).toBe(450);
+      expect(runnerShare(1000, 4)).toBe(225);
+      expect(runnerShare(1000, 5)).toBe(200); // the user list is full: nothing kept back
+    });
+
+    it('a runner looping spends only their share, and the other runner’s calls go on', async () => {
+      const limits: BudgetLimits = { key: randomUUID(), ratePer30s: null, dailyQuota: 100 };
+      const [greedy, other] = [await connectedRunner(), await connectedRunner()];
+      // Alone today, the greedy runner's catalogs stop at 60 % of their share of 90 (not the installation's 60).
+      expect(await spend(limits, greedy, 'catalog_expansion')).toBe(54);
+      // Once another runner has called today, each has 45: the greedy one is over theirs and stops,
+      const first = await b.reserve(limits, 'interactive', entry(other));
+      expect(first.granted).toBe(true);
+      const refused = await a.reserve(limits, 'interactive', entry(greedy));
+      expect(refused).toMatchObject({ granted: false, reason: 'share', cooldown: false });
+      // and resumes when enough of their own calls leave the rolling day, not anyone else's.
+      if (!refused.granted) expect(refused.retryAt.getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
+      // The other runner's calls go on, within the installation's ceilings (catalogs 60, writes 95 of the
+      // day's 100, which the greedy runner's 54 count towards) and their own share (45):
+      expect(await spend(limits, other, 'catalog_expansion')).toBe(60 - 55);
+      expect(await spend(limits, other, 'playlist_write')).toBe(95 - 60);
+      expect(await spend(limits, other, 'interactive')).toBe(45 - (1 + 5 + 35));
+      expect(await b.reserve(limits, 'interactive', entry(other))).toMatchObject({
+        granted: false,
+        reason: 'share',
+      });
+    });
+
+    it('what a runner spent stays counted after their account is disconnected and connected again', async () => {
+      const limits: BudgetLimits = { key: randomUUID(), ratePer30s: null, dailyQuota: 50 };
+      const runner = await connectedRunner();
+      expect(await spend(limits, runner, 'interactive')).toBe(45);
+      await processA.db.execute(sql`delete from spotify_accounts where user_id = ${runner}`);
+      await addRunner(processA.db, runner);
+      expect(await b.reserve(limits, 'interactive', entry(runner))).toMatchObject({
+        granted: false,
+        reason: 'share',
+      });
+    });
   });
 });

@@ -4,6 +4,7 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import {
+  spotifyAccounts,
   spotifyBudgetState,
   spotifyCallLedger,
   spotifyCallSlots,
@@ -17,6 +18,7 @@ import {
   priorityRank,
   RATE_SAFETY_MS,
   RATE_WINDOW_MS,
+  runnerShare,
   type BudgetLimits,
   type Priority,
 } from './budget.ts';
@@ -40,7 +42,7 @@ const effectiveRate = (setting: number | null, learned: number | null) =>
 
 export type Reservation =
   | { granted: true; at: Date }
-  | { granted: false; reason: 'rate' | 'quota'; retryAt: Date; cooldown: boolean };
+  | { granted: false; reason: 'rate' | 'quota' | 'share'; retryAt: Date; cooldown: boolean };
 
 export interface LedgerEntry {
   userKey: string;
@@ -51,6 +53,21 @@ export interface LedgerEntry {
 
 /** The ledger key of calls made for users who have since disconnected. */
 export const LEDGER_GONE_KEY = 'gone';
+
+/**
+ * The runner's calls of the last 24 h, and the runners sharing the day: those still connected who made a
+ * call in it, and this one (for the `runnerShare`). Counting the day's runners rather than every account
+ * row keeps a budget's share to the runners of that budget (one Spotify app; each test has its own).
+ */
+const runnerCounts = (budget: string, userKey: string) => sql`
+  (select count(*) from ${spotifyCallSlots}
+    where ${spotifyCallSlots.budget} = ${budget} and ${spotifyCallSlots.userKey} = ${userKey}
+      and ${spotifyCallSlots.at} > t.now - ${`${DAILY_WINDOW_MS} milliseconds`}::interval) as in_day_runner,
+  (select 1 + count(distinct ${spotifyCallSlots.userKey}) from ${spotifyCallSlots}
+    join ${spotifyAccounts} on ${spotifyAccounts.userId}::text = ${spotifyCallSlots.userKey}
+      and ${spotifyAccounts.disabledReason} is null
+    where ${spotifyCallSlots.budget} = ${budget} and ${spotifyCallSlots.userKey} <> ${userKey}
+      and ${spotifyCallSlots.at} > t.now - ${`${DAILY_WINDOW_MS} milliseconds`}::interval) as runners,`;
 
 export function createBudgetRepository(db: Db) {
   /** Adds calls and failures to today's ledger row of this user, endpoint and purpose. */
@@ -80,87 +97,115 @@ export function createBudgetRepository(db: Db) {
       });
   }
 
+  /** Whether a call of `priority` for `userKey` may go now, or when it may; takes nothing. */
+  async function check(
+    tx: Pick<Db, 'execute'>,
+    limits: BudgetLimits,
+    priority: Priority,
+    userKey: string,
+  ): Promise<Reservation> {
+    const rateMs = RATE_WINDOW_MS + RATE_SAFETY_MS;
+    // One round trip for the clock, the cooldowns, the windows' counts and the runner's.
+    const state = await tx.execute<{
+      now: Date;
+      cooldown_until: Date | null;
+      quota_cooldown: boolean | null;
+      in_rate: string;
+      in_day: string;
+      in_day_runner: string;
+      runners: string;
+      learned_rate: number | null;
+    }>(sql`
+      with t as (select clock_timestamp() as now)
+      select t.now,
+        (select max(${spotifyCooldowns.until}) from ${spotifyCooldowns}
+          where ${spotifyCooldowns.budget} = ${limits.key} and ${spotifyCooldowns.until} > t.now) as cooldown_until,
+        (select bool_or(${spotifyCooldowns.kind} = 'quota') from ${spotifyCooldowns}
+          where ${spotifyCooldowns.budget} = ${limits.key} and ${spotifyCooldowns.until} > t.now) as quota_cooldown,
+        (select count(*) from ${spotifyCallSlots}
+          where ${spotifyCallSlots.budget} = ${limits.key}
+            and ${spotifyCallSlots.at} > t.now - ${`${rateMs} milliseconds`}::interval) as in_rate,
+        (select count(*) from ${spotifyCallSlots}
+          where ${spotifyCallSlots.budget} = ${limits.key}
+            and ${spotifyCallSlots.at} > t.now - ${`${DAILY_WINDOW_MS} milliseconds`}::interval) as in_day,
+        ${limits.dailyQuota === null ? sql`0 as in_day_runner, 1 as runners,` : runnerCounts(limits.key, userKey)}
+        (select ${spotifyBudgetState.learnedRate} from ${spotifyBudgetState}
+          where ${spotifyBudgetState.budget} = ${limits.key}
+            and ${spotifyBudgetState.learnedAt} > t.now - ${`${LEARNED_RATE_TTL_MS} milliseconds`}::interval) as learned_rate
+      from t`);
+    const row = state.rows[0]!;
+    const now = new Date(row.now);
+    if (row.cooldown_until) {
+      return {
+        granted: false,
+        reason: row.quota_cooldown ? 'quota' : 'rate',
+        retryAt: new Date(row.cooldown_until),
+        cooldown: true,
+      };
+    }
+    const windows = [
+      {
+        kind: 'rate' as const,
+        limit: effectiveRate(limits.ratePer30s, row.learned_rate),
+        ms: rateMs,
+        used: Number(row.in_rate),
+      },
+      // The installation's day, with the priorities' ceilings over all calls together: whatever shares the
+      // runners had when they made them, 40 % of the day stays free of catalogs and 20 % of scans, for what
+      // the runners wait for and their playlists.
+      { kind: 'quota' as const, limit: limits.dailyQuota, ms: DAILY_WINDOW_MS, used: Number(row.in_day) },
+      // The runner's own fair share of the day, with their priorities inside it.
+      {
+        kind: 'share' as const,
+        limit: limits.dailyQuota === null ? null : runnerShare(limits.dailyQuota, Number(row.runners)),
+        ms: DAILY_WINDOW_MS,
+        used: Number(row.in_day_runner),
+      },
+    ];
+    for (const w of windows) {
+      if (w.limit === null) continue;
+      const allowed = allowance(w.limit, CEILINGS[priority][w.kind === 'rate' ? 'rate' : 'daily']);
+      if (w.used < allowed) continue;
+      // The slot that frees us is the (used - allowed + 1)-th oldest of the window (the runner's own).
+      const since = new Date(now.getTime() - w.ms);
+      const runnerOnly = w.kind === 'share' ? sql`and ${spotifyCallSlots.userKey} = ${userKey}` : sql``;
+      const freeing = await tx.execute<{ at: Date }>(
+        sql`select ${spotifyCallSlots.at} as at from ${spotifyCallSlots}
+            where ${spotifyCallSlots.budget} = ${limits.key} and ${spotifyCallSlots.at} > ${since} ${runnerOnly}
+            order by ${spotifyCallSlots.at} offset ${w.used - allowed} limit 1`,
+      );
+      const oldest = freeing.rows[0] ? new Date(freeing.rows[0].at) : now;
+      return {
+        granted: false,
+        reason: w.kind,
+        retryAt: new Date(oldest.getTime() + w.ms + 1),
+        cooldown: false,
+      };
+    }
+    return { granted: true, at: now };
+  }
+
   return {
     /**
-     * Takes one call slot for `priority` if the cooldowns and both rolling windows allow it, and counts the
-     * call in the ledger in the same transaction. Otherwise says when to try again.
+     * Takes one call slot for `priority` if the cooldowns, both rolling windows and the runner's share of
+     * the day allow it, and counts the call in the ledger in the same transaction. Otherwise says when to
+     * try again.
      */
     async reserve(limits: BudgetLimits, priority: Priority, entry: LedgerEntry): Promise<Reservation> {
-      const rateMs = RATE_WINDOW_MS + RATE_SAFETY_MS;
       return db.transaction(async (tx) => {
         // A slot lost in a crash costs nothing, so this transaction does not wait for the disk.
         await tx.execute(
           sql`select set_config('synchronous_commit', 'off', true),
                      pg_advisory_xact_lock(hashtextextended(${`spotify-budget:${limits.key}`}, 0))`,
         );
-        // One round trip for the clock, the cooldowns and both windows' counts.
-        const state = await tx.execute<{
-          now: Date;
-          cooldown_until: Date | null;
-          quota_cooldown: boolean | null;
-          in_rate: string;
-          in_day: string;
-          learned_rate: number | null;
-        }>(sql`
-          with t as (select clock_timestamp() as now)
-          select t.now,
-            (select max(${spotifyCooldowns.until}) from ${spotifyCooldowns}
-              where ${spotifyCooldowns.budget} = ${limits.key} and ${spotifyCooldowns.until} > t.now) as cooldown_until,
-            (select bool_or(${spotifyCooldowns.kind} = 'quota') from ${spotifyCooldowns}
-              where ${spotifyCooldowns.budget} = ${limits.key} and ${spotifyCooldowns.until} > t.now) as quota_cooldown,
-            (select count(*) from ${spotifyCallSlots}
-              where ${spotifyCallSlots.budget} = ${limits.key}
-                and ${spotifyCallSlots.at} > t.now - ${`${rateMs} milliseconds`}::interval) as in_rate,
-            (select count(*) from ${spotifyCallSlots}
-              where ${spotifyCallSlots.budget} = ${limits.key}
-                and ${spotifyCallSlots.at} > t.now - ${`${DAILY_WINDOW_MS} milliseconds`}::interval) as in_day,
-            (select ${spotifyBudgetState.learnedRate} from ${spotifyBudgetState}
-              where ${spotifyBudgetState.budget} = ${limits.key}
-                and ${spotifyBudgetState.learnedAt} > t.now - ${`${LEARNED_RATE_TTL_MS} milliseconds`}::interval) as learned_rate
-          from t`);
-        const row = state.rows[0]!;
-        const now = new Date(row.now);
-        if (row.cooldown_until) {
-          return {
-            granted: false,
-            reason: row.quota_cooldown ? 'quota' : 'rate',
-            retryAt: new Date(row.cooldown_until),
-            cooldown: true,
-          };
-        }
-        const windows = [
-          {
-            kind: 'rate' as const,
-            limit: effectiveRate(limits.ratePer30s, row.learned_rate),
-            ms: rateMs,
-            used: Number(row.in_rate),
-          },
-          { kind: 'quota' as const, limit: limits.dailyQuota, ms: DAILY_WINDOW_MS, used: Number(row.in_day) },
-        ];
-        for (const w of windows) {
-          if (w.limit === null) continue;
-          const allowed = allowance(w.limit, CEILINGS[priority][w.kind === 'rate' ? 'rate' : 'daily']);
-          if (w.used < allowed) continue;
-          // The slot that frees us is the (used - allowed + 1)-th oldest of the window.
-          const since = new Date(now.getTime() - w.ms);
-          const freeing = await tx.execute<{ at: Date }>(
-            sql`select ${spotifyCallSlots.at} as at from ${spotifyCallSlots}
-                where ${spotifyCallSlots.budget} = ${limits.key} and ${spotifyCallSlots.at} > ${since}
-                order by ${spotifyCallSlots.at} offset ${w.used - allowed} limit 1`,
-          );
-          const oldest = freeing.rows[0] ? new Date(freeing.rows[0].at) : now;
-          return {
-            granted: false,
-            reason: w.kind,
-            retryAt: new Date(oldest.getTime() + w.ms + 1),
-            cooldown: false,
-          };
-        }
+        const verdict = await check(tx, limits, priority, entry.userKey);
+        if (!verdict.granted) return verdict;
+        const now = verdict.at;
         // The slot and the ledger count in one statement.
         await tx.execute(sql`
           with slot as (
-            insert into ${spotifyCallSlots} (budget, at, priority)
-            values (${limits.key}, ${now}, ${priorityRank(priority)})
+            insert into ${spotifyCallSlots} (budget, at, priority, user_key)
+            values (${limits.key}, ${now}, ${priorityRank(priority)}, ${entry.userKey})
           )
           insert into ${spotifyCallLedger} (day, user_key, endpoint, purpose, priority, calls, failures)
           values ((${now}::timestamptz at time zone 'UTC')::date, ${entry.userKey}, ${entry.endpoint},
@@ -202,6 +247,19 @@ export function createBudgetRepository(db: Db) {
           learned_at = excluded.learned_at
         returning learned_rate as learned`);
       return rows.rows[0]!.learned;
+    },
+
+    /**
+     * When a call of `priority` for `userKey` could go, or null when it could now: the same rules as
+     * `reserve`, taking nothing (the status page, "Refresh now").
+     */
+    async waitsUntil(
+      limits: BudgetLimits,
+      priority: Priority,
+      userKey: string,
+    ): Promise<{ until: Date; reason: 'rate' | 'quota' | 'share' } | null> {
+      const verdict = await check(db, limits, priority, userKey);
+      return verdict.granted ? null : { until: verdict.retryAt, reason: verdict.reason };
     },
 
     /** Counts a failed call (the call itself was counted at reservation). */
@@ -306,19 +364,22 @@ export function createBudgetRepository(db: Db) {
     },
 
     /**
-     * Takes a user out of the ledger but keeps what they spent: their rows fold into the `gone` key (per
-     * day, endpoint and purpose), so the day's totals stay true after a disconnect.
+     * Takes a user out of the ledger but keeps what they spent: their rows of earlier days fold into the
+     * `gone` key (per day, endpoint and purpose), so the days' totals stay true after a disconnect. Today's
+     * rows stay theirs, so a disconnect does not reset what they may still spend today (the connect cap).
      */
     async forgetUserInLedger(userKey: string): Promise<void> {
+      const earlier = sql`${spotifyCallLedger.userKey} = ${userKey}
+        and ${spotifyCallLedger.day} < (clock_timestamp() at time zone 'UTC')::date`;
       await db.transaction(async (tx) => {
         await tx.execute(sql`
           insert into ${spotifyCallLedger} (day, user_key, endpoint, purpose, priority, calls, failures)
           select day, ${LEDGER_GONE_KEY}, endpoint, purpose, priority, calls, failures
-            from ${spotifyCallLedger} where ${spotifyCallLedger.userKey} = ${userKey}
+            from ${spotifyCallLedger} where ${earlier}
           on conflict (day, user_key, endpoint, purpose) do update
             set calls = ${spotifyCallLedger}.calls + excluded.calls,
                 failures = ${spotifyCallLedger}.failures + excluded.failures`);
-        await tx.delete(spotifyCallLedger).where(eq(spotifyCallLedger.userKey, userKey));
+        await tx.delete(spotifyCallLedger).where(earlier);
       });
     },
   };

@@ -37,3 +37,26 @@ export const DAILY_WINDOW_MS = 24 * 3600_000;
 export function allowance(limit: number, share: number): number {
   return Math.max(1, Math.floor(limit * share));
 }
+
+/** Runners a development-mode Spotify app may have: Spotify's user list holds at most 5. */
+export const DEV_MODE_MAX_RUNNERS = 5;
+
+/**
+ * Part of the day kept free, while fewer than 5 runners are connected, for whoever connects next: enough
+ * for a newcomer's first playlists (their library's first pages, four playlists and their first adds take
+ * a few dozen calls) even when the others have used their shares. The rest of the newcomer's share frees
+ * up as the others' calls leave the rolling 24 h.
+ */
+export const KEPT_FOR_NEXT_RUNNER = 0.1;
+
+/**
+ * A runner's fair share of the daily quota (issue 24): what no other runner can spend. The day, less the
+ * part kept for the next runner, is split evenly between the connected runners. Each runner's own
+ * priorities apply within their share (`CEILINGS`: what they wait for first, then their writes, scans and
+ * catalogs), and the installation's ceilings still apply to all calls together.
+ */
+export function runnerShare(dailyQuota: number, connectedRunners: number): number {
+  const n = Math.max(1, connectedRunners);
+  const kept = n < DEV_MODE_MAX_RUNNERS ? dailyQuota * KEPT_FOR_NEXT_RUNNER : 0;
+  return Math.max(1, Math.floor((dailyQuota - kept) / n));
+}

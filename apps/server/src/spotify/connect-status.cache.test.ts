@@ -1,5 +1,5 @@
 // whoami's connect status with the per-process caches: what invalidates it (a linked/unlinked/disabled
-// account, a cooldown), what only ages out (the day's call count), and never one user's status for another.
+// account, a cooldown), what only ages out (the day's call counts), and never one user's status for another.
 import { describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { fakeFeed } from '../cache/fake-feed.test-helper.ts';
@@ -22,11 +22,10 @@ function setup() {
       delete: async (userId: string) => void rows.delete(userId),
     },
     budget: {
-      activeCooldowns: async () => {
+      waitsUntil: async () => {
         reads.budget++;
-        return cooldownUntil ? [{ until: cooldownUntil }] : [];
+        return cooldownUntil ? { until: cooldownUntil, reason: 'quota' } : null;
       },
-      usedSince: async () => ({ used: 0, oldest: null }),
       forgetUserInLedger: async () => undefined,
     },
     tokens: { forget: () => undefined },

@@ -10,7 +10,7 @@ import type { LiveCache } from '../cache/live-cache.ts';
 import { AppError, badRequest, conflict } from '../http/errors.ts';
 import type { SpotifyAccountRepository } from './account.repository.ts';
 import { spotifyApi } from './api.ts';
-import { allowance, CEILINGS, DAILY_WINDOW_MS, type BudgetLimits, type Priority } from './budget.ts';
+import { RATE_WINDOW_MS, type BudgetLimits, type Priority } from './budget.ts';
 import type { BudgetRepository } from './budget.repository.ts';
 import type { SpotifyClient } from './client.ts';
 import { SpotifyAccountDisabledError, SpotifyApiError, SpotifyDeferredError } from './errors.ts';
@@ -19,8 +19,7 @@ import type { SpotifyTokens } from './tokens.service.ts';
 
 export interface SpotifyConnectDeps {
   accounts: Pick<SpotifyAccountRepository, 'get' | 'findByAccountId' | 'link' | 'delete'>;
-  budget: Pick<BudgetRepository, 'activeCooldowns' | 'usedSince' | 'forgetUserInLedger' | 'ledger'> &
-    Partial<Pick<BudgetRepository, 'slotLeavesAt'>>;
+  budget: Pick<BudgetRepository, 'waitsUntil' | 'forgetUserInLedger' | 'ledger'>;
   client: SpotifyClient;
   tokens: Pick<SpotifyTokens, 'forget'>;
   cipher: TokenCipher;
@@ -37,8 +36,8 @@ export interface SpotifyConnectDeps {
   statusCache?: {
     /** Per user: linked, and its disabled mark (tags `spotify:<userId>`). */
     accounts: LiveCache<{ connected: boolean; disabledReason: DisabledService['reason'] | null }>;
-    /** The shared budget's pause (tags `budget:<key>`; the daily count is only bounded by max age). */
-    resumes: LiveCache<Date | null>;
+    /** A runner's pause (keyed `<budget>:<user>`, tags `budget:<key>`; the day's counts are only bounded by max age). */
+    resumes: LiveCache<{ until: Date; reason: 'spotify' | 'share' } | null>;
   };
   now?: () => number;
 }
@@ -159,7 +158,15 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
 
     /** For the status reply (whoami): connected, demo mode, when paused work resumes, disabled reasons. */
     async status(userId: string): Promise<{
-      services: Record<string, { connected: boolean; demo: boolean; work_resumes_at: number | null }>;
+      services: Record<
+        string,
+        {
+          connected: boolean;
+          demo: boolean;
+          work_resumes_at: number | null;
+          work_waits_for: 'spotify' | 'share' | null;
+        }
+      >;
       disabled_services: DisabledService[];
     }> {
       // The account row carries its disabled mark: one query for both (none when cached).
@@ -169,15 +176,11 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
       };
       const cache = deps.statusCache;
       const key = deps.settings.limits.key;
-      const [account, resumesAt] = await Promise.all([
+      // What the runner sees stop: their playlists' updates (writes stop before the share's last calls).
+      const readWait = () => this.workWait('playlist_write', userId);
+      const [account, wait] = await Promise.all([
         cache ? cache.accounts.get(userId, readAccount, () => [`spotify:${userId}`]) : readAccount(),
-        cache
-          ? cache.resumes.get(
-              key,
-              () => this.workResumesAt(),
-              () => [`budget:${key}`],
-            )
-          : this.workResumesAt(),
+        cache ? cache.resumes.get(`${key}:${userId}`, readWait, () => [`budget:${key}`]) : readWait(),
       ]);
       const disabled = account.disabledReason != null ? [{ reason: account.disabledReason }] : [];
       return {
@@ -185,7 +188,8 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
           spotify: {
             connected: account.connected,
             demo: deps.settings.demo,
-            work_resumes_at: resumesAt ? Math.ceil(resumesAt.getTime() / 1000) : null,
+            work_resumes_at: wait ? Math.ceil(wait.until.getTime() / 1000) : null,
+            work_waits_for: wait?.reason ?? null,
           },
         },
         disabled_services: disabled.map((d) => ({ service: 'spotify' as const, reason: d.reason })),
@@ -193,23 +197,24 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
     },
 
     /**
-     * When Spotify work resumes, if a cooldown runs or the daily quota is spent; null when it runs. With a
-     * `priority`, also its own share of the day (issue 23: a rescan waits once scans used their 80 %, with
-     * the quota not yet spent).
+     * When this runner's Spotify work of `priority` resumes, and why it waits: a cooldown Spotify asked for,
+     * the installation's daily quota, or the runner's own fair share of the day (issue 24); null when it
+     * runs now. The budget's own rules decide (`waitsUntil`), so what is shown is what the jobs meet.
      */
-    async workResumesAt(priority?: Priority): Promise<Date | null> {
-      const { key, dailyQuota } = deps.settings.limits;
-      const cooldowns = await deps.budget.activeCooldowns(key);
-      const last = cooldowns.at(-1);
-      if (last) return last.until;
-      if (dailyQuota !== null) {
-        const day = await deps.budget.usedSince(key, DAILY_WINDOW_MS);
-        if (day.used >= dailyQuota && day.oldest) return new Date(day.oldest.getTime() + DAILY_WINDOW_MS);
-        const allowed = priority ? allowance(dailyQuota, CEILINGS[priority].daily) : dailyQuota;
-        if (day.used >= allowed && deps.budget.slotLeavesAt)
-          return deps.budget.slotLeavesAt(key, DAILY_WINDOW_MS, day.used - allowed);
-      }
-      return null;
+    async workWait(
+      priority: Priority,
+      userId: string,
+    ): Promise<{ until: Date; reason: 'spotify' | 'share' } | null> {
+      const wait = await deps.budget.waitsUntil(deps.settings.limits, priority, userId);
+      // A full rate window frees within seconds: not a pause worth telling.
+      if (!wait || (wait.reason === 'rate' && wait.until.getTime() - now() < RATE_WINDOW_MS + 1_000))
+        return null;
+      return { until: wait.until, reason: wait.reason === 'share' ? 'share' : 'spotify' };
+    },
+
+    /** When this runner's work of `priority` resumes (see `workWait`); null when it runs now. */
+    async workResumesAt(priority: Priority, userId: string): Promise<Date | null> {
+      return (await this.workWait(priority, userId))?.until ?? null;
     },
   };
 }

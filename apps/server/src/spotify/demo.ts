@@ -2,7 +2,7 @@
 // DEMO_SANDBOX_URL, on its own, shared by every `serve` and `work` process) and every Spotify (and,
 // through `baseUrls`, tempo) base URL points at it. A new user connects through its consent page.
 import type { Logger } from 'pino';
-import { startSandbox, type Sandbox } from '@pacebeat/sandbox';
+import { DEFAULT_DAILY_QUOTA, startSandbox, type Sandbox } from '@pacebeat/sandbox';
 import type { SpotifyEndpoints } from './spotify.module.ts';
 
 export interface DemoSpotify {
@@ -31,11 +31,25 @@ export async function startDemoSpotify(o: {
   transientFailures?: number;
   /** DEMO_SANDBOX_URL: a simulated world running on its own, shared by every process (scale-out). */
   sandboxUrl?: string;
+  /**
+   * The simulated Spotify's daily quota: the product's SPOTIFY_DAILY_QUOTA (null: none), so the world
+   * refuses what the product's budget expects it to. Default: the world's own (1,000).
+   */
+  dailyQuota?: number | null;
 }): Promise<DemoSpotify> {
   if (o.sandboxUrl) return connectDemoSandbox(o.sandboxUrl, o.log);
   // The browser must reach the consent page: listen on the app's own address (loopback by default).
   const host = o.host === '0.0.0.0' || o.host === '::' ? '127.0.0.1' : o.host;
-  const sandbox = await startSandbox({ host, port: 0, transientFailures: o.transientFailures ?? 0 });
+  const sandbox = await startSandbox({
+    host,
+    port: 0,
+    transientFailures: o.transientFailures ?? 0,
+    ...(o.dailyQuota === undefined
+      ? {}
+      : {
+          dailyQuota: o.dailyQuota === null ? false : { ...DEFAULT_DAILY_QUOTA, maxRequests: o.dailyQuota },
+        }),
+  });
   o.log.warn(
     { sandbox: sandbox.url },
     'demo mode: no SPOTIFY_CLIENT_ID is set, so Pacebeat uses its built-in simulated Spotify',

@@ -181,13 +181,16 @@ describe('/api/spotify', () => {
     const spotify = h.process();
     const userId = await h.newUser();
     const good = SpotifyTokenInfo.parse(tokenFor().token_info);
-    for (let i = 0; i < 20; i++) {
+    // Connected once, then 19 refused tokens, then a disconnect: the 20 calls of the day stay counted.
+    await spotify.connect.connect(userId, good);
+    for (let i = 0; i < 19; i++) {
       await expect(
         spotify.connect.connect(userId, { ...good, access_token: `BQ${'g'.repeat(60)}${i}` }),
       ).rejects.toMatchObject({
         statusCode: 400,
       });
     }
+    await spotify.connect.disconnect(userId);
     await expect(spotify.connect.connect(userId, good)).rejects.toMatchObject({ statusCode: 429 });
     const spent = (await spotify.budget.ledger({ userKey: userId })).find((r) => r.purpose === 'connect');
     expect(spent?.calls).toBe(20);
@@ -202,7 +205,12 @@ describe('/api/spotify', () => {
     const who = WhoamiReply.parse(
       (await app.inject({ url: '/api/whoami', headers: { cookie: first.cookie } })).json(),
     );
-    expect(who.data.services['spotify']).toEqual({ connected: true, demo: true, work_resumes_at: null });
+    expect(who.data.services['spotify']).toEqual({
+      connected: true,
+      demo: true,
+      work_resumes_at: null,
+      work_waits_for: null,
+    });
 
     const second = await signUp();
     const claim = await put('/api/spotify/connect', second.cookie, { token_info: tokenFor(id).token_info });

@@ -97,23 +97,29 @@ describe('connect', () => {
     await p.api(ctx(userId)).me();
     const other = h.sandbox.admin.createUser({ username: `u${randomUUID().slice(0, 8)}` });
     const tokens = h.sandbox.admin.connect({ userId: other.id });
+    const spent = await p.budget.ledger({ userKey: userId });
     await p.connect.connect(userId, { ...tokens, refresh_token: tokens.refresh_token! });
     expect((await row(userId))!.accountId).toBe(other.accountId);
     expect(gone).toEqual([userId]);
-    expect(await p.budget.ledger({ userKey: userId })).toEqual([]);
+    // Today's calls stay counted for the user (a new account does not reset their share; issue 24).
+    const after = await p.budget.ledger({ userKey: userId });
+    expect(after.find((r) => r.endpoint === 'GET /me' && r.purpose === 'test')).toEqual(
+      spent.find((r) => r.endpoint === 'GET /me' && r.purpose === 'test'),
+    );
     // Connecting the same account again is not a replacement.
     const same = h.sandbox.admin.connect({ userId: other.id });
     await p.connect.connect(userId, { ...same, refresh_token: same.refresh_token! });
     expect(gone).toEqual([userId]);
   });
 
-  it('disconnect deletes the account, its tokens and its ledger', async () => {
+  it('disconnect deletes the account and its tokens; what the user spent today stays counted', async () => {
     const { userId, p } = await connected();
     await p.api(ctx(userId)).me();
-    expect((await p.budget.ledger({ userKey: userId })).length).toBeGreaterThan(0);
+    const spent = await p.budget.ledger({ userKey: userId });
+    expect(spent.length).toBeGreaterThan(0);
     await p.connect.disconnect(userId);
     expect(await row(userId)).toBeUndefined();
-    expect(await p.budget.ledger({ userKey: userId })).toEqual([]);
+    expect(await p.budget.ledger({ userKey: userId })).toEqual(spent);
     expect((await p.connect.status(userId)).services['spotify']?.connected).toBe(false);
   });
 });

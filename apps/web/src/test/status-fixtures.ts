@@ -7,12 +7,21 @@ export const whoamiReply = (
     connected?: boolean;
     sudo?: string | null;
     disabled?: { service: 'spotify'; reason: string }[];
+    /** Work waits until then (unix seconds), for Spotify or for the runner's share of the day. */
+    waits?: { until: number; for: 'spotify' | 'share' };
   } = {},
 ) => ({
   data: {
     authenticated: true,
     user: { id: 'u1', email: 'runner@example.com', name: 'Ria Runner', is_admin: false },
-    services: { spotify: { connected: opts.connected ?? true, demo: false, work_resumes_at: null } },
+    services: {
+      spotify: {
+        connected: opts.connected ?? true,
+        demo: false,
+        work_resumes_at: opts.waits?.until ?? null,
+        work_waits_for: opts.waits?.for ?? null,
+      },
+    },
     disabled_services: opts.disabled ?? [],
     sudo: opts.sudo ?? null,
   },

@@ -7,7 +7,7 @@ begin;
 select
   set_config('synchronous_commit', 'off', true),
   pg_advisory_xact_lock(hashtextextended ($1, 0));
--- params: ["spotify-client-id","spotify-client-id","spotify-client-id","30250 milliseconds","spotify-client-id","86400000 milliseconds","spotify-client-id","3600000 milliseconds"]
+-- params: ["spotify-client-id","spotify-client-id","spotify-client-id","30250 milliseconds","spotify-client-id","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","3600000 milliseconds"]
 with
   t as (
     select
@@ -53,22 +53,44 @@ select
   ) as in_day,
   (
     select
+      count(*)
+    from
+      "spotify_call_slots"
+    where
+      "spotify_call_slots"."budget" = $7
+      and "spotify_call_slots"."user_key" = $8
+      and "spotify_call_slots"."at" > t.now - $9::interval
+  ) as in_day_runner,
+  (
+    select
+      1 + count(distinct "spotify_call_slots"."user_key")
+    from
+      "spotify_call_slots"
+      join "spotify_accounts" on "spotify_accounts"."user_id"::text = "spotify_call_slots"."user_key"
+      and "spotify_accounts"."disabled_reason" is null
+    where
+      "spotify_call_slots"."budget" = $10
+      and "spotify_call_slots"."user_key" <> $11
+      and "spotify_call_slots"."at" > t.now - $12::interval
+  ) as runners,
+  (
+    select
       "spotify_budget_state"."learned_rate"
     from
       "spotify_budget_state"
     where
-      "spotify_budget_state"."budget" = $7
-      and "spotify_budget_state"."learned_at" > t.now - $8::interval
+      "spotify_budget_state"."budget" = $13
+      and "spotify_budget_state"."learned_at" > t.now - $14::interval
   ) as learned_rate
 from
   t;
--- params: ["spotify-client-id","2026-01-05T10:00:00.000Z",2,"2026-01-05T10:00:00.000Z","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","GET /me/tracks","scan:liked",2]
+-- params: ["spotify-client-id","2026-01-05T10:00:00.000Z",2,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","2026-01-05T10:00:00.000Z","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","GET /me/tracks","scan:liked",2]
 with
   slot as (
     insert into
-      "spotify_call_slots" (budget, at, priority)
+      "spotify_call_slots" (budget, at, priority, user_key)
     values
-      ($1, $2, $3)
+      ($1, $2, $3, $4)
   )
 insert into
   "spotify_call_ledger" (
@@ -82,11 +104,11 @@ insert into
   )
 values
   (
-    ($4::timestamptz at time zone 'UTC')::date,
-    $5,
+    ($5::timestamptz at time zone 'UTC')::date,
     $6,
     $7,
     $8,
+    $9,
     1,
     0
   )
@@ -106,7 +128,7 @@ begin;
 select
   set_config('synchronous_commit', 'off', true),
   pg_advisory_xact_lock(hashtextextended ($1, 0));
--- params: ["spotify-client-id","spotify-client-id","spotify-client-id","30250 milliseconds","spotify-client-id","86400000 milliseconds","spotify-client-id","3600000 milliseconds"]
+-- params: ["spotify-client-id","spotify-client-id","spotify-client-id","30250 milliseconds","spotify-client-id","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","3600000 milliseconds"]
 with
   t as (
     select
@@ -152,12 +174,34 @@ select
   ) as in_day,
   (
     select
+      count(*)
+    from
+      "spotify_call_slots"
+    where
+      "spotify_call_slots"."budget" = $7
+      and "spotify_call_slots"."user_key" = $8
+      and "spotify_call_slots"."at" > t.now - $9::interval
+  ) as in_day_runner,
+  (
+    select
+      1 + count(distinct "spotify_call_slots"."user_key")
+    from
+      "spotify_call_slots"
+      join "spotify_accounts" on "spotify_accounts"."user_id"::text = "spotify_call_slots"."user_key"
+      and "spotify_accounts"."disabled_reason" is null
+    where
+      "spotify_call_slots"."budget" = $10
+      and "spotify_call_slots"."user_key" <> $11
+      and "spotify_call_slots"."at" > t.now - $12::interval
+  ) as runners,
+  (
+    select
       "spotify_budget_state"."learned_rate"
     from
       "spotify_budget_state"
     where
-      "spotify_budget_state"."budget" = $7
-      and "spotify_budget_state"."learned_at" > t.now - $8::interval
+      "spotify_budget_state"."budget" = $13
+      and "spotify_budget_state"."learned_at" > t.now - $14::interval
   ) as learned_rate
 from
   t;
@@ -210,6 +254,100 @@ set
   learned_at = excluded.learned_at
 returning
   learned_rate as learned;
+
+-- BudgetRepository.waitsUntil (the runner’s share of the day spent)
+-- params: ["spotify-client-id","spotify-client-id","spotify-client-id","30250 milliseconds","spotify-client-id","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","3600000 milliseconds"]
+with
+  t as (
+    select
+      clock_timestamp() as now
+  )
+select
+  t.now,
+  (
+    select
+      max("spotify_cooldowns"."until")
+    from
+      "spotify_cooldowns"
+    where
+      "spotify_cooldowns"."budget" = $1
+      and "spotify_cooldowns"."until" > t.now
+  ) as cooldown_until,
+  (
+    select
+      bool_or("spotify_cooldowns"."kind" = 'quota')
+    from
+      "spotify_cooldowns"
+    where
+      "spotify_cooldowns"."budget" = $2
+      and "spotify_cooldowns"."until" > t.now
+  ) as quota_cooldown,
+  (
+    select
+      count(*)
+    from
+      "spotify_call_slots"
+    where
+      "spotify_call_slots"."budget" = $3
+      and "spotify_call_slots"."at" > t.now - $4::interval
+  ) as in_rate,
+  (
+    select
+      count(*)
+    from
+      "spotify_call_slots"
+    where
+      "spotify_call_slots"."budget" = $5
+      and "spotify_call_slots"."at" > t.now - $6::interval
+  ) as in_day,
+  (
+    select
+      count(*)
+    from
+      "spotify_call_slots"
+    where
+      "spotify_call_slots"."budget" = $7
+      and "spotify_call_slots"."user_key" = $8
+      and "spotify_call_slots"."at" > t.now - $9::interval
+  ) as in_day_runner,
+  (
+    select
+      1 + count(distinct "spotify_call_slots"."user_key")
+    from
+      "spotify_call_slots"
+      join "spotify_accounts" on "spotify_accounts"."user_id"::text = "spotify_call_slots"."user_key"
+      and "spotify_accounts"."disabled_reason" is null
+    where
+      "spotify_call_slots"."budget" = $10
+      and "spotify_call_slots"."user_key" <> $11
+      and "spotify_call_slots"."at" > t.now - $12::interval
+  ) as runners,
+  (
+    select
+      "spotify_budget_state"."learned_rate"
+    from
+      "spotify_budget_state"
+    where
+      "spotify_budget_state"."budget" = $13
+      and "spotify_budget_state"."learned_at" > t.now - $14::interval
+  ) as learned_rate
+from
+  t;
+-- params: ["spotify-client-id","2026-01-04T10:00:00.000Z","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",400]
+select
+  "spotify_call_slots"."at" as at
+from
+  "spotify_call_slots"
+where
+  "spotify_call_slots"."budget" = $1
+  and "spotify_call_slots"."at" > $2
+  and "spotify_call_slots"."user_key" = $3
+order by
+  "spotify_call_slots"."at"
+offset
+  $4
+limit
+  1;
 
 -- BudgetRepository.countFailure
 -- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","GET /me/tracks","scan:liked",2,0,1,0,1]
@@ -416,6 +554,7 @@ from
   "spotify_call_ledger"
 where
   "spotify_call_ledger"."user_key" = $2
+  and "spotify_call_ledger"."day" < (clock_timestamp() at time zone 'UTC')::date
 on conflict (day, user_key, endpoint, purpose) do update
 set
   calls = "spotify_call_ledger".calls + excluded.calls,
@@ -423,5 +562,6 @@ set
 -- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
 delete from "spotify_call_ledger"
 where
-  "spotify_call_ledger"."user_key" = $1;
+  "spotify_call_ledger"."user_key" = $1
+  and "spotify_call_ledger"."day" < (clock_timestamp() at time zone 'UTC')::date;
 commit;

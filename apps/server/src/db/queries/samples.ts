@@ -73,6 +73,8 @@ const budgetState = (inRate: number) => ({
   quota_cooldown: null,
   in_rate: String(inRate),
   in_day: '1200',
+  in_day_runner: '40',
+  runners: '2',
   learned_rate: null,
 });
 
@@ -178,8 +180,8 @@ const targetsSamples: Samples<ReturnType<typeof createTargetsRepository>> = {
     { label: 'cleared once a playlist exists', args: [USER_ID, null] },
   ],
   addTarget: {
-    args: [USER_ID, { name: 'Easy 5:30/km', minBpm: 160, maxBpm: 166, noExplicit: true }],
-    rows: { 'insert into "playlist_targets"': [{ id: TARGET_ID }] },
+    args: [USER_ID, { name: 'Easy 5:30/km', minBpm: 160, maxBpm: 166, noExplicit: true }, 12],
+    rows: { 'count(*)::int': [{ live: 4 }], 'insert into "playlist_targets"': [{ id: TARGET_ID }] },
   },
   editTarget: [
     {
@@ -401,6 +403,11 @@ export const REPOSITORIES = [
           rows: { [BUDGET_STATE]: [budgetState(40)] },
         },
       ],
+      waitsUntil: {
+        label: 'the runner’s share of the day spent',
+        args: [LIMITS, 'library_scan', USER_ID],
+        rows: { [BUDGET_STATE]: [{ ...budgetState(3), in_day: '5000', in_day_runner: '4000' }] },
+      },
       learnRate: { args: [LIMITS.key, AT], rows: { 'returning learned_rate': [{ learned: 32 }] } },
       countFailure: { args: [LEDGER_ENTRY] },
       countUnbudgeted: {

@@ -140,6 +140,20 @@ limit
   $2;
 
 -- TargetsRepository.addTarget
+begin;
+-- params: ["targets:6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+select
+  pg_advisory_xact_lock(hashtextextended ($1, 0));
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+select
+  count(*)::int
+from
+  "playlist_targets"
+where
+  (
+    "playlist_targets"."user_id" = $1
+    and "playlist_targets"."archived_at" is null
+  );
 -- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",160,166,"Easy 5:30/km","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",true]
 insert into
   "playlist_targets" (
@@ -245,6 +259,7 @@ returning
   "write_refused_at",
   "write_refusal",
   "first_fill_matches";
+commit;
 
 -- TargetsRepository.editTarget (a new range: the details are owed to Spotify)
 -- params: [165,175,null,null,"3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
@@ -364,6 +379,9 @@ where
 
 -- TargetsRepository.adoptEarlier (the pending target of its range takes it)
 begin;
+-- params: ["targets:6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+select
+  pg_advisory_xact_lock(hashtextextended ($1, 0));
 -- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","pending",170,180,1]
 select
   "id"
@@ -400,6 +418,9 @@ commit;
 
 -- TargetsRepository.adoptEarlier (a target of its own)
 begin;
+-- params: ["targets:6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+select
+  pg_advisory_xact_lock(hashtextextended ($1, 0));
 -- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","pending",150,158,1]
 select
   "id"

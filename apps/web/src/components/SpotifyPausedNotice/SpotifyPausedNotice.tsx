@@ -4,16 +4,21 @@ import AlertTitle from '@mui/material/AlertTitle';
 import { useSession } from '../../session/session-context.ts';
 import { formatTime } from '../../status/status-format.ts';
 
-/** When the call budget is spent or Spotify asked us to wait, says when Spotify work resumes. */
+/**
+ * When the call budget is spent or Spotify asked us to wait, says when Spotify work resumes; when it is the
+ * runner's own fair share of the day that is used (issue 24), says so.
+ */
 export function SpotifyPausedNotice() {
   const { services } = useSession();
-  const resumes = services['spotify']?.work_resumes_at;
+  const spotify = services['spotify'];
+  const resumes = spotify?.work_resumes_at;
   if (!resumes) return null;
-  const at = new Date(resumes * 1000);
+  const when = formatTime(resumes);
   return (
     <Alert severity="warning" variant="outlined" sx={{ mb: 3 }} role="status" aria-label="Spotify paused">
-      Spotify asked Pacebeat to slow down: scans and playlist updates resume at{' '}
-      {formatTime(Math.floor(at.getTime() / 1000))}.
+      {spotify.work_waits_for === 'share'
+        ? `Your share of today's Spotify calls is used: the runners here share Spotify's daily limit, each an equal part. Your scans and playlist updates resume at ${when}; what your playlists hold stays.`
+        : `Spotify asked Pacebeat to slow down: scans and playlist updates resume at ${when}.`}
     </Alert>
   );
 }
@@ -51,12 +56,14 @@ export function dailyLimitText(sources: Source[], now = Date.now()): string | nu
   const libraryWaits = waiting.some((s) => !CATALOG_KINDS.includes(s.kind));
   if (!libraryWaits)
     return (
-      `Spotify allows Pacebeat only so many calls a day, so reading your artists' catalogs waits until ` +
+      `Spotify allows Pacebeat only so many calls a day, shared equally by the runners here, so reading ` +
+      `your artists' catalogs waits until ` +
       `${until}. Meanwhile your liked songs and playlists are still read, tempos are still found, and ` +
       `new matches still go into your playlists. Nothing to do on your side.`
     );
   return (
-    `Spotify allows Pacebeat only so many calls a day, so reading your library waits until ${until}. ` +
+    `Spotify allows Pacebeat only so many calls a day, shared equally by the runners here, so reading ` +
+    `your library waits until ${until}. ` +
     `Meanwhile tempos are still found for the songs already read, and new matches still go into your ` +
     `playlists. Nothing to do on your side.`
   );

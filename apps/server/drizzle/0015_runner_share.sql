@@ -1,0 +1,2 @@
+ALTER TABLE "spotify_call_slots" ADD COLUMN "user_key" text DEFAULT '' NOT NULL;--> statement-breakpoint
+CREATE INDEX "spotify_call_slots_budget_user_at_idx" ON "spotify_call_slots" USING btree ("budget","user_key","at");
