@@ -1,6 +1,41 @@
+import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, SETTING_NAMES } from './config.ts';
+
+describe('docs/settings.md', () => {
+  const doc = fs.readFileSync(
+    path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/settings.md'),
+    'utf8',
+  );
+  /** The table's rows: name and default as written (`| \`NAME\` | default | meaning |`). */
+  const rows = [...doc.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \| ([^|]*) \|/gm)].map((m) => ({
+    name: m[1]!,
+    written: m[2]!.trim(),
+  }));
+
+  it('has a row for every setting of the config schema, and none that is not one', () => {
+    expect(rows.map((r) => r.name).sort()).toEqual([...SETTING_NAMES].sort());
+  });
+
+  it('gives the schema’s default wherever it writes one as a plain value', () => {
+    const defaults = loadConfig({}) as unknown as Record<string, unknown>;
+    const shown = (v: unknown) => (v === null ? 'unlimited' : String(v));
+    const mismatches = rows
+      .filter((r) => /^`[^`]*`$/.test(r.written))
+      .filter(
+        (r) => ['string', 'number', 'boolean'].includes(typeof defaults[r.name]) || defaults[r.name] === null,
+      )
+      // A path default is resolved against the working folder: the docs write it relative.
+      .filter(
+        (r) =>
+          ![r.written.slice(1, -1), path.resolve(r.written.slice(1, -1))].includes(shown(defaults[r.name])),
+      )
+      .map((r) => `${r.name}: docs ${r.written}, schema ${shown(defaults[r.name])}`);
+    expect(mismatches).toEqual([]);
+  });
+});
 
 describe('loadConfig', () => {
   it('gives the embedded defaults when nothing is set', () => {

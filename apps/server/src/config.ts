@@ -15,7 +15,7 @@ const port = z.coerce.number().int().min(0).max(65535);
 /**
  * Every setting Pacebeat reads, from the environment (and an optional `.env`).
  * Defaults are the embedded mode's: one process, its own PostgreSQL in `<DATA_DIR>/pg`.
- * The README's settings table mirrors this schema.
+ * The settings table in docs/settings.md mirrors this schema (config.test.ts checks it).
  */
 const ConfigSchema = z.object({
   /** Address the HTTP server listens on. */
@@ -117,7 +117,7 @@ const ConfigSchema = z.object({
   // Library scans (src/library/library.config.ts)
   ...LibrarySettingsSchema,
 
-  // Target playlists' writer (README "Scale-out")
+  // Target playlists' writer (docs/operating.md "Scale-out")
   /** Matches short of a full add of 100 wait at most this long for others to share their call. */
   PLAYLIST_ADD_WAIT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(120),
   /**
@@ -126,6 +126,9 @@ const ConfigSchema = z.object({
    */
   PLAYLIST_WRITER_LEASE_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
 });
+
+/** Every setting's name (docs/settings.md has a row for each). */
+export const SETTING_NAMES: readonly string[] = Object.keys(ConfigSchema.shape);
 
 export type Config = Readonly<
   z.infer<typeof ConfigSchema> & { dataDir: string; authProvider: 'local' | 'firebase' }

@@ -1,17 +1,17 @@
-// The README shows the deploy files (deploy/) as they are: a change to one must show in the other.
+// docs/operating.md shows the deploy files (deploy/) as they are: a change to one must show in the other.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+const readme = fs.readFileSync(path.join(root, 'docs/operating.md'), 'utf8');
 const file = (name: string) => fs.readFileSync(path.join(root, 'deploy', name), 'utf8');
-/** The fenced code blocks of the README in a language. */
+/** The fenced code blocks of the operating guide in a language. */
 const blocks = (lang: string) =>
   [...readme.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]);
 
-describe('the README shows the deploy files as they are', () => {
+describe('docs/operating.md shows the deploy files as they are', () => {
   it('the systemd unit', () => {
     expect(blocks('ini')).toContain(file('pacebeat.service'));
   });

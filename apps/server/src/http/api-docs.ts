@@ -2,7 +2,7 @@
 // /api route declares (one source of truth), served at /api/openapi.json, and Swagger UI at /api/docs,
 // served from this origin (its scripts are files of @fastify/swagger-ui, so the strict CSP holds).
 // Public on purpose: it says nothing the open-source repository does not, and every route keeps its own
-// authorisation (see the README, "API documentation").
+// authorisation (see docs/api.md).
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';

@@ -10,7 +10,7 @@ export const LibrarySettingsSchema = {
   LIBRARY_RESCAN_HOURS: z.coerce.number().min(0.25).max(720).default(6),
   /**
    * `include_groups` of the artist catalogs: `album`, `single`, `appears_on`, `compilation`. The default
-   * leaves out compilations and "appears on", which mostly repeat recordings already found (README).
+   * leaves out compilations and "appears on", which mostly repeat recordings already found (docs/architecture.md).
    */
   LIBRARY_CATALOG_GROUPS: commaList(z.enum(GROUPS), 'album,single')
     .refine((l) => l.length > 0, 'name at least one of album, single, appears_on, compilation')

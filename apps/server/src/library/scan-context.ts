@@ -6,7 +6,7 @@ import type { CallContext } from '../spotify/client.ts';
 import type { LibraryRepository } from './library.repository.ts';
 
 export interface LibrarySettings {
-  /** `include_groups` of the catalog listings (see the README: what each group costs and brings). */
+  /** `include_groups` of the catalog listings (see docs/architecture.md: what each group costs and brings). */
   catalogGroups: string;
   /** Releases listed per artist at most (newest first): guards against catalogs of thousands. */
   maxReleasesPerArtist: number;

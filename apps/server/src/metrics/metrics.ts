@@ -3,7 +3,7 @@
 //   process did since it started; Prometheus sums them over processes;
 // - gauges read from PostgreSQL at scrape time (budget, cooldowns, jobs, tempo cache, and whatever a
 //   feature adds with `addSqlGauge`): the shared state, the same whichever process is asked.
-// The names and meanings are listed in the README ("Metrics").
+// The names and meanings are listed in docs/operating.md ("Metrics").
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** One value of a gauge read from SQL, with its labels. */

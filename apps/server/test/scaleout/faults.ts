@@ -59,7 +59,7 @@ const RULES: Partial<Record<Fault, Rule[]>> = {
   'kill-work-mid-add': [post('/items', { kind: 'slow', delayMs: HOLD_MS, times: 1, afterApply: true })],
   // On an add, when the window holds the run's calls: a 429 teaches every process the rate of the 30 s
   // before it for a day (budget.repository.ts learnRate), so one after a quiet spell would crawl at 1 call
-  // per 30 s (see the README's scale-out findings).
+  // per 30 s (see the scale-out findings in docs/operating.md).
   'spotify-429': [post('/items', { kind: 'status', status: 429, retryAfterSeconds: 2, times: 1 })],
   'spotify-5xx': [
     get('/me/tracks', { kind: 'status', status: 503, times: 2 }),

@@ -1,4 +1,4 @@
-// `npm run backup [FILE]` and `npm run restore FILE [--ignore-key]` (see the README, "Backups").
+// `npm run backup [FILE]` and `npm run restore FILE [--ignore-key]` (see docs/operating.md, "Backups").
 import fs from 'node:fs';
 import path from 'node:path';
 import dotenv from 'dotenv';

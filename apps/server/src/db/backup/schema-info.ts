@@ -1,7 +1,7 @@
 // What a backup covers, read from PostgreSQL's catalog rather than listed by hand, so tables that new
 // features add are backed up and restored with no change here: every table of the `public` schema (the
 // Drizzle schema), parents before the tables whose foreign keys reference them. pg-boss's schema and
-// Drizzle's own bookkeeping are not data (see the README, "Backups").
+// Drizzle's own bookkeeping are not data (see docs/operating.md, "Backups").
 import type pg from 'pg';
 
 export interface TableInfo {
