@@ -31,7 +31,7 @@ import { createMetrics } from './metrics/metrics.ts';
 import { createMetricsRepository } from './metrics/metrics.repository.ts';
 import { createLibraryModule, libraryScanQueue, type LibraryModule } from './library/library.module.ts';
 import { createPlaylistsModule, type PlaylistsModule } from './playlists/playlists.module.ts';
-import { startDemoSpotify } from './spotify/demo.ts';
+import type { DemoSpotify } from './spotify/demo.ts';
 import { createSpotifyModule, realSpotify } from './spotify/spotify.module.ts';
 import { cancelUserJobs } from './spotify/user-jobs.ts';
 import { createEstimatorPool, type EstimatorPool } from './tempo/estimator/index.ts';
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     boss?: PgBoss;
     accounts?: AccountsModule;
     app?: Awaited<ReturnType<typeof buildApp>>;
-    demo?: Awaited<ReturnType<typeof startDemoSpotify>>;
+    demo?: DemoSpotify;
     estimator?: EstimatorPool;
     metricsServer?: MetricsServer;
     changes?: ChangeFeed;
@@ -182,6 +182,8 @@ async function main(): Promise<void> {
   // Spotify: the real one when a client id is set; otherwise demo mode, the simulated world in-process.
   let spotifyEndpoints = realSpotify(config);
   if (!spotifyEndpoints) {
+    // Loaded only in demo mode: a real Spotify never loads the simulated world's modules.
+    const { startDemoSpotify } = await import('./spotify/demo.ts');
     running.demo = await startDemoSpotify({
       host: config.HOST,
       log,
