@@ -34,7 +34,12 @@ const ConfigSchema = z.object({
   /** pino log level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Folder holding the built web app (`vite build`). */
-  WEB_DIST_DIR: z.string().trim().min(1).default(path.join(repoRoot, 'apps/web/dist')),
+  WEB_DIST_DIR: z
+    .string()
+    .trim()
+    .min(1)
+    .default(path.join(repoRoot, 'apps/web/dist'))
+    .transform((dir) => path.resolve(dir)), // a relative folder is the working folder's
   /** Public origin of the app when it is served behind a proxy, e.g. https://pace.example.org. */
   PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   /** More origins the app answers at (comma-separated), e.g. a second name or the Vite dev server. */
