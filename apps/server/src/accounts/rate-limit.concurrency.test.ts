@@ -8,6 +8,8 @@ import { testDb } from '../../test/db.ts';
 type TestApp = Awaited<ReturnType<typeof buildTestApp>>;
 const PASSWORD = 'run4fun!';
 
+const rndHex = () => Math.floor(Math.random() * 0xfffe + 1).toString(16);
+
 const tally = (codes: number[]) =>
   codes.reduce<Record<number, number>>((m, c) => ({ ...m, [c]: (m[c] ?? 0) + 1 }), {});
 
@@ -89,6 +91,21 @@ describe('rate limits under concurrency', () => {
       ),
     );
     expect(tally(replies.map((r) => r.statusCode))).toEqual({ 200: 20, 429: 20 });
+  });
+
+  it('sign-ups from 40 IPv6 addresses of one /64 share one limit: exactly 20 accounts', async () => {
+    const net = `2001:db8:${rndHex()}:${rndHex()}`;
+    const replies = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        signUp(uniqueEmail(), `${net}:${rndHex()}::${(i + 1).toString(16)}`),
+      ),
+    );
+    expect(tally(replies.map((r) => r.statusCode))).toEqual({ 200: 20, 429: 20 });
+    // Another /64 has its own count; an IPv4-mapped address counts as the IPv4 address.
+    expect((await signUp(uniqueEmail(), `2001:db8:${rndHex()}:${rndHex()}::1`)).statusCode).toBe(200);
+    const v4 = uniqueIp();
+    await Promise.all(Array.from({ length: 20 }, () => signUp(uniqueEmail(), v4)));
+    expect((await signUp(uniqueEmail(), `::ffff:${v4}`)).statusCode).toBe(429);
   });
 
   it('40 simultaneous Spotify connects of many accounts from one address: CONNECT_MAX_PER_ADDRESS pass', async () => {

@@ -1,4 +1,5 @@
 import { AUTH_TEXTS } from '@pacebeat/contract';
+import { addressKey } from '../http/client-address.ts';
 import { tooManyRequests } from '../http/errors.ts';
 import type { AuthAttemptRepository } from './auth-attempt.repository.ts';
 
@@ -28,7 +29,8 @@ export interface LoginAttempt {
 }
 
 /**
- * Limits on sign-in, sign-up and mail attempts, counted in PostgreSQL so every process shares them. The
+ * Limits on sign-in, sign-up and mail attempts, counted in PostgreSQL so every process shares them. A
+ * client address is counted by `addressKey` (an IPv6 client by its /64 network). The
  * check and the count are one atomic step (see `reserve`): a sign-in counts as a failure before its
  * password is checked, so simultaneous guesses cannot all slip under the limit.
  */
@@ -40,7 +42,8 @@ export const createRateLimitService = (d: RateLimitDeps) => {
      * or the account as a whole has failed too often lately. A real owner on their own address is locked
      * out only by the account-wide ceiling, which is much larger than the per-pair limit.
      */
-    async beginLogin(email: string | undefined, ip: string): Promise<LoginAttempt> {
+    async beginLogin(email: string | undefined, clientIp: string): Promise<LoginAttempt> {
+      const ip = addressKey(clientIp);
       const pairKey = email ? `pair:${email}|ip:${ip}` : undefined;
       const limits = [
         { key: `ip:${ip}`, max: d.maxFailuresPerAddress },
@@ -61,7 +64,8 @@ export const createRateLimitService = (d: RateLimitDeps) => {
       if (attempt.pairKey) await d.attempts.clearFailures('login', attempt.pairKey);
     },
     /** Counts a Spotify connect attempt of a user from an address; throws 429 past either limit. */
-    async takeConnect(userId: string, ip: string): Promise<void> {
+    async takeConnect(userId: string, clientIp: string): Promise<void> {
+      const ip = addressKey(clientIp);
       const ids = await d.attempts.reserve(
         'connect',
         [
@@ -79,7 +83,8 @@ export const createRateLimitService = (d: RateLimitDeps) => {
       }
     },
     /** Counts a sign-up or a mail request from an address; throws 429 past the limit. */
-    async take(kind: 'signup' | 'mail', ip: string): Promise<void> {
+    async take(kind: 'signup' | 'mail', clientIp: string): Promise<void> {
+      const ip = addressKey(clientIp);
       const ids = await d.attempts.reserve(kind, [{ key: `ip:${ip}`, max: d.maxPerAddress }], since(), {
         failedOnly: false,
         failed: false,
