@@ -145,7 +145,7 @@ export const createAccountsService = (d: AccountsDeps) => {
       requireLocal();
       if (!isStrongPassword(body.password))
         throw badRequest(AUTH_TEXTS.weakPassword, AUTH_ERRORS.weakPassword);
-      await d.limits.take('signup', ip);
+      await d.limits.takeSignup(ip);
       // Hash first, whether or not the address is taken: the 409 then costs the same time as a sign-up.
       const passwordHash = await hashPassword(body.password);
       if (await d.users.findByEmail(body.email))
@@ -217,7 +217,7 @@ export const createAccountsService = (d: AccountsDeps) => {
       requireLocal();
       const user = await checkPassword(email, password, ip);
       if (user.emailVerifiedAt) return;
-      await d.limits.take('mail', ip);
+      await d.limits.takeMail(ip, user.email);
       await mailOrFail(user, 'verify_email', origin);
     },
 
@@ -229,7 +229,7 @@ export const createAccountsService = (d: AccountsDeps) => {
     /** Mails a reset link when the account exists; answers the same either way. */
     async requestPasswordReset(email: string, ip: string, origin: string): Promise<void> {
       requireLocal();
-      await d.limits.take('mail', ip);
+      await d.limits.takeMail(ip, email);
       const user = await d.users.findByEmail(email);
       if (!user?.passwordHash) return;
       await mailOrFail(user, 'reset_password', origin);

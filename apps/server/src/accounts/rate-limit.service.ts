@@ -12,6 +12,8 @@ export interface RateLimitDeps {
   maxFailuresPerAccountAllAddresses: number;
   maxFailuresPerAddress: number;
   maxPerAddress: number;
+  /** Verification and reset mails to one recipient, from all addresses together (MAIL_MAX_PER_RECIPIENT). */
+  maxMailsPerRecipient: number;
   /** Spotify connect attempts per address (CONNECT_MAX_PER_ADDRESS). */
   maxConnectsPerAddress: number;
   now?: () => Date;
@@ -82,19 +84,32 @@ export const createRateLimitService = (d: RateLimitDeps) => {
         );
       }
     },
-    /** Counts a sign-up or a mail request from an address; throws 429 past the limit. */
-    async take(kind: 'signup' | 'mail', clientIp: string): Promise<void> {
-      const ip = addressKey(clientIp);
-      const ids = await d.attempts.reserve(kind, [{ key: `ip:${ip}`, max: d.maxPerAddress }], since(), {
-        failedOnly: false,
-        failed: false,
-      });
-      if (!ids) {
-        throw tooManyRequests(
-          kind === 'signup' ? AUTH_TEXTS.tooManySignups : AUTH_TEXTS.tooManyLogins,
-          TOO_MANY_CODE,
-        );
-      }
+    /** Counts a sign-up from an address; throws 429 past the limit. */
+    async takeSignup(clientIp: string): Promise<void> {
+      const ids = await d.attempts.reserve(
+        'signup',
+        [{ key: `ip:${addressKey(clientIp)}`, max: d.maxPerAddress }],
+        since(),
+        { failedOnly: false, failed: false },
+      );
+      if (!ids) throw tooManyRequests(AUTH_TEXTS.tooManySignups, TOO_MANY_CODE);
+    },
+    /**
+     * Counts a mail request from an address to a recipient; throws 429 past either limit. The recipient is
+     * counted whether or not it has an account, and both limits answer alike, so the answer tells nothing
+     * about the account.
+     */
+    async takeMail(clientIp: string, recipient: string): Promise<void> {
+      const ids = await d.attempts.reserve(
+        'mail',
+        [
+          { key: `ip:${addressKey(clientIp)}`, max: d.maxPerAddress },
+          { key: `to:${recipient.trim().toLowerCase()}`, max: d.maxMailsPerRecipient },
+        ],
+        since(),
+        { failedOnly: false, failed: false },
+      );
+      if (!ids) throw tooManyRequests(AUTH_TEXTS.tooManyMails, TOO_MANY_CODE);
     },
   };
 };
