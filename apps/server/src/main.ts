@@ -15,6 +15,7 @@ import { AlreadyRunningError } from './db/embedded.ts';
 import { runMigrations } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
 import { contentSecurityPolicy } from './http/csp.ts';
+import { NotReadyError } from './http/health.routes.ts';
 import { startMetricsServer, type MetricsServer } from './http/metrics-server.ts';
 import { appOrigins } from './http/origins.ts';
 import { createLogger } from './log.ts';
@@ -342,9 +343,9 @@ async function main(): Promise<void> {
         playlists: { playlists: playlists.service, editor: playlists.editor },
         choices: { choices: choices.service, trackLists: choices.trackLists },
         async checkReady() {
-          if (stopping) throw new Error('shutting down');
+          if (stopping) throw new NotReadyError('shutting down');
           await db.pool.query('select 1');
-          if (!(await boss.getQueue('housekeeping'))) throw new Error('job queue not set up');
+          if (!(await boss.getQueue('housekeeping'))) throw new NotReadyError('job queue not set up');
         },
       },
       { loggerInstance: log, trustProxy: config.TRUST_PROXY },
