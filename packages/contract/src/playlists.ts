@@ -35,6 +35,23 @@ const Bpm = z
   .min(TARGET_BPM_MIN, TARGET_TEXTS.bpmTooLow)
   .max(TARGET_BPM_MAX, TARGET_TEXTS.bpmTooHigh);
 
+/**
+ * A playlist link as Spotify gives it (`external_urls.spotify`), only when it is an https link to
+ * open.spotify.com; anything else (another host, another scheme, `javascript:`) is no link at all.
+ */
+export function spotifyLink(url: string | null | undefined): string | null {
+  if (!url) return null;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return null;
+  }
+  const ok =
+    u.protocol === 'https:' && u.hostname === 'open.spotify.com' && !u.port && !u.username && !u.password;
+  return ok ? u.href : null;
+}
+
 /** Why a BPM range is refused, in plain words, or null when it is fine. */
 export function bpmRangeProblem(min: number, max: number): string | null {
   if (!(min < max)) return TARGET_TEXTS.rangeOrder;

@@ -255,8 +255,17 @@ describe('a target’s lists', () => {
     }
     expect(seen).toEqual(songs.map((s) => s.id).reverse()); // newest first, each once
 
+    // A playlist link that does not lead to open.spotify.com is shown as no link.
+    await handle.db
+      .update(playlistTargets)
+      .set({ publicUrl: 'javascript:alert(1)' })
+      .where(eq(playlistTargets.id, r.ids[170]!));
     const body = TargetTracksReply.parse((await list(r.cookie, r.ids[170]!, '?limit=2')).json()).data;
-    expect(body.target).toMatchObject({ target: 'Pacebeat 170–180 BPM', bpms: { min: 170, max: 180 } });
+    expect(body.target).toMatchObject({
+      target: 'Pacebeat 170–180 BPM',
+      bpms: { min: 170, max: 180 },
+      public_url: null,
+    });
     const [newest, next] = body.tracks;
     expect(newest).toMatchObject({
       title: songs[11]!.title,

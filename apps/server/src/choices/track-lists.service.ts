@@ -1,6 +1,12 @@
 // A target's three lists (issue 15, item 2): what Pacebeat placed (newest first, paged in SQL), what fits
 // and waits, and what it skips (both computed by the writer's own rules over the user's library, then paged).
-import type { TargetTracksQuery, TargetTracksReply, TempoSourceName, TrackRow } from '@pacebeat/contract';
+import {
+  spotifyLink,
+  type TargetTracksQuery,
+  type TargetTracksReply,
+  type TempoSourceName,
+  type TrackRow,
+} from '@pacebeat/contract';
 import { notFound } from '../http/errors.ts';
 import type { ListMatchCandidates } from '../playlists/candidates.ts';
 import { MIN_CONFIDENCE, type TempoFact } from '../playlists/matching.ts';
@@ -130,7 +136,7 @@ export function createTrackListsService(deps: TrackListsServiceDeps) {
           target_id: t.id,
           target: t.name,
           bpms: { min: t.minBpm, max: t.maxBpm },
-          public_url: t.publicUrl,
+          public_url: spotifyLink(t.publicUrl),
         },
         list: q.list,
         tracks: rows,

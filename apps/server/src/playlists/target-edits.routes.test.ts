@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ErrorReply,
@@ -216,6 +217,23 @@ describe('editing targets through the API', () => {
       max: 160,
     });
     expect((await call('PATCH', url, r.cookie, { min_bpm: 159 })).statusCode).toBe(200);
+  });
+
+  it('shows a playlist link only when it leads to https://open.spotify.com/', async () => {
+    const r = await runner();
+    const [first] = await listTargets(r.cookie);
+    for (const [stored, shown] of [
+      ['javascript:alert(document.cookie)', null],
+      ['https://open.spotify.com.evil.example/playlist/x', null],
+      ['http://open.spotify.com/playlist/x', null],
+      ['https://open.spotify.com/playlist/abc', 'https://open.spotify.com/playlist/abc'],
+    ] as const) {
+      await h.db.db.execute(
+        sql`update playlist_targets set public_url = ${stored} where id = ${first!.target_id}`,
+      );
+      const target = (await listTargets(r.cookie)).find((t) => t.target_id === first!.target_id)!;
+      expect(target.public_url, stored).toBe(shown);
+    }
   });
 
   it('refuses a lone surrogate in any field with a plain sentence', async () => {
