@@ -83,7 +83,7 @@ function TargetTracks() {
       </Link>
       <Box>
         <Typography variant="h1" sx={{ overflowWrap: 'anywhere' }}>
-          {title}
+          <bdi>{title}</bdi>
         </Typography>
         {data && (
           <Stack

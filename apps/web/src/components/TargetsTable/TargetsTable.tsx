@@ -41,15 +41,15 @@ export function TargetName({ target }: { target: Target }) {
           sx={{ display: 'inline-flex', alignItems: 'center', gap: 1, fontWeight: 600 }}
         >
           <SpotifyLogo />
-          {target.target}
+          <bdi>{target.target}</bdi>
         </Link>
       );
     case 'plain':
-      return <>{target.target}</>;
+      return <bdi>{target.target}</bdi>;
     case 'creating':
       return (
         <>
-          {target.target}{' '}
+          <bdi>{target.target}</bdi>{' '}
           <Typography component="span" variant="inherit" color="text.secondary">
             {T.creating}
           </Typography>
