@@ -97,6 +97,26 @@ describe('embedded PostgreSQL lifecycle', () => {
     expect(existsSync(path.join(dir, 'pg.owner'))).toBe(false);
   });
 
+  it('takes over a leftover lock whose pid another Node program now has', async () => {
+    const dir = await tmp();
+    // Any Node program that is not Pacebeat, holding the pid a killed Pacebeat once had.
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
+    try {
+      expect(other.pid).toBeDefined();
+      // The lock recorded the dead owner's start time, which is not this program's.
+      await fs.writeFile(path.join(dir, 'pg.owner'), `${other.pid} 1\n`);
+      const release = await lockDataFolder(path.join(dir, 'pg'));
+      await release();
+      // A lock from before start times were kept: a Node program that is not Pacebeat's main.ts does not count.
+      await fs.writeFile(path.join(dir, 'pg.owner'), `${other.pid}\n`);
+      const again = await lockDataFolder(path.join(dir, 'pg'));
+      expect(readFileSync(path.join(dir, 'pg.owner'), 'utf8')).toMatch(new RegExp(`^${process.pid} \\d+\n$`));
+      await again();
+    } finally {
+      other.kill('SIGKILL');
+    }
+  });
+
   it('reports a server that died, so the process can exit for its supervisor', async () => {
     const dir = await tmp();
     let reported: unknown;

@@ -110,15 +110,44 @@ export class AlreadyRunningError extends Error {
   }
 }
 
-/** True when `pid` is a live Node process (on Linux; elsewhere any live process counts). */
-async function isLiveNode(pid: number): Promise<boolean> {
-  if (!isAlive(pid)) return false;
+/**
+ * When a process started, in clock ticks since boot (field 22 of /proc/<pid>/stat), or undefined where
+ * there is no /proc. A pid is reused after its process ends; the pair (pid, start) never is.
+ */
+async function processStart(pid: number): Promise<string | undefined> {
   try {
-    const cmd = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8');
-    return /node/i.test(cmd);
+    const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: count fields after its last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
   } catch {
-    return os.platform() !== 'linux';
+    return undefined;
   }
+}
+
+/** What `<dataDir>.owner` holds: the owner's pid and, where known, its start time. */
+interface Owner {
+  pid: number;
+  start?: string;
+}
+
+const parseOwner = (text: string): Owner => {
+  const [pid, start] = text.trim().split(/\s+/);
+  return { pid: Number(pid), ...(start ? { start } : {}) };
+};
+
+/**
+ * True when the lock's owner still runs. Its pid alone is not enough: after a reboot or a long time the pid
+ * may belong to any other program, so the process's start time must be the one the lock recorded. A lock
+ * from before start times were recorded counts only for a live Node process running Pacebeat's main.ts.
+ * Without /proc (not Linux) any live process counts.
+ */
+async function ownerRuns(owner: Owner): Promise<boolean> {
+  if (!isAlive(owner.pid)) return false;
+  const start = await processStart(owner.pid);
+  if (start === undefined) return os.platform() !== 'linux';
+  if (owner.start !== undefined) return start === owner.start;
+  const cmd = await fs.readFile(`/proc/${owner.pid}/cmdline`, 'utf8').catch(() => '');
+  return /node/i.test(cmd) && /main\.[jt]s/.test(cmd);
 }
 
 /** Gives the data folder back: removes `<dataDir>.owner` if `pid` still holds it (synchronous: exit hooks). */
@@ -126,7 +155,7 @@ function releaseDataFolder(dataDir: string, pid: number): void {
   const file = `${dataDir}.owner`;
   let held: number;
   try {
-    held = Number(readFileSync(file, 'utf8').trim());
+    held = parseOwner(readFileSync(file, 'utf8')).pid;
   } catch {
     return; // not there: nothing to give back
   }
@@ -134,23 +163,24 @@ function releaseDataFolder(dataDir: string, pid: number): void {
 }
 
 /**
- * Takes the data folder for this process: `<dataDir>.owner` holds the pid of the Pacebeat process that
- * runs its server. A second start finds a live owner and refuses (before it could take the running
- * server for a leftover and stop it); an owner that died (kill -9) is replaced. Exclusive create, so two
- * starts at once cannot both win. Answers a release function.
+ * Takes the data folder for this process: `<dataDir>.owner` holds the pid and start time of the Pacebeat
+ * process that runs its server. A second start finds a live owner and refuses (before it could take the
+ * running server for a leftover and stop it); an owner that died (kill -9), or whose pid another program
+ * now has, is replaced. Exclusive create, so two starts at once cannot both win. Answers a release function.
  */
 export async function lockDataFolder(dataDir: string, pid = process.pid): Promise<() => Promise<void>> {
   const file = `${dataDir}.owner`;
+  const start = await processStart(pid);
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      await fs.writeFile(file, `${pid}\n`, { flag: 'wx', mode: 0o644 });
+      await fs.writeFile(file, `${pid}${start ? ` ${start}` : ''}\n`, { flag: 'wx', mode: 0o644 });
       return async () => releaseDataFolder(dataDir, pid);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    const owner = Number((await fs.readFile(file, 'utf8').catch(() => '')).trim());
-    if (Number.isInteger(owner) && owner > 0 && owner !== pid && (await isLiveNode(owner))) {
-      throw new AlreadyRunningError(owner, path.dirname(dataDir));
+    const owner = parseOwner(await fs.readFile(file, 'utf8').catch(() => ''));
+    if (Number.isInteger(owner.pid) && owner.pid > 0 && owner.pid !== pid && (await ownerRuns(owner))) {
+      throw new AlreadyRunningError(owner.pid, path.dirname(dataDir));
     }
     await fs.rm(file, { force: true }); // a dead owner's (or our own leftover) lock
   }
