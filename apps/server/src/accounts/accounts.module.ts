@@ -102,6 +102,7 @@ export function createAccountsModule(
     attempts,
     codes,
     async close() {
+      await accounts.settled();
       await firebase?.close();
     },
   };

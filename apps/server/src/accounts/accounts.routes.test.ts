@@ -357,6 +357,7 @@ describe('accounts routes (local provider, no SMTP)', () => {
       payload: { email },
     });
     expect(r.statusCode).toBe(200);
+    await t.mod.accounts.settled(); // the mail goes out after the answer
     const resetLine = logLines.find((l) => l.to === email && String(l.link).includes('resetPassword'));
     const resetCode = new URL(String(resetLine!.link)).searchParams.get('code')!;
     const c = await t.app.inject({

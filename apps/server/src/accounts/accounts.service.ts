@@ -116,6 +116,15 @@ export const createAccountsService = (d: AccountsDeps) => {
     return row;
   }
 
+  /** Work that runs after the answer went out (a reset mail); `settled` waits for it (shutdown, tests). */
+  const pending = new Set<Promise<void>>();
+  function afterReply(what: string, work: () => Promise<void>): void {
+    const p: Promise<void> = work()
+      .catch((err: unknown) => d.log.error({ err }, what))
+      .finally(() => pending.delete(p));
+    pending.add(p);
+  }
+
   const emailNotVerified = () =>
     unauthorized('We need to verify your email address.', AUTH_ERRORS.emailNotVerified);
 
@@ -226,13 +235,23 @@ export const createAccountsService = (d: AccountsDeps) => {
       await d.users.update(row.userId, { emailVerifiedAt: now() });
     },
 
-    /** Mails a reset link when the account exists; answers the same either way. */
+    /**
+     * Mails a reset link when the account exists. The answer does not wait for the lookup or the mail, so
+     * it takes the same time, and says the same, whether or not the account exists (a failed mail is only
+     * logged: a 502 would tell that the account exists).
+     */
     async requestPasswordReset(email: string, ip: string, origin: string): Promise<void> {
       requireLocal();
       await d.limits.takeMail(ip, email);
-      const user = await d.users.findByEmail(email);
-      if (!user?.passwordHash) return;
-      await mailOrFail(user, 'reset_password', origin);
+      afterReply('reset mail failed', async () => {
+        const user = await d.users.findByEmail(email);
+        if (user?.passwordHash) await mailCode(user, 'reset_password', origin);
+      });
+    },
+
+    /** Resolves once the work started after earlier answers (reset mails) is done. */
+    async settled(): Promise<void> {
+      while (pending.size > 0) await Promise.all([...pending]);
     },
 
     /** Sets a new password with a reset code; every session of the account ends, and the email counts as verified. */
