@@ -254,7 +254,11 @@ export const createAccountsService = (d: AccountsDeps) => {
       while (pending.size > 0) await Promise.all([...pending]);
     },
 
-    /** Sets a new password with a reset code; every session of the account ends, and the email counts as verified. */
+    /**
+     * Sets a new password with a reset code; every session of the account ends, the email counts as
+     * verified, and the account's failed sign-ins are forgotten (so a lock-out by guesses from many
+     * addresses ends with the reset).
+     */
     async confirmPasswordReset(code: string, password: string): Promise<void> {
       requireLocal();
       if (!isStrongPassword(password)) throw badRequest(AUTH_TEXTS.weakPassword, AUTH_ERRORS.weakPassword);
@@ -265,6 +269,7 @@ export const createAccountsService = (d: AccountsDeps) => {
         emailVerifiedAt: user?.emailVerifiedAt ?? now(),
       });
       await d.sessionRows.deleteForUser(row.userId);
+      if (user) await d.limits.forgiveAccount(user.email);
     },
 
     acting,

@@ -65,6 +65,13 @@ export const createRateLimitService = (d: RateLimitDeps) => {
       await d.attempts.release(attempt.ids);
       if (attempt.pairKey) await d.attempts.clearFailures('login', attempt.pairKey);
     },
+    /**
+     * Forgets the account's failed sign-ins from every address (a password reset proves the mailbox): an
+     * owner locked out by guesses from many addresses (the account-wide ceiling) signs in again at once.
+     */
+    async forgiveAccount(email: string): Promise<void> {
+      await d.attempts.clearFailures('login', `account:${email}`);
+    },
     /** Counts a Spotify connect attempt of a user from an address; throws 429 past either limit. */
     async takeConnect(userId: string, clientIp: string): Promise<void> {
       const ip = addressKey(clientIp);
