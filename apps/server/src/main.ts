@@ -188,6 +188,7 @@ async function main(): Promise<void> {
       log,
       transientFailures: config.DEMO_TRANSIENT_FAILURES,
       sandboxUrl: config.DEMO_SANDBOX_URL,
+      sandboxAdminToken: config.DEMO_SANDBOX_ADMIN_TOKEN,
     });
     spotifyEndpoints = running.demo.endpoints;
     if (command !== 'all' && !config.DEMO_SANDBOX_URL)
