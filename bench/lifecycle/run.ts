@@ -615,7 +615,7 @@ try {
       const stopS = await server.stop();
       harvest(); // the calls of the shutdown still belong to the day that ends
       today = day;
-      const shift = await shiftDatabaseTimes(pgServer.url, 24);
+      const shift = await shiftDatabaseTimes(pgServer.adminUrl, 24);
       const now = sb.admin.advanceClock(86_400).now;
       clockLeadMs = Date.parse(now) - Date.now();
       say(

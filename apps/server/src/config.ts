@@ -84,6 +84,11 @@ const ConfigSchema = z.object({
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
   /** New accounts, and verification/reset mails, allowed per client address within LOGIN_WINDOW_MINUTES. */
   SIGNUP_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+  /**
+   * Verification and reset mails to one recipient within LOGIN_WINDOW_MINUTES, whichever addresses ask
+   * (counted for unknown addresses too, so the answer never tells whether an account exists).
+   */
+  MAIL_MAX_PER_RECIPIENT: z.coerce.number().int().min(1).default(5),
   /** Spotify connect attempts (each a `GET /me` from the shared budget) per client address within LOGIN_WINDOW_MINUTES. */
   CONNECT_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
   LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),

@@ -15,6 +15,7 @@ import { AlreadyRunningError } from './db/embedded.ts';
 import { runMigrations } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
 import { contentSecurityPolicy } from './http/csp.ts';
+import { NotReadyError } from './http/health.routes.ts';
 import { startMetricsServer, type MetricsServer } from './http/metrics-server.ts';
 import { appOrigins } from './http/origins.ts';
 import { createLogger } from './log.ts';
@@ -190,6 +191,7 @@ async function main(): Promise<void> {
       transientFailures: config.DEMO_TRANSIENT_FAILURES,
       sandboxUrl: config.DEMO_SANDBOX_URL,
       dailyQuota: config.SPOTIFY_DAILY_QUOTA,
+      sandboxAdminToken: config.DEMO_SANDBOX_ADMIN_TOKEN,
     });
     spotifyEndpoints = running.demo.endpoints;
     if (command !== 'all' && !config.DEMO_SANDBOX_URL)
@@ -346,9 +348,9 @@ async function main(): Promise<void> {
         choices: { choices: choices.service, trackLists: choices.trackLists },
         actionLimits: accounts.limits,
         async checkReady() {
-          if (stopping) throw new Error('shutting down');
+          if (stopping) throw new NotReadyError('shutting down');
           await db.pool.query('select 1');
-          if (!(await boss.getQueue('housekeeping'))) throw new Error('job queue not set up');
+          if (!(await boss.getQueue('housekeeping'))) throw new NotReadyError('job queue not set up');
         },
       },
       { loggerInstance: log, trustProxy: config.TRUST_PROXY },

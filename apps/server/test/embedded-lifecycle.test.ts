@@ -10,7 +10,10 @@ import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
-import { lockDataFolder, AlreadyRunningError } from '../src/db/embedded.ts';
+import pg from 'pg';
+import { createDb } from '../src/db/client.ts';
+import { lockDataFolder, AlreadyRunningError, startEmbeddedPostgres } from '../src/db/embedded.ts';
+import { runMigrations } from '../src/db/migrate.ts';
 
 const log = pino({ level: 'silent' });
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
@@ -96,6 +99,100 @@ describe('embedded PostgreSQL lifecycle', () => {
     await release();
     expect(existsSync(path.join(dir, 'pg.owner'))).toBe(false);
   });
+
+  it('takes over a leftover lock whose pid another Node program now has', async () => {
+    const dir = await tmp();
+    // Any Node program that is not Pacebeat, holding the pid a killed Pacebeat once had.
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
+    try {
+      expect(other.pid).toBeDefined();
+      // The lock recorded the dead owner's start time, which is not this program's.
+      await fs.writeFile(path.join(dir, 'pg.owner'), `${other.pid} 1\n`);
+      const release = await lockDataFolder(path.join(dir, 'pg'));
+      await release();
+      // A lock from before start times were kept: a Node program that is not Pacebeat's main.ts does not count.
+      await fs.writeFile(path.join(dir, 'pg.owner'), `${other.pid}\n`);
+      const again = await lockDataFolder(path.join(dir, 'pg'));
+      expect(readFileSync(path.join(dir, 'pg.owner'), 'utf8')).toMatch(new RegExp(`^${process.pid} \\d+\n$`));
+      await again();
+    } finally {
+      other.kill('SIGKILL');
+    }
+  });
+
+  it('the app connects as its own role: no superuser, owner of its database; an older install is handed over', async () => {
+    const dir = await tmp();
+    const pgDir = path.join(dir, 'pg');
+    const first = await startEmbeddedPostgres(pgDir, log);
+    let second: Awaited<ReturnType<typeof startEmbeddedPostgres>> | undefined;
+    const query = async (url: string, text: string) => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      try {
+        return (await c.query(text)).rows as Record<string, unknown>[];
+      } finally {
+        await c.end();
+      }
+    };
+    try {
+      // An install from before: the database and its objects belong to the superuser.
+      await query(first.adminUrl, `alter database pacebeat owner to pacebeat`);
+      await query(
+        first.adminUrl,
+        `create schema legacy_jobs;
+         create type legacy_state as enum ('a', 'b');
+         create table legacy (id serial primary key, state legacy_state not null default 'a');
+         create table legacy_jobs.job (id bigint generated always as identity primary key);
+         create function legacy_fn() returns int language sql as 'select 1'`,
+      );
+      await first.stop();
+      second = await startEmbeddedPostgres(pgDir, log);
+      expect(new URL(second.url).username).toBe('pacebeat_app');
+      const [me] = await query(
+        second.url,
+        `select r.rolsuper, r.rolcreatedb, r.rolcreaterole,
+                (select pg_get_userbyid(datdba) from pg_database where datname = current_database()) as owner
+         from pg_roles r where r.rolname = current_user`,
+      );
+      expect(me).toEqual({
+        rolsuper: false,
+        rolcreatedb: false,
+        rolcreaterole: false,
+        owner: 'pacebeat_app',
+      });
+      // What the superuser owned is the app's now, and the app uses it.
+      await query(
+        second.url,
+        `insert into legacy default values; insert into legacy_jobs.job default values`,
+      );
+      expect(await query(second.url, 'select legacy_fn() as one')).toEqual([{ one: 1 }]);
+      expect(
+        await query(
+          second.adminUrl,
+          `select count(*)::int as n from pg_class c join pg_namespace n on n.oid = c.relnamespace
+           where n.nspname in ('public', 'legacy_jobs') and pg_get_userbyid(c.relowner) <> 'pacebeat_app'`,
+        ),
+      ).toEqual([{ n: 0 }]);
+      // The migrations run as the app's role.
+      const handle = createDb(second.url, { max: 2 });
+      try {
+        await runMigrations(handle);
+      } finally {
+        await handle.close();
+      }
+      // What only a superuser may do is refused.
+      for (const text of [
+        `select pg_read_file('PG_VERSION')`,
+        `create database elsewhere`,
+        `create role intruder`,
+        `alter system set log_statement = 'all'`,
+      ]) {
+        await expect(query(second.url, text), text).rejects.toThrow(/permission denied|must be superuser/);
+      }
+    } finally {
+      await (second ?? first).stop();
+    }
+  }, 60_000);
 
   it('reports a server that died, so the process can exit for its supervisor', async () => {
     const dir = await tmp();

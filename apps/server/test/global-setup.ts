@@ -11,7 +11,10 @@ import { runMigrations } from '../src/db/migrate.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
+    /** The app's role (no superuser), as the app connects. */
     databaseUrl: string;
+    /** The server's superuser, for the few tests that make databases or switch triggers off. */
+    adminDatabaseUrl: string;
   }
 }
 
@@ -23,6 +26,7 @@ export default async function setup(project: TestProject) {
   await runMigrations(handle);
   await handle.close();
   project.provide('databaseUrl', server.url);
+  project.provide('adminDatabaseUrl', server.adminUrl);
   return async () => {
     await server.stop();
     await fs.rm(dir, { recursive: true, force: true });

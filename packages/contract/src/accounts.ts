@@ -11,6 +11,7 @@ export const AUTH_TEXTS = {
   nameMissing: 'Enter your account name',
   emailInUse: 'The email address is already used by another account',
   tooManyLogins: 'You have entered an incorrect password too many times. Please try again in a few minutes.',
+  tooManyMails: 'Too many emails were asked for lately. Please try again in a few minutes.',
   tooManySignups: 'Too many account requests are coming from your IP address. Try again in a few minutes.',
   userNotFound: "That email address doesn't match an existing account",
   weakPassword: 'Strong passwords have at least 6 characters and a mix of letters and numbers',

@@ -23,6 +23,8 @@ export type ErrorReply = z.infer<typeof ErrorReply>;
 export const REQUEST_TEXTS = {
   badAddress: 'This address does not lead to anything here: the link may be broken.',
   badRequest: 'The request is not in the form this address accepts.',
+  /** A lone surrogate (half of a UTF-16 pair) in any field: no text holds one. */
+  brokenText: 'The request holds a broken character (not valid text), which no field accepts.',
 } as const;
 
 /** The longest `?sudo=` value (an email or a user id). */

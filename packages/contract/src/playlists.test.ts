@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  spotifyLink,
   graphemeCount,
   NewTargetBody,
   TARGET_NAME_MAX,
@@ -40,5 +41,27 @@ describe('TargetName', () => {
       expect(TargetName.safeParse(name).error?.issues[0]?.message).toBe(TARGET_TEXTS.nameControl);
     }
     expect(TargetName.safeParse('   ').error?.issues[0]?.message).toBe(TARGET_TEXTS.nameEmpty);
+  });
+});
+
+describe('spotifyLink', () => {
+  it('keeps https links to open.spotify.com and drops every other link', () => {
+    const good = 'https://open.spotify.com/playlist/37i9dQZF1DXcBWIGoYBM5M';
+    expect(spotifyLink(good)).toBe(good);
+    for (const bad of [
+      'javascript:alert(1)',
+      'http://open.spotify.com/playlist/x',
+      'https://open.spotify.com.evil.example/playlist/x',
+      'https://evil.example/?https://open.spotify.com/',
+      'https://user:pw@open.spotify.com/playlist/x',
+      'https://open.spotify.com:8443/playlist/x',
+      'data:text/html,hi',
+      '//open.spotify.com/playlist/x',
+      '',
+      null,
+      undefined,
+    ]) {
+      expect(spotifyLink(bad), String(bad)).toBeNull();
+    }
   });
 });

@@ -6,6 +6,8 @@ import { FirstFill } from './library.ts';
 /** The BPM ranges a target may have (a runner's cadence, or half of it for a slow song's beat). */
 export const TARGET_BPM_MIN = 60;
 export const TARGET_BPM_MAX = 220;
+/** The narrowest BPM range a target may have (a narrower one fits almost no song). */
+export const TARGET_BPM_MIN_WIDTH = 1;
 /** The longest target (and playlist) name, in characters as people count them (graphemes: 🏃‍♀️ is one). */
 export const TARGET_NAME_MAX = 100;
 /** A bound on the name's UTF-16 length too, so a hundred long emoji sequences stay a sane playlist name. */
@@ -22,6 +24,7 @@ export const TARGET_TEXTS = {
   bpmTooHigh: `BPM must be at most ${TARGET_BPM_MAX}.`,
   bpmNotNumber: 'BPM must be a number.',
   rangeOrder: 'The lowest BPM must be below the highest.',
+  rangeTooNarrow: `The highest BPM must be at least ${TARGET_BPM_MIN_WIDTH} above the lowest.`,
   durationOrder: 'The shortest duration must not exceed the longest.',
   duration: `A duration limit must be a whole number of seconds, from 0 to ${TARGET_DURATION_MAX_S}.`,
   noSuchTarget: 'You have no such target.',
@@ -31,6 +34,30 @@ const Bpm = z
   .number(TARGET_TEXTS.bpmNotNumber)
   .min(TARGET_BPM_MIN, TARGET_TEXTS.bpmTooLow)
   .max(TARGET_BPM_MAX, TARGET_TEXTS.bpmTooHigh);
+
+/**
+ * A playlist link as Spotify gives it (`external_urls.spotify`), only when it is an https link to
+ * open.spotify.com; anything else (another host, another scheme, `javascript:`) is no link at all.
+ */
+export function spotifyLink(url: string | null | undefined): string | null {
+  if (!url) return null;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return null;
+  }
+  const ok =
+    u.protocol === 'https:' && u.hostname === 'open.spotify.com' && !u.port && !u.username && !u.password;
+  return ok ? u.href : null;
+}
+
+/** Why a BPM range is refused, in plain words, or null when it is fine. */
+export function bpmRangeProblem(min: number, max: number): string | null {
+  if (!(min < max)) return TARGET_TEXTS.rangeOrder;
+  if (max - min < TARGET_BPM_MIN_WIDTH) return TARGET_TEXTS.rangeTooNarrow;
+  return null;
+}
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
@@ -126,7 +153,10 @@ export const NewTargetBody = z
     filters: TargetFilters.partial().strict().optional(),
   })
   .strict()
-  .refine((b) => b.min_bpm < b.max_bpm, { message: TARGET_TEXTS.rangeOrder, path: ['max_bpm'] })
+  .superRefine((b, ctx) => {
+    const problem = bpmRangeProblem(b.min_bpm, b.max_bpm);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['max_bpm'] });
+  })
   .refine((b) => durationsOrdered(b.filters), {
     message: TARGET_TEXTS.durationOrder,
     path: ['filters', 'max_duration_s'],
@@ -142,9 +172,10 @@ export const TargetEditBody = z
     filters: TargetFilters.partial().strict().optional(),
   })
   .strict()
-  .refine((b) => b.min_bpm === undefined || b.max_bpm === undefined || b.min_bpm < b.max_bpm, {
-    message: TARGET_TEXTS.rangeOrder,
-    path: ['max_bpm'],
+  .superRefine((b, ctx) => {
+    const problem =
+      b.min_bpm === undefined || b.max_bpm === undefined ? null : bpmRangeProblem(b.min_bpm, b.max_bpm);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['max_bpm'] });
   })
   .refine((b) => durationsOrdered(b.filters), {
     message: TARGET_TEXTS.durationOrder,

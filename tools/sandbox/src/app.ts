@@ -81,7 +81,11 @@ function registerSpotifyBodyParser(scope: FastifyInstance, ctx: Ctx): void {
   });
 }
 
-export function buildApp(ctx: Ctx, admin: Admin, opts: { logger: boolean }): FastifyInstance {
+export function buildApp(
+  ctx: Ctx,
+  admin: Admin,
+  opts: { logger: boolean; adminToken?: string },
+): FastifyInstance {
   const app = Fastify({ logger: opts.logger, bodyLimit: 4 * 1024 * 1024, forceCloseConnections: true });
 
   app.decorateRequest('notes', null as unknown as FastifyRequest['notes']);
@@ -215,7 +219,9 @@ export function buildApp(ctx: Ctx, admin: Admin, opts: { logger: boolean }): Fas
   app.register(async (scope) => registerDeezerRoutes(scope, ctx), { prefix: BASE_PATHS.deezer });
   app.register(async (scope) => registerReccoBeatsRoutes(scope, ctx), { prefix: BASE_PATHS.reccobeats });
   app.register(async (scope) => registerGetSongBpmRoutes(scope, ctx), { prefix: BASE_PATHS.getsongbpm });
-  app.register(async (scope) => registerAdminRoutes(scope, ctx, admin), { prefix: BASE_PATHS.admin });
+  app.register(async (scope) => registerAdminRoutes(scope, ctx, admin, opts.adminToken), {
+    prefix: BASE_PATHS.admin,
+  });
   app.get('/', async (_req, reply) =>
     reply.send({
       sandbox: 'pacebeat music world',

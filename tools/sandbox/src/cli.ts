@@ -1,4 +1,5 @@
 // npm run sandbox [-- --port 8090 --seed 1 --size default --extended-quota --client-id ID ...]
+import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { startSandbox } from './index.ts';
 import type { WorldSize } from './world/sizes.ts';
@@ -19,6 +20,7 @@ const { values } = parseArgs({
     strict: { type: 'boolean', default: false },
     'transient-failures': { type: 'string' },
     log: { type: 'boolean', default: false },
+    'admin-token': { type: 'string', default: process.env['SANDBOX_ADMIN_TOKEN'] },
     help: { type: 'boolean', default: false },
   },
 });
@@ -38,14 +40,20 @@ if (values.help) {
   --lenient             the default (kept for old scripts)
   --transient-failures S  share of calls that fail transiently (5xx, resets, slow answers;
                         default 0, realistic 0.005)
-  --log                 log every request`);
+  --log                 log every request
+  --admin-token T       the admin API answers only \`Authorization: Bearer T\` (env SANDBOX_ADMIN_TOKEN;
+                        default: a new random one per start, printed below; give it to Pacebeat as
+                        DEMO_SANDBOX_ADMIN_TOKEN)`);
   process.exit(0);
 }
 
 const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
 const quota = num(values['daily-quota']);
 const rate = num(values['rate-limit']);
+// Who reaches the port (another local user, a LAN with --host) must not drive the world: a token per start.
+const adminToken = values['admin-token'] || randomBytes(18).toString('base64url');
 const sandbox = await startSandbox({
+  adminToken,
   port: Number(values.port),
   host: values.host,
   size: values.size as WorldSize,
@@ -76,6 +84,7 @@ console.log(
 );
 console.log(`  users: ${w.users.join(', ')}`);
 for (const [name, url] of Object.entries(sandbox.baseUrls)) console.log(`  ${name.padEnd(16)} ${url}`);
+if (!values['admin-token']) console.log(`  admin token      ${adminToken} (DEMO_SANDBOX_ADMIN_TOKEN)`);
 
 const stop = () => {
   void sandbox.close().then(() => process.exit(0));

@@ -104,6 +104,12 @@ export interface SandboxOptions extends Partial<
   tempoErrors?: TempoErrorOptions;
   /** Log requests with Fastify's logger (pino) to stdout. */
   logger?: boolean;
+  /**
+   * When set, the admin API answers only requests with `Authorization: Bearer <adminToken>` (401 otherwise).
+   * The CLI sets a random one per start; a sandbox started in-process by a test or the product needs none
+   * (its admin object is at hand).
+   */
+  adminToken?: string;
 }
 
 export interface TempoErrorOptions {

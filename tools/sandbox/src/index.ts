@@ -53,7 +53,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   ctx.tokens = new TokenStore(() => ctx.config, clock, seed);
   ctx.faults.setBackground(config.transientFailures);
   const admin = createAdmin(ctx, config);
-  const app = buildApp(ctx, admin, { logger: opts.logger ?? false });
+  const app = buildApp(ctx, admin, { logger: opts.logger ?? false, adminToken: opts.adminToken });
   await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;

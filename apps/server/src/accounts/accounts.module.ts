@@ -33,6 +33,7 @@ export type AccountsSettings = Pick<
   | 'LOGIN_MAX_FAILURES_PER_ADDRESS'
   | 'SIGNUP_MAX_PER_ADDRESS'
   | 'CONNECT_MAX_PER_ADDRESS'
+  | 'MAIL_MAX_PER_RECIPIENT'
   | 'LOGIN_WINDOW_MINUTES'
   | 'SMTP_URL'
   | 'SMTP_FROM'
@@ -74,6 +75,7 @@ export function createAccountsModule(
     maxFailuresPerAddress: s.LOGIN_MAX_FAILURES_PER_ADDRESS,
     maxPerAddress: s.SIGNUP_MAX_PER_ADDRESS,
     maxConnectsPerAddress: s.CONNECT_MAX_PER_ADDRESS,
+    maxMailsPerRecipient: s.MAIL_MAX_PER_RECIPIENT,
   });
   const accounts = createAccountsService({
     users: createUserRepository(db),
@@ -100,6 +102,7 @@ export function createAccountsModule(
     attempts,
     codes,
     async close() {
+      await accounts.settled();
       await firebase?.close();
     },
   };

@@ -311,6 +311,37 @@ describe('accounts routes (local provider, no SMTP)', () => {
     expect((await login(t, { provider: 'local', email, password: PASSWORD })).statusCode).toBe(429);
   });
 
+  it('guesses from many addresses lock the account everywhere until the owner resets the password', async () => {
+    const { email } = await signUp(t);
+    // ALL_ADDRESSES is 8 here, the per-pair limit 3: three addresses reach the ceiling.
+    for (let i = 0; i < 8; i++) {
+      const res = await login(t, { provider: 'local', email, password: `guess${i}x` }, { ip: uniqueIp() });
+      expect(res.statusCode).toBe(401);
+    }
+    const owner = uniqueIp();
+    expect((await login(t, { provider: 'local', email, password: PASSWORD }, { ip: owner })).statusCode).toBe(
+      429,
+    );
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/password_reset',
+      remoteAddress: owner,
+      payload: { email },
+    });
+    await t.mod.accounts.settled();
+    const link = logLines.findLast((l) => l.to === email && String(l.link).includes('resetPassword'));
+    const code = new URL(String(link!.link)).searchParams.get('code')!;
+    const reset = await t.app.inject({
+      method: 'POST',
+      url: '/api/password_reset/confirm',
+      payload: { code, password: 'newpace42' },
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect(
+      (await login(t, { provider: 'local', email, password: 'newpace42' }, { ip: owner })).statusCode,
+    ).toBe(200);
+  });
+
   it('rate-limits failed sign-ins per address, and sign-ups per address', async () => {
     const ip = uniqueIp();
     for (let i = 0; i < 5; i++) {
@@ -357,6 +388,7 @@ describe('accounts routes (local provider, no SMTP)', () => {
       payload: { email },
     });
     expect(r.statusCode).toBe(200);
+    await t.mod.accounts.settled(); // the mail goes out after the answer
     const resetLine = logLines.find((l) => l.to === email && String(l.link).includes('resetPassword'));
     const resetCode = new URL(String(resetLine!.link)).searchParams.get('code')!;
     const c = await t.app.inject({

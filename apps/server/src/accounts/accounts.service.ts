@@ -116,6 +116,15 @@ export const createAccountsService = (d: AccountsDeps) => {
     return row;
   }
 
+  /** Work that runs after the answer went out (a reset mail); `settled` waits for it (shutdown, tests). */
+  const pending = new Set<Promise<void>>();
+  function afterReply(what: string, work: () => Promise<void>): void {
+    const p: Promise<void> = work()
+      .catch((err: unknown) => d.log.error({ err }, what))
+      .finally(() => pending.delete(p));
+    pending.add(p);
+  }
+
   const emailNotVerified = () =>
     unauthorized('We need to verify your email address.', AUTH_ERRORS.emailNotVerified);
 
@@ -145,7 +154,7 @@ export const createAccountsService = (d: AccountsDeps) => {
       requireLocal();
       if (!isStrongPassword(body.password))
         throw badRequest(AUTH_TEXTS.weakPassword, AUTH_ERRORS.weakPassword);
-      await d.limits.take('signup', ip);
+      await d.limits.takeSignup(ip);
       // Hash first, whether or not the address is taken: the 409 then costs the same time as a sign-up.
       const passwordHash = await hashPassword(body.password);
       if (await d.users.findByEmail(body.email))
@@ -217,7 +226,7 @@ export const createAccountsService = (d: AccountsDeps) => {
       requireLocal();
       const user = await checkPassword(email, password, ip);
       if (user.emailVerifiedAt) return;
-      await d.limits.take('mail', ip);
+      await d.limits.takeMail(ip, user.email);
       await mailOrFail(user, 'verify_email', origin);
     },
 
@@ -226,16 +235,30 @@ export const createAccountsService = (d: AccountsDeps) => {
       await d.users.update(row.userId, { emailVerifiedAt: now() });
     },
 
-    /** Mails a reset link when the account exists; answers the same either way. */
+    /**
+     * Mails a reset link when the account exists. The answer does not wait for the lookup or the mail, so
+     * it takes the same time, and says the same, whether or not the account exists (a failed mail is only
+     * logged: a 502 would tell that the account exists).
+     */
     async requestPasswordReset(email: string, ip: string, origin: string): Promise<void> {
       requireLocal();
-      await d.limits.take('mail', ip);
-      const user = await d.users.findByEmail(email);
-      if (!user?.passwordHash) return;
-      await mailOrFail(user, 'reset_password', origin);
+      await d.limits.takeMail(ip, email);
+      afterReply('reset mail failed', async () => {
+        const user = await d.users.findByEmail(email);
+        if (user?.passwordHash) await mailCode(user, 'reset_password', origin);
+      });
     },
 
-    /** Sets a new password with a reset code; every session of the account ends, and the email counts as verified. */
+    /** Resolves once the work started after earlier answers (reset mails) is done. */
+    async settled(): Promise<void> {
+      while (pending.size > 0) await Promise.all([...pending]);
+    },
+
+    /**
+     * Sets a new password with a reset code; every session of the account ends, the email counts as
+     * verified, and the account's failed sign-ins are forgotten (so a lock-out by guesses from many
+     * addresses ends with the reset).
+     */
     async confirmPasswordReset(code: string, password: string): Promise<void> {
       requireLocal();
       if (!isStrongPassword(password)) throw badRequest(AUTH_TEXTS.weakPassword, AUTH_ERRORS.weakPassword);
@@ -246,6 +269,7 @@ export const createAccountsService = (d: AccountsDeps) => {
         emailVerifiedAt: user?.emailVerifiedAt ?? now(),
       });
       await d.sessionRows.deleteForUser(row.userId);
+      if (user) await d.limits.forgiveAccount(user.email);
     },
 
     acting,

@@ -60,4 +60,42 @@ describe('equal work whatever the account', () => {
     expect(wrong).toMatchObject({ status: 401, verifies: 1, hashes: 0 });
     expect(unknown).toMatchObject({ status: 401, verifies: 1, hashes: 0 });
   });
+
+  it('password reset: the answer waits neither for the lookup nor for the mail, known account or not', async () => {
+    const email = uniqueEmail();
+    await cost('/api/signup', { email, name: 'R', password: 'run4fun!' });
+    const codes = t.mod.codes;
+    const create = codes.create.bind(codes);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const stored: string[] = [];
+    codes.create = async (row) => {
+      await gate; // storing the code (and so the mail after it) hangs until released
+      stored.push(row.purpose);
+      return create(row);
+    };
+    try {
+      const answer = (address: string) =>
+        Promise.race([
+          t.app.inject({
+            method: 'POST',
+            url: '/api/password_reset',
+            remoteAddress: uniqueIp(),
+            payload: { email: address },
+          }),
+          new Promise<'waited'>((r) => setTimeout(() => r('waited'), 2000)),
+        ]);
+      const known = await answer(email);
+      const unknown = await answer(uniqueEmail());
+      expect(known === 'waited' ? known : known.statusCode).toBe(200);
+      expect(unknown === 'waited' ? unknown : unknown.statusCode).toBe(200);
+      expect(stored).toEqual([]);
+      release();
+      await t.mod.accounts.settled();
+      expect(stored).toEqual(['reset_password']); // the known account's mail went out after the answer
+    } finally {
+      codes.create = create;
+      release();
+    }
+  });
 });

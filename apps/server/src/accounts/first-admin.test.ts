@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { testDb } from '../../test/db.ts';
 import { createDb, type DbHandle } from '../db/client.ts';
+import { DB_APP_USER } from '../db/embedded.ts';
 import { runMigrations } from '../db/migrate.ts';
 import { createAccountsModule } from './accounts.module.ts';
 import { loadConfig } from '../config.ts';
@@ -11,10 +12,11 @@ import { loadConfig } from '../config.ts';
 describe('embedded mode: the first local account is an admin', () => {
   let fresh: DbHandle;
   const name = `t_${randomUUID().replaceAll('-', '')}`;
-  const admin = testDb();
+  const admin = createDb(inject('adminDatabaseUrl'), { max: 1 });
+  const app = testDb();
   beforeAll(async () => {
-    await admin.pool.query(`create database ${name}`);
-    const url = new URL(admin.pool.options.connectionString!);
+    await admin.pool.query(`create database ${name} owner ${DB_APP_USER}`);
+    const url = new URL(app.pool.options.connectionString!);
     url.pathname = `/${name}`;
     fresh = createDb(url.toString(), { max: 4 });
     await runMigrations(fresh);
@@ -23,6 +25,7 @@ describe('embedded mode: the first local account is an admin', () => {
     await fresh.close();
     await admin.pool.query(`drop database ${name}`);
     await admin.close();
+    await app.close();
   });
 
   it('makes only the first of several concurrent sign-ups an admin', async () => {

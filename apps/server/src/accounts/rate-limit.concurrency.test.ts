@@ -1,12 +1,15 @@
 // The sign-in, sign-up and mail limits under simultaneous requests: the check and the count are one atomic
 // step in PostgreSQL, so no burst slips past a limit, from one process or from several.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_TEXTS } from '@pacebeat/contract';
 import { createAuthAttemptRepository } from './auth-attempt.repository.ts';
 import { buildTestApp, uniqueEmail, uniqueIp } from '../../test/accounts-app.ts';
 import { testDb } from '../../test/db.ts';
 
 type TestApp = Awaited<ReturnType<typeof buildTestApp>>;
 const PASSWORD = 'run4fun!';
+
+const rndHex = () => Math.floor(Math.random() * 0xfffe + 1).toString(16);
 
 const tally = (codes: number[]) =>
   codes.reduce<Record<number, number>>((m, c) => ({ ...m, [c]: (m[c] ?? 0) + 1 }), {});
@@ -89,6 +92,45 @@ describe('rate limits under concurrency', () => {
       ),
     );
     expect(tally(replies.map((r) => r.statusCode))).toEqual({ 200: 20, 429: 20 });
+  });
+
+  it('120 reset mails to one recipient from 6 addresses: MAIL_MAX_PER_RECIPIENT pass, known account or not', async () => {
+    const known = uniqueEmail();
+    expect((await signUp(known, uniqueIp())).statusCode).toBe(200);
+    for (const email of [known, uniqueEmail()]) {
+      const ips = Array.from({ length: 6 }, uniqueIp);
+      const replies = await Promise.all(
+        Array.from({ length: 120 }, (_, i) =>
+          t.app.inject({
+            method: 'POST',
+            url: '/api/password_reset',
+            remoteAddress: ips[i % 6],
+            payload: { email: i % 2 ? email : email.toUpperCase() },
+          }),
+        ),
+      );
+      expect(tally(replies.map((r) => r.statusCode))).toEqual({ 200: 5, 429: 115 });
+      // The same refusal whether or not the account exists.
+      expect(replies.find((r) => r.statusCode === 429)!.json()).toMatchObject({
+        error_name: 'TooManyAttempts',
+        error: { message: AUTH_TEXTS.tooManyMails },
+      });
+    }
+  });
+
+  it('sign-ups from 40 IPv6 addresses of one /64 share one limit: exactly 20 accounts', async () => {
+    const net = `2001:db8:${rndHex()}:${rndHex()}`;
+    const replies = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        signUp(uniqueEmail(), `${net}:${rndHex()}::${(i + 1).toString(16)}`),
+      ),
+    );
+    expect(tally(replies.map((r) => r.statusCode))).toEqual({ 200: 20, 429: 20 });
+    // Another /64 has its own count; an IPv4-mapped address counts as the IPv4 address.
+    expect((await signUp(uniqueEmail(), `2001:db8:${rndHex()}:${rndHex()}::1`)).statusCode).toBe(200);
+    const v4 = uniqueIp();
+    await Promise.all(Array.from({ length: 20 }, () => signUp(uniqueEmail(), v4)));
+    expect((await signUp(uniqueEmail(), `::ffff:${v4}`)).statusCode).toBe(429);
   });
 
   it('40 simultaneous Spotify connects of many accounts from one address: CONNECT_MAX_PER_ADDRESS pass', async () => {

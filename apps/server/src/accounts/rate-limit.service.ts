@@ -1,4 +1,5 @@
 import { AUTH_TEXTS } from '@pacebeat/contract';
+import { addressKey } from '../http/client-address.ts';
 import { tooManyRequests } from '../http/errors.ts';
 import type { AuthAttemptRepository } from './auth-attempt.repository.ts';
 
@@ -11,6 +12,8 @@ export interface RateLimitDeps {
   maxFailuresPerAccountAllAddresses: number;
   maxFailuresPerAddress: number;
   maxPerAddress: number;
+  /** Verification and reset mails to one recipient, from all addresses together (MAIL_MAX_PER_RECIPIENT). */
+  maxMailsPerRecipient: number;
   /** Spotify connect attempts per address (CONNECT_MAX_PER_ADDRESS). */
   maxConnectsPerAddress: number;
   now?: () => Date;
@@ -45,7 +48,8 @@ export interface LoginAttempt {
 }
 
 /**
- * Limits on sign-in, sign-up and mail attempts, counted in PostgreSQL so every process shares them. The
+ * Limits on sign-in, sign-up and mail attempts, counted in PostgreSQL so every process shares them. A
+ * client address is counted by `addressKey` (an IPv6 client by its /64 network). The
  * check and the count are one atomic step (see `reserve`): a sign-in counts as a failure before its
  * password is checked, so simultaneous guesses cannot all slip under the limit.
  */
@@ -57,7 +61,8 @@ export const createRateLimitService = (d: RateLimitDeps) => {
      * or the account as a whole has failed too often lately. A real owner on their own address is locked
      * out only by the account-wide ceiling, which is much larger than the per-pair limit.
      */
-    async beginLogin(email: string | undefined, ip: string): Promise<LoginAttempt> {
+    async beginLogin(email: string | undefined, clientIp: string): Promise<LoginAttempt> {
+      const ip = addressKey(clientIp);
       const pairKey = email ? `pair:${email}|ip:${ip}` : undefined;
       const limits = [
         { key: `ip:${ip}`, max: d.maxFailuresPerAddress },
@@ -77,8 +82,16 @@ export const createRateLimitService = (d: RateLimitDeps) => {
       await d.attempts.release(attempt.ids);
       if (attempt.pairKey) await d.attempts.clearFailures('login', attempt.pairKey);
     },
+    /**
+     * Forgets the account's failed sign-ins from every address (a password reset proves the mailbox): an
+     * owner locked out by guesses from many addresses (the account-wide ceiling) signs in again at once.
+     */
+    async forgiveAccount(email: string): Promise<void> {
+      await d.attempts.clearFailures('login', `account:${email}`);
+    },
     /** Counts a Spotify connect attempt of a user from an address; throws 429 past either limit. */
-    async takeConnect(userId: string, ip: string): Promise<void> {
+    async takeConnect(userId: string, clientIp: string): Promise<void> {
+      const ip = addressKey(clientIp);
       const ids = await d.attempts.reserve(
         'connect',
         [
@@ -115,18 +128,32 @@ export const createRateLimitService = (d: RateLimitDeps) => {
         );
       }
     },
-    /** Counts a sign-up or a mail request from an address; throws 429 past the limit. */
-    async take(kind: 'signup' | 'mail', ip: string): Promise<void> {
-      const ids = await d.attempts.reserve(kind, [{ key: `ip:${ip}`, max: d.maxPerAddress }], since(), {
-        failedOnly: false,
-        failed: false,
-      });
-      if (!ids) {
-        throw tooManyRequests(
-          kind === 'signup' ? AUTH_TEXTS.tooManySignups : AUTH_TEXTS.tooManyLogins,
-          TOO_MANY_CODE,
-        );
-      }
+    /** Counts a sign-up from an address; throws 429 past the limit. */
+    async takeSignup(clientIp: string): Promise<void> {
+      const ids = await d.attempts.reserve(
+        'signup',
+        [{ key: `ip:${addressKey(clientIp)}`, max: d.maxPerAddress }],
+        since(),
+        { failedOnly: false, failed: false },
+      );
+      if (!ids) throw tooManyRequests(AUTH_TEXTS.tooManySignups, TOO_MANY_CODE);
+    },
+    /**
+     * Counts a mail request from an address to a recipient; throws 429 past either limit. The recipient is
+     * counted whether or not it has an account, and both limits answer alike, so the answer tells nothing
+     * about the account.
+     */
+    async takeMail(clientIp: string, recipient: string): Promise<void> {
+      const ids = await d.attempts.reserve(
+        'mail',
+        [
+          { key: `ip:${addressKey(clientIp)}`, max: d.maxPerAddress },
+          { key: `to:${recipient.trim().toLowerCase()}`, max: d.maxMailsPerRecipient },
+        ],
+        since(),
+        { failedOnly: false, failed: false },
+      );
+      if (!ids) throw tooManyRequests(AUTH_TEXTS.tooManyMails, TOO_MANY_CODE);
     },
   };
 };

@@ -5,9 +5,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { inject } from 'vitest';
+import pg from 'pg';
 import { buildTestApp, sessionCookie, uniqueEmail, uniqueIp } from '../../test/accounts-app.ts';
 import { hashSecret } from '../accounts/session.service.ts';
 import { startChangeFeed, type ChangeFeed } from './change-feed.ts';
+
+/** Deletes a session with triggers off, so no notification tells anyone (superuser only: not the app's role). */
+async function deleteWithTriggersOff(sessionId: string): Promise<void> {
+  const c = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
+  await c.connect();
+  try {
+    await c.query('begin');
+    await c.query(`set local session_replication_role = replica`);
+    await c.query('delete from sessions where id = $1', [sessionId]);
+    await c.query('commit');
+  } finally {
+    await c.end();
+  }
+}
 
 type TestApp = Awaited<ReturnType<typeof buildTestApp>>;
 
@@ -80,15 +95,7 @@ describe('session cache across processes (LISTEN/NOTIFY)', () => {
     const cookie = await signUp(a.t);
     expect((await whoami(b.t, cookie)).authenticated).toBe(true);
     // Deleted with triggers off (as if the notification were lost): B may serve it up to the max age.
-    const c = await a.t.handle.pool.connect();
-    try {
-      await c.query('begin');
-      await c.query(`set local session_replication_role = replica`);
-      await c.query('delete from sessions where id = $1', [hashSecret(secretOf(cookie))]);
-      await c.query('commit');
-    } finally {
-      c.release();
-    }
+    await deleteWithTriggersOff(hashSecret(secretOf(cookie)));
     expect((await whoami(b.t, cookie)).authenticated).toBe(true);
     // A never cached it: it reads the row and refuses.
     expect((await whoami(a.t, cookie)).authenticated).toBe(false);
@@ -132,15 +139,7 @@ describe('session cache across processes (LISTEN/NOTIFY)', () => {
     await sql('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [b.name]);
     await until(() => !b.changes.live, 'B to notice the loss');
     // Ended while B cannot hear it (triggers off: no notification at all): B reads the row, so refuses.
-    const c = await a.t.handle.pool.connect();
-    try {
-      await c.query('begin');
-      await c.query(`set local session_replication_role = replica`);
-      await c.query('delete from sessions where id = $1', [hashSecret(secretOf(cookie))]);
-      await c.query('commit');
-    } finally {
-      c.release();
-    }
+    await deleteWithTriggersOff(hashSecret(secretOf(cookie)));
     expect((await whoami(b.t, cookie)).authenticated).toBe(false);
     await until(() => b.changes.live, 'B to listen again');
     const again = await signUp(a.t);

@@ -84,7 +84,7 @@ async function runner(o: { email?: string } = {}) {
   const artist = await fx.artist('Stride & <Co>');
   const tracks: SeededTrack[] = [];
   const add = async (bpm: number | null, confidence?: number) => {
-    const t = await fx.track({ artists: [artist], bpm, confidence });
+    const t = await fx.track({ of: u.userId, artists: [artist], bpm, confidence });
     tracks.push(t);
     libraries.set(u.userId, candidatesOf(tracks));
     return t;
@@ -129,6 +129,50 @@ describe('authorisation', () => {
       payload: { bpm: 150 },
     });
     expect(cross.statusCode).toBe(403);
+  });
+
+  it('another runner’s track or artist answers 404 like an unknown id, to a never-connected account too', async () => {
+    const a = await runner();
+    const song = await a.add(172);
+    const stranger = await signUp(); // never connected: no library at all
+    const other = await runner(); // connected, with a library of their own
+    await other.add(150);
+    const answer = async (cookie: string, method: Method, url: string, body: unknown) => {
+      const res = await call(cookie, method, url, body);
+      const { error, error_name } = ErrorReply.parse(res.json());
+      return { status: res.statusCode, error, error_name };
+    };
+    const cases: Array<[string, string, unknown]> = [
+      [
+        `/api/spotify/exclusions/track/${song.recordingKey}`,
+        '/api/spotify/exclusions/track/isrc:NOSUCHTRACK1',
+        {},
+      ],
+      [
+        `/api/spotify/exclusions/artist/${a.artist}`,
+        '/api/spotify/exclusions/artist/NoSuchArtist0000000000',
+        {},
+      ],
+      [
+        `/api/spotify/tempo_corrections/${song.recordingKey}`,
+        '/api/spotify/tempo_corrections/isrc:NOSUCHTRACK1',
+        { bpm: 150 },
+      ],
+    ];
+    for (const who of [stranger, other]) {
+      for (const [theirs, unknown, body] of cases) {
+        const got = await answer(who.cookie, 'PUT', theirs, body);
+        expect(got.status, theirs).toBe(404);
+        expect(got).toEqual(await answer(who.cookie, 'PUT', unknown, body));
+        expect(JSON.stringify(got)).not.toContain('Stride');
+      }
+    }
+    expect((await call(other.cookie, 'GET', '/api/spotify/exclusions')).json()).toMatchObject({
+      data: { total: 0 },
+    });
+    // The owner may.
+    for (const [theirs, , body] of cases)
+      expect((await call(a.cookie, 'PUT', theirs, body)).statusCode).toBe(200);
   });
 
   it('sudo: an admin reads another runner’s lists and exclusions; every write is refused', async () => {
@@ -211,8 +255,17 @@ describe('a target’s lists', () => {
     }
     expect(seen).toEqual(songs.map((s) => s.id).reverse()); // newest first, each once
 
+    // A playlist link that does not lead to open.spotify.com is shown as no link.
+    await handle.db
+      .update(playlistTargets)
+      .set({ publicUrl: 'javascript:alert(1)' })
+      .where(eq(playlistTargets.id, r.ids[170]!));
     const body = TargetTracksReply.parse((await list(r.cookie, r.ids[170]!, '?limit=2')).json()).data;
-    expect(body.target).toMatchObject({ target: 'Pacebeat 170–180 BPM', bpms: { min: 170, max: 180 } });
+    expect(body.target).toMatchObject({
+      target: 'Pacebeat 170–180 BPM',
+      bpms: { min: 170, max: 180 },
+      public_url: null,
+    });
     const [newest, next] = body.tracks;
     expect(newest).toMatchObject({
       title: songs[11]!.title,

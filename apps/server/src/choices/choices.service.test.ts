@@ -60,7 +60,7 @@ async function runner() {
 describe('tempo corrections', () => {
   it('override the resolver’s tempo at once, and survive a re-resolution of the recording', async () => {
     const { userId, ids, artist } = await runner();
-    const song = await fx.track({ artists: [artist], bpm: 172 });
+    const song = await fx.track({ of: userId, artists: [artist], bpm: 172 });
     expect(await planned(userId, ids, [song])).toEqual({ [song.recordingKey]: [170] });
 
     syncs = [];
@@ -94,8 +94,8 @@ describe('tempo corrections', () => {
 
   it('places a track no source knows, and one too uncertain to trust', async () => {
     const { userId, ids, artist } = await runner();
-    const unknown = await fx.track({ artists: [artist], bpm: null });
-    const shaky = await fx.track({ artists: [artist], bpm: 120, confidence: 0.5 });
+    const unknown = await fx.track({ of: userId, artists: [artist], bpm: null });
+    const shaky = await fx.track({ of: userId, artists: [artist], bpm: 120, confidence: 0.5 });
     expect(await planned(userId, ids, [unknown, shaky])).toEqual({});
     await svc.correctTempo(userId, unknown.recordingKey, 82, false);
     await svc.correctTempo(userId, shaky.recordingKey, 186, false);
@@ -107,8 +107,8 @@ describe('tempo corrections', () => {
 
   it('asks to remove it from the targets it no longer fits only when the runner asks', async () => {
     const { userId, ids, artist } = await runner();
-    const song = await fx.track({ artists: [artist], bpm: 172 });
-    const other = await fx.track({ artists: [artist], bpm: 175 });
+    const song = await fx.track({ of: userId, artists: [artist], bpm: 172 });
+    const other = await fx.track({ of: userId, artists: [artist], bpm: 175 });
     await fx.place(ids[170]!, [
       { ...song, bpm: 172 },
       { ...other, bpm: 175 },
@@ -139,9 +139,9 @@ describe('tempo corrections', () => {
 describe('exclusions', () => {
   it('keep a track out of every target; removal of what Pacebeat added only on request; undo places it again', async () => {
     const { userId, ids, artist } = await runner();
-    const song = await fx.track({ title: 'Tempo Run', artists: [artist], bpm: 80 });
+    const song = await fx.track({ of: userId, title: 'Tempo Run', artists: [artist], bpm: 80 });
     await fx.place(ids[160]!, [{ ...song, bpm: 80 }]);
-    const kept = await fx.track({ artists: [artist], bpm: 150 });
+    const kept = await fx.track({ of: userId, artists: [artist], bpm: 150 });
 
     removals = [];
     const r = await svc.exclude(userId, 'track', kept.recordingKey, false);
@@ -169,16 +169,16 @@ describe('exclusions', () => {
   it('keep a whole artist out, and remove only that artist’s tracks Pacebeat added', async () => {
     const { userId, ids, artist } = await runner();
     const other = await fx.artist('Someone Else');
-    const a1 = await fx.track({ artists: [artist], bpm: 172 });
-    const a2 = await fx.track({ artists: [other, artist], bpm: 86 }); // a feature counts
-    const b1 = await fx.track({ artists: [other], bpm: 174 });
+    const a1 = await fx.track({ of: userId, artists: [artist], bpm: 172 });
+    const a2 = await fx.track({ of: userId, artists: [other, artist], bpm: 86 }); // a feature counts
+    const b1 = await fx.track({ of: userId, artists: [other], bpm: 174 });
     await fx.place(ids[170]!, [
       { ...a1, bpm: 172 },
       { ...b1, bpm: 174 },
     ]);
     // The runner's own copy of an artist's song in a playlist is theirs: never removed.
     await fx.playlists.recordPresent(ids[160]!, [{ recordingKey: a2.recordingKey, trackId: a2.id }]);
-    const a3 = await fx.track({ artists: [artist], bpm: 165 });
+    const a3 = await fx.track({ of: userId, artists: [artist], bpm: 165 });
 
     removals = [];
     const r = await svc.exclude(userId, 'artist', artist, true);
@@ -206,7 +206,7 @@ describe('exclusions', () => {
   it('are the user’s own: another runner’s matching sees none of them, and disconnect forgets them', async () => {
     const a = await runner();
     const b = await runner();
-    const song = await fx.track({ artists: [a.artist], bpm: 172 });
+    const song = await fx.track({ of: a.userId, artists: [a.artist], bpm: 172 });
     await svc.correctTempo(a.userId, song.recordingKey, 155, false);
     await svc.exclude(a.userId, 'artist', a.artist, false);
     const theirs = await svc.runnerChoices(b.userId);
@@ -224,6 +224,7 @@ describe('the Excluded list', () => {
     const { userId } = await runner();
     const artists = [];
     for (let i = 0; i < 5; i++) artists.push(await fx.artist(`Artist ${i}`));
+    await fx.track({ of: userId, artists, bpm: 170 });
     for (const a of artists) await svc.exclude(userId, 'artist', a, false);
     const first = await svc.exclusions(userId, 0, 2);
     expect(first.total).toBe(5);

@@ -19,7 +19,7 @@ export interface ChoicesServiceDeps {
   repo: ChoicesRepository;
   lists: Pick<
     TrackListsRepository,
-    'targetsOf' | 'trackOfRecording' | 'artistNames' | 'addedOfRecordings' | 'addedOfArtist'
+    'targetsOf' | 'trackInLibrary' | 'artistInLibrary' | 'artistNames' | 'addedOfRecordings' | 'addedOfArtist'
   >;
   removeFromTargets: RemoveFromTargets;
   /** Queues the user's playlist-sync (playlists module). */
@@ -39,14 +39,22 @@ export const presentExclusion = (r: ExclusionRow): Exclusion => ({
 export function createChoicesService(deps: ChoicesServiceDeps) {
   const { repo, lists } = deps;
 
-  async function namesOf(kind: ExclusionKind, key: string): Promise<{ label: string; detail: string }> {
+  // A runner acts only on their own library: an id outside it answers as an unknown one, so nobody learns
+  // what another runner's library holds (issue 24).
+  const trackNotFound = () => notFound('No such track in the library.', 'TrackNotFound');
+
+  async function namesOf(
+    userId: string,
+    kind: ExclusionKind,
+    key: string,
+  ): Promise<{ label: string; detail: string }> {
     if (kind === 'artist') {
-      const name = (await lists.artistNames([key])).get(key);
+      const name = await lists.artistInLibrary(userId, key);
       if (name === undefined) throw notFound('No such artist in the library.', 'ArtistNotFound');
       return { label: name || 'Unknown artist', detail: '' };
     }
-    const track = await lists.trackOfRecording(key);
-    if (!track) throw notFound('No such track in the library.', 'TrackNotFound');
+    const track = await lists.trackInLibrary(userId, key);
+    if (!track) throw trackNotFound();
     const names = await lists.artistNames(track.artistIds);
     return { label: track.title, detail: track.artistIds.map((a) => names.get(a) || '?').join(', ') };
   }
@@ -68,8 +76,7 @@ export function createChoicesService(deps: ChoicesServiceDeps) {
      * `removeFromOldTargets`, what Pacebeat added of it to targets it no longer fits is removed.
      */
     async correctTempo(userId: string, recordingKey: string, bpm: number, removeFromOldTargets: boolean) {
-      if (!(await lists.trackOfRecording(recordingKey)))
-        throw notFound('No such track in the library.', 'TrackNotFound');
+      if (!(await lists.trackInLibrary(userId, recordingKey))) throw trackNotFound();
       const value = round2(bpm);
       await repo.setCorrection(userId, recordingKey, value);
       let removals = 0;
@@ -98,7 +105,7 @@ export function createChoicesService(deps: ChoicesServiceDeps) {
      * Pacebeat added of it is removed from every target; the user's own tracks never are.
      */
     async exclude(userId: string, kind: ExclusionKind, key: string, removeFromTargets: boolean) {
-      const row = await repo.addExclusion(userId, kind, key, await namesOf(kind, key));
+      const row = await repo.addExclusion(userId, kind, key, await namesOf(userId, kind, key));
       let removals = 0;
       if (removeFromTargets) {
         const pairs =

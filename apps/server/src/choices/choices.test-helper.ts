@@ -52,8 +52,12 @@ export function choicesFixtures(db: Db) {
       return id;
     },
 
-    /** A library track of these artists, with a cached tempo (`bpm` null: no source knows it). */
+    /**
+     * A library track of these artists, with a cached tempo (`bpm` null: no source knows it); with `of`, in
+     * that user's Liked Songs (a runner acts only on tracks and artists of their own library).
+     */
     async track(o: {
+      of?: string;
       title?: string;
       artists: string[];
       bpm: number | null;
@@ -91,7 +95,28 @@ export function choicesFixtures(db: Db) {
           resolvedAt: new Date(),
         },
       ]);
+      if (o.of) await this.own(o.of, [id]);
       return { id, recordingKey, title, artistIds: o.artists };
+    },
+
+    /** Puts tracks in the user's library (their Liked Songs). */
+    async own(userId: string, trackIds: string[]): Promise<void> {
+      await db.execute(
+        sql`insert into library_users (user_id, spotify_user_id) values (${userId}, ${`sp-${userId}`})
+            on conflict do nothing`,
+      );
+      await db.execute(
+        sql`insert into library_sources (user_id, kind, source_id, name)
+            values (${userId}, 'liked_songs', 'liked_songs', 'Liked Songs') on conflict do nothing`,
+      );
+      for (const [i, trackId] of trackIds.entries()) {
+        await db.execute(
+          sql`insert into library_source_tracks (source_ref, track_id, position, pass)
+              select id, ${trackId}, ${i}, 0 from library_sources
+              where user_id = ${userId} and kind = 'liked_songs'
+              on conflict do nothing`,
+        );
+      }
     },
 
     /** Tracks Pacebeat added to a target (one batch, confirmed), with the tempo they were placed with. */

@@ -125,20 +125,67 @@ export function createTrackListsRepository(db: Db) {
       return new Map(rows.map((r) => [r.id, r]));
     },
 
-    /** One track carrying the recording (to name it), or undefined when the library knows none. */
-    async trackOfRecording(recordingKey: string): Promise<TrackInfo | undefined> {
-      const rows = await db
-        .select({
-          id: libraryTracks.id,
-          recordingKey: libraryTracks.recordingKey,
-          title: libraryTracks.title,
-          artistIds: libraryTracks.artistIds,
-        })
-        .from(libraryTracks)
-        .where(eq(libraryTracks.recordingKey, recordingKey))
-        .orderBy(asc(libraryTracks.id))
-        .limit(1);
-      return rows[0];
+    /**
+     * One track carrying the recording in the user's library (to name it), or undefined when their library
+     * has none: a track of one of their sources, a catalog track of their artist set, or a track Pacebeat
+     * placed in one of their targets. Another user's library is never looked at.
+     */
+    async trackInLibrary(userId: string, recordingKey: string): Promise<TrackInfo | undefined> {
+      const rows = await db.execute<{
+        id: string;
+        recording_key: string;
+        title: string;
+        artist_ids: string[];
+      }>(
+        sql`select t.id, t.recording_key, t.title, t.artist_ids
+            from library_tracks t
+            where t.recording_key = ${recordingKey}
+              and (exists (select 1 from library_source_tracks st
+                           join library_sources s on s.id = st.source_ref
+                           where s.user_id = ${userId} and st.track_id = t.id)
+                   or exists (select 1 from library_user_artists ua
+                              join library_artist_releases ar on ar.artist_id = ua.artist_id
+                              where ua.user_id = ${userId} and ar.release_id = t.release_id
+                                and ua.artist_id = any(t.artist_ids))
+                   or exists (select 1 from playlist_target_tracks p
+                              join playlist_targets g on g.id = p.target_id
+                              where g.user_id = ${userId} and p.recording_key = t.recording_key))
+            order by t.id
+            limit 1`,
+      );
+      const r = rows.rows[0];
+      return r && { id: r.id, recordingKey: r.recording_key, title: r.title, artistIds: r.artist_ids };
+    },
+
+    /**
+     * The artist's name when the artist is in the user's library (undefined otherwise): followed, in their
+     * artist set, or an artist of one of their sources' tracks, of their artist set's catalog tracks or of
+     * a track Pacebeat placed for them. Another user's library is never looked at.
+     */
+    async artistInLibrary(userId: string, artistId: string): Promise<string | undefined> {
+      const rows = await db.execute<{ name: string }>(
+        sql`select a.name from library_artists a
+            where a.id = ${artistId}
+              and (exists (select 1 from library_user_artists ua
+                           where ua.user_id = ${userId} and ua.artist_id = a.id)
+                   or exists (select 1 from library_source_artists sa
+                              join library_sources s on s.id = sa.source_ref
+                              where s.user_id = ${userId} and sa.artist_id = a.id)
+                   or exists (select 1 from library_sources s
+                              join library_source_tracks st on st.source_ref = s.id
+                              join library_tracks t on t.id = st.track_id
+                              where s.user_id = ${userId} and a.id = any(t.artist_ids))
+                   or exists (select 1 from playlist_targets g
+                              join playlist_target_tracks p on p.target_id = g.id
+                              join library_tracks t on t.id = p.track_id
+                              where g.user_id = ${userId} and a.id = any(t.artist_ids))
+                   or exists (select 1 from library_user_artists ua
+                              join library_artist_releases ar on ar.artist_id = ua.artist_id
+                              join library_tracks t on t.release_id = ar.release_id
+                              where ua.user_id = ${userId} and ua.artist_id = any(t.artist_ids)
+                                and a.id = any(t.artist_ids)))`,
+      );
+      return rows.rows[0]?.name;
     },
 
     /** Artists' names by id (an artist the library has no name for is absent). */

@@ -1,6 +1,13 @@
 // A target's three lists (issue 15, item 2): what Pacebeat placed (newest first, paged in SQL), what fits
 // and waits, and what it skips (both computed by the writer's own rules over the user's library, then paged).
-import type { TargetTracksQuery, TargetTracksReply, TempoSourceName, TrackRow } from '@pacebeat/contract';
+import {
+  spotifyLink,
+  type TargetTracksQuery,
+  type TargetTracksReply,
+  type TempoSourceName,
+  type TrackRow,
+} from '@pacebeat/contract';
+import { createOneAtATime } from '../cache/one-at-a-time.ts';
 import { notFound } from '../http/errors.ts';
 import type { ListMatchCandidates } from '../playlists/candidates.ts';
 import { MIN_CONFIDENCE, type TempoFact } from '../playlists/matching.ts';
@@ -36,6 +43,8 @@ const SOURCES = new Set<string>(['spotify', 'reccobeats', 'deezer', 'getsongbpm'
 
 export function createTrackListsService(deps: TrackListsServiceDeps) {
   const minConfidence = deps.minConfidence ?? MIN_CONFIDENCE;
+  /** A user's Waiting and Skipped computations run one at a time; a burst of the same list shares one. */
+  const oneAtATime = createOneAtATime<Awaited<ReturnType<typeof computed>>>();
 
   async function temposOf(keys: string[]): Promise<Map<string, CachedTempo>> {
     const out = new Map<string, CachedTempo>();
@@ -87,7 +96,14 @@ export function createTrackListsService(deps: TrackListsServiceDeps) {
           deps.runnerChoices(userId),
         ]);
       } else {
-        const r = await computed(userId, t, q.list);
+        const list = q.list;
+        // The whole list is computed (the page is cut below), so the key holds no offset or limit.
+        const r = await oneAtATime(userId, `${t.id}:${list}`, async () => {
+          // Read again when it runs: a shared computation starts after every caller's request arrived.
+          const now = await deps.lists.targetOf(userId, targetId);
+          if (!now) throw notFound('No such target.', 'TargetNotFound');
+          return computed(userId, now, list);
+        });
         page = r.entries.slice(q.offset, q.offset + q.limit);
         total = r.entries.length;
         ({ tempos, choices } = r);
@@ -130,7 +146,7 @@ export function createTrackListsService(deps: TrackListsServiceDeps) {
           target_id: t.id,
           target: t.name,
           bpms: { min: t.minBpm, max: t.maxBpm },
-          public_url: t.publicUrl,
+          public_url: spotifyLink(t.publicUrl),
         },
         list: q.list,
         tracks: rows,

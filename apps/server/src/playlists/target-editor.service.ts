@@ -1,7 +1,13 @@
 // The runner's own edits of their targets (issue 15): add, rename, change the range or the filters,
 // delete (in Pacebeat only: the Spotify playlist stays), and ask for what no longer fits to be removed.
 // Every change asks for a writer run: new matches are placed, a new name goes to Spotify.
-import type { NewTargetBody, Target, TargetEditBody, TargetFilters as ApiFilters } from '@pacebeat/contract';
+import {
+  bpmRangeProblem,
+  type NewTargetBody,
+  type Target,
+  type TargetEditBody,
+  type TargetFilters as ApiFilters,
+} from '@pacebeat/contract';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { targetName, type TargetFilters } from './matching.ts';
 import { presentTarget } from './playlists.service.ts';
@@ -107,7 +113,8 @@ export function createTargetEditor(deps: TargetEditorDeps) {
       if (!t) throw noSuchTarget();
       const minBpm = body.min_bpm ?? t.minBpm;
       const maxBpm = body.max_bpm ?? t.maxBpm;
-      if (!(minBpm < maxBpm)) throw badRequest('The lowest BPM must be below the highest.');
+      const rangeProblem = bpmRangeProblem(minBpm, maxBpm);
+      if (rangeProblem) throw badRequest(rangeProblem);
       const filters = { ...t, ...filtersOf(body.filters) };
       if (
         filters.minDurationMs !== null &&

@@ -5,11 +5,14 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ErrorReply,
   RefreshReply,
   RemoveUnfittingReply,
+  REQUEST_TEXTS,
+  TARGET_TEXTS,
   TargetReply,
   TargetsReply,
   TempoHistogramReply,
@@ -243,6 +246,72 @@ describe('editing targets through the API', () => {
       refreshes.push((await call('POST', '/api/spotify/refresh', looping.cookie, {})).statusCode);
     expect(refreshes.slice(0, 12).every((c) => c === 200)).toBe(true);
     expect(refreshes[12]).toBe(429);
+  });
+
+  it('refuses a BPM range narrower than 1 BPM, new or edited, with a plain sentence', async () => {
+    const r = await runner();
+    const [first] = await listTargets(r.cookie); // 150–160
+    const url = `/api/spotify/targets/${first!.target_id}`;
+    for (const res of [
+      await call('POST', '/api/spotify/targets', r.cookie, { min_bpm: 160, max_bpm: 160.5 }),
+      await call('PATCH', url, r.cookie, { min_bpm: 159.2 }),
+      await call('PATCH', url, r.cookie, { min_bpm: 100, max_bpm: 100.999 }),
+    ]) {
+      expect(res.statusCode, res.body).toBe(400);
+      expect(errorOf(res).message).toBe(TARGET_TEXTS.rangeTooNarrow);
+    }
+    expect((await listTargets(r.cookie)).find((t) => t.target_id === first!.target_id)!.bpms).toEqual({
+      min: 150,
+      max: 160,
+    });
+    expect((await call('PATCH', url, r.cookie, { min_bpm: 159 })).statusCode).toBe(200);
+  });
+
+  it('shows a playlist link only when it leads to https://open.spotify.com/', async () => {
+    const r = await runner();
+    const [first] = await listTargets(r.cookie);
+    for (const [stored, shown] of [
+      ['javascript:alert(document.cookie)', null],
+      ['https://open.spotify.com.evil.example/playlist/x', null],
+      ['http://open.spotify.com/playlist/x', null],
+      ['https://open.spotify.com/playlist/abc', 'https://open.spotify.com/playlist/abc'],
+    ] as const) {
+      await h.db.db.execute(
+        sql`update playlist_targets set public_url = ${stored} where id = ${first!.target_id}`,
+      );
+      const target = (await listTargets(r.cookie)).find((t) => t.target_id === first!.target_id)!;
+      expect(target.public_url, stored).toBe(shown);
+    }
+  });
+
+  it('refuses a lone surrogate in any field with a plain sentence', async () => {
+    const r = await runner();
+    const [first] = await listTargets(r.cookie);
+    const raw = (method: 'POST' | 'PATCH', url: string, json: string) =>
+      app.inject({
+        method,
+        url,
+        headers: { cookie: r.cookie, 'content-type': 'application/json' },
+        payload: json,
+      });
+    for (const res of [
+      await raw('POST', '/api/spotify/targets', '{"name":"Run \\ud800","min_bpm":100,"max_bpm":110}'),
+      await raw('PATCH', `/api/spotify/targets/${first!.target_id}`, '{"name":"\\udfff fast"}'),
+      await app.inject({
+        method: 'POST',
+        url: '/api/signup',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"email":"x@example.org","name":"Ann \\ud83c","password":"run4fun!"}',
+      }),
+    ]) {
+      expect(res.statusCode, res.body).toBe(400);
+      expect(errorOf(res).message).toBe(REQUEST_TEXTS.brokenText);
+    }
+    // A whole emoji (a surrogate pair) is fine.
+    expect(
+      (await raw('PATCH', `/api/spotify/targets/${first!.target_id}`, '{"name":"\\ud83c\\udfc3 Run"}'))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('another user’s target answers 404, and nothing of it changes', async () => {

@@ -36,8 +36,10 @@ export async function startDemoSpotify(o: {
    * refuses what the product's budget expects it to. Default: the world's own (1,000).
    */
   dailyQuota?: number | null;
+  /** DEMO_SANDBOX_ADMIN_TOKEN: that world's admin token; without DEMO_SANDBOX_URL, the in-process one's. */
+  sandboxAdminToken?: string;
 }): Promise<DemoSpotify> {
-  if (o.sandboxUrl) return connectDemoSandbox(o.sandboxUrl, o.log);
+  if (o.sandboxUrl) return connectDemoSandbox(o.sandboxUrl, o.log, o.sandboxAdminToken);
   // The browser must reach the consent page: listen on the app's own address (loopback by default).
   const host = o.host === '0.0.0.0' || o.host === '::' ? '127.0.0.1' : o.host;
   const sandbox = await startSandbox({
@@ -49,6 +51,8 @@ export async function startDemoSpotify(o: {
       : {
           dailyQuota: o.dailyQuota === null ? false : { ...DEFAULT_DAILY_QUOTA, maxRequests: o.dailyQuota },
         }),
+    // Its admin API is what the browser tests and benchmarks drive; set the token to close it to others.
+    ...(o.sandboxAdminToken ? { adminToken: o.sandboxAdminToken } : {}),
   });
   o.log.warn(
     { sandbox: sandbox.url },
@@ -68,16 +72,24 @@ export async function startDemoSpotify(o: {
  * consent page, one set of tokens, one rate limit and daily quota). Its transient-failure share is the
  * sandbox's own setting (`--transient-failures`), not DEMO_TRANSIENT_FAILURES.
  */
-async function connectDemoSandbox(url: string, log: Logger): Promise<DemoSpotify> {
+async function connectDemoSandbox(url: string, log: Logger, adminToken?: string): Promise<DemoSpotify> {
   const base = url.replace(/\/$/, '');
   const read = async (path: string): Promise<unknown> => {
     let res: Response;
     try {
-      res = await fetch(`${base}/admin${path}`, { signal: AbortSignal.timeout(10_000) });
+      res = await fetch(`${base}/admin${path}`, {
+        signal: AbortSignal.timeout(10_000),
+        ...(adminToken ? { headers: { authorization: `Bearer ${adminToken}` } } : {}),
+      });
     } catch (err) {
       throw new Error(`DEMO_SANDBOX_URL: the simulated world at ${base} does not answer (${String(err)})`, {
         cause: err,
       });
+    }
+    if (res.status === 401) {
+      throw new Error(
+        `DEMO_SANDBOX_URL: ${base} wants its admin token: set DEMO_SANDBOX_ADMIN_TOKEN to what \`npm run sandbox\` printed`,
+      );
     }
     if (!res.ok) throw new Error(`DEMO_SANDBOX_URL: ${base}/admin${path} answered ${res.status}`);
     return res.json();

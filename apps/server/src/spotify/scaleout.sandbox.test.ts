@@ -29,6 +29,38 @@ describe('demo mode against a simulated world of its own (DEMO_SANDBOX_URL)', ()
     }
   });
 
+  it('sends the world’s admin token (DEMO_SANDBOX_ADMIN_TOKEN), and without it says what to set', async () => {
+    const sb = await startSandbox({ size: 'tiny', port: 0, adminToken: 'world-token-1' });
+    try {
+      const config = loadConfig({ DEMO_SANDBOX_URL: sb.url, DEMO_SANDBOX_ADMIN_TOKEN: 'world-token-1' });
+      const demo = await startDemoSpotify({
+        host: '127.0.0.1',
+        log,
+        sandboxUrl: config.DEMO_SANDBOX_URL,
+        sandboxAdminToken: config.DEMO_SANDBOX_ADMIN_TOKEN,
+      });
+      expect(demo.endpoints).toEqual(sandboxSpotifyEndpoints(sb));
+      await demo.close();
+      await expect(startDemoSpotify({ host: '127.0.0.1', log, sandboxUrl: sb.url })).rejects.toThrow(
+        /wants its admin token: set DEMO_SANDBOX_ADMIN_TOKEN/,
+      );
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('with DEMO_SANDBOX_ADMIN_TOKEN alone, the in-process world’s admin API requires it', async () => {
+    const demo = await startDemoSpotify({ host: '127.0.0.1', log, sandboxAdminToken: 'in-process-1' });
+    try {
+      const admin = demo.baseUrls.admin;
+      expect((await fetch(`${admin}/world`)).status).toBe(401);
+      const ok = await fetch(`${admin}/world`, { headers: { authorization: 'Bearer in-process-1' } });
+      expect(ok.status).toBe(200);
+    } finally {
+      await demo.close();
+    }
+  });
+
   it('refuses a URL where no world answers, saying which', async () => {
     await expect(
       startDemoSpotify({ host: '127.0.0.1', log, sandboxUrl: 'http://127.0.0.1:9' }),

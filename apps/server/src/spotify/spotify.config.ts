@@ -41,6 +41,12 @@ export const SpotifySettings = {
    */
   DEMO_SANDBOX_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   /**
+   * The admin token of the world at DEMO_SANDBOX_URL (what `npm run sandbox` prints, or its --admin-token).
+   * Without DEMO_SANDBOX_URL: set, the in-process world's admin API requires it; unset, that API is open
+   * to whoever reaches its port (the browser tests and benchmarks drive it).
+   */
+  DEMO_SANDBOX_ADMIN_TOKEN: optionalString,
+  /**
    * Key that encrypts Spotify tokens at rest: 32 bytes as base64 or 64 hex digits.
    * Unset: `<DATA_DIR>/secret.key`, created with mode 0600 on first start.
    */

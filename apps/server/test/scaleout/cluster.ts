@@ -121,9 +121,12 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
   const databaseUrl = pg.url;
 
   // The simulated world, as `npm run sandbox` runs it.
-  const sandbox = spawn(process.execPath, [SANDBOX_CLI, '--port', '0', ...(o.sandboxArgs ?? [])], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const adminToken = randomBytes(18).toString('base64url');
+  const sandbox = spawn(
+    process.execPath,
+    [SANDBOX_CLI, '--port', '0', '--admin-token', adminToken, ...(o.sandboxArgs ?? [])],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   sandbox.stderr?.pipe(createWriteStream(path.join(logDir, 'sandbox.err')));
   const first = await waitForLine(sandbox, /simulated music world\) on http/, 60_000, 'sandbox');
   const sandboxUrl = /on (http:\/\/\S+),/.exec(first)![1]!;
@@ -135,6 +138,7 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
     HOME: process.env['HOME'] ?? os.tmpdir(),
     DATABASE_URL: databaseUrl,
     DEMO_SANDBOX_URL: sandboxUrl,
+    DEMO_SANDBOX_ADMIN_TOKEN: adminToken,
     // Every process of one installation shares the key that encrypts the tokens.
     TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     DATA_DIR: path.join(logDir, 'data'),
@@ -210,9 +214,11 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
   const admin = async <T>(method: string, route: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${sandboxUrl}/admin${route}`, {
       method,
-      ...(body === undefined
-        ? {}
-        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      headers: {
+        authorization: `Bearer ${adminToken}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await res.text();
     if (!res.ok) throw new Error(`sandbox ${method} ${route}: ${res.status} ${text}`);

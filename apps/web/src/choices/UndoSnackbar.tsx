@@ -7,7 +7,8 @@ import { queryKeys } from '../api/query-keys.ts';
 import { useSession } from '../session/session-context.ts';
 
 /** What a choice says once it is saved, and the inverse call that undoes it. */
-export type Confirmation = { message: string; undo?: () => Promise<unknown> };
+/** `message` names what was changed; a name in it goes in a `<bdi>`, so its direction stays its own. */
+export type Confirmation = { message: ReactNode; undo?: () => Promise<unknown> };
 
 const ConfirmContext = createContext<(c: Confirmation) => void>(() => undefined);
 

@@ -80,10 +80,18 @@ function Excluded() {
               sx={{ py: 1.5, px: 2, borderBottom: 1, borderColor: 'divider', alignItems: 'center' }}
             >
               <Box sx={{ flex: 1, minWidth: 0 }}>
-                <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{e.label}</Typography>
+                <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
+                  <bdi>{e.label}</bdi>
+                </Typography>
                 <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-                  {e.kind === 'artist' ? 'Artist' : `Track · ${e.detail}`} · excluded{' '}
-                  {shortTime(e.created_at)}
+                  {e.kind === 'artist' ? (
+                    'Artist'
+                  ) : (
+                    <>
+                      Track · <bdi>{e.detail}</bdi>
+                    </>
+                  )}{' '}
+                  · excluded {shortTime(e.created_at)}
                 </Typography>
               </Box>
               {!sudo && (
@@ -98,7 +106,11 @@ function Excluded() {
                       {
                         onSuccess: () =>
                           confirm({
-                            message: `“${e.label}” is restored.`,
+                            message: (
+                              <>
+                                “<bdi>{e.label}</bdi>” is restored.
+                              </>
+                            ),
                             undo: () =>
                               choiceCalls(api).exclude(e.kind, e.key, { remove_from_targets: false }),
                           }),

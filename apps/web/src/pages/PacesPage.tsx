@@ -149,7 +149,11 @@ export function PacesPage() {
       {dialog?.kind === 'delete' && (
         <ConfirmDialog
           open
-          title={`Delete “${dialog.target.target}”?`}
+          title={
+            <>
+              Delete “<bdi>{dialog.target.target}</bdi>”?
+            </>
+          }
           confirm="Delete"
           busy={writes.remove.isPending}
           onClose={() => setDialog(null)}
@@ -169,7 +173,11 @@ export function PacesPage() {
       {dialog?.kind === 'prune' && (
         <ConfirmDialog
           open
-          title={`Remove from “${dialog.target.target}” what no longer fits?`}
+          title={
+            <>
+              Remove from “<bdi>{dialog.target.target}</bdi>” what no longer fits?
+            </>
+          }
           confirm="Remove them"
           busy={writes.removeUnfitting.isPending}
           onClose={() => setDialog(null)}

@@ -116,6 +116,35 @@ describe('a target’s page', () => {
     );
   });
 
+  it('isolates every name from Spotify, so a right-to-left override in it cannot turn the text around it', async () => {
+    const rlo = '\u202Eevil\u202C';
+    const rows = (list: string) => {
+      const r = reply(list, [track({ title: `Run ${rlo}`, artists: [{ id: 'a1', name: `Band ${rlo}` }] })]);
+      r.data.target.target = `Pace ${rlo}`;
+      return r;
+    };
+    const { fake } = api({ tracks: rows });
+    const { container } = renderApp('/targets/t1', fake);
+    const row = await screen.findByTestId('track-row');
+    // Each name is the whole text of a <bdi>: the heading, the title and the artist.
+    const isolated = [...container.querySelectorAll('bdi')].map((b) => b.textContent);
+    expect(isolated).toEqual(expect.arrayContaining([`Pace ${rlo}`, `Run ${rlo}`, `Band ${rlo}`]));
+    const textNodesWithOverride = (root: Element) => {
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      const out: Node[] = [];
+      for (let n = walker.nextNode(); n; n = walker.nextNode())
+        if (n.textContent!.includes('\u202E')) out.push(n);
+      return out;
+    };
+    for (const n of textNodesWithOverride(container)) expect(n.parentElement!.closest('bdi')).not.toBeNull();
+    // In the dialogs too.
+    fireEvent.click(within(row).getByRole('button', { name: 'Fix tempo' }));
+    const dialog = await screen.findByRole('dialog');
+    const inDialog = textNodesWithOverride(dialog);
+    expect(inDialog.length).toBeGreaterThan(0);
+    for (const n of inDialog) expect(n.parentElement!.closest('bdi')).not.toBeNull();
+  });
+
   it('switches to the skipped list on the server, with the reason', async () => {
     const { fake, calls } = api();
     renderApp('/targets/t1', fake);

@@ -1,4 +1,4 @@
-import type { TrackList } from '@pacebeat/contract';
+import { spotifyLink, type TrackList } from '@pacebeat/contract';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
@@ -83,7 +83,7 @@ function TargetTracks() {
       </Link>
       <Box>
         <Typography variant="h1" sx={{ overflowWrap: 'anywhere' }}>
-          {title}
+          <bdi>{title}</bdi>
         </Typography>
         {data && (
           <Stack
@@ -95,9 +95,9 @@ function TargetTracks() {
             <Typography color="text.secondary">
               {data.target.bpms.min}-{data.target.bpms.max} BPM
             </Typography>
-            {data.target.public_url && (
+            {spotifyLink(data.target.public_url) && (
               <Link
-                href={data.target.public_url}
+                href={spotifyLink(data.target.public_url)!}
                 target="_blank"
                 rel="noopener noreferrer"
                 sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}

@@ -1,4 +1,10 @@
-import type { FirstFill, Source, SourceProgress, Target } from '@pacebeat/contract';
+import {
+  spotifyLink,
+  type FirstFill,
+  type Source,
+  type SourceProgress,
+  type Target,
+} from '@pacebeat/contract';
 
 /** The status page's texts (spec §2), word for word where the spec quotes them. */
 export const STATUS_TEXTS = {
@@ -28,7 +34,7 @@ export const statOrNa = (n: number | undefined) => (n === undefined ? STATUS_TEX
 /** How the Name cell of a target reads (spec §2, §4): a link once published, else plain or "creating". */
 export type TargetNameState = 'published' | 'plain' | 'creating';
 export function targetNameState(t: Target): TargetNameState {
-  if (t.public_url) return 'published';
+  if (spotifyLink(t.public_url)) return 'published';
   return t.timestamp_last_job_finished !== null ? 'plain' : 'creating';
 }
 

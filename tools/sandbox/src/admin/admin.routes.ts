@@ -1,4 +1,5 @@
 // The admin API (JSON) over the in-process helpers; see README.md for every route.
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { AdminError, type Admin } from './admin.ts';
@@ -6,7 +7,18 @@ import { AdminError, type Admin } from './admin.ts';
 type Body = Record<string, unknown>;
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
 
-export function registerAdminRoutes(app: FastifyInstance, _ctx: Ctx, admin: Admin): void {
+export function registerAdminRoutes(app: FastifyInstance, _ctx: Ctx, admin: Admin, token?: string): void {
+  if (token) {
+    // Anyone who reaches the port (another local user, a LAN with `--host`) could otherwise connect any
+    // simulated user or change the world: only who started the sandbox knows the token.
+    const expected = Buffer.from(`Bearer ${token}`);
+    app.addHook('onRequest', async (req, reply) => {
+      const given = Buffer.from(req.headers.authorization ?? '');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        return reply.code(401).send({ error: 'the admin API needs Authorization: Bearer <admin token>' });
+      }
+    });
+  }
   app.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply: FastifyReply) => {
     const status =
       err instanceof AdminError ? err.status : err.statusCode && err.statusCode < 500 ? err.statusCode : 400;

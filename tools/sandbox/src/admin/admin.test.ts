@@ -128,3 +128,26 @@ describe('admin API', () => {
     expect(sb.admin.user('chloe').likedSongs).toBe(0);
   });
 });
+
+describe('admin API with a token (as `npm run sandbox` starts it)', () => {
+  it('answers only requests with the token; the simulated services need none', async () => {
+    const sb = await startSandbox({ size: 'tiny', seed: 9, adminToken: 'tok-123' });
+    try {
+      const world = (headers: Record<string, string>) => fetch(`${sb.baseUrls.admin}/world`, { headers });
+      expect((await world({})).status).toBe(401);
+      expect((await world({ authorization: 'Bearer tok-12' })).status).toBe(401);
+      expect((await world({ authorization: 'Bearer tok-1234' })).status).toBe(401);
+      const connect = await fetch(`${sb.baseUrls.admin}/connect`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ userId: 'ana.runs' }),
+      });
+      expect(connect.status).toBe(401);
+      expect((await world({ authorization: 'Bearer tok-123' })).status).toBe(200);
+      const token = sb.admin.connect({ userId: sb.admin.users()[0]!.id }).access_token;
+      expect((await spotifyClient(sb, token)<{ total: number }>('GET', '/me/tracks')).status).toBe(200);
+    } finally {
+      await sb.close();
+    }
+  });
+});

@@ -18,6 +18,7 @@ import { sandboxSpotifyEndpoints } from '../../spotify/demo.ts';
 import { createSpotifyModule } from '../../spotify/spotify.module.ts';
 import { keyId, parseKey } from '../../spotify/token-crypto.ts';
 import { createDb } from '../client.ts';
+import { DB_APP_USER } from '../embedded.ts';
 import { knownMigrations, runMigrations } from '../migrate.ts';
 import { writeBackup } from './backup.ts';
 import { BackupFormatError } from './format.ts';
@@ -33,9 +34,9 @@ const config = loadConfig({});
 /** A new empty database on the test server; answers its URL. */
 async function newDatabase(): Promise<string> {
   const name = `backup_${randomUUID().slice(0, 8)}`;
-  const admin = new pg.Client({ connectionString: inject('databaseUrl') });
+  const admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name} owner ${DB_APP_USER}`);
   await admin.end();
   const url = new URL(inject('databaseUrl'));
   url.pathname = `/${name}`;

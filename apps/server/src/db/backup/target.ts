@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
-import { AlreadyRunningError, DB_NAME, DB_USER, startEmbeddedPostgres } from '../embedded.ts';
+import { AlreadyRunningError, DB_APP_USER, DB_NAME, startEmbeddedPostgres } from '../embedded.ts';
 import { RestoreRefusedError } from './restore.ts';
 
 export interface DatabaseTarget {
@@ -24,7 +24,7 @@ async function runningServerUrl(pgDir: string): Promise<string> {
   const port = Number(lines[3]);
   if (!Number.isInteger(port) || port <= 0) throw new Error(`No port in ${pgDir}/postmaster.pid`);
   const password = (await fs.readFile(`${pgDir}.password`, 'utf8')).trim();
-  return `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DB_NAME}`;
+  return `postgres://${DB_APP_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DB_NAME}`;
 }
 
 export async function backupSource(config: Config, log: Logger): Promise<DatabaseTarget> {

@@ -90,21 +90,118 @@ from
 where
   "library_tracks"."id" in ($1);
 
--- TrackListsRepository.trackOfRecording
--- params: ["isrc:USUM71703861",1]
+-- TrackListsRepository.trackInLibrary
+-- params: ["isrc:USUM71703861","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
 select
-  "id",
-  "recording_key",
-  "title",
-  "artist_ids"
+  t.id,
+  t.recording_key,
+  t.title,
+  t.artist_ids
 from
-  "library_tracks"
+  library_tracks t
 where
-  "library_tracks"."recording_key" = $1
+  t.recording_key = $1
+  and (
+    exists (
+      select
+        1
+      from
+        library_source_tracks st
+        join library_sources s on s.id = st.source_ref
+      where
+        s.user_id = $2
+        and st.track_id = t.id
+    )
+    or exists (
+      select
+        1
+      from
+        library_user_artists ua
+        join library_artist_releases ar on ar.artist_id = ua.artist_id
+      where
+        ua.user_id = $3
+        and ar.release_id = t.release_id
+        and ua.artist_id = any (t.artist_ids)
+    )
+    or exists (
+      select
+        1
+      from
+        playlist_target_tracks p
+        join playlist_targets g on g.id = p.target_id
+      where
+        g.user_id = $4
+        and p.recording_key = t.recording_key
+    )
+  )
 order by
-  "library_tracks"."id" asc
+  t.id
 limit
-  $2;
+  1;
+
+-- TrackListsRepository.artistInLibrary
+-- params: ["0OdUWJ0sBjDrqHygGUXeCF","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+select
+  a.name
+from
+  library_artists a
+where
+  a.id = $1
+  and (
+    exists (
+      select
+        1
+      from
+        library_user_artists ua
+      where
+        ua.user_id = $2
+        and ua.artist_id = a.id
+    )
+    or exists (
+      select
+        1
+      from
+        library_source_artists sa
+        join library_sources s on s.id = sa.source_ref
+      where
+        s.user_id = $3
+        and sa.artist_id = a.id
+    )
+    or exists (
+      select
+        1
+      from
+        library_sources s
+        join library_source_tracks st on st.source_ref = s.id
+        join library_tracks t on t.id = st.track_id
+      where
+        s.user_id = $4
+        and a.id = any (t.artist_ids)
+    )
+    or exists (
+      select
+        1
+      from
+        playlist_targets g
+        join playlist_target_tracks p on p.target_id = g.id
+        join library_tracks t on t.id = p.track_id
+      where
+        g.user_id = $5
+        and a.id = any (t.artist_ids)
+    )
+    or exists (
+      select
+        1
+      from
+        library_user_artists ua
+        join library_artist_releases ar on ar.artist_id = ua.artist_id
+        join library_tracks t on t.release_id = ar.release_id
+      where
+        ua.user_id = $6
+        and ua.artist_id = any (t.artist_ids)
+        and a.id = any (t.artist_ids)
+    )
+  );
 
 -- TrackListsRepository.artistNames
 -- params: ["0OdUWJ0sBjDrqHygGUXeCF"]

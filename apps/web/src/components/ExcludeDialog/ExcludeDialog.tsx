@@ -25,7 +25,8 @@ export function ExcludeDialog({ what, onClose }: { what: ExcludeTarget; onClose:
   const exclude = useExclude();
   const { api } = useSession();
   const confirm = useConfirmChoice();
-  const title = what.kind === 'artist' ? `Exclude the artist “${what.label}”?` : `Exclude “${what.label}”?`;
+  const name = <bdi>{what.label}</bdi>;
+  const title = what.kind === 'artist' ? <>Exclude the artist “{name}”?</> : <>Exclude “{name}”?</>;
   return (
     <Dialog open onClose={onClose} aria-labelledby="exclude-title" fullWidth maxWidth="xs">
       <DialogTitle id="exclude-title">{title}</DialogTitle>
@@ -60,9 +61,11 @@ export function ExcludeDialog({ what, onClose }: { what: ExcludeTarget; onClose:
                   onClose();
                   confirm({
                     message:
-                      what.kind === 'artist'
-                        ? `The artist “${what.label}” is excluded.`
-                        : `“${what.label}” is excluded.`,
+                      what.kind === 'artist' ? (
+                        <>The artist “{name}” is excluded.</>
+                      ) : (
+                        <>“{name}” is excluded.</>
+                      ),
                     undo: () => choiceCalls(api).restore(what.kind, what.key),
                   });
                 },

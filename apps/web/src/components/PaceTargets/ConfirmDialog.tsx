@@ -9,7 +9,7 @@ import { useId, type ReactNode } from 'react';
 /** A yes-or-no question before a change that cannot be undone from here. */
 export function ConfirmDialog(props: {
   open: boolean;
-  title: string;
+  title: ReactNode;
   children: ReactNode;
   confirm: string;
   busy?: boolean;

@@ -40,7 +40,7 @@ export function RefreshPanel(props: {
           <MenuItem value={EVERYTHING}>Everything</MenuItem>
           {enabled.map((s) => (
             <MenuItem key={key(s)} value={key(s)}>
-              {s.name}
+              <bdi>{s.name}</bdi>
             </MenuItem>
           ))}
         </TextField>

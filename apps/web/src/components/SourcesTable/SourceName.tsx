@@ -18,7 +18,7 @@ export function SourceName({ source }: { source: Source }) {
   return (
     <Box sx={{ minWidth: 0 }}>
       <Box sx={{ display: 'flex', alignItems: 'center', overflowWrap: 'anywhere' }}>
-        <span>{source.name}</span>
+        <bdi>{source.name}</bdi>
         {source.front_tooltip ? (
           <ServerHtmlTooltip html={source.front_tooltip} label={`About ${source.name}`} />
         ) : null}

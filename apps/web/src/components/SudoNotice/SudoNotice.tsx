@@ -20,7 +20,13 @@ export function LeaveSudoButton({ variant = 'outlined' }: { variant?: 'outlined'
 export function SudoBanner() {
   const { sudo, sudoRefused, isAuthenticated, user } = useSession();
   if (!sudo || sudoRefused || !isAuthenticated || !user) return null;
-  const who = user.name ? `${user.name} (${user.email})` : user.email;
+  const who = user.name ? (
+    <>
+      <bdi>{user.name}</bdi> (<bdi>{user.email}</bdi>)
+    </>
+  ) : (
+    <bdi>{user.email}</bdi>
+  );
   return (
     <Alert
       severity="info"

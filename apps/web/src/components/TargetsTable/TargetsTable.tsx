@@ -1,4 +1,4 @@
-import type { FirstFill, Target } from '@pacebeat/contract';
+import { spotifyLink, type FirstFill, type Target } from '@pacebeat/contract';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
@@ -35,21 +35,21 @@ export function TargetName({ target }: { target: Target }) {
     case 'published':
       return (
         <Link
-          href={target.public_url!}
+          href={spotifyLink(target.public_url)!}
           target="_blank"
           rel="noopener noreferrer"
           sx={{ display: 'inline-flex', alignItems: 'center', gap: 1, fontWeight: 600 }}
         >
           <SpotifyLogo />
-          {target.target}
+          <bdi>{target.target}</bdi>
         </Link>
       );
     case 'plain':
-      return <>{target.target}</>;
+      return <bdi>{target.target}</bdi>;
     case 'creating':
       return (
         <>
-          {target.target}{' '}
+          <bdi>{target.target}</bdi>{' '}
           <Typography component="span" variant="inherit" color="text.secondary">
             {T.creating}
           </Typography>

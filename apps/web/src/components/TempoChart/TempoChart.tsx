@@ -7,6 +7,7 @@ import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { ChartsReferenceLine } from '@mui/x-charts/ChartsReferenceLine';
+import { Fragment } from 'react';
 import { count } from '../../status/status-format.ts';
 
 type Histogram = TempoHistogramReply['data'];
@@ -76,7 +77,13 @@ export default function TempoChart({ histogram, targets }: { histogram: Histogra
       <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
         {count(histogram.tracks_with_tempo)} songs with a known tempo; {count(histogram.tracks_without_tempo)}{' '}
         still without one. Coloured bars are inside one of your paces:{' '}
-        {ranges.map(({ t, r }) => `${t.target} (${Math.round(r.min)}–${Math.round(r.max)})`).join('; ')}.
+        {ranges.map(({ t, r }, i) => (
+          <Fragment key={t.target_id}>
+            {i > 0 && '; '}
+            <bdi>{t.target}</bdi> ({Math.round(r.min)}–{Math.round(r.max)})
+          </Fragment>
+        ))}
+        .
       </Typography>
     </Box>
   );

@@ -93,7 +93,9 @@ export function TempoDialog({ track, onClose }: { track: TrackRow; onClose: () =
       fullWidth
       maxWidth="xs"
     >
-      <DialogTitle id="tempo-title">Fix the tempo of “{track.title}”</DialogTitle>
+      <DialogTitle id="tempo-title">
+        Fix the tempo of “<bdi>{track.title}</bdi>”
+      </DialogTitle>
       <DialogContent>
         <Stack spacing={2}>
           <Typography variant="body2" color="text.secondary">
@@ -162,7 +164,11 @@ export function TempoDialog({ track, onClose }: { track: TrackRow; onClose: () =
                 onSuccess: () => {
                   onClose();
                   confirm({
-                    message: `Your tempo for “${track.title}” is removed.`,
+                    message: (
+                      <>
+                        Your tempo for “<bdi>{track.title}</bdi>” is removed.
+                      </>
+                    ),
                     undo: () => calls.correct(key, { bpm: previous!, remove_from_old_targets: false }),
                   });
                 },
@@ -184,7 +190,11 @@ export function TempoDialog({ track, onClose }: { track: TrackRow; onClose: () =
                 onSuccess: () => {
                   onClose();
                   confirm({
-                    message: `Tempo of “${track.title}” saved: ${bpmText(bpm)} BPM.`,
+                    message: (
+                      <>
+                        Tempo of “<bdi>{track.title}</bdi>” saved: {bpmText(bpm)} BPM.
+                      </>
+                    ),
                     // Undo puts back the runner's earlier tempo, or the sources' when there was none.
                     undo: () =>
                       previous !== null

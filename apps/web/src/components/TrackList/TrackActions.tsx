@@ -44,7 +44,7 @@ export function TrackActions({ track }: { track: TrackRow }) {
               setExclude({ kind: 'artist', key: a.id, label: a.name });
             }}
           >
-            Artist: {a.name}
+            Artist: <bdi>{a.name}</bdi>
           </MenuItem>
         ))}
       </Menu>

@@ -77,7 +77,7 @@ export function TrackRow({
             rel="noopener noreferrer"
             sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}
           >
-            {track.title}
+            <bdi>{track.title}</bdi>
           </Link>
           <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
             {track.artists.map((a, i) => (
@@ -89,7 +89,7 @@ export function TrackRow({
                   rel="noopener noreferrer"
                   color="inherit"
                 >
-                  {a.name}
+                  <bdi>{a.name}</bdi>
                 </Link>
               </Fragment>
             ))}
