@@ -9,7 +9,7 @@ import { useMutation, useQuery, useQueryClient, type Query } from '@tanstack/rea
 import { useEffect } from 'react';
 import { isApiError, typed } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
-import { RETRY_AFTER_ERROR_MS } from '../pages/login-texts.ts';
+import { RETRY_AFTER_ERROR_MS } from '../timing.ts';
 import { useSession } from '../session/session-context.ts';
 
 /** After a successful load the status page reloads every 15 s (spec §4, §9). */
