@@ -4,13 +4,13 @@
 // shows the first-fill line ("Finding songs at your paces: …") and until it shows the first playlist link.
 // Prints the machine's load average with each run, since the two cores are often shared.
 // Run: npm run bench:first-link [-- --runs 3] [--liked 300] [--no-build] [--port N]
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from '@playwright/test';
+import { startServer as startSharedServer } from '../shared/start-server.ts';
 import { findChromium } from '../../scripts/find-chromium.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -27,25 +27,7 @@ const BASE = `http://127.0.0.1:${PORT}`;
 /** Give up on a run after this long (the first fill's longest wait is 2 minutes). */
 const LIMIT_MS = 240_000;
 
-async function startServer(): Promise<ChildProcess> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pacebeat-bench-first-link-'));
-  fs.chmodSync(dataDir, 0o755);
-  const child = spawn(process.execPath, [path.join(root, 'apps/server/src/main.ts'), 'all'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(PORT), LOG_LEVEL: 'warn', WEB_DIST_DIR: DIST },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  child.once('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error('the server exited during start');
-    const ok = await fetch(`${BASE}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return child;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the server did not become ready');
-}
+const startServer = () => startSharedServer({ port: PORT, webDist: DIST, tag: 'first-link' });
 
 const load = () =>
   os

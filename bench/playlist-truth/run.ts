@@ -1,6 +1,6 @@
 // Playlist truth: from connect until the work is done (or the daily budget allows no more), on the
 // simulated world in development-mode semantics with a 1,000-call daily quota, the product's pipeline
-// wired as main.ts wires it: connect → the library scan (`library-scan` jobs: Liked Songs, playlists,
+// composed as main.ts composes it (compose.ts): connect → the library scan (`library-scan` jobs: Liked Songs, playlists,
 // followed artists, artist catalogs) and the default targets → tempo-lookup jobs (the real resolver and
 // estimator) → playlist-sync jobs (the real writer, matching the library's real `listMatchCandidates`),
 // on real pg-boss and PostgreSQL. Scored by the sandbox's scoring, which knows every recording's true
@@ -14,27 +14,22 @@ import path from 'node:path';
 import { PgBoss } from 'pg-boss';
 import pino from 'pino';
 import { startSandbox, type FaultRule } from '@pacebeat/sandbox';
+import { composePacebeat, type Pacebeat } from '@pacebeat/server/src/compose.ts';
+import { loadConfig } from '@pacebeat/server/src/config.ts';
 import { createDb } from '@pacebeat/server/src/db/client.ts';
 import { startEmbeddedPostgres } from '@pacebeat/server/src/db/embedded.ts';
 import { runMigrations } from '@pacebeat/server/src/db/migrate.ts';
-import { createJobQueue, setupQueues, startWorkers } from '@pacebeat/server/src/jobs/registry.ts';
-import type { HousekeepingService } from '@pacebeat/server/src/jobs/housekeeping.service.ts';
-import { LibraryConfigSchema } from '@pacebeat/server/src/library/library.config.ts';
 import {
-  createLibraryModule,
-  libraryScanQueue,
-  type LibraryModule,
-} from '@pacebeat/server/src/library/library.module.ts';
+  createJobQueue,
+  jobRegistry,
+  setupQueues,
+  startWorkers,
+} from '@pacebeat/server/src/jobs/registry.ts';
 import type { MatchCandidate } from '@pacebeat/server/src/library/library.repository.ts';
 import { MIN_CONFIDENCE } from '@pacebeat/server/src/playlists/matching.ts';
-import { createPlaylistsModule } from '@pacebeat/server/src/playlists/playlists.module.ts';
 import { sandboxSpotifyEndpoints } from '@pacebeat/server/src/spotify/demo.ts';
-import { createSpotifyModule } from '@pacebeat/server/src/spotify/spotify.module.ts';
+import { cancelUserJobs } from '@pacebeat/server/src/spotify/user-jobs.ts';
 import { createEstimatorPool } from '@pacebeat/server/src/tempo/estimator/index.ts';
-import { spotifyAudioFeaturesFor } from '@pacebeat/server/src/tempo/spotify-audio-features.ts';
-import { TempoConfigSchema } from '@pacebeat/server/src/tempo/tempo.config.ts';
-import { createTempoLookups } from '@pacebeat/server/src/tempo/tempo.jobs.ts';
-import { createTempoModule } from '@pacebeat/server/src/tempo/tempo.module.ts';
 import { report } from './report.ts';
 
 const args = process.argv.slice(2);
@@ -69,79 +64,25 @@ async function runFor(user: string): Promise<string> {
   try {
     await boss.start();
     await setupQueues(boss);
-    const queue = createJobQueue(boss);
-    // As main.ts: the hooks find the library and the playlists once they are wired (they need Spotify).
-    const wired: { library?: LibraryModule; playlists?: ReturnType<typeof createPlaylistsModule> } = {};
-    const spotify = createSpotifyModule(
-      handle.db,
-      sandboxSpotifyEndpoints(sandbox),
-      {
-        SPOTIFY_RATE_PER_30S: 100,
-        SPOTIFY_DAILY_QUOTA: 1000,
-        SPOTIFY_TIMEOUT_SECONDS: 10,
+    // The app composed as main.ts composes it (compose.ts), on this benchmark's world and database.
+    const app = composePacebeat({
+      db: handle.db,
+      config: loadConfig({
+        DATA_DIR: dir,
         TOKEN_ENCRYPTION_KEY: 'cd'.repeat(32),
-        dataDir: dir,
-      },
-      quiet,
-      {
-        onConnected: [
-          async (userId, a) => wired.library?.service.connected(userId, a.spotifyUserId),
-          async (userId) => {
-            await wired.playlists?.service.createDefaultTargets(userId);
-            await wired.playlists?.jobs.trigger(userId);
-          },
-        ],
-      },
-    );
-    const tempo = createTempoModule(
-      handle.db,
-      TempoConfigSchema.parse({
-        DEEZER_API_URL: sandbox.baseUrls.deezer,
-        RECCOBEATS_API_URL: sandbox.baseUrls.reccobeats,
-        GETSONGBPM_API_URL: sandbox.baseUrls.getsongbpm,
-        GETSONGBPM_API_KEY: sandbox.admin.config().getsongbpm.apiKeys[0],
+        SPOTIFY_RATE_PER_30S: '100',
+        SPOTIFY_DAILY_QUOTA: '1000',
       }),
-      { estimatePreview: (mp3) => pool.estimateFromMp3(mp3) },
-    );
-    const playlists = createPlaylistsModule(handle.db, {
-      accounts: spotify.accounts,
-      api: spotify.api,
-      tempos: tempo.repo,
-      listMatchCandidates: (userId) => wired.library!.listMatchCandidates(userId),
-      queue,
       log: quiet,
+      embedded: true,
+      spotifyEndpoints: sandboxSpotifyEndpoints(sandbox),
+      demo: { baseUrls: sandbox.baseUrls, getsongbpmKey: sandbox.admin.config().getsongbpm.apiKeys[0]! },
+      jobs: createJobQueue(boss),
+      cancelJobs: async (userId) => void (await cancelUserJobs(boss, Object.keys(jobRegistry), userId)),
+      estimatePreview: (mp3) => pool.estimateFromMp3(mp3),
     });
-    wired.playlists = playlists;
-    const tempoLookups = createTempoLookups({
-      tempo: tempo.service,
-      queue,
-      audioFeaturesFor: spotifyAudioFeaturesFor(spotify),
-      onTemposFound: (userId) => playlists.jobs.trigger(userId),
-    });
-    const library = createLibraryModule(handle.db, {
-      spotify,
-      tempoLookups,
-      queue: libraryScanQueue(queue),
-      config: LibraryConfigSchema.parse({}),
-      log: quiet,
-      targetPlaylistIds: async (userId) =>
-        new Set(
-          (await playlists.repo.listTargets(userId)).flatMap((t) => (t.playlistId ? [t.playlistId] : [])),
-        ),
-      onTracksAdded: async (userId) => void (await playlists.jobs.trigger(userId)),
-    });
-    wired.library = library;
-    const housekeeping = { run: async () => ({}) } as unknown as HousekeepingService;
-    await startWorkers(
-      boss,
-      {
-        housekeeping,
-        tempoLookups,
-        playlistSync: playlists.jobs,
-        library: { runUnit: library.scans.runUnit, requestDueRescans: library.service.requestDueRescans },
-      },
-      quiet,
-    );
+    const { spotify, tempo, playlists, library } = app;
+    await startWorkers(boss, app.jobServices, quiet);
 
     // Connect, as the connect page does after the token exchange.
     const [{ id: userId }] = (
@@ -243,7 +184,7 @@ async function runFor(user: string): Promise<string> {
 async function removeAsUser(
   sandbox: Awaited<ReturnType<typeof startSandbox>>,
   user: string,
-  playlists: ReturnType<typeof createPlaylistsModule>,
+  playlists: Pacebeat['playlists'],
   userId: string,
 ): Promise<string[]> {
   const { access_token } = sandbox.admin.connect({ userId: user });

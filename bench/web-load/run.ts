@@ -3,13 +3,12 @@
 // visitor and for a signed-in user with Spotify connected (demo world), the time until `/` is usable on
 // a fresh load (empty cache): on this machine (localhost) and on a simulated slow 4G link.
 // Run: npm run bench:web-load [-- --runs 5] [--no-build] [--dist DIR] [--port N]
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { startServer as startSharedServer } from '../shared/start-server.ts';
 import { findChromium } from '../../scripts/find-chromium.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -25,25 +24,7 @@ const BASE = `http://127.0.0.1:${PORT}`;
 /** Lighthouse's mobile profile ("slow 4G"): 1.6 Mb/s down, 750 kb/s up, 150 ms round trips. */
 const SLOW_4G = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 };
 
-async function startServer(): Promise<ChildProcess> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pacebeat-bench-web-'));
-  fs.chmodSync(dataDir, 0o755);
-  const child = spawn(process.execPath, [path.join(root, 'apps/server/src/main.ts'), 'all'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(PORT), LOG_LEVEL: 'warn', WEB_DIST_DIR: DIST },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  child.once('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error('the server exited during start');
-    const ok = await fetch(`${BASE}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return child;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the server did not become ready');
-}
+const startServer = () => startSharedServer({ port: PORT, webDist: DIST, tag: 'web' });
 
 type Load = { ms: number; jsTransferred: number; jsDecoded: number; jsFiles: number; encodings: Set<string> };
 

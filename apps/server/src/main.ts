@@ -1,4 +1,5 @@
-// Composition root: reads the settings, opens the database, wires services, and runs one command:
+// The process shell: reads the settings, opens the database and the job queue, composes the app
+// (compose.ts), and runs one command:
 //   all (default)  serve the web app and API, and run background jobs
 //   serve          only the web app and API (jobs are queued for `work` processes)
 //   work           only background jobs
@@ -6,9 +7,9 @@
 import closeWithGrace from 'close-with-grace';
 import dotenv from 'dotenv';
 import { PgBoss } from 'pg-boss';
-import { createAccountsModule, type AccountsModule } from './accounts/accounts.module.ts';
+import type { AccountsModule } from './accounts/accounts.module.ts';
 import { startChangeFeed, type ChangeFeed } from './cache/change-feed.ts';
-import { createChoicesModule, type ChoicesModule } from './choices/choices.module.ts';
+import { composePacebeat } from './compose.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { AlreadyRunningError } from './db/embedded.ts';
@@ -19,7 +20,6 @@ import { NotReadyError } from './http/health.routes.ts';
 import { startMetricsServer, type MetricsServer } from './http/metrics-server.ts';
 import { appOrigins } from './http/origins.ts';
 import { createLogger } from './log.ts';
-import { createHousekeepingService } from './jobs/housekeeping.service.ts';
 import {
   createJobQueue,
   jobRegistry,
@@ -30,15 +30,10 @@ import {
 import { registerCoreGauges } from './metrics/core-gauges.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { createMetricsRepository } from './metrics/metrics.repository.ts';
-import { createLibraryModule, libraryScanQueue, type LibraryModule } from './library/library.module.ts';
-import { createPlaylistsModule, type PlaylistsModule } from './playlists/playlists.module.ts';
 import type { DemoSpotify } from './spotify/demo.ts';
-import { createSpotifyModule, realSpotify } from './spotify/spotify.module.ts';
+import { realSpotify } from './spotify/spotify.module.ts';
 import { cancelUserJobs } from './spotify/user-jobs.ts';
 import { createEstimatorPool, type EstimatorPool } from './tempo/estimator/index.ts';
-import { spotifyAudioFeaturesFor } from './tempo/spotify-audio-features.ts';
-import { createTempoLookups } from './tempo/tempo.jobs.ts';
-import { createTempoModule } from './tempo/tempo.module.ts';
 
 const COMMANDS = ['all', 'serve', 'work', 'migrate'] as const;
 type Command = (typeof COMMANDS)[number];
@@ -173,14 +168,7 @@ async function main(): Promise<void> {
     ? startChangeFeed({ url: db.url, log: log.child({ module: 'cache' }) })
     : undefined;
   running.changes = changes;
-  const accounts = createAccountsModule(
-    db.db,
-    { ...config, embedded: db.embedded },
-    log.child({ module: 'accounts' }),
-    { changes },
-  );
-  running.accounts = accounts;
-  // Spotify: the real one when a client id is set; otherwise demo mode, the simulated world in-process.
+  // Spotify: the real one when a client id is set; otherwise demo mode, the simulated world.
   let spotifyEndpoints = realSpotify(config);
   if (!spotifyEndpoints) {
     // Loaded only in demo mode: a real Spotify never loads the simulated world's modules.
@@ -197,134 +185,39 @@ async function main(): Promise<void> {
     if (command !== 'all' && !config.DEMO_SANDBOX_URL)
       log.warn('demo mode runs its simulated Spotify inside each process: use `all`, or DEMO_SANDBOX_URL');
   }
-  // The library and the target playlists are wired below (they need the Spotify module); the hooks find
-  // them when a user connects or disconnects.
-  const wired: { library?: LibraryModule; playlists?: PlaylistsModule; choices?: ChoicesModule } = {};
-  const spotify = createSpotifyModule(db.db, spotifyEndpoints!, config, log, {
-    changes,
-    observe: metrics?.spotifyRequest,
-    // Disconnect (or a connect that replaces the account): the library goes, the user's jobs stop, then
-    // their targets are forgotten (a writer still running finds its lease gone and stops before its next write).
-    onMusicAccountGone: [
-      async (userId) => void (await wired.library?.service.gone(userId)),
-      async (userId) => void (await cancelUserJobs(boss, Object.keys(jobRegistry), userId)),
-      async (userId) => void (await wired.playlists?.service.forgetUser(userId)),
-      async (userId) => void (await wired.choices?.service.forgetUser(userId)),
-    ],
-    // Every connect: the library scan starts; the default targets (idempotent) and a first writer run.
-    onConnected: [
-      async (userId, a) => wired.library?.service.connected(userId, a.spotifyUserId),
-      async (userId) => {
-        await wired.playlists?.service.createDefaultTargets(userId);
-        await wired.playlists?.jobs.trigger(userId);
-      },
-    ],
-  });
-
-  // Scale-out: every process must open the tokens the others sealed (a ConfigError exits with its message).
-  await spotify.assertSameTokenKey();
-
-  // Tempo: in demo mode the simulated Deezer, ReccoBeats and GetSongBPM (with its key). Only job workers estimate
-  // from previews, on the estimator's worker threads.
+  // Only job workers estimate tempos from previews, on the estimator's worker threads.
   if (runsJobs) running.estimator = createEstimatorPool();
   const estimator = running.estimator;
-  const demo = running.demo;
-  const tempo = createTempoModule(
-    db.db,
-    demo
-      ? {
-          ...config,
-          DEEZER_API_URL: demo.baseUrls.deezer,
-          RECCOBEATS_API_URL: demo.baseUrls.reccobeats,
-          GETSONGBPM_API_URL: demo.baseUrls.getsongbpm,
-          GETSONGBPM_API_KEY: demo.getsongbpmKey,
-        }
-      : config,
-    estimator
-      ? {
-          estimatePreview: metrics
-            ? metrics.timeEstimator((mp3: Uint8Array) => estimator.estimateFromMp3(mp3))
-            : (mp3) => estimator.estimateFromMp3(mp3),
-        }
-      : {},
-  );
-  const jobQueue = createJobQueue(boss);
-  // Target playlists: the writer syncs each user's targets to Spotify in playlist-sync jobs, placing the
-  // tracks of the user's enabled library sources.
-  const playlists = createPlaylistsModule(db.db, {
-    changes,
-    accounts: spotify.accounts,
-    api: spotify.api,
-    tempos: tempo.repo,
-    listMatchCandidates: (userId) => wired.library!.listMatchCandidates(userId),
-    runnerChoices: (userId) => wired.choices!.service.runnerChoices(userId),
-    queue: jobQueue,
-    log,
-    settings: {
-      maxWaitMs: config.PLAYLIST_ADD_WAIT_SECONDS * 1000,
-      leaseMs: config.PLAYLIST_WRITER_LEASE_SECONDS * 1000,
-    },
-  });
-  wired.playlists = playlists;
-  // A runner's tempo corrections and exclusions, and the target pages' lists (issue 15, items 2–4).
-  const choices = createChoicesModule(db.db, {
-    listMatchCandidates: (userId) => wired.library!.listMatchCandidates(userId),
-    tempos: tempo.repo,
-    placedSongs: playlists.repo.placedSongs,
-    // Removal on request goes through the playlists writer (recorded, resumable, only what Pacebeat added).
-    removeFromTargets: (userId, r) => playlists.service.requestRemovals(userId, r),
-    triggerSync: (userId) => playlists.jobs.trigger(userId),
-  });
-  wired.choices = choices;
-  // Producer (enqueue, for library scans) and consumer (run, the tempo-lookup job) of tempo lookups;
-  // a job for a user's library asks that user's Spotify for audio-features.
-  const tempoLookups = createTempoLookups({
-    tempo: tempo.service,
-    queue: jobQueue,
-    audioFeaturesFor: spotifyAudioFeaturesFor(spotify),
-    onTemposFound: (userId) => playlists.jobs.trigger(userId),
-  });
-  // Library scans: sources, Liked Songs, playlists, followed artists and artist catalogs (src/library).
-  const lib = createLibraryModule(db.db, {
-    changes,
-    spotify,
-    tempoLookups,
-    queue: libraryScanQueue(jobQueue),
+  const app = composePacebeat({
+    db: db.db,
     config,
     log,
-    // Pacebeat's own target playlists (deleted targets' too) are never sources; new tracks may be placed at once.
-    targetPlaylistIds: (userId) => playlists.repo.playlistIdsOf(userId),
-    onTracksAdded: async (userId) => void (await playlists.jobs.trigger(userId)),
-    workWait: (priority, userId) => spotify.connect.workWait(priority, userId),
+    embedded: db.embedded,
+    spotifyEndpoints,
+    demo: running.demo,
+    jobs: createJobQueue(boss),
+    cancelJobs: async (userId) => void (await cancelUserJobs(boss, Object.keys(jobRegistry), userId)),
+    changes,
+    metrics,
+    estimatePreview: estimator && ((mp3) => estimator.estimateFromMp3(mp3)),
   });
-  wired.library = lib;
+  running.accounts = app.accounts;
+  // Scale-out: every process must open the tokens the others sealed (a ConfigError exits with its message).
+  await app.spotify.assertSameTokenKey();
+
   if (runsJobs) {
-    const housekeeping = createHousekeepingService({
-      sessions: accounts.sessionRows,
-      codes: accounts.codes,
-      attempts: accounts.attempts,
-    });
-    await startWorkers(
-      boss,
-      {
-        housekeeping,
-        tempoLookups,
-        playlistSync: playlists.jobs,
-        library: { runUnit: lib.scans.runUnit, requestDueRescans: lib.service.requestDueRescans },
-      },
-      log,
-      stopWork.signal,
-    );
+    await startWorkers(boss, app.jobServices, log, stopWork.signal);
     log.info('background jobs running');
   }
 
   if (servesHttp) {
-    const app = await buildApp(
+    const server = await buildApp(
       {
+        ...app.routes,
         webDistDir: config.WEB_DIST_DIR,
         origins: appOrigins(config),
         csp: contentSecurityPolicy({
-          spotifyAccountsUrl: spotifyEndpoints!.accountsUrl,
+          spotifyAccountsUrl: spotifyEndpoints.accountsUrl,
           firebase:
             config.authProvider === 'firebase'
               ? {
@@ -335,18 +228,6 @@ async function main(): Promise<void> {
                 }
               : undefined,
         }),
-        accounts: {
-          accounts: accounts.accounts,
-          sessions: accounts.sessions,
-          servicesStatus: (userId) => spotify.connect.status(userId),
-        },
-        spotify: { spotify: spotify.connect, limits: accounts.limits },
-        tempo: { tempo: tempo.service },
-        metrics,
-        library: { library: lib.service, refresh: lib.refresh },
-        playlists: { playlists: playlists.service, editor: playlists.editor },
-        choices: { choices: choices.service, trackLists: choices.trackLists },
-        actionLimits: accounts.limits,
         async checkReady() {
           if (stopping) throw new NotReadyError('shutting down');
           await db.pool.query('select 1');
@@ -355,12 +236,12 @@ async function main(): Promise<void> {
       },
       { loggerInstance: log, trustProxy: config.TRUST_PROXY },
     );
-    running.app = app;
-    await app.listen({ host: config.HOST, port: config.PORT });
+    running.app = server;
+    await server.listen({ host: config.HOST, port: config.PORT });
   }
 
   if (metrics && config.METRICS_LISTEN) {
-    registerCoreGauges(metrics, metricsRepo, spotify.limits);
+    registerCoreGauges(metrics, metricsRepo, app.spotify.limits);
     running.metricsServer = await startMetricsServer(metrics, {
       ...config.METRICS_LISTEN,
       token: config.METRICS_TOKEN,

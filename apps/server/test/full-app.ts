@@ -1,19 +1,16 @@
-// The HTTP app with every feature's routes on the real test database and the simulated Spotify, for
-// the tests that walk Fastify's route table (fuzzing, the API document's coverage). A feature that adds
-// routes adds its module here, and those tests cover its routes with no other change.
+// The HTTP app with every feature's routes, composed as main.ts composes it (compose.ts), on the real test
+// database and the simulated Spotify, for the tests that walk Fastify's route table (fuzzing, the API
+// document's coverage). A feature that adds routes adds them in compose.ts, and these tests cover them.
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { createAccountsModule } from '../src/accounts/accounts.module.ts';
-import { createChoicesModule } from '../src/choices/choices.module.ts';
+import { composePacebeat } from '../src/compose.ts';
 import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/http/app.ts';
 import { startLibraryHarness, type LibraryHarness } from '../src/library/library.test-helper.ts';
-import { createPlaylistsRepository } from '../src/playlists/playlists.repository.ts';
-import { createTempoRepository } from '../src/tempo/tempo.repository.ts';
-import { createPlaylistsService } from '../src/playlists/playlists.service.ts';
-import { createTargetEditor } from '../src/playlists/target-editor.service.ts';
+import { sandboxSpotifyEndpoints } from '../src/spotify/demo.ts';
 import { testOrigins } from './accounts-app.ts';
 
 export interface FullApp {
@@ -28,37 +25,37 @@ export async function buildFullApp(env: Record<string, string> = {}): Promise<Fu
   const harness = await startLibraryHarness();
   const log = pino({ level: 'silent' });
   const email = `full-${Date.now()}-${Math.random().toString(36).slice(2)}@example.org`;
-  const config = loadConfig({ ADMIN_EMAILS: email, ...env });
-  const accounts = createAccountsModule(harness.db.db, { ...config, embedded: false }, log);
-  const lib = harness.libraryProcess();
-  const spotify = lib.spotify;
-  const playlistsRepo = createPlaylistsRepository(harness.db.db);
-  const choices = createChoicesModule(harness.db.db, {
-    listMatchCandidates: async () => [],
-    tempos: createTempoRepository(harness.db.db),
-    placedSongs: playlistsRepo.placedSongs,
-    removeFromTargets: async (_userId, removals) => removals.length,
-    triggerSync: async () => undefined,
+  const config = loadConfig({
+    ADMIN_EMAILS: email,
+    DATA_DIR: harness.dataDir,
+    TOKEN_ENCRYPTION_KEY: harness.key,
+    SPOTIFY_RATE_PER_30S: 'unlimited',
+    SPOTIFY_DAILY_QUOTA: 'unlimited',
+    ...env,
+  });
+  // The app as main.ts composes it, on the harness's simulated world; jobs are queued nowhere.
+  const pacebeat = composePacebeat({
+    db: harness.db.db,
+    config,
+    log,
+    embedded: false,
+    spotifyEndpoints: sandboxSpotifyEndpoints(harness.sandbox),
+    demo: {
+      baseUrls: harness.sandbox.baseUrls,
+      getsongbpmKey: harness.sandbox.admin.config().getsongbpm.apiKeys[0]!,
+    },
+    jobs: { send: async () => null, wake: async () => undefined },
+    overrides: {
+      spotify: { budgetKey: `test-${randomUUID()}` },
+      tempo: { limitScope: `${randomUUID()}:` },
+    },
   });
   const app = await buildApp(
     {
+      ...pacebeat.routes,
       webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),
       origins: testOrigins(config),
       checkReady: async () => undefined,
-      accounts: {
-        accounts: accounts.accounts,
-        sessions: accounts.sessions,
-        servicesStatus: (userId) => spotify.connect.status(userId),
-      },
-      spotify: { spotify: spotify.connect, limits: accounts.limits },
-      library: { library: lib.library.service, refresh: lib.library.refresh },
-      playlists: {
-        playlists: createPlaylistsService({ repo: playlistsRepo }),
-        editor: createTargetEditor({ repo: playlistsRepo, trigger: async () => undefined }),
-      },
-      choices: { choices: choices.service, trackLists: choices.trackLists },
-      tempo: { tempo: { credits: () => ({ getSongBpm: false }) } },
-      actionLimits: accounts.limits,
     },
     { loggerInstance: log },
   );
@@ -74,7 +71,7 @@ export async function buildFullApp(env: Record<string, string> = {}): Promise<Fu
     adminCookie: c ? `pacebeat_session=${c.value}` : '',
     async close() {
       await app.close();
-      await accounts.close();
+      await pacebeat.accounts.close();
       await harness.close();
     },
   };

@@ -1,4 +1,4 @@
-// Writes openapi/spotify-web-api.openapi.json from the YAML copy: JSON loads in milliseconds where the
+// Writes packages/spotify-openapi/spotify-web-api.openapi.json from the YAML copy: JSON loads in milliseconds where the
 // YAML takes most of a second, and the sandbox must start in under 2 s. A test checks they agree.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parse } from 'yaml';

@@ -19,7 +19,7 @@ import {
 import type { AccountsService } from './accounts.service.ts';
 import type { SessionService } from './session.service.ts';
 import { cookieSecure, SESSION_COOKIE } from '../http/auth.plugin.ts';
-import { forbidden } from '../http/errors.ts';
+import { forbidden } from '../errors.ts';
 import type { AppOrigins } from '../http/origins.ts';
 
 /** What the status reply says about a user's music services; filled in by the music-service module. */

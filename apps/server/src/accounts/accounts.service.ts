@@ -7,7 +7,7 @@ import {
   type LoginBody,
   type SignupBody,
 } from '@pacebeat/contract';
-import { AppError, badRequest, conflict, unauthorized } from '../http/errors.ts';
+import { AppError, badRequest, conflict, unauthorized } from '../errors.ts';
 import type { EmailCodePurpose, EmailCodeRepository } from './email-code.repository.ts';
 import type { FirebaseVerifier } from './firebase.ts';
 import type { Mailer } from './mailer.ts';

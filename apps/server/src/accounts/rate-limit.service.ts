@@ -1,6 +1,6 @@
 import { AUTH_TEXTS } from '@pacebeat/contract';
 import { addressKey } from '../http/client-address.ts';
-import { tooManyRequests } from '../http/errors.ts';
+import { tooManyRequests } from '../errors.ts';
 import type { AuthAttemptRepository } from './auth-attempt.repository.ts';
 
 export interface RateLimitDeps {

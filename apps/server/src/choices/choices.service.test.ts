@@ -3,7 +3,7 @@
 // track and by artist, undo, and one user's choices never reach another's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db.ts';
-import type { AppError } from '../http/errors.ts';
+import type { AppError } from '../errors.ts';
 import { DEFAULT_TARGETS, planAdds } from '../playlists/matching.ts';
 import { createChoicesModule } from './choices.module.ts';
 import type { AddedPair } from './track-lists.repository.ts';

@@ -3,7 +3,7 @@
 // new answers from tempo sources (it lives in the user's own table). Removing what Pacebeat added happens only
 // when the runner asks, through the playlists writer's removal port.
 import type { Exclusion, ExclusionKind } from '@pacebeat/contract';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../errors.ts';
 import { fitsRange } from '../playlists/matching.ts';
 import type { RunnerChoices } from '../playlists/runner-choices.ts';
 import type { ChoicesRepository, ExclusionRow } from './choices.repository.ts';

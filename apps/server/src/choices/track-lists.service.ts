@@ -8,7 +8,7 @@ import {
   type TrackRow,
 } from '@pacebeat/contract';
 import { createOneAtATime } from '../cache/one-at-a-time.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../errors.ts';
 import type { ListMatchCandidates } from '../playlists/candidates.ts';
 import { MIN_CONFIDENCE, type TempoFact } from '../playlists/matching.ts';
 import type { PlaylistsRepository } from '../playlists/playlists.repository.ts';

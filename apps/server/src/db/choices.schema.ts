@@ -2,7 +2,7 @@
 // (not to the shared tempo cache), so a rescan or a new answer from a tempo source never undoes them.
 // Owned by src/choices/; matching reads them through the playlists module's RunnerChoices port.
 import { index, pgTable, primaryKey, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from './schema.ts';
+import { users } from './accounts.schema.ts';
 
 /** The tempo a runner set for a recording (keyed like the tempo cache: `isrc:…` or `spotify:…`). */
 export const tempoCorrections = pgTable(

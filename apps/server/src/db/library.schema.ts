@@ -17,7 +17,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { users } from './schema.ts';
+import { users } from './accounts.schema.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
 

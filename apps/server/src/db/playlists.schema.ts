@@ -14,7 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { users } from './schema.ts';
+import { users } from './accounts.schema.ts';
 
 /**
  * A target: a BPM range and, once it has its first match, a playlist in the user's Spotify account.

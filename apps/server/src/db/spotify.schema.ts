@@ -14,7 +14,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { users } from './schema.ts';
+import { users } from './accounts.schema.ts';
 
 /** One Spotify account per Pacebeat user, and one Pacebeat user per Spotify account (`account_id`). */
 export const spotifyAccounts = pgTable('spotify_accounts', {

@@ -11,7 +11,7 @@ import { apiDocs } from './api-docs.ts';
 import { authPlugin } from './auth.plugin.ts';
 import { addressKey } from './client-address.ts';
 import { contentSecurityPolicy } from './csp.ts';
-import { AppError } from './errors.ts';
+import { AppError } from '../errors.ts';
 import { localhostRedirect, requestHost, type AppOrigins } from './origins.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { installInputGuard } from './input-guard.ts';

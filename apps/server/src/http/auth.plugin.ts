@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AccountsService, ActingUser } from '../accounts/accounts.service.ts';
 import type { SessionService } from '../accounts/session.service.ts';
-import { forbidden, notFound, unauthorized } from './errors.ts';
+import { forbidden, notFound, unauthorized } from '../errors.ts';
 import { redactUrl } from '../log.ts';
 import { originAllowed, type AppOrigins } from './origins.ts';
 

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AUTH_TEXTS, FIELD_TEXTS, REQUEST_TEXTS, type ErrorReply } from '@pacebeat/contract';
-import { AppError } from './errors.ts';
+import { AppError } from '../errors.ts';
 import { redactUrl } from '../log.ts';
 
 type FieldRefusal = NonNullable<ErrorReply['error']['fields']>[number];

@@ -3,7 +3,7 @@
 // surrogate (half of a UTF-16 pair, which JSON's \ud800 escapes can carry) is no text either: refused too.
 import type { FastifyInstance } from 'fastify';
 import { REQUEST_TEXTS } from '@pacebeat/contract';
-import { badRequest } from './errors.ts';
+import { badRequest } from '../errors.ts';
 
 /** True when a string (or key) anywhere in `value` satisfies `bad` (iterative: deep JSON cannot overflow). */
 function containsString(value: unknown, bad: (s: string) => boolean): boolean {

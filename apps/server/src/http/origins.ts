@@ -1,7 +1,7 @@
 // The app's own origin, decided once from the settings: links in mails are built from it, and the Host
 // and Origin headers of every request are checked against it. Never from a request header: a forged
 // Host would otherwise put an attacker's address into reset links, and DNS rebinding would pass.
-import { badRequest } from './errors.ts';
+import { badRequest } from '../errors.ts';
 
 export interface AppOrigins {
   /** Where links in mails point (PUBLIC_URL, else the address the server listens on). */

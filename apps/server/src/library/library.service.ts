@@ -4,7 +4,7 @@
 import type { SourceChangeBody, SourcesReply } from '@pacebeat/contract';
 import type { LiveCache } from '../cache/live-cache.ts';
 import { createPresentedMemo } from '../cache/presented.ts';
-import { conflict, notFound } from '../http/errors.ts';
+import { conflict, notFound } from '../errors.ts';
 import { TEMPO_PRIORITY, type TempoLookups } from '../tempo/tempo.jobs.ts';
 import type { CatalogRepository } from './catalog.repository.ts';
 import type { LibraryRepository, MatchCandidate } from './library.repository.ts';

@@ -4,7 +4,7 @@
 import type { RefreshBody, RefreshReply, TempoHistogramReply } from '@pacebeat/contract';
 import { TEMPO_FOLD } from '@pacebeat/contract';
 import { formatLocalTime } from '../http/format-time.ts';
-import { conflict, notFound } from '../http/errors.ts';
+import { conflict, notFound } from '../errors.ts';
 import type { LibraryRepository } from './library.repository.ts';
 import { foldHistogram } from './tempo-histogram.ts';
 import type { TempoHistogramRepository } from './tempo-histogram.repository.ts';

@@ -8,7 +8,7 @@ import {
   type TargetEditBody,
   type TargetFilters as ApiFilters,
 } from '@pacebeat/contract';
-import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { badRequest, conflict, notFound } from '../errors.ts';
 import { targetName, type TargetFilters } from './matching.ts';
 import { presentTarget } from './playlists.service.ts';
 import type { PlaylistsRepository, TargetRow } from './playlists.repository.ts';

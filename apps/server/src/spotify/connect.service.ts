@@ -7,7 +7,7 @@ import {
   type SpotifyTokenInfo,
 } from '@pacebeat/contract';
 import type { LiveCache } from '../cache/live-cache.ts';
-import { AppError, badRequest, conflict } from '../http/errors.ts';
+import { AppError, badRequest, conflict } from '../errors.ts';
 import type { SpotifyAccountRepository } from './account.repository.ts';
 import { spotifyApi } from './api.ts';
 import { RATE_WINDOW_MS, type BudgetLimits, type Priority } from './budget.ts';

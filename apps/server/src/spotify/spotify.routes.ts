@@ -10,7 +10,7 @@ import {
   SudoQuery,
 } from '@pacebeat/contract';
 import { forbidSudo, requireUser } from '../http/auth.plugin.ts';
-import { badRequest } from '../http/errors.ts';
+import { badRequest } from '../errors.ts';
 import {
   originAllowed,
   requestHost,

@@ -1,5 +1,5 @@
 import { StillLoading } from '../components/StillLoading/StillLoading.tsx';
-import { STILL_LOADING_AFTER_MS } from '../pages/login-texts.ts';
+import { STILL_LOADING_AFTER_MS } from '../timing.ts';
 import { useDelayedFlag } from '../session/use-delayed-flag.ts';
 
 /** A page whose code is still on its way: nothing for the first second, then the still-loading line. */

@@ -25,7 +25,8 @@ import { useSession } from '../session/session-context.ts';
 import { NEXT_PARAM, returnPath } from '../session/return-to.ts';
 import { useSudoNavigate } from '../session/sudo-navigation.tsx';
 import { useDelayedFlag } from '../session/use-delayed-flag.ts';
-import { LOGIN_TEXTS, RETRY_AFTER_ERROR_MS, STILL_LOADING_AFTER_MS } from './login-texts.ts';
+import { LOGIN_TEXTS } from './login-texts.ts';
+import { RETRY_AFTER_ERROR_MS, STILL_LOADING_AFTER_MS } from '../timing.ts';
 
 const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 /** Errors the Firebase SDK raises carry an `auth/...` code. */

@@ -8,7 +8,8 @@ import { queryKeys } from '../api/query-keys.ts';
 import { useSession } from '../session/session-context.ts';
 import { useSudoNavigate } from '../session/sudo-navigation.tsx';
 import { useDelayedFlag } from '../session/use-delayed-flag.ts';
-import { LOGIN_TEXTS, RETRY_AFTER_ERROR_MS, STILL_LOADING_AFTER_MS } from './login-texts.ts';
+import { LOGIN_TEXTS } from './login-texts.ts';
+import { RETRY_AFTER_ERROR_MS, STILL_LOADING_AFTER_MS } from '../timing.ts';
 
 /**
  * /logout (spec §2, §4): ends the session (GET /api/logout), then marks the user signed out, requests

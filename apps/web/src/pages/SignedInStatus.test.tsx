@@ -223,6 +223,32 @@ describe('the signed-in status page: timing (spec §4, §9)', () => {
     await waitFor(() => expect(calls).toMatchObject({ targets: 3, sources: 3 }));
   });
 
+  it('while a first fill has matches and no playlist yet, reads the targets every 5 s, then every 15 s again', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let filling = true;
+    const { api, calls } = statusApi({
+      targets: () =>
+        jsonReply(200, {
+          data: {
+            targets: [target()],
+            first_fill: filling ? { matches: 12, needed: 50 } : null,
+          },
+        }),
+    });
+    renderApp('/', api);
+    await screen.findByRole('table', { name: 'Sources' });
+    expect(calls).toMatchObject({ targets: 1, sources: 1 });
+    await vi.advanceTimersByTimeAsync(5_500);
+    await waitFor(() => expect(calls).toMatchObject({ targets: 2, sources: 1 }));
+    filling = false; // the first playlists are made
+    await vi.advanceTimersByTimeAsync(5_000);
+    await waitFor(() => expect(calls.targets).toBe(3));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(calls.targets).toBe(3); // back to the spec's 15 s
+    await vi.advanceTimersByTimeAsync(6_000);
+    await waitFor(() => expect(calls.targets).toBe(4));
+  });
+
   it('after a failure that is not a 401: the error flag, then a retry after 10 s', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     vi.spyOn(console, 'error').mockImplementation(() => {});

@@ -15,7 +15,7 @@ import { SudoLink } from '../session/sudo-navigation.tsx';
 import { useDelayedFlag } from '../session/use-delayed-flag.ts';
 import { STATUS_TEXTS as T } from '../status/status-format.ts';
 import { useStatusData } from '../status/status-queries.ts';
-import { STILL_LOADING_AFTER_MS } from './login-texts.ts';
+import { STILL_LOADING_AFTER_MS } from '../timing.ts';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   const id = `section-${title.toLowerCase().replaceAll(' ', '-')}`;

@@ -11,7 +11,7 @@ import { SudoLink, SudoNavigate } from '../session/sudo-navigation.tsx';
 import { useDelayedFlag } from '../session/use-delayed-flag.ts';
 import { MUSIC_SERVICE } from '../session/user-status.ts';
 import { STATUS_TEXTS } from '../status/status-format.ts';
-import { STILL_LOADING_AFTER_MS } from './login-texts.ts';
+import { STILL_LOADING_AFTER_MS } from '../timing.ts';
 
 export const INTERNAL_ERROR_TEXT = STATUS_TEXTS.internalError;
 

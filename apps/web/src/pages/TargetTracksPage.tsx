@@ -22,7 +22,7 @@ import { RequireSignIn } from '../session/RequireSignIn.tsx';
 import { useSession } from '../session/session-context.ts';
 import { SudoLink } from '../session/sudo-navigation.tsx';
 import { useDelayedFlag } from '../session/use-delayed-flag.ts';
-import { STILL_LOADING_AFTER_MS } from './login-texts.ts';
+import { STILL_LOADING_AFTER_MS } from '../timing.ts';
 
 /** The lists, in tab order (the contract's TrackList; kept here so the page ships no zod). */
 const ORDER: readonly TrackList[] = ['placed', 'waiting', 'skipped'];

@@ -13,7 +13,3 @@ export const LOGIN_TEXTS = {
   backToLogin: 'Back to login',
   noWebConfig: 'no firebase web config in reply from backend',
 } as const;
-
-/** Still-loading notices appear after 1 s; failed loads are retried after 10 s (spec §9). */
-export const STILL_LOADING_AFTER_MS = 1_000;
-export const RETRY_AFTER_ERROR_MS = 10_000;

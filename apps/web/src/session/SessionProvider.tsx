@@ -4,11 +4,9 @@ import { useCallback, useEffect, useMemo, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { createApiClient, isApiError } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
+import { RETRY_AFTER_ERROR_MS } from '../timing.ts';
 import { SessionContext } from './session-context.ts';
 import { readWhoami, VISITOR, type Session } from './user-status.ts';
-
-/** Retry a failed whoami after 10 s (spec §4, §9). */
-const RETRY_AFTER_ERROR_MS = 10_000;
 
 function sudoFrom(params: URLSearchParams): string | null {
   // The contract's SudoQuery rule (trimmed, 1 to 320 characters); anything else is no sudo at all.

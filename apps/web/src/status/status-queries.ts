@@ -9,11 +9,17 @@ import { useMutation, useQuery, useQueryClient, type Query } from '@tanstack/rea
 import { useEffect } from 'react';
 import { isApiError, typed } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
-import { RETRY_AFTER_ERROR_MS } from '../pages/login-texts.ts';
+import { RETRY_AFTER_ERROR_MS } from '../timing.ts';
 import { useSession } from '../session/session-context.ts';
 
 /** After a successful load the status page reloads every 15 s (spec §4, §9). */
 export const RELOAD_AFTER_SUCCESS_MS = 15_000;
+/**
+ * While the first fill has matches and no playlist exists yet, the targets are read every 5 s instead
+ * (issue 23): the first playlists go out within 15 s of the first match, and their links should show
+ * within seconds, not at the next 15 s poll. A new runner's first minute only; then the spec's 15 s.
+ */
+export const FIRST_FILL_RELOAD_MS = 5_000;
 
 export const isUnauthorized = (error: unknown) => isApiError(error) && error.status === 401;
 
@@ -22,14 +28,19 @@ export const isUnauthorized = (error: unknown) => isApiError(error) && error.sta
  * after a failure that is not a 401, none after a 401. They stop when the page unmounts (no observer
  * left), and pause while a source switch is being saved, so a reload cannot undo its optimistic flip.
  */
-function statusInterval(isSaving: () => boolean) {
-  return (query: { state: Pick<Query['state'], 'status' | 'error'> }): number | false => {
+function statusInterval(isSaving: () => boolean, soon?: (data: unknown) => boolean) {
+  return (query: { state: Pick<Query['state'], 'status' | 'error' | 'data'> }): number | false => {
     if (query.state.status === 'error') {
       return isUnauthorized(query.state.error) ? false : RETRY_AFTER_ERROR_MS;
     }
-    return isSaving() ? false : RELOAD_AFTER_SUCCESS_MS;
+    if (isSaving()) return false;
+    return soon?.(query.state.data) ? FIRST_FILL_RELOAD_MS : RELOAD_AFTER_SUCCESS_MS;
   };
 }
+
+/** A first fill under way: matches found, no playlist made yet. */
+const firstFillUnderWay = (data: unknown) =>
+  ((data as TargetsReply | undefined)?.data.first_fill?.matches ?? 0) > 0;
 
 /**
  * GET targets and GET sources of the signed-in user (spec §7), with the spec's timing. A 401 marks the
@@ -43,6 +54,7 @@ export function useStatusData() {
 
   const targets = useQuery({
     ...common,
+    refetchInterval: statusInterval(isSaving, firstFillUnderWay),
     queryKey: queryKeys.spotify.targets(sudo),
     queryFn: () => api.get('spotify/targets', typed<TargetsReply>()),
   });

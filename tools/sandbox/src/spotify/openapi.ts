@@ -1,15 +1,16 @@
-// The Spotify OpenAPI document (a copy of shared/reference, MIT, in ../../openapi): the operations the
-// sandbox serves, and request checks built from their parameters and bodies.
+// The Spotify OpenAPI document (a copy of shared/reference, MIT, in packages/spotify-openapi, shared with
+// the server's generated types): the operations the sandbox serves, and request checks built from their
+// parameters and bodies.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 
 export const OPENAPI_PATH = fileURLToPath(
-  new URL('../../openapi/spotify-web-api.openapi.yml', import.meta.url),
+  new URL('../../../../packages/spotify-openapi/spotify-web-api.openapi.yml', import.meta.url),
 );
 /** The same document as JSON (scripts/build-openapi-json.ts), which parses ~50x faster. */
 export const OPENAPI_JSON_PATH = fileURLToPath(
-  new URL('../../openapi/spotify-web-api.openapi.json', import.meta.url),
+  new URL('../../../../packages/spotify-openapi/spotify-web-api.openapi.json', import.meta.url),
 );
 
 export type Mode = 'dm' | 'eq';

@@ -1,0 +1,235 @@
+// The one composition of Pacebeat (issue 25): every module built once, in dependency order, and the
+// cross-module hooks as typed in-process events. main.ts (the process shell), the test helpers that need
+// the whole app and the benchmarks that run the pipeline all build the app here, so what they run is what
+// production runs. Adding a feature means adding its module and its subscriptions below, nowhere else.
+import type { Logger } from 'pino';
+import { createAccountsModule } from './accounts/accounts.module.ts';
+import type { ChangeFeed } from './cache/change-feed.ts';
+import { createChoicesModule } from './choices/choices.module.ts';
+import type { Config } from './config.ts';
+import type { AppDeps } from './http/app.ts';
+import { createHousekeepingService } from './jobs/housekeeping.service.ts';
+import type { JobQueue, JobServices } from './jobs/registry.ts';
+import { createLibraryModule, libraryScanQueue } from './library/library.module.ts';
+import type { Metrics } from './metrics/metrics.ts';
+import { createPlaylistsModule, type PlaylistsModuleDeps } from './playlists/playlists.module.ts';
+import { createSpotifyModule, type SpotifyEndpoints } from './spotify/spotify.module.ts';
+import { spotifyAudioFeaturesFor } from './tempo/spotify-audio-features.ts';
+import { createTempoLookups } from './tempo/tempo.jobs.ts';
+import { createTempoModule, type TempoModuleOptions } from './tempo/tempo.module.ts';
+
+/** The Drizzle handle the modules take (only repositories import the client itself). */
+type Db = Parameters<typeof createAccountsModule>[0];
+
+/** What happens to a runner that other modules act on. Handlers run in subscription order. */
+export interface PacebeatEvents {
+  /** A Spotify account was linked (first connect or a reconnect). */
+  connected: [userId: string, account: { spotifyUserId: string }];
+  /** The runner's music account went away (disconnect, or a connect that replaced it). */
+  gone: [userId: string];
+  /** A library scan stored new tracks for the runner. */
+  tracksAdded: [userId: string];
+  /** Tempo lookups found tempos for tracks of the runner's library. */
+  temposFound: [userId: string];
+}
+
+export interface EventBus {
+  on<E extends keyof PacebeatEvents>(
+    event: E,
+    handler: (...args: PacebeatEvents[E]) => Promise<unknown>,
+  ): void;
+  /** Runs the event's handlers one after another (each sees the effects of those before it). */
+  emit<E extends keyof PacebeatEvents>(event: E, ...args: PacebeatEvents[E]): Promise<void>;
+}
+
+export function createEventBus(): EventBus {
+  type Handler = (...args: unknown[]) => Promise<unknown>;
+  const handlers = new Map<keyof PacebeatEvents, Handler[]>();
+  return {
+    on(event, handler) {
+      handlers.set(event, [...(handlers.get(event) ?? []), handler as unknown as Handler]);
+    },
+    async emit(event, ...args) {
+      for (const handler of handlers.get(event) ?? []) await handler(...args);
+    },
+  };
+}
+
+/** The simulated world's tempo services and key, in demo mode (spotify/demo.ts). */
+export interface DemoTempoServices {
+  baseUrls: { deezer: string; reccobeats: string; getsongbpm: string };
+  getsongbpmKey: string;
+}
+
+export interface ComposeOptions {
+  db: Db;
+  config: Config;
+  log: Logger;
+  /** The database is the embedded one: the first local account becomes the admin. */
+  embedded: boolean;
+  spotifyEndpoints: SpotifyEndpoints;
+  /** Demo mode: the tempo services are the simulated world's. */
+  demo?: DemoTempoServices;
+  /** The job queue in PostgreSQL (`createJobQueue(boss)`); tests may pass a recorder. */
+  jobs: JobQueue;
+  /** Cancels a runner's queued jobs when their music account goes (pg-boss; absent in tests without one). */
+  cancelJobs?: (userId: string) => Promise<void>;
+  /** Cross-process invalidation of the per-process caches (processes that serve HTTP). */
+  changes?: ChangeFeed;
+  metrics?: Metrics;
+  /** The preview estimator's entry point (job processes only). */
+  estimatePreview?: TempoModuleOptions['estimatePreview'];
+  /** Tests and benchmarks: the parts they point elsewhere. */
+  overrides?: {
+    spotify?: Omit<Parameters<typeof createSpotifyModule>[4], 'onConnected' | 'onMusicAccountGone'>;
+    tempo?: Omit<TempoModuleOptions, 'estimatePreview'>;
+    playlists?: Pick<PlaylistsModuleDeps, 'settings'>;
+    library?: Pick<Parameters<typeof createLibraryModule>[1], 'settings' | 'statsMaxAgeMs'>;
+  };
+}
+
+/** Builds every module of Pacebeat once, and subscribes each to the events it acts on. */
+export function composePacebeat(o: ComposeOptions) {
+  const { db, config, log, changes, metrics } = o;
+  const events = createEventBus();
+
+  const accounts = createAccountsModule(
+    db,
+    { ...config, embedded: o.embedded },
+    log.child({ module: 'accounts' }),
+    {
+      changes,
+    },
+  );
+  const spotify = createSpotifyModule(db, o.spotifyEndpoints, config, log, {
+    changes,
+    observe: metrics?.spotifyRequest,
+    ...o.overrides?.spotify,
+    onConnected: [(userId, account) => events.emit('connected', userId, account)],
+    onMusicAccountGone: [(userId) => events.emit('gone', userId)],
+  });
+  // Tempo: in demo mode the simulated Deezer, ReccoBeats and GetSongBPM (with its key).
+  const tempo = createTempoModule(
+    db,
+    o.demo
+      ? {
+          ...config,
+          DEEZER_API_URL: o.demo.baseUrls.deezer,
+          RECCOBEATS_API_URL: o.demo.baseUrls.reccobeats,
+          GETSONGBPM_API_URL: o.demo.baseUrls.getsongbpm,
+          GETSONGBPM_API_KEY: o.demo.getsongbpmKey,
+        }
+      : config,
+    {
+      ...o.overrides?.tempo,
+      ...(o.estimatePreview
+        ? { estimatePreview: metrics ? metrics.timeEstimator(o.estimatePreview) : o.estimatePreview }
+        : {}),
+    },
+  );
+  // Tempo lookups for a runner's library ask that runner's Spotify for audio-features first.
+  const tempoLookups = createTempoLookups({
+    tempo: tempo.service,
+    queue: o.jobs,
+    audioFeaturesFor: spotifyAudioFeaturesFor(spotify),
+    onTemposFound: (userId) => events.emit('temposFound', userId),
+  });
+  // The library, the target playlists and the runner's choices ask one another (a runner's tracks, the
+  // playlists' ids, the choices): each asks through a function, called only once all three are built.
+  const library = createLibraryModule(db, {
+    changes,
+    spotify,
+    tempoLookups,
+    queue: libraryScanQueue(o.jobs),
+    config,
+    log,
+    // Pacebeat's own target playlists (deleted targets' too) are never sources.
+    targetPlaylistIds: (userId) => playlists.repo.playlistIdsOf(userId),
+    onTracksAdded: (userId) => events.emit('tracksAdded', userId),
+    workWait: (priority, userId) => spotify.connect.workWait(priority, userId),
+    ...o.overrides?.library,
+  });
+  const playlists = createPlaylistsModule(db, {
+    changes,
+    accounts: spotify.accounts,
+    api: spotify.api,
+    tempos: tempo.repo,
+    listMatchCandidates: (userId) => library.listMatchCandidates(userId),
+    runnerChoices: (userId) => choices.service.runnerChoices(userId),
+    queue: o.jobs,
+    log,
+    settings: {
+      maxWaitMs: config.PLAYLIST_ADD_WAIT_SECONDS * 1000,
+      leaseMs: config.PLAYLIST_WRITER_LEASE_SECONDS * 1000,
+      ...o.overrides?.playlists?.settings,
+    },
+  });
+  // A runner's tempo corrections and exclusions; removals go through the playlists writer.
+  const choices = createChoicesModule(db, {
+    listMatchCandidates: (userId) => library.listMatchCandidates(userId),
+    tempos: tempo.repo,
+    placedSongs: playlists.repo.placedSongs,
+    removeFromTargets: (userId, removals) => playlists.service.requestRemovals(userId, removals),
+    triggerSync: (userId) => playlists.jobs.trigger(userId),
+  });
+
+  // Every connect: the library scan starts; the default targets (idempotent) and a first writer run.
+  events.on('connected', (userId, account) => library.service.connected(userId, account.spotifyUserId));
+  events.on('connected', async (userId) => {
+    await playlists.service.createDefaultTargets(userId);
+    await playlists.jobs.trigger(userId);
+  });
+  // The music account gone: the library goes, the runner's jobs stop, then their targets and choices are
+  // forgotten (a writer still running finds its lease gone and stops before its next write).
+  events.on('gone', (userId) => library.service.gone(userId));
+  if (o.cancelJobs) events.on('gone', o.cancelJobs);
+  events.on('gone', (userId) => playlists.service.forgetUser(userId));
+  events.on('gone', (userId) => choices.service.forgetUser(userId));
+  // New tracks or tempos may be placed at once.
+  events.on('tracksAdded', (userId) => playlists.jobs.trigger(userId));
+  events.on('temposFound', (userId) => playlists.jobs.trigger(userId));
+
+  const housekeeping = createHousekeepingService({
+    sessions: accounts.sessionRows,
+    codes: accounts.codes,
+    attempts: accounts.attempts,
+  });
+  /** What the job workers run (jobs/registry.ts `startWorkers`). */
+  const jobServices: JobServices = {
+    housekeeping,
+    tempoLookups,
+    playlistSync: playlists.jobs,
+    library: { runUnit: library.scans.runUnit, requestDueRescans: library.service.requestDueRescans },
+  };
+  /** The HTTP app's feature parts (`buildApp`); the process adds its origins, CSP and readiness check. */
+  const routes = {
+    accounts: {
+      accounts: accounts.accounts,
+      sessions: accounts.sessions,
+      servicesStatus: (userId: string) => spotify.connect.status(userId),
+    },
+    spotify: { spotify: spotify.connect, limits: accounts.limits },
+    tempo: { tempo: tempo.service },
+    metrics,
+    library: { library: library.service, refresh: library.refresh },
+    playlists: { playlists: playlists.service, editor: playlists.editor },
+    choices: { choices: choices.service, trackLists: choices.trackLists },
+    actionLimits: accounts.limits,
+  } satisfies Partial<AppDeps>;
+
+  return {
+    events,
+    accounts,
+    spotify,
+    tempo,
+    tempoLookups,
+    library,
+    playlists,
+    choices,
+    housekeeping,
+    jobServices,
+    routes,
+  };
+}
+
+export type Pacebeat = ReturnType<typeof composePacebeat>;

@@ -1,0 +1,35 @@
+// The real server (`main.ts all`, demo mode) on a fresh data folder, for the benchmarks that drive it from
+// outside (a browser, HTTP). Resolves once /readyz answers; the data folder goes when the process exits.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export async function startServer(o: { port: number; webDist: string; tag: string }): Promise<ChildProcess> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `pacebeat-bench-${o.tag}-`));
+  fs.chmodSync(dataDir, 0o755); // the postgres OS user (when run as root) must reach it
+  const child = spawn(process.execPath, [path.join(root, 'apps/server/src/main.ts'), 'all'], {
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(o.port),
+      LOG_LEVEL: 'warn',
+      WEB_DIST_DIR: o.webDist,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  child.once('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error('the server exited during start');
+    const ok = await fetch(`http://127.0.0.1:${o.port}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return child;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the server did not become ready');
+}
