@@ -7,7 +7,7 @@ import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { plainMessage } from '../api/plain-message.ts';
 import { ConfirmDialog } from '../components/PaceTargets/ConfirmDialog.tsx';
 import { PaceTargetList } from '../components/PaceTargets/PaceTargetList.tsx';
-import { usePacesData, usePacesWrites } from '../components/PaceTargets/paces-api.ts';
+import { usePacesData, usePacesWrites } from '../paces/paces-queries.ts';
 import { TargetDialog } from '../components/PaceTargets/TargetDialog.tsx';
 import { RefreshPanel } from '../components/RefreshPanel/RefreshPanel.tsx';
 import { StillLoading } from '../components/StillLoading/StillLoading.tsx';

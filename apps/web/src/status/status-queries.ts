@@ -7,7 +7,7 @@ import {
 } from '@pacebeat/contract';
 import { useMutation, useQuery, useQueryClient, type Query } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { isApiError, typed } from '../api/client.ts';
+import { isApiError, typed, type ApiClient } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { RETRY_AFTER_ERROR_MS } from '../timing.ts';
 import { useSession } from '../session/session-context.ts';
@@ -42,6 +42,18 @@ function statusInterval(isSaving: () => boolean, soon?: (data: unknown) => boole
 const firstFillUnderWay = (data: unknown) =>
   ((data as TargetsReply | undefined)?.data.first_fill?.matches ?? 0) > 0;
 
+/** GET targets of the signed-in user (or the sudo user): one query, shared by the status and paces pages. */
+export const targetsQuery = (api: ApiClient, sudo: string | null) => ({
+  queryKey: queryKeys.spotify.targets(sudo),
+  queryFn: () => api.get('spotify/targets', typed<TargetsReply>()),
+});
+
+/** GET sources, shared the same way. */
+export const sourcesQuery = (api: ApiClient, sudo: string | null) => ({
+  queryKey: queryKeys.spotify.sources(sudo),
+  queryFn: () => api.get('spotify/sources', typed<SourcesReply>()),
+});
+
 /**
  * GET targets and GET sources of the signed-in user (spec §7), with the spec's timing. A 401 marks the
  * user signed out and re-reads the session (spec §8); other failures are logged and retried.
@@ -55,14 +67,9 @@ export function useStatusData() {
   const targets = useQuery({
     ...common,
     refetchInterval: statusInterval(isSaving, firstFillUnderWay),
-    queryKey: queryKeys.spotify.targets(sudo),
-    queryFn: () => api.get('spotify/targets', typed<TargetsReply>()),
+    ...targetsQuery(api, sudo),
   });
-  const sources = useQuery({
-    ...common,
-    queryKey: queryKeys.spotify.sources(sudo),
-    queryFn: () => api.get('spotify/sources', typed<SourcesReply>()),
-  });
+  const sources = useQuery({ ...common, ...sourcesQuery(api, sudo) });
 
   const unauthorized = isUnauthorized(targets.error) || isUnauthorized(sources.error);
   useEffect(() => {

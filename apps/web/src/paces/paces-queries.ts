@@ -1,37 +1,28 @@
-// The paces page's calls (issue 15): the targets and sources it shares with the status page, the tempo
-// chart's data, and the writes (each refreshes what it changed).
+// The paces feature's calls (issue 15): the targets and sources (the status page's own queries), the
+// tempo chart's data, and the writes (each refreshes what it changed).
 import type {
   NewTargetBody,
   RefreshBody,
   RefreshReply,
   RemoveUnfittingReply,
-  SourcesReply,
   TargetDeletedReply,
   TargetEditBody,
   TargetReply,
-  TargetsReply,
   TempoHistogramReply,
 } from '@pacebeat/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { typed } from '../../api/client.ts';
-import { queryKeys } from '../../api/query-keys.ts';
-import { useSession } from '../../session/session-context.ts';
+import { typed } from '../api/client.ts';
+import { queryKeys } from '../api/query-keys.ts';
+import { useSession } from '../session/session-context.ts';
+import { sourcesQuery, targetsQuery } from '../status/status-queries.ts';
 
 /** The page reloads like the status page (spec §4's 15 s), so placements and new tempos show. */
 const RELOAD_MS = 15_000;
 
 export function usePacesData() {
   const { api, sudo } = useSession();
-  const targets = useQuery({
-    queryKey: queryKeys.spotify.targets(sudo),
-    queryFn: () => api.get('spotify/targets', typed<TargetsReply>()),
-    refetchInterval: RELOAD_MS,
-  });
-  const sources = useQuery({
-    queryKey: queryKeys.spotify.sources(sudo),
-    queryFn: () => api.get('spotify/sources', typed<SourcesReply>()),
-    refetchInterval: RELOAD_MS,
-  });
+  const targets = useQuery({ ...targetsQuery(api, sudo), refetchInterval: RELOAD_MS });
+  const sources = useQuery({ ...sourcesQuery(api, sudo), refetchInterval: RELOAD_MS });
   const histogram = useQuery({
     queryKey: queryKeys.spotify.tempoHistogram(sudo),
     queryFn: () => api.get('spotify/tempo_histogram', typed<TempoHistogramReply>()),
