@@ -1,4 +1,4 @@
-import { SPOTIFY_ERRORS, type SpotifyConnectDataReply, type SpotifyConnectReply } from '@pacebeat/contract';
+import { SPOTIFY_ERRORS } from '@pacebeat/contract';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -8,7 +8,7 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { isApiError, typed } from '../api/client.ts';
+import { isApiError } from '../api/client.ts';
 import { plainMessage } from '../api/plain-message.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { DisabledServiceAlert } from '../components/DisabledServiceAlerts/DisabledServiceAlerts.tsx';
@@ -23,6 +23,7 @@ import {
   rememberRefusal,
 } from '../session/connect-memory.ts';
 import { useSession } from '../session/session-context.ts';
+import { spotifyCalls } from '../session/spotify-calls.ts';
 import { SudoLink, SudoNavigate, useSudoNavigate } from '../session/sudo-navigation.tsx';
 import { MUSIC_SERVICE } from '../session/user-status.ts';
 import { SpotifyLogo } from '../components/SpotifyLogo/SpotifyLogo.tsx';
@@ -108,11 +109,7 @@ export function ConnectSpotifyPage() {
   const connectData = useQuery({
     queryKey: queryKeys.spotify.connectData(sudo),
     // The page names its own address: a dev server's proxy may rewrite the Host header on the way.
-    queryFn: () =>
-      api.get(
-        `spotify/connect_data?page_origin=${encodeURIComponent(window.location.origin)}`,
-        typed<SpotifyConnectDataReply>(),
-      ),
+    queryFn: () => spotifyCalls(api).connectData(window.location.origin),
     enabled: view === 'initial' && !resuming && session.isAuthenticated,
   });
 
@@ -146,7 +143,7 @@ export function ConnectSpotifyPage() {
         clearPending();
       }
       try {
-        await api.put('spotify/connect', { token_info: tokenInfo }, typed<SpotifyConnectReply>());
+        await spotifyCalls(api).connect(tokenInfo);
         forgetRefusal();
         setView('success');
         requestRefresh();

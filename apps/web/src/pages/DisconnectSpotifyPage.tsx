@@ -1,5 +1,3 @@
-import { type SpotifyDisconnectReply } from '@pacebeat/contract';
-import { typed } from '../api/client.ts';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
@@ -9,6 +7,7 @@ import { useState } from 'react';
 import CircularProgress from '@mui/material/CircularProgress';
 import { plainMessage } from '../api/plain-message.ts';
 import { useSession } from '../session/session-context.ts';
+import { spotifyCalls } from '../session/spotify-calls.ts';
 import { SudoLink, SudoNavigate, useSudoNavigate } from '../session/sudo-navigation.tsx';
 import { MUSIC_SERVICE } from '../session/user-status.ts';
 import { AFTER_PAGE, SPOTIFY_TEXTS as T } from '../spotify/texts.ts';
@@ -27,7 +26,7 @@ export function DisconnectSpotifyPage() {
     setView('disconnecting');
     setProblem(null);
     try {
-      await api.put('spotify/disconnect', undefined, typed<SpotifyDisconnectReply>());
+      await spotifyCalls(api).disconnect();
       setView('success');
       requestRefresh();
     } catch (error) {

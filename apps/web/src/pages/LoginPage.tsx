@@ -1,10 +1,4 @@
-import {
-  AUTH_ERRORS,
-  type LoginDataReply,
-  type LoginReply,
-  type OkReply,
-  type WhoamiReply,
-} from '@pacebeat/contract';
+import { AUTH_ERRORS } from '@pacebeat/contract';
 import Alert from '@mui/material/Alert';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -12,7 +6,7 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { isApiError, typed } from '../api/client.ts';
+import { isApiError } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import {
   EmailVerificationView,
@@ -21,6 +15,7 @@ import {
 import { FirebaseWidget, type WidgetUser } from '../components/FirebaseLogin/FirebaseWidget.tsx';
 import { ActionCodeView, type ActionMode } from '../components/LocalLogin/ActionCodeView.tsx';
 import { LocalLoginForm } from '../components/LocalLogin/LocalLoginForm.tsx';
+import { accountCalls } from '../session/account-calls.ts';
 import { useSession } from '../session/session-context.ts';
 import { NEXT_PARAM, returnPath } from '../session/return-to.ts';
 import { useSudoNavigate } from '../session/sudo-navigation.tsx';
@@ -28,7 +23,6 @@ import { useDelayedFlag } from '../session/use-delayed-flag.ts';
 import { LOGIN_TEXTS } from './login-texts.ts';
 import { RETRY_AFTER_ERROR_MS, STILL_LOADING_AFTER_MS } from '../timing.ts';
 
-const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 /** Errors the Firebase SDK raises carry an `auth/...` code. */
 const isFirebaseError = (e: unknown) =>
   typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string';
@@ -64,7 +58,7 @@ export function LoginPage() {
   const loginData = useQuery({
     queryKey: queryKeys.loginData,
     enabled: !isActionLink,
-    queryFn: () => api.post('login_data', { kinds: ['firebase', 'local'] }, typed<LoginDataReply>()),
+    queryFn: () => accountCalls(api).loginData(),
     retry: false,
     refetchInterval: (query) => (query.state.status === 'error' ? RETRY_AFTER_ERROR_MS : false),
   });
@@ -82,7 +76,7 @@ export function LoginPage() {
   }, [configMissing]);
 
   const signedIn = useCallback(async () => {
-    await api.get('whoami', typed<WhoamiReply>());
+    await accountCalls(api).whoami();
     requestRefresh();
     await navigate(afterSignIn);
   }, [api, requestRefresh, navigate, afterSignIn]);
@@ -97,7 +91,7 @@ export function LoginPage() {
     async (user: WidgetUser) => {
       try {
         const token = await user.getIdToken();
-        await api.post('login', { provider: 'firebase', token, time_zone: timeZone() }, typed<LoginReply>());
+        await accountCalls(api).loginWithFirebase(token);
         await user.signOut(); // the server's session is the session from here on
         await signedIn();
       } catch (error) {
@@ -132,7 +126,7 @@ export function LoginPage() {
     async (email: string, password: string) => {
       setVerification('SENDING');
       try {
-        await api.post('send_verification', { email, password }, typed<OkReply>());
+        await accountCalls(api).sendVerification(email, password);
         setVerification('SENT');
       } catch (error) {
         console.error('sending the verification email failed:', error);

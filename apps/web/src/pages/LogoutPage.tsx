@@ -1,10 +1,9 @@
-import { type OkReply } from '@pacebeat/contract';
-import { typed } from '../api/client.ts';
 import Alert from '@mui/material/Alert';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { queryKeys } from '../api/query-keys.ts';
+import { accountCalls } from '../session/account-calls.ts';
 import { useSession } from '../session/session-context.ts';
 import { useSudoNavigate } from '../session/sudo-navigation.tsx';
 import { useDelayedFlag } from '../session/use-delayed-flag.ts';
@@ -20,7 +19,7 @@ export function LogoutPage() {
   const navigate = useSudoNavigate();
   const logout = useQuery({
     queryKey: queryKeys.logout,
-    queryFn: () => api.get('logout', typed<OkReply>()),
+    queryFn: () => accountCalls(api).logout(),
     retry: false,
     gcTime: 0,
     refetchInterval: (query) => (query.state.status === 'error' ? RETRY_AFTER_ERROR_MS : false),

@@ -1,10 +1,9 @@
-import { type PingReply } from '@pacebeat/contract';
-import { typed } from '../api/client.ts';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { queryKeys } from '../api/query-keys.ts';
+import { accountCalls } from '../session/account-calls.ts';
 import { useSession } from '../session/session-context.ts';
 import { SudoLink } from '../session/sudo-navigation.tsx';
 
@@ -16,7 +15,7 @@ export function PingPage() {
   const { api, sudo, dataReady, isAuthenticated } = useSession();
   const ping = useQuery({
     queryKey: queryKeys.ping(sudo),
-    queryFn: () => api.get('ping', typed<PingReply>()),
+    queryFn: () => accountCalls(api).ping(),
     retry: false,
     enabled: isAuthenticated,
   });

@@ -1,11 +1,12 @@
-import { AUTH_TEXTS, FIELD_LIMITS, isStrongPassword, type OkReply } from '@pacebeat/contract';
+import { AUTH_TEXTS, FIELD_LIMITS, isStrongPassword } from '@pacebeat/contract';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { type ApiClient, typed } from '../../api/client.ts';
+import type { ApiClient } from '../../api/client.ts';
+import { accountCalls } from '../../session/account-calls.ts';
 import { plainMessage } from '../../api/plain-message.ts';
 
 export type ActionMode = 'verifyEmail' | 'resetPassword';
@@ -33,8 +34,8 @@ export function ActionCodeView({
     if (mode !== 'verifyEmail' || started.current) return;
     started.current = true;
     setState('busy');
-    api
-      .post('verify_email', { code }, typed<OkReply>())
+    accountCalls(api)
+      .verifyEmail(code)
       .then(() => setState('done'))
       .catch((err: unknown) => {
         setError(message(err));
@@ -49,7 +50,7 @@ export function ActionCodeView({
     setState('busy');
     setError(null);
     try {
-      await api.post('password_reset/confirm', { code, password }, typed<OkReply>());
+      await accountCalls(api).confirmPasswordReset(code, password);
       setState('done');
     } catch (err) {
       setError(message(err));

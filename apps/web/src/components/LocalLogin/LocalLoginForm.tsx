@@ -6,9 +6,6 @@ import {
   FIELD_LIMITS,
   FIELD_TEXTS,
   isStrongPassword,
-  type LoginReply,
-  type OkReply,
-  type SignupReply,
 } from '@pacebeat/contract';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -17,7 +14,8 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
-import { isApiError, type ApiClient, typed } from '../../api/client.ts';
+import { isApiError, type ApiClient } from '../../api/client.ts';
+import { accountCalls } from '../../session/account-calls.ts';
 import { plainMessage } from '../../api/plain-message.ts';
 import { PRIVACY_URL, TERMS_URL } from '../TermsAndPrivacy/TermsAndPrivacy.tsx';
 
@@ -108,26 +106,17 @@ export function LocalLoginForm({
     const found = validate(mode, email, name, password);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
-    const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     setBusy(true);
     try {
       if (mode === 'signIn') {
-        await api.post(
-          'login',
-          { provider: 'local', email, password, time_zone: timeZone },
-          typed<LoginReply>(),
-        );
+        await accountCalls(api).loginLocal(email, password);
         onSignedIn();
       } else if (mode === 'signUp') {
-        const reply = await api.post(
-          'signup',
-          { email, name, password, time_zone: timeZone },
-          typed<SignupReply>(),
-        );
+        const reply = await accountCalls(api).signup(email, name, password);
         if (reply.data.signed_in) onSignedIn();
         else onVerificationSent();
       } else {
-        await api.post('password_reset', { email }, typed<OkReply>());
+        await accountCalls(api).passwordReset(email);
         setResetSent(true);
       }
     } catch (error) {
