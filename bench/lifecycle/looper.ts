@@ -40,6 +40,7 @@ export function startLooper(o: LooperOptions) {
   let artists: string[] = [];
   let sources: Array<{ kind: string; source_id: string }> = [];
   let lastReconnect = Date.now();
+  let learnedAt = 0;
   let reconnecting: Promise<void> | undefined;
 
   const count = (route: string, status: string) => {
@@ -92,7 +93,7 @@ export function startLooper(o: LooperOptions) {
     }
   };
 
-  /** Targets the loop made and could not delete (a 429 on the delete): deleted first next time round. */
+  /** Targets the loop made and could not delete (a 429 on the delete): deleted with the next reads. */
   const leftovers = async () => {
     const t = await call('GET', '/api/spotify/targets', '/api/spotify/targets');
     if (t?.status !== 200) return;
@@ -103,8 +104,12 @@ export function startLooper(o: LooperOptions) {
 
   const round = async (worker: number) => {
     const i = n++;
-    if (i % 20 === 0) await learn();
-    if (i % 5 === 0) await leftovers();
+    // Reads (no Spotify calls) at most every 20 s: the loop is about the routes that cost calls.
+    if (Date.now() - learnedAt > 20_000) {
+      learnedAt = Date.now();
+      await learn();
+      await leftovers();
+    }
     // A target: added, renamed, its range changed, deleted.
     const lo = 140 + (i % 30);
     const add = await call('POST', '/api/spotify/targets', '/api/spotify/targets', {
