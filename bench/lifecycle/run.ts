@@ -20,6 +20,8 @@ import { AppClient, type Session } from './app-client.ts';
 import { shiftDatabaseTimes } from './db-clock.ts';
 import { pacebeatPlaylists, scoreRunner, type RunnerLife, type RunnerScore } from './score.ts';
 import { dayTable, pct, runnerTable, statusDiff, type DayRow } from './report.ts';
+import { fairCompare, fairSummary, type FairRecord } from './fair.ts';
+import { emptyCounts, startLooper, type LooperCounts } from './looper.ts';
 import { serverProcess } from './server.ts';
 import { commitOf, describeTree, makeSnapshot, runInSnapshot } from './snapshot.ts';
 import { addOwnSongs, fits, growLibraries, removeSongs, rng, shareTaste, Truth } from './world.ts';
@@ -40,6 +42,20 @@ const { values: opt } = parseArgs({
     json: { type: 'string' },
     /** Print the tables of an earlier run's `--json` file and exit. */
     reprint: { type: 'string' },
+    /** Issue 24: this runner's client loops over every route that costs Spotify calls (looper.ts). */
+    looper: { type: 'string' },
+    /** The looper disconnects and connects again every so many real seconds. */
+    'looper-reconnect-s': { type: 'string', default: '60' },
+    /** The looper's requests in flight at once. */
+    'looper-parallel': { type: 'string', default: '1' },
+    /**
+     * Hours of action limits a simulated day holds for the looper: a day is minutes here, so the limits'
+     * windows (per hour, ACTION_LIMITS) would give it one hour's allowance a day; every day-minutes/H the
+     * looper's counted actions move back one hour, so a day gives it H hours' allowance, as a real day would.
+     */
+    'looper-hours-per-day': { type: 'string', default: '24' },
+    /** Print the fair-share comparison of two runs' `--json` files (without, then with the looper) and exit. */
+    compare: { type: 'string', multiple: true },
   },
 });
 
@@ -52,6 +68,18 @@ if (opt.commit && !process.env['LIFECYCLE_SNAPSHOT']) {
   const label = `${sha.slice(0, 12)}${worldSha ? ` (world of ${worldSha.slice(0, 12)})` : ''}`;
   process.stderr.write(`running commit ${label} from ${dir}\n`);
   process.exit(await runInSnapshot(dir, label, args));
+}
+
+if (opt.compare) {
+  const [a, b] = await Promise.all(
+    opt.compare.map(
+      async (f) => JSON.parse(await fs.readFile(f, 'utf8')) as { commit: string; fair: FairRecord },
+    ),
+  );
+  if (!a?.fair || !b?.fair)
+    throw new Error('--compare WITHOUT.json --compare WITH.json (runs with fair data)');
+  process.stdout.write(`${fairCompare(a.fair, b.fair)}\n`);
+  process.exit(0);
 }
 
 if (opt.reprint) {
@@ -68,6 +96,8 @@ const SEED = Number(opt.seed);
 const COMMIT = process.env['LIFECYCLE_COMMIT'] ?? describeTree(repoRoot);
 const RUNNERS = ['ana.runs', 'ben.pace', 'chloe', 'dana', 'eli'] as const;
 type RunnerId = (typeof RUNNERS)[number];
+const LOOPER = opt.looper as RunnerId | undefined;
+if (LOOPER && !RUNNERS.includes(LOOPER)) throw new Error(`--looper: one of ${RUNNERS.join(', ')}`);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const t0 = Date.now();
@@ -210,7 +240,133 @@ async function connect(day: number, id: RunnerId, why: string) {
   }
   r.connected = true;
   r.disabled = false;
-  note(day, `${id} connects Spotify (${why}): "${res.display_name}"`);
+  if (why === 'looper reconnect') say(`${id} connects Spotify again (${why})`);
+  else note(day, `${id} connects Spotify (${why}): "${res.display_name}"`);
+  if (!firstLink.has(id)) watchFirstLink(id, day);
+}
+
+// ---- issue 24: the first playlist link of each runner, and the looper ------------------------------
+
+/** Real-time intervals the server was down for the night (left out of the time to a first playlist). */
+const nights: Array<[number, number]> = [];
+const offlineBetween = (a: number, b: number) =>
+  nights.reduce((n, [s, e]) => n + Math.max(0, Math.min(e, b) - Math.max(s, a)), 0);
+const firstLink = new Map<
+  RunnerId,
+  { connectedAt: number; day: number; seconds?: number; foundDay?: number }
+>();
+let benchDone = false;
+/**
+ * From a runner's first connect, GET /api/spotify/targets every 15 s (as the status page polls) until a
+ * target has a playlist link (`public_url`); the seconds taken, nights left out.
+ */
+function watchFirstLink(id: RunnerId, day: number) {
+  const entry: { connectedAt: number; day: number; seconds?: number; foundDay?: number } = {
+    connectedAt: Date.now(),
+    day,
+  };
+  firstLink.set(id, entry);
+  void (async () => {
+    while (!benchDone) {
+      const t = await app
+        .call(runner(id).session!.cookie, 'GET', '/api/spotify/targets')
+        .catch(() => undefined);
+      if (
+        t?.status === 200 &&
+        (t.body.data.targets as Array<{ public_url: string | null }>).some((x) => x.public_url)
+      ) {
+        const now = Date.now();
+        entry.seconds = Math.round((now - entry.connectedAt - offlineBetween(entry.connectedAt, now)) / 1000);
+        entry.foundDay = today;
+        note(today, `${id}'s first playlist link after ${entry.seconds} s (connected day ${entry.day})`);
+        return;
+      }
+      await sleep(15_000);
+    }
+  })();
+}
+
+const looperTotal: LooperCounts = emptyCounts();
+const looperByDay: LooperCounts[] = [];
+/** Starts the looper once its runner is connected; the returned stop() ends it for the day. */
+function looperDay(day: number) {
+  if (!LOOPER) return { stop: async () => {} };
+  const counts = emptyCounts();
+  looperByDay[day - 1] = counts;
+  let stopped = false;
+  const hours = Number(opt['looper-hours-per-day']);
+  let hoursPassed = 0;
+  const clock =
+    hours > 1
+      ? setInterval(() => {
+          hoursPassed++;
+          db.query(`update auth_attempts set at = at - interval '1 hour' where kind = 'action'`).catch(
+            (err: unknown) => say(`looper clock: ${String(err)}`),
+          );
+        }, DAY_MS / hours)
+      : undefined;
+  let loop: ReturnType<typeof startLooper> | undefined;
+  const waiting = (async () => {
+    while (!stopped && !runner(LOOPER).connected) await sleep(1000);
+    if (stopped) return;
+    say(`looper ${LOOPER} starts looping (day ${day})`);
+    loop = startLooper({
+      app,
+      session: () => runner(LOOPER).session!,
+      reconnect: async () => {
+        await app.disconnect(runner(LOOPER).session!);
+        runner(LOOPER).connected = false;
+        await connect(day, LOOPER, 'looper reconnect');
+      },
+      reconnectEveryS: Number(opt['looper-reconnect-s']),
+      parallel: Number(opt['looper-parallel']),
+      counts,
+      log: say,
+    });
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(clock);
+      await waiting;
+      await loop?.stop();
+      for (const [k, v] of Object.entries(counts.byStatus))
+        looperTotal.byStatus[k] = (looperTotal.byStatus[k] ?? 0) + v;
+      for (const [route, m] of Object.entries(counts.byRoute))
+        for (const [k, v] of Object.entries(m)) {
+          const r = (looperTotal.byRoute[route] ??= {});
+          r[k] = (r[k] ?? 0) + v;
+        }
+      looperTotal.requests += counts.requests;
+      looperTotal.reconnects += counts.reconnects;
+      const line = Object.entries(counts.byStatus)
+        .sort()
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(', ');
+      note(
+        day,
+        `looper ${LOOPER}: ${counts.requests} requests (${line}), ${counts.reconnects} reconnects; its action limits' hour passed ${hoursPassed} times`,
+      );
+    },
+  };
+}
+
+/** The product's own ledger of the day (spotify_call_ledger): calls by runner and priority. */
+const ledgerByDay: Array<Record<string, { calls: number; byPriority: Record<string, number> }>> = [];
+async function readLedger(day: number) {
+  const byUser = new Map([...runners].map(([id, r]) => [r.appUserId ?? `?${id}`, id as string]));
+  const q = await db.query<{ user_key: string; priority: number; calls: number }>(
+    `select user_key, priority, sum(calls)::int as calls from spotify_call_ledger
+      where day = (select max(day) from spotify_call_ledger) group by 1, 2`,
+  );
+  const out: Record<string, { calls: number; byPriority: Record<string, number> }> = {};
+  for (const r of q.rows) {
+    const who = byUser.get(r.user_key) ?? (r.user_key || '(none)');
+    const e = (out[who] ??= { calls: 0, byPriority: {} });
+    e.calls += r.calls;
+    e.byPriority[String(r.priority)] = (e.byPriority[String(r.priority)] ?? 0) + r.calls;
+  }
+  ledgerByDay[day - 1] = out;
 }
 
 /** The runner opens the app: whoami, the sources and the targets, as the status page reads them. */
@@ -612,6 +768,7 @@ try {
   note(0, `chloe follows ${shared.length} of ana.runs's followed artists and likes 30 of their songs`);
   for (let day = 1; day <= DAYS; day++) {
     if (day > 1) {
+      nights.push([Date.now(), 0]);
       const stopS = await server.stop();
       harvest(); // the calls of the shutdown still belong to the day that ends
       today = day;
@@ -625,8 +782,11 @@ try {
     }
     dayStarts.push(Date.now() + clockLeadMs);
     const readyS = await server.start(`day${day}`);
+    if (nights.length && nights.at(-1)![1] === 0) nights.at(-1)![1] = Date.now();
     say(`day ${day}: server ready in ${readyS.toFixed(1)} s`);
-    const ended = await liveDay(day, (until) => script(day, until));
+    const looping = looperDay(day);
+    const ended = await liveDay(day, (until) => script(day, until)).finally(() => looping.stop());
+    await readLedger(day).catch((err) => say(`ledger: ${String(err)}`));
     const row = await scoreDay(day, ended);
     rows.push(row);
     process.stdout.write(`\n${dayTable(rows)}\n`);
@@ -637,9 +797,45 @@ try {
   say(`failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   await server.kill();
 } finally {
+  benchDone = true;
   clearInterval(harvester);
   harvest();
 }
+const fair: FairRecord = {
+  looper: LOOPER ?? null,
+  looperOptions: LOOPER
+    ? {
+        reconnectEveryS: Number(opt['looper-reconnect-s']),
+        parallel: Number(opt['looper-parallel']),
+        hoursPerDay: Number(opt['looper-hours-per-day']),
+      }
+    : null,
+  dayMinutes: Number(opt['day-minutes']),
+  firstLink: Object.fromEntries(
+    [...firstLink].map(([id, e]) => [
+      id,
+      { day: e.day, seconds: e.seconds ?? null, foundDay: e.foundDay ?? null },
+    ]),
+  ),
+  placed: Object.fromEntries(
+    RUNNERS.map((id) => [id, rows.map((r) => r.runners.find((s) => s.runner === id)?.placed ?? 0)]),
+  ),
+  sandboxCalls: Object.fromEntries(
+    RUNNERS.map((id) => [id, rows.map((r) => r.runners.find((s) => s.runner === id)?.calls ?? 0)]),
+  ),
+  killedAdd: calls
+    .filter((c) => c.fault === 'slow after apply')
+    .map((c) => {
+      const pl = sb.world.playlist(/playlists\/([^/?]+)/.exec(c.url ?? '')?.[1] ?? '');
+      return { day: c.day, runner: pl ? sb.world.users[pl.owner]!.id : '?' };
+    }),
+  installationCalls: rows.map((r) => r.calls),
+  quotaUsed: rows.map((r) => r.quotaUsed),
+  refused429: rows.map((r) => r.refused429),
+  ledger: ledgerByDay,
+  looperByDay,
+  looperTotal,
+};
 
 const byRoute = new Map<string, number>();
 for (const c of calls)
@@ -675,13 +871,15 @@ const out = [
   last
     ? `Summary: ${last.placed} songs placed for ${last.runners.length} runners in ${rows.length} days with ${calls.filter((c) => !c.route.startsWith('accounts ')).length} Spotify calls; duplicates ${last.duplicates}, re-adds ${last.readds}, precision ${pct(last.right, last.placed)}, at 3:2 ${last.threeTwo}, recall over the scanned library ${pct(last.placedScanned, last.fittingScanned)}, status page ≠ playlists ${last.runners.reduce((n, s) => n + statusDiff(s), 0)}; most calls in a day ${Math.max(...rows.map((r) => r.calls))} (quota 1000).`
     : 'No day finished.',
+  '',
+  fairSummary(fair),
   `Logs: ${logDir}`,
 ];
 process.stdout.write(`${out.join('\n')}\n`);
 if (opt.json)
   await fs.writeFile(
     opt.json,
-    JSON.stringify({ commit: COMMIT, rows, events, calls: byRoute.size }, null, 1),
+    JSON.stringify({ commit: COMMIT, rows, events, calls: byRoute.size, fair }, null, 1),
   );
 await dbHandle.close();
 await sb.close();
