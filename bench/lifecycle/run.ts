@@ -222,15 +222,15 @@ const note = (day: number, s: string) => {
 
 async function connect(day: number, id: RunnerId, why: string) {
   const r = runner(id);
-  if (!r.session) {
-    r.session = await app.signUp(`${id.replace('.', '-')}@runners.example`, id, `Run4${id}-every-day`);
-    r.appUserId = (await app.whoami(r.session)).user.id;
-  }
   // The simulated Spotify fails now and then (transient failures), as the real one does: a runner whose
-  // consent page or token exchange failed starts again, as they would by pressing the button again.
+  // consent page or token exchange failed starts again, as they would by pressing the button again. So
+  // does one whose sign-up met the server down (day 2's SIGKILL can land during it).
   let res: { display_name: string } | undefined;
   for (let attempt = 1; !res; attempt++) {
     try {
+      if (!r.session)
+        r.session = await app.signUp(`${id.replace('.', '-')}@runners.example`, id, `Run4${id}-every-day`);
+      r.appUserId ??= (await app.whoami(r.session)).user.id;
       res = await app.connectSpotify(r.session, id);
     } catch (err) {
       if (attempt >= 4) throw err;
