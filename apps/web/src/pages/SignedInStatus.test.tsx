@@ -223,7 +223,7 @@ describe('the signed-in status page: timing (spec §4, §9)', () => {
     await waitFor(() => expect(calls).toMatchObject({ targets: 3, sources: 3 }));
   });
 
-  it('while a first fill has matches and no playlist yet, reads the targets every 5 s, then every 15 s again', async () => {
+  it('while a first fill is under way (no playlist yet), reads the targets every 5 s, then every 15 s again', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     let filling = true;
     const { api, calls } = statusApi({
@@ -231,7 +231,7 @@ describe('the signed-in status page: timing (spec §4, §9)', () => {
         jsonReply(200, {
           data: {
             targets: [target()],
-            first_fill: filling ? { matches: 12, needed: 50 } : null,
+            first_fill: filling ? { matches: 0, needed: 50 } : null, // still reading the library
           },
         }),
     });

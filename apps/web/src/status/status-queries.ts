@@ -15,9 +15,10 @@ import { useSession } from '../session/session-context.ts';
 /** After a successful load the status page reloads every 15 s (spec §4, §9). */
 export const RELOAD_AFTER_SUCCESS_MS = 15_000;
 /**
- * While the first fill has matches and no playlist exists yet, the targets are read every 5 s instead
- * (issue 23): the first playlists go out within 15 s of the first match, and their links should show
- * within seconds, not at the next 15 s poll. A new runner's first minute only; then the spec's 15 s.
+ * While the first fill is under way (no playlist exists yet), the targets are read every 5 s instead
+ * (issue 23): the line saying how far it is shows within seconds of Proceed, and the first playlists,
+ * which go out within 15 s of the first match, show within seconds too, not at the next 15 s poll. A new
+ * runner's first minute or so only; then the spec's 15 s.
  */
 export const FIRST_FILL_RELOAD_MS = 5_000;
 
@@ -38,9 +39,8 @@ function statusInterval(isSaving: () => boolean, soon?: (data: unknown) => boole
   };
 }
 
-/** A first fill under way: matches found, no playlist made yet. */
-const firstFillUnderWay = (data: unknown) =>
-  ((data as TargetsReply | undefined)?.data.first_fill?.matches ?? 0) > 0;
+/** A first fill under way: no playlist made yet (the reply's `first_fill` is null once one exists). */
+const firstFillUnderWay = (data: unknown) => (data as TargetsReply | undefined)?.data.first_fill != null;
 
 /** GET targets of the signed-in user (or the sudo user): one query, shared by the status and paces pages. */
 export const targetsQuery = (api: ApiClient, sudo: string | null) => ({
