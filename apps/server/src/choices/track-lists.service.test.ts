@@ -2,6 +2,7 @@
 // side by side (issue 24, item 2), and a read never gets a list computed before it arrived.
 import { describe, expect, it } from 'vitest';
 import type { MatchCandidate } from '../playlists/candidates.ts';
+import { candidate } from '../playlists/candidates.test-helper.ts';
 import type { CachedTempo } from '../tempo/tempo.repository.ts';
 import { SongSet } from '../playlists/song-identity.ts';
 import { createTrackListsService } from './track-lists.service.ts';
@@ -51,16 +52,7 @@ function service() {
       excludedArtists: new Set(),
     }),
   });
-  const song = (n: number): MatchCandidate => ({
-    trackId: `track${n}`,
-    recordingKey: `spotify:track${n}`,
-    title: `Song ${n}`,
-    artistIds: ['a1'],
-    durationMs: 200_000,
-    explicit: false,
-    fromLikedSongs: true,
-    rank: n,
-  });
+  const song = (n: number) => candidate(n, { recordingKey: `spotify:track${n}` });
   return { svc, seen, setLibrary: (n: number) => (library = Array.from({ length: n }, (_, i) => song(i))) };
 }
 

@@ -1,19 +1,9 @@
 // Per-target filters (issue 15) in matching: pure functions, no I/O.
 import { describe, expect, it } from 'vitest';
 import type { MatchCandidate } from './candidates.ts';
+import { candidate } from './candidates.test-helper.ts';
 import { fittingTracks, passesFilters, planAdds, trustedBpm, type TempoFact } from './matching.ts';
 
-const candidate = (n: number, over: Partial<MatchCandidate> = {}): MatchCandidate => ({
-  trackId: `track${n}`,
-  recordingKey: `isrc:REC${n}`,
-  title: `Song ${n}`,
-  artistIds: ['a1'],
-  durationMs: 200_000,
-  explicit: false,
-  fromLikedSongs: true,
-  rank: n,
-  ...over,
-});
 const tempos = (entries: Array<[number, number]>) =>
   new Map<string, TempoFact>(entries.map(([n, bpm]) => [`isrc:REC${n}`, { bpm, confidence: 0.85 }]));
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MatchCandidate } from './candidates.ts';
+import { candidate } from './candidates.test-helper.ts';
 import {
   DEFAULT_TARGETS,
   dueNow,
@@ -16,17 +16,6 @@ import {
 } from './matching.ts';
 import { SongSet } from './song-identity.ts';
 
-const candidate = (n: number, over: Partial<MatchCandidate> = {}): MatchCandidate => ({
-  trackId: `track${n}`,
-  recordingKey: `isrc:REC${n}`,
-  title: `Song ${n}`,
-  artistIds: ['a1'],
-  durationMs: 200_000,
-  explicit: false,
-  fromLikedSongs: true,
-  rank: n,
-  ...over,
-});
 /** A placed row of candidate n's track. */
 const placedRow = (n: number) => ({ trackId: `track${n}`, recordingKey: `isrc:REC${n}` });
 const tempo = (bpm: number | null, confidence = 0.85): TempoFact => ({ bpm, confidence });

@@ -1,20 +1,11 @@
 // planAdds with the runner's choices (pure): a correction is used over the resolver's tempo, whatever its
 // confidence, and is due at once; an excluded recording or artist is never planned.
 import { describe, expect, it } from 'vitest';
-import type { MatchCandidate } from './candidates.ts';
+import { candidate as aCandidate } from './candidates.test-helper.ts';
 import { DEFAULT_TARGETS, dueNow, planAdds, type TempoFact } from './matching.ts';
 import { excludedBy, NO_CHOICES, type RunnerChoices } from './runner-choices.ts';
 
-const candidate = (n: number, artistIds = ['a1']): MatchCandidate => ({
-  trackId: `track${n}`,
-  recordingKey: `isrc:REC${n}`,
-  title: `Song ${n}`,
-  artistIds,
-  durationMs: 200_000,
-  explicit: false,
-  fromLikedSongs: true,
-  rank: n,
-});
+const candidate = (n: number, artistIds = ['a1']) => aCandidate(n, { artistIds });
 const TARGETS = DEFAULT_TARGETS.map((t) => ({ id: `${t.minBpm}`, ...t }));
 const choices = (o: Partial<RunnerChoices>): RunnerChoices => ({ ...NO_CHOICES, ...o });
 const keysBy = (plan: Map<string, { recordingKey: string }[]>) =>
