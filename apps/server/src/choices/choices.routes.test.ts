@@ -2,9 +2,6 @@
 // 400s for every bad input, 404 for another user's target, sudo reads but never writes, paging of the
 // placed list, and the waiting and skipped lists as the writer's rules make them.
 import { randomUUID } from 'node:crypto';
-import os from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ErrorReply,
@@ -14,15 +11,11 @@ import {
   WhoamiReply,
 } from '@pacebeat/contract';
 import { eq } from 'drizzle-orm';
-import { createAccountsModule } from '../accounts/accounts.module.ts';
 import { playlistTargets } from '../db/playlists.schema.ts';
-import { loadConfig } from '../config.ts';
-import { buildApp } from '../http/app.ts';
-import { testOrigins } from '../../test/accounts-app.ts';
+import type { buildApp } from '../http/app.ts';
 import { testDb } from '../../test/db.ts';
 import type { MatchCandidate } from '../playlists/candidates.ts';
-import { createChoicesModule } from './choices.module.ts';
-import { candidatesOf, choicesFixtures, type SeededTrack } from './choices.test-helper.ts';
+import { candidatesOf, choicesApp, choicesFixtures, type SeededTrack } from './choices.test-helper.ts';
 import type { AddedPair } from './track-lists.repository.ts';
 
 const handle = testDb();
@@ -34,29 +27,14 @@ const removals: AddedPair[][] = [];
 let app: Awaited<ReturnType<typeof buildApp>>;
 
 beforeAll(async () => {
-  const log = pino({ level: 'silent' });
-  const config = loadConfig({ ADMIN_EMAILS: adminEmail });
-  const accounts = createAccountsModule(handle.db, { ...config, embedded: false }, log);
-  const choices = createChoicesModule(handle.db, {
+  app = await choicesApp(handle.db, fx, {
+    env: { ADMIN_EMAILS: adminEmail },
     listMatchCandidates: async (userId) => libraries.get(userId) ?? [],
-    tempos: fx.tempo,
-    placedSongs: fx.playlists.placedSongs,
     removeFromTargets: async (_userId, r) => {
       removals.push(r);
       return r.length;
     },
-    triggerSync: async () => undefined,
   });
-  app = await buildApp(
-    {
-      webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),
-      origins: testOrigins(config),
-      checkReady: async () => undefined,
-      accounts: { accounts: accounts.accounts, sessions: accounts.sessions },
-      choices: { choices: choices.service, trackLists: choices.trackLists },
-    },
-    { loggerInstance: log },
-  );
 });
 afterAll(async () => {
   await app.close();

@@ -1,19 +1,11 @@
 // A measurement, not a check (run with MEASURE_TRACK_LISTS=1): another runner's latency while one runner
 // keeps eight Waiting/Skipped reads of a 1,850-track library in flight (issue 24, item 2).
 import { randomUUID } from 'node:crypto';
-import os from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WhoamiReply } from '@pacebeat/contract';
-import { createAccountsModule } from '../accounts/accounts.module.ts';
-import { loadConfig } from '../config.ts';
-import { buildApp } from '../http/app.ts';
 import { createLibraryRepository } from '../library/library.repository.ts';
-import { testOrigins } from '../../test/accounts-app.ts';
 import { testDb } from '../../test/db.ts';
-import { createChoicesModule } from './choices.module.ts';
-import { choicesFixtures } from './choices.test-helper.ts';
+import { choicesApp, choicesFixtures } from './choices.test-helper.ts';
 
 const LIBRARY = 1850;
 const IN_FLIGHT = 8;
@@ -24,27 +16,12 @@ describe.runIf(process.env['MEASURE_TRACK_LISTS'])('track lists under load', () 
 
   it('measures another runner’s median latency', { timeout: 600_000 }, async () => {
     const fx = choicesFixtures(handle.db);
-    const log = pino({ level: 'silent' });
-    const config = loadConfig({ SIGNUP_MAX_PER_ADDRESS: '1000' });
-    const accounts = createAccountsModule(handle.db, { ...config, embedded: false }, log);
     const library = createLibraryRepository(handle.db);
-    const choices = createChoicesModule(handle.db, {
+    const app = await choicesApp(handle.db, fx, {
+      env: { SIGNUP_MAX_PER_ADDRESS: '1000' },
       listMatchCandidates: (userId) => library.listMatchCandidates(userId),
-      tempos: fx.tempo,
-      placedSongs: fx.playlists.placedSongs,
-      removeFromTargets: async () => 0,
-      triggerSync: async () => undefined,
     });
-    const app = await buildApp(
-      {
-        webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),
-        origins: testOrigins(config),
-        checkReady: async () => undefined,
-        accounts: { accounts: accounts.accounts, sessions: accounts.sessions },
-        choices: { choices: choices.service, trackLists: choices.trackLists },
-      },
-      { loggerInstance: log },
-    );
+
     const runner = async (tracks: number) => {
       const res = await app.inject({
         method: 'POST',
