@@ -211,7 +211,9 @@ describe('the signed-in status page: timing (spec §4, §9)', () => {
 
   it('reloads both tables every 15 s after a success', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    const { api, calls } = statusApi();
+    // A runner whose playlists exist (before the first one, the targets are read every 5 s: below).
+    const playlist = target({ public_url: 'https://open.spotify.com/playlist/p1' });
+    const { api, calls } = statusApi({ targets: () => jsonReply(200, targetsReply([playlist])) });
     renderApp('/', api);
     await screen.findByRole('table', { name: 'Sources' });
     expect(calls).toMatchObject({ targets: 1, sources: 1 });
@@ -225,13 +227,19 @@ describe('the signed-in status page: timing (spec §4, §9)', () => {
 
   it('while a first fill is under way (no playlist yet), reads the targets every 5 s, then every 15 s again', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    let filling = true;
+    // Right after Proceed the writer has not planned yet (`first_fill` null), then it counts matches,
+    // then the first playlists exist.
+    let phase: 'before the first plan' | 'planned' | 'playlists made' = 'before the first plan';
     const { api, calls } = statusApi({
       targets: () =>
         jsonReply(200, {
           data: {
-            targets: [target()],
-            first_fill: filling ? { matches: 0, needed: 50 } : null, // still reading the library
+            targets: [
+              target(
+                phase === 'playlists made' ? { public_url: 'https://open.spotify.com/playlist/p1' } : {},
+              ),
+            ],
+            first_fill: phase === 'planned' ? { matches: 0, needed: 50 } : null,
           },
         }),
     });
@@ -240,13 +248,16 @@ describe('the signed-in status page: timing (spec §4, §9)', () => {
     expect(calls).toMatchObject({ targets: 1, sources: 1 });
     await vi.advanceTimersByTimeAsync(5_500);
     await waitFor(() => expect(calls).toMatchObject({ targets: 2, sources: 1 }));
-    filling = false; // the first playlists are made
+    phase = 'planned';
     await vi.advanceTimersByTimeAsync(5_000);
     await waitFor(() => expect(calls.targets).toBe(3));
-    await vi.advanceTimersByTimeAsync(10_000);
-    expect(calls.targets).toBe(3); // back to the spec's 15 s
-    await vi.advanceTimersByTimeAsync(6_000);
+    phase = 'playlists made';
+    await vi.advanceTimersByTimeAsync(5_000);
     await waitFor(() => expect(calls.targets).toBe(4));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(calls.targets).toBe(4); // back to the spec's 15 s
+    await vi.advanceTimersByTimeAsync(6_000);
+    await waitFor(() => expect(calls.targets).toBe(5));
   });
 
   it('after a failure that is not a 401: the error flag, then a retry after 10 s', async () => {

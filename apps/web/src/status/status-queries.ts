@@ -10,6 +10,7 @@ import { useEffect } from 'react';
 import { isApiError, typed, type ApiClient } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { RETRY_AFTER_ERROR_MS } from '../timing.ts';
+import { firstFillText } from './status-format.ts';
 import { useSession } from '../session/session-context.ts';
 
 /** After a successful load the status page reloads every 15 s (spec §4, §9). */
@@ -39,8 +40,15 @@ function statusInterval(isSaving: () => boolean, soon?: (data: unknown) => boole
   };
 }
 
-/** A first fill under way: no playlist made yet (the reply's `first_fill` is null once one exists). */
-const firstFillUnderWay = (data: unknown) => (data as TargetsReply | undefined)?.data.first_fill != null;
+/**
+ * A first fill under way: the page says how far it is (firstFillText), so no playlist exists yet. This
+ * includes the seconds before the writer's first plan (`first_fill` still null, no target written), so the
+ * read right after Proceed is followed by another 5 s later, not 15 s.
+ */
+const firstFillUnderWay = (data: unknown) => {
+  const reply = (data as TargetsReply | undefined)?.data;
+  return reply !== undefined && firstFillText(reply.first_fill ?? null, reply.targets) !== null;
+};
 
 /** GET targets of the signed-in user (or the sudo user): one query, shared by the status and paces pages. */
 export const targetsQuery = (api: ApiClient, sudo: string | null) => ({
