@@ -51,8 +51,9 @@ log(
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'pacebeat-bench-backup-'));
 await fs.chmod(dir, 0o755);
 const server = await startEmbeddedPostgres(path.join(dir, 'pg'), pino({ level: 'silent' }));
-const dbUrl = (name: string) => server.url.replace(/\/pacebeat$/, `/${name}`);
-const admin = new pg.Client({ connectionString: server.url });
+// The superuser's URL: the app's own role (server.url) may not create databases.
+const dbUrl = (name: string) => server.adminUrl.replace(/\/pacebeat$/, `/${name}`);
+const admin = new pg.Client({ connectionString: server.adminUrl });
 await admin.connect();
 for (const name of ['source', 'target']) await admin.query(`create database ${name}`);
 await admin.end();

@@ -91,7 +91,7 @@ try {
 
       // 1. A full scan, start to end.
       const t0 = performance.now();
-      const scan = await startScan(pg.url, sandbox, c.user, { LIBRARY_CATALOG_GROUPS: GROUPS_SETTING });
+      const scan = await startScan(pg.adminUrl, sandbox, c.user, { LIBRARY_CATALOG_GROUPS: GROUPS_SETTING });
       const { units } = await scan.untilIdle();
       const wall = (performance.now() - t0) / 1000;
       const ledger = await scan.ledger();
@@ -126,10 +126,12 @@ try {
             minRetryAfterSeconds: 13 * 3600,
           },
         });
-        const again = await startScan(pg.url, sandbox, c.user, { LIBRARY_CATALOG_GROUPS: GROUPS_SETTING });
+        const again = await startScan(pg.adminUrl, sandbox, c.user, {
+          LIBRARY_CATALOG_GROUPS: GROUPS_SETTING,
+        });
         const first = await again.untilIdle();
         sandbox.admin.advanceClock(86_400);
-        again.restart(); // the job runs again the next day, from what PostgreSQL holds
+        await again.restart(); // the job runs again the next day, from what PostgreSQL holds
         const second = await again.untilIdle();
         const all = sandbox.admin.requests({ service: 'spotify-api', userId: c.user });
         const got = all.filter((r) => r.status === 200 && r.method === 'GET').map((r) => r.url);

@@ -1,18 +1,18 @@
-// One library scan of a simulated user by the product's code (Spotify module + library module), each in
+// One library scan of a simulated user by the product's code (the one composition, compose.ts), each in
 // its own fresh database (catalogs are shared per installation, so a second scan in the same database
 // would find them read). Units run back to back as the library-scan job would run them.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import type { Sandbox } from '@pacebeat/sandbox';
+import { composePacebeat } from '../../apps/server/src/compose.ts';
+import { loadConfig } from '../../apps/server/src/config.ts';
 import { createDb } from '../../apps/server/src/db/client.ts';
 import { runMigrations } from '../../apps/server/src/db/migrate.ts';
-import { LibraryConfigSchema } from '../../apps/server/src/library/library.config.ts';
-import { createLibraryModule } from '../../apps/server/src/library/library.module.ts';
+import type { JobQueue } from '../../apps/server/src/jobs/registry.ts';
 import { PRIORITIES } from '../../apps/server/src/spotify/budget.ts';
 import { sandboxSpotifyEndpoints } from '../../apps/server/src/spotify/demo.ts';
 import { SpotifyDeferredError } from '../../apps/server/src/spotify/errors.ts';
-import { createSpotifyModule } from '../../apps/server/src/spotify/spotify.module.ts';
 
 const log = pino({ level: 'silent' });
 
@@ -47,7 +47,7 @@ export interface ScanRun {
   /** Runs units until the scan is idle, or until Spotify defers it (then `deferred`). */
   untilIdle(): Promise<{ units: number; deferred?: Date }>;
   /** Same database, a new "process" (new Spotify and library modules, a fresh budget key). */
-  restart(): void;
+  restart(): Promise<void>;
   ledger(): Promise<Array<{ endpoint: string; purpose: string; priority: string; calls: number }>>;
   tempoQueued: number;
   candidates(): Promise<number>;
@@ -65,42 +65,39 @@ export async function startScan(
   const handle = await freshDatabase(serverUrl);
   const dataDir = process.env['TMPDIR'] ?? '/tmp';
   let tempoQueued = 0;
-  const make = () => {
-    const spotify = createSpotifyModule(
-      handle.db,
-      sandboxSpotifyEndpoints(sandbox),
-      {
-        SPOTIFY_RATE_PER_30S: null,
-        SPOTIFY_DAILY_QUOTA: null,
-        SPOTIFY_TIMEOUT_SECONDS: 10,
-        TOKEN_ENCRYPTION_KEY: 'cd'.repeat(32),
-        dataDir,
-      },
-      log,
-      { budgetKey: `bench-${randomUUID()}` },
-    );
-    const library = createLibraryModule(handle.db, {
-      spotify,
-      tempoLookups: {
-        enqueue: async (tracks) => {
-          tempoQueued += tracks.length;
-          return Math.ceil(tracks.length / 50);
-        },
-      },
-      queue: { wake: async () => undefined, later: async () => undefined },
-      config: LibraryConfigSchema.parse(config),
-      log,
-    });
-    return { spotify, library };
+  // The app composed as main.ts composes it (compose.ts); its job queue only counts what it is asked to
+  // queue (the benchmark runs the scan's units itself, back to back).
+  const jobs: JobQueue = {
+    send: async (name, payload) => {
+      if (name === 'tempo-lookup') tempoQueued += (payload as { tracks: unknown[] }).tracks.length;
+      return randomUUID();
+    },
+    wake: async () => undefined,
   };
+  const make = () =>
+    composePacebeat({
+      db: handle.db,
+      config: loadConfig({
+        ...config,
+        DATA_DIR: dataDir,
+        TOKEN_ENCRYPTION_KEY: 'cd'.repeat(32),
+        SPOTIFY_RATE_PER_30S: 'unlimited',
+        SPOTIFY_DAILY_QUOTA: 'unlimited',
+      }),
+      log,
+      embedded: false,
+      spotifyEndpoints: sandboxSpotifyEndpoints(sandbox),
+      jobs,
+      overrides: { spotify: { budgetKey: `bench-${randomUUID()}` } },
+    });
   let p = make();
   const rows = await handle.db.execute<{ id: string }>(
     sql`insert into users (email, name) values (${`bench-${randomUUID()}@example.org`}, 'Bench') returning id`,
   );
   const userId = rows.rows[0]!.id;
   const tokens = sandbox.admin.connect({ userId: spotifyUser });
+  // The connect's event starts the library (and makes the default targets), as in the product.
   await p.spotify.connect.connect(userId, { ...tokens, refresh_token: tokens.refresh_token! });
-  await p.library.service.connected(userId, spotifyUser);
 
   return {
     userId,
@@ -118,7 +115,8 @@ export async function startScan(
         }
       }
     },
-    restart() {
+    async restart() {
+      await p.accounts.close();
       p = make();
     },
     async ledger() {
@@ -169,6 +167,9 @@ export async function startScan(
     async candidates() {
       return (await p.library.listMatchCandidates(userId)).length;
     },
-    close: () => handle.close(),
+    async close() {
+      await p.accounts.close();
+      await handle.close();
+    },
   };
 }
