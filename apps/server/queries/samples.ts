@@ -1,26 +1,26 @@
 // The fixed arguments each repository method is called with by generate.ts (npm run db:queries): every
 // method of every *.repository.ts needs at least one case, or tsc, the generator and queries.test.ts fail.
-import { createAuthAttemptRepository } from '../../accounts/auth-attempt.repository.ts';
-import { createChoicesRepository } from '../../choices/choices.repository.ts';
-import { createTrackListsRepository } from '../../choices/track-lists.repository.ts';
-import { createCatalogRepository, type CatalogRepository } from '../../library/catalog.repository.ts';
-import { createArtistSetRepository, type ArtistSetRepository } from '../../library/artist-set.repository.ts';
-import { createLibraryRepository } from '../../library/library.repository.ts';
-import { createSourceRepository, type SourceRepository } from '../../library/source.repository.ts';
-import { createSourceStatsRepository } from '../../library/source-stats.repository.ts';
-import { createEmailCodeRepository } from '../../accounts/email-code.repository.ts';
-import { createSessionRepository } from '../../accounts/session.repository.ts';
-import { createUserRepository } from '../../accounts/user.repository.ts';
-import { createPlaylistsRepository } from '../../playlists/playlists.repository.ts';
-import { createRemovalsRepository, type RemovalsRepository } from '../../playlists/removals.repository.ts';
-import { createTargetsRepository } from '../../playlists/targets.repository.ts';
-import { createTempoHistogramRepository } from '../../library/tempo-histogram.repository.ts';
-import { createSpotifyAccountRepository } from '../../spotify/account.repository.ts';
-import { createBudgetRepository } from '../../spotify/budget.repository.ts';
-import { createTokenKeyRepository } from '../../spotify/token-key.repository.ts';
-import { createMetricsRepository } from '../../metrics/metrics.repository.ts';
-import { createTempoRepository } from '../../tempo/tempo.repository.ts';
-import type { Db } from '../client.ts';
+import { createAuthAttemptRepository } from '../src/accounts/auth-attempt.repository.ts';
+import { createChoicesRepository } from '../src/choices/choices.repository.ts';
+import { createTrackListsRepository } from '../src/choices/track-lists.repository.ts';
+import { createCatalogRepository, type CatalogRepository } from '../src/library/catalog.repository.ts';
+import { createArtistSetRepository, type ArtistSetRepository } from '../src/library/artist-set.repository.ts';
+import { createLibraryRepository } from '../src/library/library.repository.ts';
+import { createSourceRepository, type SourceRepository } from '../src/library/source.repository.ts';
+import { createSourceStatsRepository } from '../src/library/source-stats.repository.ts';
+import { createEmailCodeRepository } from '../src/accounts/email-code.repository.ts';
+import { createSessionRepository } from '../src/accounts/session.repository.ts';
+import { createUserRepository } from '../src/accounts/user.repository.ts';
+import { createPlaylistsRepository } from '../src/playlists/playlists.repository.ts';
+import { createRemovalsRepository, type RemovalsRepository } from '../src/playlists/removals.repository.ts';
+import { createTargetsRepository } from '../src/playlists/targets.repository.ts';
+import { createTempoHistogramRepository } from '../src/library/tempo-histogram.repository.ts';
+import { createSpotifyAccountRepository } from '../src/spotify/account.repository.ts';
+import { createBudgetRepository } from '../src/spotify/budget.repository.ts';
+import { createTokenKeyRepository } from '../src/spotify/token-key.repository.ts';
+import { createMetricsRepository } from '../src/metrics/metrics.repository.ts';
+import { createTempoRepository } from '../src/tempo/tempo.repository.ts';
+import type { Db } from '../src/db/client.ts';
 
 export type Method = (...args: never[]) => Promise<unknown>;
 

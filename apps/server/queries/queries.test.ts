@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { readSnapshots, render, unlistedRepositories } from './generate.ts';
 import { repository } from './samples.ts';
 
-const RUN = 'run `npm run db:queries` and commit apps/server/src/db/queries/*.sql';
+const RUN = 'run `npm run db:queries` and commit apps/server/queries/*.sql';
 
 describe('SQL snapshots of the repositories', () => {
   it('list every *.repository.ts', () => {
-    expect(unlistedRepositories(), 'add these to REPOSITORIES in db/queries/samples.ts').toEqual([]);
+    expect(unlistedRepositories(), 'add these to REPOSITORIES in queries/samples.ts').toEqual([]);
   });
 
   it('are up to date', async () => {
