@@ -40,6 +40,9 @@ export async function buildFullApp(env: Record<string, string> = {}): Promise<Fu
     log,
     embedded: false,
     spotifyEndpoints: sandboxSpotifyEndpoints(harness.sandbox),
+    // Its own row of the setup page's client id: the fuzzer may save one (admin cookie), others never see it.
+    spotifyAppRow: `test-${randomUUID()}`,
+    origins: testOrigins(config),
     demo: {
       baseUrls: harness.sandbox.baseUrls,
       getsongbpmKey: harness.sandbox.admin.config().getsongbpm.apiKeys[0]!,

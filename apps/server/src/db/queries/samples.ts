@@ -17,6 +17,7 @@ import { createTargetsRepository } from '../../playlists/targets.repository.ts';
 import { createTempoHistogramRepository } from '../../library/tempo-histogram.repository.ts';
 import { createSpotifyAccountRepository } from '../../spotify/account.repository.ts';
 import { createBudgetRepository } from '../../spotify/budget.repository.ts';
+import { createSpotifyAppRepository } from '../../spotify/spotify-app.repository.ts';
 import { createTokenKeyRepository } from '../../spotify/token-key.repository.ts';
 import { createMetricsRepository } from '../../metrics/metrics.repository.ts';
 import { createTempoRepository } from '../../tempo/tempo.repository.ts';
@@ -357,6 +358,7 @@ export const REPOSITORIES = [
       },
       markDisabled: { args: [USER_ID, 'revoked'] },
       findByAccountId: { args: ['spotify-account-id'] },
+      linkedUserIds: { args: [] },
       link: {
         label: 'account not linked to another user',
         args: [
@@ -430,6 +432,15 @@ export const REPOSITORIES = [
         { label: 'one user since a day', args: [{ userKey: USER_ID, sinceDay: '2026-01-01' }] },
       ],
       forgetUserInLedger: { args: [USER_ID] },
+    },
+  }),
+  repository({
+    source: 'spotify/spotify-app.repository.ts',
+    name: 'SpotifyAppRepository',
+    create: (db: Db) => createSpotifyAppRepository(db),
+    samples: {
+      get: { args: [] },
+      save: { args: ['0123456789abcdef0123456789abcdef', USER_ID] },
     },
   }),
   repository({
