@@ -116,14 +116,30 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
+/** The connect page at the address this page is open at: the redirect URI the admin needs first. */
+const pageRedirectUri = () => `${window.location.origin}/connect/spotify`;
+
 function RedirectUris({ data }: { data: SetupData }) {
+  const here = pageRedirectUri();
   const accepted = data.redirect_uris.filter((r) => r.accepted);
+  const mine = accepted.filter((r) => r.uri === here);
+  const others = accepted.filter((r) => r.uri !== here);
   const refused = data.redirect_uris.filter((r) => !r.accepted);
   return (
     <Stack spacing={1}>
-      {accepted.map((r) => (
+      {(mine.length > 0 ? mine : others).map((r) => (
         <CopyLine key={r.uri} text={r.uri} />
       ))}
+      {mine.length > 0 && others.length > 0 && (
+        <>
+          <Typography variant="body2" color="text.secondary">
+            {T.otherAddresses}
+          </Typography>
+          {others.map((r) => (
+            <CopyLine key={r.uri} text={r.uri} />
+          ))}
+        </>
+      )}
       {refused.length > 0 && (
         <Box>
           <Typography variant="body2" color="text.secondary">
@@ -172,7 +188,12 @@ function CopyLine({ text }: { text: string }) {
       >
         {text}
       </Box>
-      <Button size="small" variant="outlined" onClick={() => void copy()} aria-label={`${T.copy} ${text}`}>
+      <Button
+        size="small"
+        variant="outlined"
+        onClick={() => void copy()}
+        aria-label={`${copied === 'yes' ? T.copied : T.copy} ${text}`}
+      >
         {copied === 'yes' ? T.copied : T.copy}
       </Button>
       {copied === 'no' && (
@@ -270,7 +291,7 @@ type CheckState =
 function CheckPanel({ data }: { data: SetupData }) {
   const { checkRedirects } = useSetupWrites();
   const [state, setState] = useState<CheckState>({ step: 'idle' });
-  const here = `${window.location.origin}/connect/spotify`;
+  const here = pageRedirectUri();
   const mine = data.redirect_uris.find((r) => r.uri === here && r.accepted);
   const firstAccepted = data.redirect_uris.find((r) => r.accepted);
 
@@ -324,9 +345,18 @@ function CheckPanel({ data }: { data: SetupData }) {
         {T.checkButton}
       </Button>
       {checkRedirects.isError && <Alert severity="error">{plainMessage(checkRedirects.error)}</Alert>}
-      {redirectChecks.map((c) => (
-        <Outcome key={c.uri} ok={c.ok} explanation={c.explanation} says={c.spotify_says} />
-      ))}
+      {/* This page's address first; another one Spotify refuses matters only to whoever opens Pacebeat there. */}
+      {[...redirectChecks.filter((c) => c.uri === here), ...redirectChecks.filter((c) => c.uri !== here)].map(
+        (c) => (
+          <Outcome
+            key={c.uri}
+            ok={c.ok}
+            optional={c.uri !== here && !c.ok ? T.onlyIfOpenedAt(new URL(c.uri).origin) : undefined}
+            explanation={c.explanation}
+            says={c.spotify_says}
+          />
+        ),
+      )}
       {state.step === 'redirects' && <CircularProgress size={20} aria-label="Checking" />}
       {state.step === 'waiting' && (
         <Alert severity="info" role="status">
@@ -353,9 +383,12 @@ function CheckPanel({ data }: { data: SetupData }) {
   );
 }
 
-function Outcome({ ok, explanation, says }: { ok: boolean; explanation: string; says: string | null }) {
+function Outcome(props: { ok: boolean; explanation: string; says: string | null; optional?: string }) {
+  const { ok, explanation, says, optional } = props;
+  const severity = ok ? 'success' : optional ? 'warning' : 'error';
   return (
-    <Alert severity={ok ? 'success' : 'error'} role={ok ? 'status' : 'alert'} sx={{ width: '100%' }}>
+    <Alert severity={severity} role={ok || optional ? 'status' : 'alert'} sx={{ width: '100%' }}>
+      {optional && `${optional} `}
       {explanation}
       {says && (
         <Typography variant="body2" sx={{ mt: 0.5 }}>

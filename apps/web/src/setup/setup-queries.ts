@@ -50,6 +50,8 @@ export function useSetupWrites() {
         // The banner and the status page follow: whoami says demo or not, and who is connected.
         requestRefresh();
         void client.invalidateQueries({ queryKey: ['spotify'] });
+        // The tempo services follow the Spotify in force (demo mode's simulated GetSongBPM has a key).
+        void client.invalidateQueries({ queryKey: queryKeys.tempoCredits });
       },
     }),
     checkRedirects: useMutation({ mutationFn: () => setupCalls(api).checkRedirects() }),

@@ -13,7 +13,10 @@ export const SETUP_PAGE = {
   dashboardLink: 'Open the Spotify developer dashboard',
   step2: '2. Paste the redirect URI',
   step2Body:
-    'In the same form (or later under Edit settings), add this Redirect URI exactly, then save. Spotify compares it letter for letter: scheme, address, port and path.',
+    'In the same form (or later under Edit settings), add this Redirect URI exactly, then save: it is the address this page is open at. Spotify compares it letter for letter: scheme, address, port and path.',
+  otherAddresses:
+    'Pacebeat also answers at these addresses; add their redirect URIs too only if someone opens Pacebeat there:',
+  onlyIfOpenedAt: (origin: string) => `Needed only if someone opens Pacebeat at ${origin}:`,
   refusedTitle: 'Addresses Spotify will not accept',
   step3: '3. Know the development-mode rules',
   rules: [
