@@ -14,7 +14,7 @@ import { createLibraryModule, libraryScanQueue } from './library/library.module.
 import type { Metrics } from './metrics/metrics.ts';
 import { createPlaylistsModule, type PlaylistsModuleDeps } from './playlists/playlists.module.ts';
 import { appOrigins, type AppOrigins } from './http/origins.ts';
-import { createSetupService } from './spotify/setup.service.ts';
+import { createSetupService, type SetupServiceDeps } from './spotify/setup.service.ts';
 import { createSpotifyAppRepository } from './spotify/spotify-app.repository.ts';
 import { createSpotifyAppSettings } from './spotify/spotify-app.service.ts';
 import {
@@ -102,6 +102,8 @@ export interface ComposeOptions {
     tempo?: Omit<TempoModuleOptions, 'estimatePreview'>;
     playlists?: Pick<PlaylistsModuleDeps, 'settings'>;
     library?: Pick<Parameters<typeof createLibraryModule>[1], 'settings' | 'statsMaxAgeMs'>;
+    /** Tests sharing one database: whose connections a saved client id ends, and the tempo cache it empties. */
+    setup?: Partial<Pick<SetupServiceDeps, 'accounts' | 'forgetDemoTempos'>>;
   };
 }
 
@@ -240,7 +242,9 @@ export function composePacebeat(o: ComposeOptions) {
     accounts: spotify.accounts,
     budget: spotify.budget,
     disconnect: (userId) => spotify.connect.disconnect(userId),
+    forgetDemoTempos: () => tempo.repo.forgetAll(),
     origins: () => o.origins ?? appOrigins(config),
+    ...o.overrides?.setup,
     timeoutMs: config.SPOTIFY_TIMEOUT_SECONDS * 1000,
     log: log.child({ module: 'setup' }),
     fetch: o.overrides?.spotify?.fetch,

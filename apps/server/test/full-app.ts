@@ -51,6 +51,9 @@ export async function buildFullApp(env: Record<string, string> = {}): Promise<Fu
     overrides: {
       spotify: { budgetKey: `test-${randomUUID()}` },
       tempo: { limitScope: `${randomUUID()}:` },
+      // The database is shared: a client id the fuzzer might save ends no other test's connection and
+      // leaves the shared tempo cache alone.
+      setup: { accounts: { linkedUserIds: async () => [] }, forgetDemoTempos: async () => 0 },
     },
   });
   const app = await buildApp(

@@ -81,12 +81,18 @@ async function processOf(row: string, env: Record<string, string> = {}) {
   const origins = testOrigins(config);
   // Only this test's runners count as connected (the database is shared with other tests).
   const linked: string[] = [];
+  const forgotTempos = { n: 0 };
   const setup = createSetupService({
     settings,
     app: spotify.app,
     accounts: { linkedUserIds: async () => linked },
     budget: spotify.budget,
     disconnect: (userId) => spotify.connect.disconnect(userId),
+    // The tempo cache is shared with other tests: counted, not emptied.
+    forgetDemoTempos: async () => {
+      forgotTempos.n++;
+      return 0;
+    },
     origins: () => origins,
     timeoutMs: 5000,
     log,
@@ -129,7 +135,7 @@ async function processOf(row: string, env: Record<string, string> = {}) {
     });
   const whoami = async (cookie: string) =>
     WhoamiReply.parse((await call('GET', '/api/whoami', cookie)).json()).data;
-  return { app, settings, spotify, linked, adminEmail, signUp, call, whoami, feed };
+  return { app, settings, spotify, linked, forgotTempos, adminEmail, signUp, call, whoami, feed };
 }
 
 const ROUTES = [
@@ -248,6 +254,7 @@ describe('/api/admin/spotify_app', () => {
       demo_connections_ended: 1,
     });
     await echoed;
+    expect(a.forgotTempos.n).toBe(1); // leaving demo mode empties the (simulated) tempo cache
 
     // Both processes now talk to the "real" Spotify, without a restart; the demo connection is gone.
     a.linked.length = 0;
@@ -288,6 +295,20 @@ describe('/api/admin/spotify_app', () => {
       client_id: 'another1234567',
     });
     expect(ErrorReply.parse(other.json()).error.code).toBe('SetupNotConfirmed');
+    // Confirmed: the real connection ends too (its tokens belong to the old app); no tempos are forgotten.
+    const changed = await a.call('PUT', '/api/admin/spotify_app', admin.cookie, {
+      client_id: 'another1234567',
+      confirm: true,
+    });
+    expect(SpotifyAppSetupReply.parse(changed.json()).data).toMatchObject({
+      source: 'database',
+      client_id: 'another1234567',
+      demo_connections_ended: 1,
+    });
+    expect(a.forgotTempos.n).toBe(1);
+    await expect
+      .poll(async () => (await b.whoami(runner.cookie)).services['spotify'])
+      .toMatchObject({ connected: false, demo: false });
   });
 
   it('SPOTIFY_CLIENT_ID wins over the saved one, and the page says so (409 on saving)', async () => {

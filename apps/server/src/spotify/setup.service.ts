@@ -25,6 +25,8 @@ export interface SetupServiceDeps {
   budget: Pick<BudgetRepository, 'reserve' | 'countFailure' | 'countUnbudgeted'>;
   /** Ends one runner's Spotify connection (the connect service's disconnect: their music data goes). */
   disconnect: (userId: string) => Promise<void>;
+  /** Leaving demo mode: empties the tempo cache, all of it the simulated world's (its ISRCs look real). */
+  forgetDemoTempos: () => Promise<number>;
   /** The app's origins (PUBLIC_URL, ALLOWED_ORIGINS, HOST:PORT): asked when the page asks. */
   origins: () => AppOrigins;
   timeoutMs: number;
@@ -128,8 +130,9 @@ export function createSetupService(deps: SetupServiceDeps) {
       }
       await deps.settings.save(clientId, adminId);
       for (const userId of linked) await deps.disconnect(userId);
+      const temposForgotten = before.demo ? await deps.forgetDemoTempos() : 0;
       deps.log.info(
-        { adminId, from: before.source, connectionsEnded: linked.length },
+        { adminId, from: before.source, connectionsEnded: linked.length, temposForgotten },
         'spotify client id saved on the setup page',
       );
       return { ...(await state()), demo_connections_ended: linked.length };

@@ -458,6 +458,7 @@ export const REPOSITORIES = [
     create: createTempoRepository,
     samples: {
       getByKeys: { args: [['isrc:USUM71703861', 'spotify:4uLU6hMCjMI75M1A2tKUQC']] },
+      forgetAll: { args: [] },
       save: {
         args: [
           [
