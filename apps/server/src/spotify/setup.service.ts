@@ -13,7 +13,7 @@ import { AppError, badRequest, conflict } from '../errors.ts';
 import { spotifyRedirectProblem, type AppOrigins } from '../http/origins.ts';
 import type { SpotifyAccountRepository } from './account.repository.ts';
 import type { BudgetRepository, LedgerEntry } from './budget.repository.ts';
-import { fetchWithTimeout, NetworkError, parseErrorBody } from './http.ts';
+import { fetchWithTimeout, NetworkError, parseErrorBody, parseRetryAfter } from './http.ts';
 import type { SpotifyAppInUse } from './spotify.module.ts';
 import type { SpotifyAppSettings } from './spotify-app.service.ts';
 
@@ -264,16 +264,17 @@ export function createSetupService(deps: SetupServiceDeps) {
       if (!slot.granted) throw new AppError('SpotifyBusy', 503, CHECK_TEXTS.busy(slot.retryAt));
       let status: number;
       let text: string;
+      let retryAfter: string | null;
       try {
-        ({
-          response: { status },
-          text,
-        } = await fetchWithTimeout(
+        let response: Response;
+        ({ response, text } = await fetchWithTimeout(
           fetchImpl,
           `${app.apiUrl}/me`,
           { method: 'GET', headers: { authorization: `Bearer ${token}` } },
           deps.timeoutMs,
         ));
+        status = response.status;
+        retryAfter = response.headers.get('retry-after');
       } catch (err) {
         if (!(err instanceof NetworkError)) throw err;
         await deps.budget.countFailure(me);
@@ -300,7 +301,11 @@ export function createSetupService(deps: SetupServiceDeps) {
           return fail('not_registered', CHECK_TEXTS.notRegistered(name), message);
         return fail('refused', CHECK_TEXTS.refused(name), message);
       }
-      if (status === 429) return fail('refused', CHECK_TEXTS.busy(new Date(Date.now() + 60_000)), message);
+      if (status === 429) {
+        // Not recorded as a cooldown here: the next call of the client meets Spotify's 429 itself.
+        const waitMs = parseRetryAfter(retryAfter, new Date()) ?? 60_000;
+        return fail('refused', CHECK_TEXTS.busy(new Date(Date.now() + waitMs)), message);
+      }
       return fail('code_refused', CHECK_TEXTS.codeRefused, message || `HTTP ${status}`);
     },
   };
