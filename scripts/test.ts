@@ -10,6 +10,7 @@ const CACHE = '.cache';
 const VITEST_JSON = `${CACHE}/vitest.json`;
 const E2E_JSON = `${CACHE}/playwright.json`;
 const FIREBASE_E2E_JSON = `${CACHE}/playwright-firebase.json`;
+const SETUP_E2E_JSON = `${CACHE}/playwright-setup.json`;
 
 interface Step {
   name: string;
@@ -52,12 +53,17 @@ const stages: Step[][] = [
       args: ['run', 'test:e2e:firebase'],
       env: { PLAYWRIGHT_JSON_OUTPUT_NAME: FIREBASE_E2E_JSON },
     },
+    {
+      name: 'browser tests, setup from demo mode to a real Spotify (Playwright + a stand-in Spotify)',
+      args: ['run', 'test:e2e:setup'],
+      env: { PLAYWRIGHT_JSON_OUTPUT_NAME: SETUP_E2E_JSON },
+    },
   ],
 ];
 const steps = stages.flat();
 
 mkdirSync(CACHE, { recursive: true });
-for (const f of [VITEST_JSON, E2E_JSON, FIREBASE_E2E_JSON]) rmSync(f, { force: true });
+for (const f of [VITEST_JSON, E2E_JSON, FIREBASE_E2E_JSON, SETUP_E2E_JSON]) rmSync(f, { force: true });
 
 const chromium = await ensureChromium();
 process.env.CHROMIUM_PATH = chromium;
@@ -120,7 +126,7 @@ function printFailures() {
     for (const s of suite.suites ?? [])
       walk(s, s.title && !s.title.endsWith('.ts') ? [...path, s.title] : path);
   };
-  for (const f of [E2E_JSON, FIREBASE_E2E_JSON])
+  for (const f of [E2E_JSON, FIREBASE_E2E_JSON, SETUP_E2E_JSON])
     for (const s of (readJson(f) as { suites?: PwSuite[] })?.suites ?? []) walk(s, []);
   if (out.length === 0) return;
   console.log('\n=== failures ===');
@@ -169,7 +175,9 @@ console.log(`whole run: ${((Date.now() - runStarted) / 1000).toFixed(1)} s`);
 const failed = results.some((r) => !r.ok) || results.length < steps.length;
 
 const vitest = readJson(VITEST_JSON);
-const browser = [readJson(E2E_JSON), readJson(FIREBASE_E2E_JSON)].map((r) => r?.stats ?? {});
+const browser = [readJson(E2E_JSON), readJson(FIREBASE_E2E_JSON), readJson(SETUP_E2E_JSON)].map(
+  (r) => r?.stats ?? {},
+);
 const sum = (key: string) => browser.reduce((n, s) => n + (s[key] ?? 0), 0);
 const passed = (vitest?.numPassedTests ?? 0) + sum('expected') + sum('flaky');
 const failedCount = (vitest?.numFailedTests ?? 0) + sum('unexpected');

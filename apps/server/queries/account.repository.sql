@@ -120,6 +120,12 @@ set
   "updated_at" = now();
 commit;
 
+-- SpotifyAccountRepository.linkedUserIds
+select
+  "user_id"
+from
+  "spotify_accounts";
+
 -- SpotifyAccountRepository.delete
 -- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
 delete from "spotify_accounts"

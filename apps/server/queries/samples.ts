@@ -17,6 +17,7 @@ import { createTargetsRepository } from '../src/playlists/targets.repository.ts'
 import { createTempoHistogramRepository } from '../src/library/tempo-histogram.repository.ts';
 import { createSpotifyAccountRepository } from '../src/spotify/account.repository.ts';
 import { createBudgetRepository } from '../src/spotify/budget.repository.ts';
+import { createSpotifyAppRepository } from '../src/spotify/spotify-app.repository.ts';
 import { createTokenKeyRepository } from '../src/spotify/token-key.repository.ts';
 import { createMetricsRepository } from '../src/metrics/metrics.repository.ts';
 import { createTempoRepository } from '../src/tempo/tempo.repository.ts';
@@ -357,6 +358,7 @@ export const REPOSITORIES = [
       },
       markDisabled: { args: [USER_ID, 'revoked'] },
       findByAccountId: { args: ['spotify-account-id'] },
+      linkedUserIds: { args: [] },
       link: {
         label: 'account not linked to another user',
         args: [
@@ -433,6 +435,15 @@ export const REPOSITORIES = [
     },
   }),
   repository({
+    source: 'spotify/spotify-app.repository.ts',
+    name: 'SpotifyAppRepository',
+    create: (db: Db) => createSpotifyAppRepository(db),
+    samples: {
+      get: { args: [] },
+      save: { args: ['0123456789abcdef0123456789abcdef', USER_ID] },
+    },
+  }),
+  repository({
     source: 'spotify/token-key.repository.ts',
     name: 'TokenKeyRepository',
     create: (db: Db) => createTokenKeyRepository(db),
@@ -447,6 +458,7 @@ export const REPOSITORIES = [
     create: createTempoRepository,
     samples: {
       getByKeys: { args: [['isrc:USUM71703861', 'spotify:4uLU6hMCjMI75M1A2tKUQC']] },
+      forgetAll: { args: [] },
       save: {
         args: [
           [

@@ -54,6 +54,11 @@ set
   "attempts" = "tempo_recordings"."attempts" + 1,
   "resolved_at" = excluded.resolved_at;
 
+-- TempoRepository.forgetAll
+delete from "tempo_recordings"
+returning
+  "key";
+
 -- TempoRepository.takeSlot (slot refused: read why)
 -- params: ["deezer","2026-01-05T10:00:00.000Z","200 milliseconds","2026-01-05T10:00:00.000Z","200 milliseconds","2026-01-05T10:00:00.000Z","2026-01-05T10:00:00.000Z","2026-01-05T10:00:00.000Z","1000 milliseconds"]
 insert into

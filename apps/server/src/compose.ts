@@ -13,7 +13,15 @@ import type { JobQueue, JobServices } from './jobs/registry.ts';
 import { createLibraryModule, libraryScanQueue } from './library/library.module.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import { createPlaylistsModule, type PlaylistsModuleDeps } from './playlists/playlists.module.ts';
-import { createSpotifyModule, type SpotifyEndpoints } from './spotify/spotify.module.ts';
+import { appOrigins, type AppOrigins } from './http/origins.ts';
+import { createSetupService, type SetupServiceDeps } from './spotify/setup.service.ts';
+import { createSpotifyAppRepository } from './spotify/spotify-app.repository.ts';
+import { createSpotifyAppSettings } from './spotify/spotify-app.service.ts';
+import {
+  createSpotifyModule,
+  type SpotifyEndpoints,
+  type SpotifyModuleOverrides,
+} from './spotify/spotify.module.ts';
 import { spotifyAudioFeaturesFor } from './tempo/spotify-audio-features.ts';
 import { createTempoLookups } from './tempo/tempo.jobs.ts';
 import { createTempoModule, type TempoModuleOptions } from './tempo/tempo.module.ts';
@@ -67,7 +75,16 @@ export interface ComposeOptions {
   log: Logger;
   /** The database is the embedded one: the first local account becomes the admin. */
   embedded: boolean;
-  spotifyEndpoints: SpotifyEndpoints;
+  /**
+   * The simulated Spotify this process started (demo mode), or a fixed real one (tests); absent: the
+   * real Spotify of the settings. Either way the client id in force is read at request time: SPOTIFY_CLIENT_ID,
+   * else the one an admin saved on the setup page, else these demo endpoints (issue 26).
+   */
+  spotifyEndpoints?: SpotifyEndpoints;
+  /** Tests sharing one database: their own row of `spotify_app` (the setup page's client id). */
+  spotifyAppRow?: string;
+  /** The app's origins (the setup page's redirect URIs); default `appOrigins(config)`. */
+  origins?: AppOrigins;
   /** Demo mode: the tempo services are the simulated world's. */
   demo?: DemoTempoServices;
   /** The job queue in PostgreSQL (`createJobQueue(boss)`); tests may pass a recorder. */
@@ -81,10 +98,12 @@ export interface ComposeOptions {
   estimatePreview?: TempoModuleOptions['estimatePreview'];
   /** Tests and benchmarks: the parts they point elsewhere. */
   overrides?: {
-    spotify?: Omit<Parameters<typeof createSpotifyModule>[4], 'onConnected' | 'onMusicAccountGone'>;
+    spotify?: Omit<SpotifyModuleOverrides, 'onConnected' | 'onMusicAccountGone'>;
     tempo?: Omit<TempoModuleOptions, 'estimatePreview'>;
     playlists?: Pick<PlaylistsModuleDeps, 'settings'>;
     library?: Pick<Parameters<typeof createLibraryModule>[1], 'settings' | 'statsMaxAgeMs'>;
+    /** Tests sharing one database: whose connections a saved client id ends, and the tempo cache it empties. */
+    setup?: Partial<Pick<SetupServiceDeps, 'accounts' | 'forgetDemoTempos'>>;
   };
 }
 
@@ -101,32 +120,59 @@ export function composePacebeat(o: ComposeOptions) {
       changes,
     },
   );
-  const spotify = createSpotifyModule(db, o.spotifyEndpoints, config, log, {
+  // Which Spotify is in force, read before every call: a fixed real one counts as SPOTIFY_CLIENT_ID.
+  const fixedReal = o.spotifyEndpoints && !o.spotifyEndpoints.demo ? o.spotifyEndpoints : undefined;
+  const spotifyApp = createSpotifyAppSettings({
+    repo: createSpotifyAppRepository(db, o.spotifyAppRow),
+    row: o.spotifyAppRow,
+    config: fixedReal
+      ? {
+          SPOTIFY_CLIENT_ID: fixedReal.clientId,
+          SPOTIFY_ACCOUNTS_URL: fixedReal.accountsUrl,
+          SPOTIFY_API_URL: fixedReal.apiUrl,
+        }
+      : config,
+    demo: o.spotifyEndpoints?.demo ? o.spotifyEndpoints : null,
+    changes,
+  });
+  const spotify = createSpotifyModule(db, spotifyApp, config, log, {
     changes,
     observe: metrics?.spotifyRequest,
     ...o.overrides?.spotify,
     onConnected: [(userId, account) => events.emit('connected', userId, account)],
     onMusicAccountGone: [(userId) => events.emit('gone', userId)],
   });
-  // Tempo: in demo mode the simulated Deezer, ReccoBeats and GetSongBPM (with its key).
-  const tempo = createTempoModule(
-    db,
-    o.demo
-      ? {
-          ...config,
-          DEEZER_API_URL: o.demo.baseUrls.deezer,
-          RECCOBEATS_API_URL: o.demo.baseUrls.reccobeats,
-          GETSONGBPM_API_URL: o.demo.baseUrls.getsongbpm,
-          GETSONGBPM_API_KEY: o.demo.getsongbpmKey,
-        }
-      : config,
-    {
-      ...o.overrides?.tempo,
-      ...(o.estimatePreview
-        ? { estimatePreview: metrics ? metrics.timeEstimator(o.estimatePreview) : o.estimatePreview }
-        : {}),
+  // Tempo: the real Deezer, ReccoBeats and GetSongBPM; in demo mode the simulated ones (with its key),
+  // until an admin leaves demo mode on the setup page: then the real ones, asked per lookup (issue 26).
+  const tempoOptions: TempoModuleOptions = {
+    ...o.overrides?.tempo,
+    ...(o.estimatePreview
+      ? { estimatePreview: metrics ? metrics.timeEstimator(o.estimatePreview) : o.estimatePreview }
+      : {}),
+  };
+  const realTempo = createTempoModule(db, config, tempoOptions);
+  const demoTempo =
+    o.demo &&
+    createTempoModule(
+      db,
+      {
+        ...config,
+        DEEZER_API_URL: o.demo.baseUrls.deezer,
+        RECCOBEATS_API_URL: o.demo.baseUrls.reccobeats,
+        GETSONGBPM_API_URL: o.demo.baseUrls.getsongbpm,
+        GETSONGBPM_API_KEY: o.demo.getsongbpmKey,
+      },
+      tempoOptions,
+    );
+  const tempoInForce = async () => (demoTempo && (await spotifyApp.current()).demo ? demoTempo : realTempo);
+  const tempo = {
+    repo: realTempo.repo,
+    service: {
+      resolveTempos: async (...args: Parameters<typeof realTempo.service.resolveTempos>) =>
+        (await tempoInForce()).service.resolveTempos(...args),
+      credits: async () => (await tempoInForce()).service.credits(),
     },
-  );
+  };
   // Tempo lookups for a runner's library ask that runner's Spotify for audio-features first.
   const tempoLookups = createTempoLookups({
     tempo: tempo.service,
@@ -189,6 +235,21 @@ export function composePacebeat(o: ComposeOptions) {
   events.on('tracksAdded', (userId) => playlists.jobs.trigger(userId));
   events.on('temposFound', (userId) => playlists.jobs.trigger(userId));
 
+  // The admin's setup page: saving a client id ends every runner's (simulated) connection.
+  const setup = createSetupService({
+    settings: spotifyApp,
+    app: spotify.app,
+    accounts: spotify.accounts,
+    budget: spotify.budget,
+    disconnect: (userId) => spotify.connect.disconnect(userId),
+    forgetDemoTempos: () => tempo.repo.forgetAll(),
+    origins: () => o.origins ?? appOrigins(config),
+    ...o.overrides?.setup,
+    timeoutMs: config.SPOTIFY_TIMEOUT_SECONDS * 1000,
+    log: log.child({ module: 'setup' }),
+    fetch: o.overrides?.spotify?.fetch,
+  });
+
   const housekeeping = createHousekeepingService({
     sessions: accounts.sessionRows,
     codes: accounts.codes,
@@ -215,11 +276,13 @@ export function composePacebeat(o: ComposeOptions) {
     playlists: { playlists: playlists.service, editor: playlists.editor },
     choices: { choices: choices.service, trackLists: choices.trackLists },
     actionLimits: accounts.limits,
+    setup: { setup },
   } satisfies Partial<AppDeps>;
 
   return {
     events,
     accounts,
+    spotifyApp,
     spotify,
     tempo,
     tempoLookups,

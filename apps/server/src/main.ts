@@ -15,7 +15,7 @@ import { openDatabase, type Database } from './db/database.ts';
 import { AlreadyRunningError } from './db/embedded.ts';
 import { runMigrations } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
-import { contentSecurityPolicy } from './http/csp.ts';
+import { cspInForce } from './http/csp.ts';
 import { NotReadyError } from './http/health.routes.ts';
 import { startMetricsServer, type MetricsServer } from './http/metrics-server.ts';
 import { appOrigins } from './http/origins.ts';
@@ -31,6 +31,7 @@ import { registerCoreGauges } from './metrics/core-gauges.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { createMetricsRepository } from './metrics/metrics.repository.ts';
 import type { DemoSpotify } from './spotify/demo.ts';
+import { createSpotifyAppRepository } from './spotify/spotify-app.repository.ts';
 import { realSpotify } from './spotify/spotify.module.ts';
 import { cancelUserJobs } from './spotify/user-jobs.ts';
 import { createEstimatorPool, type EstimatorPool } from './tempo/estimator/index.ts';
@@ -168,9 +169,10 @@ async function main(): Promise<void> {
     ? startChangeFeed({ url: db.url, log: log.child({ module: 'cache' }) })
     : undefined;
   running.changes = changes;
-  // Spotify: the real one when a client id is set; otherwise demo mode, the simulated world.
-  let spotifyEndpoints = realSpotify(config);
-  if (!spotifyEndpoints) {
+  // Spotify: the real one when a client id is set (SPOTIFY_CLIENT_ID, or saved on the setup page);
+  // otherwise demo mode, the simulated world, until an admin saves a client id (issue 26).
+  const savedApp = realSpotify(config) ? undefined : await createSpotifyAppRepository(db.db).get();
+  if (!realSpotify(config) && !savedApp) {
     // Loaded only in demo mode: a real Spotify never loads the simulated world's modules.
     const { startDemoSpotify } = await import('./spotify/demo.ts');
     running.demo = await startDemoSpotify({
@@ -181,19 +183,20 @@ async function main(): Promise<void> {
       dailyQuota: config.SPOTIFY_DAILY_QUOTA,
       sandboxAdminToken: config.DEMO_SANDBOX_ADMIN_TOKEN,
     });
-    spotifyEndpoints = running.demo.endpoints;
     if (command !== 'all' && !config.DEMO_SANDBOX_URL)
       log.warn('demo mode runs its simulated Spotify inside each process: use `all`, or DEMO_SANDBOX_URL');
   }
   // Only job workers estimate tempos from previews, on the estimator's worker threads.
   if (runsJobs) running.estimator = createEstimatorPool();
   const estimator = running.estimator;
+  const origins = servesHttp ? appOrigins(config) : undefined;
   const app = composePacebeat({
     db: db.db,
     config,
     log,
     embedded: db.embedded,
-    spotifyEndpoints,
+    spotifyEndpoints: running.demo?.endpoints,
+    origins,
     demo: running.demo,
     jobs: createJobQueue(boss),
     cancelJobs: async (userId) => void (await cancelUserJobs(boss, Object.keys(jobRegistry), userId)),
@@ -215,9 +218,9 @@ async function main(): Promise<void> {
       {
         ...app.routes,
         webDistDir: config.WEB_DIST_DIR,
-        origins: appOrigins(config),
-        csp: contentSecurityPolicy({
-          spotifyAccountsUrl: spotifyEndpoints.accountsUrl,
+        origins: origins!,
+        // Per answer: the Spotify accounts origin follows the client id in force (the setup page, issue 26).
+        csp: cspInForce(() => app.spotifyApp.current(), {
           firebase:
             config.authProvider === 'firebase'
               ? {
@@ -241,7 +244,7 @@ async function main(): Promise<void> {
   }
 
   if (metrics && config.METRICS_LISTEN) {
-    registerCoreGauges(metrics, metricsRepo, app.spotify.limits);
+    registerCoreGauges(metrics, metricsRepo, async () => (await app.spotify.app()).limits);
     running.metricsServer = await startMetricsServer(metrics, {
       ...config.METRICS_LISTEN,
       token: config.METRICS_TOKEN,

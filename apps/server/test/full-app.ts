@@ -40,6 +40,9 @@ export async function buildFullApp(env: Record<string, string> = {}): Promise<Fu
     log,
     embedded: false,
     spotifyEndpoints: sandboxSpotifyEndpoints(harness.sandbox),
+    // Its own row of the setup page's client id: the fuzzer may save one (admin cookie), others never see it.
+    spotifyAppRow: `test-${randomUUID()}`,
+    origins: testOrigins(config),
     demo: {
       baseUrls: harness.sandbox.baseUrls,
       getsongbpmKey: harness.sandbox.admin.config().getsongbpm.apiKeys[0]!,
@@ -48,6 +51,9 @@ export async function buildFullApp(env: Record<string, string> = {}): Promise<Fu
     overrides: {
       spotify: { budgetKey: `test-${randomUUID()}` },
       tempo: { limitScope: `${randomUUID()}:` },
+      // The database is shared: a client id the fuzzer might save ends no other test's connection and
+      // leaves the shared tempo cache alone.
+      setup: { accounts: { linkedUserIds: async () => [] }, forgetDemoTempos: async () => 0 },
     },
   });
   const app = await buildApp(

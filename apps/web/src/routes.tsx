@@ -47,6 +47,11 @@ export const routes: RouteObject[] = [
         async () => (await import('./pages/TargetTracksPage.tsx')).TargetTracksPage,
       ),
       lazyRoute('/excluded', async () => (await import('./pages/ExcludedPage.tsx')).ExcludedPage),
+      // The admin's setup page (issue 26): connecting a real Spotify app.
+      lazyRoute(
+        '/setup/spotify',
+        async () => (await import('./pages/SetupSpotifyPage.tsx')).SetupSpotifyPage,
+      ),
       { path: '*', element: <SudoNavigate to="/" /> },
     ],
   },

@@ -7,3 +7,4 @@ export * from './tempo.ts';
 export * from './library.ts';
 export * from './playlists.ts';
 export * from './choices.ts';
+export * from './setup.ts';

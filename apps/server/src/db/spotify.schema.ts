@@ -114,3 +114,16 @@ export const spotifyBudgetState = pgTable('spotify_budget_state', {
   learnedRate: integer('learned_rate').notNull(),
   learnedAt: timestamp('learned_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The Spotify app this installation uses when SPOTIFY_CLIENT_ID is not set: the client id an admin saved
+ * on the setup page (issue 26). One row (`id` = 'spotify'); none: demo mode. A change NOTIFYs
+ * `spotify_app:spotify`, so every process reads the new one at once (spotify/spotify-app.service.ts).
+ */
+export const spotifyApp = pgTable('spotify_app', {
+  id: text('id').primaryKey(),
+  clientId: text('client_id').notNull(),
+  /** The admin who saved it (kept when they are deleted, as null). */
+  setBy: uuid('set_by').references(() => users.id, { onDelete: 'set null' }),
+  setAt: timestamp('set_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -21,6 +21,7 @@ import type { Metrics } from '../metrics/metrics.ts';
 import { pingRoutes } from './ping.routes.ts';
 import { libraryRoutes, type LibraryRoutesOptions } from '../library/library.routes.ts';
 import { playlistsRoutes, type PlaylistsRoutesOptions } from '../playlists/playlists.routes.ts';
+import { setupRoutes, type SetupRoutesOptions } from '../spotify/setup.routes.ts';
 import { spotifyRoutes, type SpotifyRoutesOptions } from '../spotify/spotify.routes.ts';
 import { tempoRoutes, type TempoRoutesOptions } from '../tempo/tempo.routes.ts';
 import { webApp } from './web.ts';
@@ -30,8 +31,11 @@ export interface AppDeps extends HealthDeps {
   webDistDir: string;
   /** The app's own origins, decided once from the settings (`appOrigins(config)`). */
   origins: AppOrigins;
-  /** The Content-Security-Policy header (`contentSecurityPolicy(...)`); default: this origin only. */
-  csp?: string;
+  /**
+   * The Content-Security-Policy header (`contentSecurityPolicy(...)`), or how to build it per answer (the
+   * Spotify accounts origin changes when an admin leaves demo mode: issue 26); default: this origin only.
+   */
+  csp?: string | (() => Promise<string>);
   /** Sign-in, sessions and the user status (accounts module). */
   accounts: Omit<AccountsRoutesOptions, 'origins'>;
   /** Spotify connect and disconnect (spotify module). */
@@ -48,6 +52,8 @@ export interface AppDeps extends HealthDeps {
   choices?: ChoicesRoutesOptions;
   /** Each runner's limits on actions that cost Spotify calls (accounts module; issue 24). */
   actionLimits?: ActionLimiter;
+  /** The admin's setup page: connecting a real Spotify app (issue 26). */
+  setup?: SetupRoutesOptions;
 }
 
 /** Largest request body any /api route accepts; larger ones answer 413. */
@@ -78,7 +84,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(fastifyRateLimit, { global: false, keyGenerator: (req) => addressKey(req.ip) });
   const csp = deps.csp ?? contentSecurityPolicy();
   app.addHook('onSend', async (_request, reply) => {
-    reply.header('Content-Security-Policy', csp);
+    reply.header('Content-Security-Policy', typeof csp === 'string' ? csp : await csp());
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'same-origin');
     reply.header('X-Frame-Options', 'DENY');
@@ -137,6 +143,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
       if (deps.playlists) await api.register(playlistsRoutes, { ...deps.playlists, prefix: '/spotify' });
       if (deps.choices) await api.register(choicesRoutes, { ...deps.choices, prefix: '/spotify' });
       if (deps.tempo) await api.register(tempoRoutes, { ...deps.tempo, prefix: '/tempo' });
+      if (deps.setup) await api.register(setupRoutes, { ...deps.setup, prefix: '/admin' });
     },
     { prefix: API_BASE },
   );

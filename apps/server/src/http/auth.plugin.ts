@@ -98,3 +98,14 @@ export async function requireUser(request: FastifyRequest): Promise<void> {
 export async function forbidSudo(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   if (request.auth?.sudo) throw forbidden('Not allowed in sudo mode (read-only).', 'SudoReadOnly');
 }
+
+/**
+ * Route hook (preHandler, after sudo is resolved) for the admin's own pages (setup): 401 for a visitor,
+ * 403 for a runner who is no admin and for any request in sudo mode (an admin acting as someone else).
+ */
+export async function requireAdmin(request: FastifyRequest): Promise<void> {
+  if (!request.auth) throw unauthorized();
+  if (request.auth.sudo)
+    throw forbidden('Not in sudo mode: the setup page is the admin’s own.', 'SudoReadOnly');
+  if (!request.auth.user.isAdmin) throw forbidden('Only an admin may do this.', 'AdminOnly');
+}

@@ -54,3 +54,26 @@ export function contentSecurityPolicy(o: CspOptions = {}): string {
     "form-action 'self'",
   ].join('; ');
 }
+
+/**
+ * The policy for the Spotify in force, built per answer (an admin may leave demo mode on the setup page:
+ * the accounts origin changes without a restart). Built again only when the accounts URL changes; if
+ * reading it fails (the database is down), the last policy stands.
+ */
+export function cspInForce(
+  spotify: () => Promise<{ accountsUrl: string }>,
+  o: Omit<CspOptions, 'spotifyAccountsUrl'> = {},
+): () => Promise<string> {
+  let last = { accountsUrl: '', policy: contentSecurityPolicy(o) };
+  return async () => {
+    let accountsUrl: string;
+    try {
+      accountsUrl = (await spotify()).accountsUrl;
+    } catch {
+      return last.policy;
+    }
+    if (accountsUrl !== last.accountsUrl)
+      last = { accountsUrl, policy: contentSecurityPolicy({ ...o, spotifyAccountsUrl: accountsUrl }) };
+    return last.policy;
+  };
+}

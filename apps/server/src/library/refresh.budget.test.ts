@@ -25,7 +25,7 @@ const entry = (userKey: string) => ({
 function services(limits: BudgetLimits) {
   const connect = createSpotifyConnectService({
     budget,
-    settings: { clientId: 'x', accountsUrl: 'http://localhost', demo: true, limits },
+    app: async () => ({ clientId: 'x', accountsUrl: 'http://localhost', demo: true, limits }),
     log: pino({ level: 'silent' }),
   } as unknown as SpotifyConnectDeps);
   const refresh = createRefreshService({

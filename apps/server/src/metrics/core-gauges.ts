@@ -20,11 +20,21 @@ function sharedRead<T>(read: () => Promise<T>, ttlMs = 1000): () => Promise<T> {
   };
 }
 
-export function registerCoreGauges(metrics: Metrics, repo: MetricsRepository, budget: BudgetSettings): void {
-  const readBudget = sharedRead(() => repo.spotifyBudget(budget.key));
+export function registerCoreGauges(
+  metrics: Metrics,
+  repo: MetricsRepository,
+  /** The budget in force, or how to read it (the Spotify app may change while running: issue 26). */
+  budgetNow: BudgetSettings | (() => Promise<BudgetSettings>),
+): void {
+  const current = async () => (typeof budgetNow === 'function' ? budgetNow() : budgetNow);
+  const readBudget = sharedRead(async () => {
+    const budget = await current();
+    return { ...(await repo.spotifyBudget(budget.key)), budget };
+  });
   /** The 30 s limit in force: the setting, or the lower rate learned from a 429 (for a day). */
   const limits = async () => {
     const b = await readBudget();
+    const budget = b.budget;
     const rate = [budget.ratePer30s, b.learnedRate].filter((v): v is number => v !== null);
     return { b, limit: { '24h': budget.dailyQuota, '30s': rate.length ? Math.min(...rate) : null } };
   };

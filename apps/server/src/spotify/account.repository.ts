@@ -79,6 +79,12 @@ export function createSpotifyAccountRepository(db: Db) {
       }
     },
 
+    /** Every user with a linked account (leaving demo mode ends each simulated connection). */
+    async linkedUserIds(): Promise<string[]> {
+      const rows = await db.select({ userId: spotifyAccounts.userId }).from(spotifyAccounts);
+      return rows.map((r) => r.userId);
+    },
+
     async delete(userId: string): Promise<boolean> {
       const rows = await db
         .delete(spotifyAccounts)

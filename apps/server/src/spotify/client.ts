@@ -51,7 +51,9 @@ export interface SpotifyClientDeps {
   >;
   accounts: Pick<SpotifyAccountRepository, 'markDisabled'>;
   tokens: Pick<SpotifyTokens, 'getAccessToken' | 'forget'>;
-  settings: { apiUrl: string; timeoutMs: number; limits: BudgetLimits };
+  /** The Spotify in force (its API and its budget), read before every call. */
+  app: () => Promise<{ apiUrl: string; limits: BudgetLimits }>;
+  settings: { timeoutMs: number };
   log: Logger;
   fetch?: typeof fetch;
   /** Short waits between retries of a transient failure (tests pass a recorder). */
@@ -75,10 +77,10 @@ export function createSpotifyClient(deps: SpotifyClientDeps) {
   const retry = deps.retry ?? DEFAULT_RETRY;
 
   /** Capabilities belong to one Spotify app (development mode or extended quota): keyed by its budget key. */
-  const capabilityKey = (capability: string) => `${deps.settings.limits.key}:${capability}`;
+  const capabilityKey = (limits: BudgetLimits, capability: string) => `${limits.key}:${capability}`;
 
-  function url(req: SpotifyRequest): string {
-    const u = new URL(deps.settings.apiUrl.replace(/\/$/, '') + req.path);
+  function url(apiUrl: string, req: SpotifyRequest): string {
+    const u = new URL(apiUrl.replace(/\/$/, '') + req.path);
     for (const [k, v] of Object.entries(req.query ?? {}))
       if (v !== undefined) u.searchParams.set(k, String(v));
     return u.toString();
@@ -116,14 +118,17 @@ export function createSpotifyClient(deps: SpotifyClientDeps) {
       purpose: ctx.purpose,
       priority: ctx.priority,
     };
-    const known = req.capability ? await deps.budget.getCapability(capabilityKey(req.capability)) : undefined;
+    const { apiUrl, limits } = await deps.app();
+    const known = req.capability
+      ? await deps.budget.getCapability(capabilityKey(limits, req.capability))
+      : undefined;
     if (req.capability && known && !known.available) {
       throw new SpotifyCapabilityMissingError(req.capability, known.detail);
     }
     let rejected: string | undefined;
     let refreshed = false;
     for (let attempt = 1; ; attempt++) {
-      const slot = await deps.budget.reserve(deps.settings.limits, ctx.priority, entry);
+      const slot = await deps.budget.reserve(limits, ctx.priority, entry);
       if (!slot.granted) throw new SpotifyDeferredError(slot.reason, slot.retryAt);
       const token =
         ctx.accessToken ?? (await deps.tokens.getAccessToken(ctx.userId, rejected ? { rejected } : {}));
@@ -133,7 +138,7 @@ export function createSpotifyClient(deps: SpotifyClientDeps) {
       try {
         ({ response, text } = await fetchWithTimeout(
           fetchImpl,
-          url(req),
+          url(apiUrl, req),
           {
             method: req.method,
             headers: {
@@ -163,7 +168,7 @@ export function createSpotifyClient(deps: SpotifyClientDeps) {
       );
       if (status >= 200 && status < 300) {
         if (req.capability && !known)
-          await deps.budget.setCapability(capabilityKey(req.capability), true, '');
+          await deps.budget.setCapability(capabilityKey(limits, req.capability), true, '');
         const body: unknown = text ? JSON.parse(text) : undefined;
         return schema ? schema.parse(body) : (body as T);
       }
@@ -179,7 +184,7 @@ export function createSpotifyClient(deps: SpotifyClientDeps) {
         // refuses this account (not on the user list, owner without Premium); the text only names why.
         if (await accountRefused(ctx, req)) return disable(ctx, refusalReason(message));
         if (req.capability) {
-          await deps.budget.setCapability(capabilityKey(req.capability), false, message);
+          await deps.budget.setCapability(capabilityKey(limits, req.capability), false, message);
           throw new SpotifyCapabilityMissingError(req.capability, message);
         }
       }
@@ -189,15 +194,10 @@ export function createSpotifyClient(deps: SpotifyClientDeps) {
           parseRetryAfter(response.headers.get('retry-after'), new Date()) ??
           (quota ? DEFAULT_QUOTA_COOLDOWN_MS : DEFAULT_RATE_COOLDOWN_MS);
         if (!quota) {
-          const learned = await deps.budget.learnRate(deps.settings.limits.key, slot.at);
+          const learned = await deps.budget.learnRate(limits.key, slot.at);
           deps.log.warn({ learned }, 'spotify rate limit: using the learned limit per 30 s');
         }
-        const until = await deps.budget.setCooldown(
-          deps.settings.limits.key,
-          quota ? 'quota' : 'rate',
-          waitMs,
-          message,
-        );
+        const until = await deps.budget.setCooldown(limits.key, quota ? 'quota' : 'rate', waitMs, message);
         deps.log.warn({ ...entry, until, quota }, 'spotify said 429: every process pauses');
         throw new SpotifyDeferredError(quota ? 'quota' : 'rate', until);
       }

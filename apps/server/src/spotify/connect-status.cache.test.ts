@@ -29,12 +29,12 @@ function setup() {
       forgetUserInLedger: async () => undefined,
     },
     tokens: { forget: () => undefined },
-    settings: {
+    app: async () => ({
       clientId: 'c',
       accountsUrl: 'http://x',
       demo: false,
       limits: { key: 'app', dailyQuota: 1000 },
-    },
+    }),
     log: pino({ level: 'silent' }),
     statusCache: {
       accounts: createLiveCache({ feed, maxAgeMs: 5000, now }),

@@ -23,7 +23,8 @@ export interface SpotifyConnectDeps {
   client: SpotifyClient;
   tokens: Pick<SpotifyTokens, 'forget'>;
   cipher: TokenCipher;
-  settings: { clientId: string; accountsUrl: string; demo: boolean; limits: BudgetLimits };
+  /** The Spotify in force (client id, accounts service, demo mode, budget), read at request time. */
+  app: () => Promise<{ clientId: string; accountsUrl: string; demo: boolean; limits: BudgetLimits }>;
   /**
    * Run when a user's music account goes away (disconnect, or a connect that replaces the account):
    * other modules delete what they keep about it (sources, scans, tracks seen) and cancel its jobs.
@@ -61,14 +62,15 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
 
   return {
     /** GET connect_data: the client id, the scopes, and where the browser goes. */
-    connectData() {
-      const base = deps.settings.accountsUrl.replace(/\/$/, '');
+    async connectData() {
+      const app = await deps.app();
+      const base = app.accountsUrl.replace(/\/$/, '');
       return {
-        client_id: deps.settings.clientId,
+        client_id: app.clientId,
         scopes: [...SPOTIFY_SCOPES],
         authorize_url: `${base}/authorize`,
         token_url: `${base}/api/token`,
-        demo: deps.settings.demo,
+        demo: app.demo,
       };
     },
 
@@ -175,7 +177,8 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
         return { connected: row !== undefined, disabledReason: row?.disabledReason ?? null };
       };
       const cache = deps.statusCache;
-      const key = deps.settings.limits.key;
+      const app = await deps.app();
+      const key = app.limits.key;
       // What the runner sees stop: their playlists' updates (writes stop before the share's last calls).
       const readWait = () => this.workWait('playlist_write', userId);
       const [account, wait] = await Promise.all([
@@ -187,7 +190,7 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
         services: {
           spotify: {
             connected: account.connected,
-            demo: deps.settings.demo,
+            demo: app.demo,
             work_resumes_at: wait ? Math.ceil(wait.until.getTime() / 1000) : null,
             work_waits_for: wait?.reason ?? null,
           },
@@ -205,7 +208,7 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
       priority: Priority,
       userId: string,
     ): Promise<{ until: Date; reason: 'spotify' | 'share' } | null> {
-      const wait = await deps.budget.waitsUntil(deps.settings.limits, priority, userId);
+      const wait = await deps.budget.waitsUntil((await deps.app()).limits, priority, userId);
       // A full rate window frees within seconds: not a pause worth telling.
       if (!wait || (wait.reason === 'rate' && wait.until.getTime() - now() < RATE_WINDOW_MS + 1_000))
         return null;

@@ -7,6 +7,12 @@ import type { BudgetLimits } from './budget.ts';
 import { createBudgetRepository } from './budget.repository.ts';
 import { createSpotifyClient, type CallContext, type SpotifyClientDeps } from './client.ts';
 import { createSpotifyConnectService, type SpotifyConnectDeps } from './connect.service.ts';
+import {
+  fixedSpotifyApp,
+  type SpotifyAppNow,
+  type SpotifyAppReader,
+  type SpotifyEndpoints,
+} from './spotify-app.service.ts';
 import type { SpotifyConfig } from './spotify.config.ts';
 import { createTokenCipher, keyId, loadOrCreateKey } from './token-crypto.ts';
 import { assertInstallationTokenKey } from './token-key.ts';
@@ -16,26 +22,7 @@ import { createSpotifyTokens } from './tokens.service.ts';
 /** The Drizzle handle the repositories take (only repositories import the client itself). */
 type Db = Parameters<typeof createBudgetRepository>[0];
 
-/** Where Spotify is: the real one (a client id is set) or the simulated one (demo mode). */
-export interface SpotifyEndpoints {
-  clientId: string;
-  accountsUrl: string;
-  apiUrl: string;
-  demo: boolean;
-}
-
-/** The real Spotify from the settings; null when no client id is set (then main.ts starts the demo). */
-export function realSpotify(
-  c: Pick<SpotifyConfig, 'SPOTIFY_CLIENT_ID' | 'SPOTIFY_ACCOUNTS_URL' | 'SPOTIFY_API_URL'>,
-) {
-  if (!c.SPOTIFY_CLIENT_ID) return null;
-  return {
-    clientId: c.SPOTIFY_CLIENT_ID,
-    accountsUrl: c.SPOTIFY_ACCOUNTS_URL.replace(/\/$/, ''),
-    apiUrl: c.SPOTIFY_API_URL.replace(/\/$/, ''),
-    demo: false,
-  };
-}
+export { realSpotify, type SpotifyEndpoints } from './spotify-app.service.ts';
 
 export type SpotifySettings = Pick<
   SpotifyConfig,
@@ -60,10 +47,18 @@ export const CONNECT_STATUS_MAX_AGE_MS = 5000;
 /** The shared budget's pause: a cooldown arrives by NOTIFY, the daily quota running out within this. */
 export const WORK_RESUMES_MAX_AGE_MS = 1000;
 
-/** Wires the Spotify repositories, tokens, client and connect service (used by main.ts and the tests). */
+/** The Spotify in force with the budget it spends (keyed by its client id: the rate limit is per app). */
+export interface SpotifyAppInUse extends SpotifyAppNow {
+  limits: BudgetLimits;
+}
+
+/**
+ * Wires the Spotify repositories, tokens, client and connect service (used by main.ts and the tests).
+ * `spotify`: fixed endpoints, or a reader asked before every call (the setup page's client id, issue 26).
+ */
 export function createSpotifyModule(
   db: Db,
-  endpoints: SpotifyEndpoints,
+  spotify: SpotifyEndpoints | SpotifyAppReader,
   s: SpotifySettings,
   log: Logger,
   o: SpotifyModuleOverrides = {},
@@ -73,17 +68,26 @@ export function createSpotifyModule(
   const accounts = createSpotifyAccountRepository(db);
   const budget = createBudgetRepository(db);
   const timeoutMs = s.SPOTIFY_TIMEOUT_SECONDS * 1000;
-  const limits: BudgetLimits = {
-    key: o.budgetKey ?? endpoints.clientId,
-    ratePer30s: s.SPOTIFY_RATE_PER_30S,
-    dailyQuota: s.SPOTIFY_DAILY_QUOTA,
+  const reader = 'current' in spotify ? spotify : fixedSpotifyApp(spotify);
+  /** The Spotify in force now, with its budget: read before every call, never kept. */
+  const app = async (): Promise<SpotifyAppInUse> => {
+    const now = await reader.current();
+    return {
+      ...now,
+      limits: {
+        key: o.budgetKey ?? now.clientId,
+        ratePer30s: s.SPOTIFY_RATE_PER_30S,
+        dailyQuota: s.SPOTIFY_DAILY_QUOTA,
+      },
+    };
   };
   const spotifyLog = log.child({ module: 'spotify' });
   const tokens = createSpotifyTokens({
     accounts,
     ledger: budget,
     cipher,
-    settings: { clientId: endpoints.clientId, accountsUrl: endpoints.accountsUrl, timeoutMs },
+    app,
+    settings: { timeoutMs },
     fetch: o.fetch,
     log: spotifyLog,
   });
@@ -91,7 +95,8 @@ export function createSpotifyModule(
     budget,
     accounts,
     tokens,
-    settings: { apiUrl: endpoints.apiUrl, timeoutMs, limits },
+    app,
+    settings: { timeoutMs },
     log: spotifyLog,
     fetch: o.fetch,
     sleep: o.sleep,
@@ -104,12 +109,7 @@ export function createSpotifyModule(
     client,
     tokens,
     cipher,
-    settings: {
-      clientId: endpoints.clientId,
-      accountsUrl: endpoints.accountsUrl,
-      demo: endpoints.demo,
-      limits,
-    },
+    app,
     onMusicAccountGone: o.onMusicAccountGone,
     onConnected: o.onConnected,
     log: spotifyLog,
@@ -119,8 +119,8 @@ export function createSpotifyModule(
     },
   });
   return {
-    endpoints,
-    limits,
+    /** The Spotify in force now and its budget limits (read at call time; issue 26). */
+    app,
     accounts,
     budget,
     tokens,

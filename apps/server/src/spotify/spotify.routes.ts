@@ -61,7 +61,7 @@ export async function spotifyRoutes(app: FastifyInstance, opts: SpotifyRoutesOpt
           SPOTIFY_ERRORS.redirectRefused,
         );
       }
-      return { data: { ...opts.spotify.connectData(), redirect_uri: `${origin}/connect/spotify` } };
+      return { data: { ...(await opts.spotify.connectData()), redirect_uri: `${origin}/connect/spotify` } };
     },
   );
 

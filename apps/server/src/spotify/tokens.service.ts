@@ -37,7 +37,9 @@ export interface TokensDeps {
   accounts: Pick<SpotifyAccountRepository, 'get' | 'withRefreshLock'>;
   ledger: Pick<BudgetRepository, 'countUnbudgeted'>;
   cipher: TokenCipher;
-  settings: { clientId: string; accountsUrl: string; timeoutMs: number };
+  /** The Spotify in force (its client id and accounts service), read before every refresh. */
+  app: () => Promise<{ clientId: string; accountsUrl: string }>;
+  settings: { timeoutMs: number };
   fetch?: typeof fetch;
   log: Logger;
   now?: () => number;
@@ -61,10 +63,11 @@ export function createSpotifyTokens(deps: TokensDeps) {
     expiresAt !== undefined && expiresAt - now() > REFRESH_MARGIN_MS;
 
   async function callTokenEndpoint(userId: string, refreshToken: string) {
+    const { clientId, accountsUrl } = await deps.app();
     const body = new URLSearchParams({
       grant_type: 'refresh_token',
       refresh_token: refreshToken,
-      client_id: deps.settings.clientId,
+      client_id: clientId,
     });
     const entry = {
       userKey: userId,
@@ -75,7 +78,7 @@ export function createSpotifyTokens(deps: TokensDeps) {
     try {
       const { response, text } = await fetchWithTimeout(
         fetchImpl,
-        `${deps.settings.accountsUrl}/api/token`,
+        `${accountsUrl}/api/token`,
         { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body },
         deps.settings.timeoutMs,
       );

@@ -55,6 +55,15 @@ export function createTempoRepository(db: Db) {
     },
 
     /**
+     * Empties the tempo cache: leaving demo mode (issue 26), every row came from the simulated world, whose
+     * ISRCs look like real ones, so a real track must not find a simulated tempo. Answers the rows deleted.
+     */
+    async forgetAll(): Promise<number> {
+      const rows = await db.delete(tempoRecordings).returning({ key: tempoRecordings.key });
+      return rows.length;
+    },
+
+    /**
      * Takes one call slot of a service (GCRA): allowed when the service is not cooling down and its
      * theoretical arrival time is at most `burstMs` ahead of `now`. Atomic across processes.
      */

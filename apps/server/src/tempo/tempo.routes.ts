@@ -6,7 +6,10 @@ import { SudoQuery, TempoCreditsReply } from '@pacebeat/contract';
 import type { TempoService } from './tempo.service.ts';
 
 export interface TempoRoutesOptions {
-  tempo: Pick<TempoService, 'credits'>;
+  /** The credits of the tempo services in force (demo mode's simulated ones, or the real ones). */
+  tempo: {
+    credits: () => ReturnType<TempoService['credits']> | Promise<ReturnType<TempoService['credits']>>;
+  };
 }
 
 export async function tempoRoutes(app: FastifyInstance, opts: TempoRoutesOptions) {
@@ -15,6 +18,6 @@ export async function tempoRoutes(app: FastifyInstance, opts: TempoRoutesOptions
   r.get(
     '/credits',
     { schema: { querystring: SudoQuery, response: { 200: TempoCreditsReply } } },
-    async () => ({ data: { getsongbpm: opts.tempo.credits().getSongBpm } }),
+    async () => ({ data: { getsongbpm: (await opts.tempo.credits()).getSongBpm } }),
   );
 }

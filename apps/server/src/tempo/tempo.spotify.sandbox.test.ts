@@ -175,7 +175,7 @@ describe('tempo lookups with Spotify audio-features', () => {
 
     // Daily quota spent (a QUOTA_EXCEEDED cooldown): the job goes on with the other sources.
     const other = await connectedUser(h, p);
-    await p.budget.setCooldown(p.limits.key, 'quota', 3600_000, 'test');
+    await p.budget.setCooldown((await p.app()).limits.key, 'quota', 3600_000, 'test');
     const before = h.sandbox.admin.requests({ service: 'spotify-api' }).length;
     expect(await lookups().run(catalogTracks(h, 10, 5), { userId: other })).toEqual({
       found: 5,

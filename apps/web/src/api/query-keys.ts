@@ -21,6 +21,10 @@ export const queryKeys = {
     /** The paces page (issue 15): the tempo chart's data. */
     tempoHistogram: (sudo: string | null) => ['spotify', 'tempo_histogram', { sudo }] as const,
   },
+  /** The admin's setup page (issue 26): server-wide, and never read in sudo mode. */
+  setup: {
+    spotifyApp: ['setup', 'spotify_app'] as const,
+  },
   /** A runner's tracks and choices: a target's lists and the Excluded list (all invalidated by a choice). */
   choices: {
     all: (sudo: string | null) => ['choices', { sudo }] as const,

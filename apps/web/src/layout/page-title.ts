@@ -12,6 +12,7 @@ const TITLES: Record<string, string> = {
   '/disconnect/spotify': 'Disconnect Spotify',
   '/excluded': 'Excluded tracks',
   '/paces': 'Paces',
+  '/setup/spotify': 'Spotify setup',
 };
 
 export const pageTitle = (pathname: string) => {

@@ -37,6 +37,8 @@ import {
   savePending,
 } from '../spotify/pkce.ts';
 import { AFTER_PAGE, SPOTIFY_TEXTS as T } from '../spotify/texts.ts';
+import { isCheckState } from '../setup/check-window.ts';
+import { SetupCheckReturn } from '../setup/SetupCheckReturn.tsx';
 
 type View = 'initial' | 'got_code' | 'success' | 'error' | 'unknown';
 /** Why PUT connect failed: Spotify refused the account (shown as the disabled-service alert), or else. */
@@ -61,9 +63,26 @@ function viewOf(r: Returned): View {
 
 /**
  * /connect/spotify (spec §2, §4, §5, §7): starts the authorization-code flow with PKCE, and on the way
- * back exchanges the code from the browser and hands the token reply to the server (PUT connect).
+ * back exchanges the code from the browser and hands the token reply to the server (PUT connect). Spotify
+ * also sends the admin's setup check back here (the same redirect URI): its `state` tells it apart.
  */
 export function ConnectSpotifyPage() {
+  const [params] = useSearchParams();
+  const [check] = useState(() => {
+    const state = params.get('state');
+    return isCheckState(state)
+      ? {
+          state,
+          code: params.get('code'),
+          error: params.get('error'),
+          description: params.get('error_description'),
+        }
+      : null;
+  });
+  return check ? <SetupCheckReturn {...check} /> : <RunnerConnect />;
+}
+
+function RunnerConnect() {
   const session = useSession();
   const { api, sudo, requestRefresh } = session;
   const userId = session.user?.id;

@@ -10,6 +10,7 @@ import { useId, useState } from 'react';
 import { useSession } from '../../session/session-context.ts';
 import { LeaveSudoLink, SudoLink } from '../../session/sudo-navigation.tsx';
 import { MUSIC_SERVICE } from '../../session/user-status.ts';
+import { SETUP_PAGE } from '../../setup/setup-texts.ts';
 
 /**
  * Who is signed in, and where they can go (spec §2: /logout and /disconnect/spotify; connect instead
@@ -86,6 +87,11 @@ export default function AccountMenu() {
         ) : (
           <MenuItem component={SudoLink} to={`/connect/${MUSIC_SERVICE}`} onClick={close}>
             Connect Spotify
+          </MenuItem>
+        )}
+        {user.is_admin && !sudo && (
+          <MenuItem component={SudoLink} to="/setup/spotify" onClick={close}>
+            {SETUP_PAGE.menuLink}
           </MenuItem>
         )}
         {sudo && (

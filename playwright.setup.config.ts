@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+import baseConfig from './playwright.config.ts';
+
+// The admin's setup path (issue 26) in Chromium: a fresh Pacebeat in demo mode goes to a real-mode Spotify
+// without a restart. A second simulated world, started on its own, stands in for the real Spotify: it knows
+// only the client id the test saves, and SPOTIFY_ACCOUNTS_URL / SPOTIFY_API_URL point at it (as they
+// would at Spotify's own). Its own server, since the test leaves demo mode for the whole installation.
+// Run: npm run build && CHROMIUM_PATH=... npx playwright test -c playwright.setup.config.ts
+const PORT = Number(process.env.E2E_SETUP_PORT ?? 8197);
+const SPOTIFY_PORT = Number(process.env.E2E_SETUP_SPOTIFY_PORT ?? PORT + 400);
+export const REAL_SPOTIFY = `http://127.0.0.1:${SPOTIFY_PORT}`;
+/** The client id "registered" in the stand-in Spotify (letters and digits, as Spotify's are). */
+export const REAL_CLIENT_ID = 'e2eSetupClient0123456789abcdef01';
+export const REAL_ADMIN_TOKEN = 'e2e-setup-admin-token';
+export const SETUP_ADMIN_EMAIL = 'e2e-setup-admin@example.org';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pacebeat-e2e-setup-'));
+fs.chmodSync(dataDir, 0o755); // the postgres OS user (when run as root) must reach it
+
+export default defineConfig({
+  ...baseConfig,
+  testDir: 'e2e/setup',
+  testMatch: '**/*.setup.ts',
+  workers: 1,
+  timeout: 120_000,
+  use: { ...baseConfig.use, baseURL: `http://127.0.0.1:${PORT}` },
+  webServer: [
+    {
+      command: `node tools/sandbox/src/cli.ts --port ${SPOTIFY_PORT} --size tiny --client-id ${REAL_CLIENT_ID} --admin-token ${REAL_ADMIN_TOKEN} --daily-quota 0 --rate-limit 0`,
+      url: `${REAL_SPOTIFY}/`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      command: 'node apps/server/src/main.ts all',
+      url: `http://127.0.0.1:${PORT}/readyz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+      env: {
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        ADMIN_EMAILS: SETUP_ADMIN_EMAIL,
+        DEMO_TRANSIENT_FAILURES: '0',
+        // Where "the real Spotify" is once a client id is saved: no SPOTIFY_CLIENT_ID, so demo mode first.
+        SPOTIFY_ACCOUNTS_URL: `${REAL_SPOTIFY}/spotify/accounts`,
+        SPOTIFY_API_URL: `${REAL_SPOTIFY}/spotify/api/v1`,
+        // The real-mode tempo services are the stand-in world's too: nothing leaves the machine.
+        DEEZER_API_URL: `${REAL_SPOTIFY}/deezer`,
+        RECCOBEATS_API_URL: `${REAL_SPOTIFY}/reccobeats/v1`,
+      },
+    },
+  ],
+});
