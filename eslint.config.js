@@ -52,6 +52,27 @@ export default tseslint.config(
     },
   },
   {
+    // The web app calls the server only through each feature's query module (STYLE.md §23), by the
+    // endpoint's name from the contract's table: `api.call('targets.edit', …)`.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: [
+      'apps/web/src/**/*-queries.ts',
+      'apps/web/src/api/client.ts',
+      'apps/web/src/**/*.test.{ts,tsx}',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          // `api.call('name', …)`: a call whose first argument is a string (not `fn.call(thisArg)`).
+          selector:
+            "CallExpression[callee.property.name='call'][arguments.0.type='Literal'][arguments.0.raw=/^['\"]/]",
+          message: "Call the server through your feature's query module (<feature>/<feature>-queries.ts).",
+        },
+      ],
+    },
+  },
+  {
     // Only repositories, db/ itself, and tests may issue SQL (STYLE.md §1).
     files: ['apps/server/src/**/*.ts'],
     ignores: [

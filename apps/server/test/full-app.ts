@@ -83,13 +83,20 @@ export async function buildFullApp(env: Record<string, string> = {}): Promise<Fu
   };
 }
 
-/** Every route of the app under /api, as [method, url] pairs, from Fastify's own route table. */
+/**
+ * Every route of the app under /api, as [method, url] pairs: each route the docs plugin saw added (whole
+ * paths; Fastify's printRoutes shows a nested route, such as `/api/login_data` under `/api/login`, by its
+ * last part only), and any other whole path of Fastify's own route table.
+ */
 export function apiRoutes(app: FastifyInstance): [string, string][] {
-  const out: [string, string][] = [];
+  const out = app.declaredApiRoutes.map((r): [string, string] => [r.method, r.url]);
   for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
     const m = /(\/\S*) \(([A-Z, ]+)\)/.exec(line);
     if (!m || !m[1]!.startsWith('/api/')) continue;
-    for (const method of m[2]!.split(', ')) if (method !== 'HEAD') out.push([method, m[1]!]);
+    for (const method of m[2]!.split(', ')) {
+      if (method !== 'HEAD' && !out.some(([om, ou]) => om === method && ou === m[1]))
+        out.push([method, m[1]!]);
+    }
   }
   return out;
 }

@@ -1,4 +1,5 @@
-// The zod schemas of every /api request and reply, shared by the server and the web app.
+// The zod schemas of every /api request and reply, and the endpoint table that names each call with them,
+// shared by the server and the web app.
 export * from './common.ts';
 export * from './session.ts';
 export * from './accounts.ts';
@@ -8,3 +9,5 @@ export * from './library.ts';
 export * from './playlists.ts';
 export * from './choices.ts';
 export * from './setup.ts';
+export * from './endpoint-paths.ts';
+export * from './endpoints.ts';

@@ -1,25 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  LoginBody,
-  LoginDataBody,
-  LoginDataReply,
-  LoginReply,
-  OkReply,
-  PasswordResetBody,
-  PasswordResetConfirmBody,
-  SendVerificationBody,
-  SignupBody,
-  SignupReply,
-  SudoQuery,
-  VerifyEmailBody,
-  WhoamiReply,
-  type DisabledService,
-} from '@pacebeat/contract';
+import type { DisabledService } from '@pacebeat/contract';
 import type { AccountsService } from './accounts.service.ts';
 import type { SessionService } from './session.service.ts';
 import { cookieSecure, SESSION_COOKIE } from '../http/auth.plugin.ts';
 import { forbidden } from '../errors.ts';
+import { endpoint } from '../http/endpoint.ts';
 import type { AppOrigins } from '../http/origins.ts';
 
 /** What the status reply says about a user's music services; filled in by the music-service module. */
@@ -57,38 +43,53 @@ export async function accountsRoutes(app: FastifyInstance, opts: AccountsRoutesO
     });
   }
 
-  r.post('/login_data', { schema: { body: LoginDataBody, response: { 200: LoginDataReply } } }, async (req) =>
-    accounts.loginData(req.body.kinds),
-  );
-
-  r.post('/signup', { schema: { body: SignupBody, response: { 200: SignupReply } } }, async (req, reply) => {
-    const { user, signedIn } = await accounts.signUp(req.body, req.ip, linkOrigin);
-    if (signedIn) await startSession(req, reply, user.id, req.body.time_zone);
-    return { data: { signed_in: signedIn } };
+  r.route({
+    ...endpoint('loginData'),
+    handler: async (req) => accounts.loginData(req.body.kinds),
   });
 
-  r.post('/login', { schema: { body: LoginBody, response: { 200: LoginReply } } }, async (req, reply) => {
-    const user = await accounts.logIn(req.body, req.ip);
-    await startSession(req, reply, user.id, req.body.time_zone);
-    return { data: { user_id: user.id } };
+  r.route({
+    ...endpoint('signup'),
+    handler: async (req, reply) => {
+      const { user, signedIn } = await accounts.signUp(req.body, req.ip, linkOrigin);
+      if (signedIn) await startSession(req, reply, user.id, req.body.time_zone);
+      return { data: { signed_in: signedIn } };
+    },
   });
 
-  r.get('/whoami', { schema: { querystring: SudoQuery, response: { 200: WhoamiReply } } }, async (req) => {
-    const auth = req.auth;
-    if (!auth) {
+  r.route({
+    ...endpoint('login'),
+    handler: async (req, reply) => {
+      const user = await accounts.logIn(req.body, req.ip);
+      await startSession(req, reply, user.id, req.body.time_zone);
+      return { data: { user_id: user.id } };
+    },
+  });
+
+  r.route({
+    ...endpoint('whoami'),
+    handler: async (req) => {
+      const auth = req.auth;
+      if (!auth) {
+        return {
+          data: { authenticated: false, user: null, services: {}, disabled_services: [], sudo: null },
+        };
+      }
+      const status = (await opts.servicesStatus?.(auth.user.id)) ?? { services: {}, disabled_services: [] };
       return {
-        data: { authenticated: false, user: null, services: {}, disabled_services: [], sudo: null },
+        data: {
+          authenticated: true,
+          user: {
+            id: auth.user.id,
+            email: auth.user.email,
+            name: auth.user.name,
+            is_admin: auth.user.isAdmin,
+          },
+          ...status,
+          sudo: auth.sudo,
+        },
       };
-    }
-    const status = (await opts.servicesStatus?.(auth.user.id)) ?? { services: {}, disabled_services: [] };
-    return {
-      data: {
-        authenticated: true,
-        user: { id: auth.user.id, email: auth.user.email, name: auth.user.name, is_admin: auth.user.isAdmin },
-        ...status,
-        sudo: auth.sudo,
-      },
-    };
+    },
   });
 
   /** Ends the session. POST is the real call; GET (spec §7) is kept for same-origin pages only. */
@@ -102,52 +103,49 @@ export async function accountsRoutes(app: FastifyInstance, opts: AccountsRoutesO
     });
     return ok;
   }
-  r.post('/logout', { schema: { querystring: SudoQuery, response: { 200: OkReply } } }, logout);
-  r.get(
-    '/logout',
-    {
-      schema: { querystring: SudoQuery, response: { 200: OkReply } },
-      // A GET that changes state: only from this app's own pages (or typed in the address bar), which
-      // browsers prove with fetch metadata. A cross-site <img> from an old browser sends none: refused.
-      onRequest: async (req) => {
-        const site = req.headers['sec-fetch-site'];
-        if (site !== 'same-origin' && site !== 'none') {
-          throw forbidden('Log out with POST /api/logout.', 'CrossOriginRefused');
-        }
-      },
+  r.route({ ...endpoint('logout'), handler: logout });
+  r.route({
+    ...endpoint('logout.get'),
+    // A GET that changes state: only from this app's own pages (or typed in the address bar), which
+    // browsers prove with fetch metadata. A cross-site <img> from an old browser sends none: refused.
+    onRequest: async (req) => {
+      const site = req.headers['sec-fetch-site'];
+      if (site !== 'same-origin' && site !== 'none') {
+        throw forbidden('Log out with POST /api/logout.', 'CrossOriginRefused');
+      }
     },
-    logout,
-  );
+    handler: logout,
+  });
 
-  r.post(
-    '/send_verification',
-    { schema: { body: SendVerificationBody, response: { 200: OkReply } } },
-    async (req) => {
+  r.route({
+    ...endpoint('sendVerification'),
+    handler: async (req) => {
       await accounts.sendVerification(req.body.email, req.body.password, req.ip, linkOrigin);
       return ok;
     },
-  );
-
-  r.post('/verify_email', { schema: { body: VerifyEmailBody, response: { 200: OkReply } } }, async (req) => {
-    await accounts.verifyEmail(req.body.code);
-    return ok;
   });
 
-  r.post(
-    '/password_reset',
-    { schema: { body: PasswordResetBody, response: { 200: OkReply } } },
-    async (req) => {
+  r.route({
+    ...endpoint('verifyEmail'),
+    handler: async (req) => {
+      await accounts.verifyEmail(req.body.code);
+      return ok;
+    },
+  });
+
+  r.route({
+    ...endpoint('passwordReset'),
+    handler: async (req) => {
       await accounts.requestPasswordReset(req.body.email, req.ip, linkOrigin);
       return ok;
     },
-  );
+  });
 
-  r.post(
-    '/password_reset/confirm',
-    { schema: { body: PasswordResetConfirmBody, response: { 200: OkReply } } },
-    async (req) => {
+  r.route({
+    ...endpoint('passwordReset.confirm'),
+    handler: async (req) => {
       await accounts.confirmPasswordReset(req.body.code, req.body.password);
       return ok;
     },
-  );
+  });
 }

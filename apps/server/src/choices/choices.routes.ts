@@ -3,23 +3,9 @@
 // in it. Every call is the signed-in user's own: another user's target answers 404.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  ExclusionBody,
-  ExclusionParams,
-  ExclusionReply,
-  ExclusionsReply,
-  PageQuery,
-  RecordingParams,
-  SudoQuery,
-  TargetTracksParams,
-  TargetTracksQuery,
-  TargetTracksReply,
-  TempoCorrectionBody,
-  TempoCorrectionReply,
-  UndoReply,
-} from '@pacebeat/contract';
 import { limitAction } from '../http/action-limits.ts';
 import { forbidSudo, requireUser } from '../http/auth.plugin.ts';
+import { endpoint } from '../http/endpoint.ts';
 import type { ChoicesService } from './choices.service.ts';
 import type { TrackListsService } from './track-lists.service.ts';
 
@@ -32,33 +18,18 @@ export async function choicesRoutes(app: FastifyInstance, opts: ChoicesRoutesOpt
   const r = app.withTypeProvider<ZodTypeProvider>();
   const write = { onRequest: requireUser, preHandler: [forbidSudo, limitAction('choices')] };
 
-  r.get(
-    '/targets/:targetId/tracks',
-    {
-      onRequest: requireUser,
-      schema: {
-        params: TargetTracksParams,
-        querystring: TargetTracksQuery,
-        response: { 200: TargetTracksReply },
-      },
-    },
-    async (req) => ({
+  r.route({
+    ...endpoint('choices.targetTracks'),
+    onRequest: requireUser,
+    handler: async (req) => ({
       data: await opts.trackLists.targetTracks(req.auth!.user.id, req.params.targetId, req.query),
     }),
-  );
+  });
 
-  r.put(
-    '/tempo_corrections/:recordingKey',
-    {
-      ...write,
-      schema: {
-        params: RecordingParams,
-        querystring: SudoQuery,
-        body: TempoCorrectionBody,
-        response: { 200: TempoCorrectionReply },
-      },
-    },
-    async (req) => ({
+  r.route({
+    ...endpoint('choices.correctTempo'),
+    ...write,
+    handler: async (req) => ({
       data: await opts.choices.correctTempo(
         req.auth!.user.id,
         req.params.recordingKey,
@@ -66,34 +37,28 @@ export async function choicesRoutes(app: FastifyInstance, opts: ChoicesRoutesOpt
         req.body.remove_from_old_targets,
       ),
     }),
-  );
+  });
 
-  r.delete(
-    '/tempo_corrections/:recordingKey',
-    { ...write, schema: { params: RecordingParams, querystring: SudoQuery, response: { 200: UndoReply } } },
-    async (req) => ({ data: await opts.choices.undoCorrection(req.auth!.user.id, req.params.recordingKey) }),
-  );
+  r.route({
+    ...endpoint('choices.undoCorrection'),
+    ...write,
+    handler: async (req) => ({
+      data: await opts.choices.undoCorrection(req.auth!.user.id, req.params.recordingKey),
+    }),
+  });
 
-  r.get(
-    '/exclusions',
-    { onRequest: requireUser, schema: { querystring: PageQuery, response: { 200: ExclusionsReply } } },
-    async (req) => ({
+  r.route({
+    ...endpoint('choices.exclusions'),
+    onRequest: requireUser,
+    handler: async (req) => ({
       data: await opts.choices.exclusions(req.auth!.user.id, req.query.offset, req.query.limit),
     }),
-  );
+  });
 
-  r.put(
-    '/exclusions/:kind/:key',
-    {
-      ...write,
-      schema: {
-        params: ExclusionParams,
-        querystring: SudoQuery,
-        body: ExclusionBody,
-        response: { 200: ExclusionReply },
-      },
-    },
-    async (req) => ({
+  r.route({
+    ...endpoint('choices.exclude'),
+    ...write,
+    handler: async (req) => ({
       data: await opts.choices.exclude(
         req.auth!.user.id,
         req.params.kind,
@@ -101,11 +66,13 @@ export async function choicesRoutes(app: FastifyInstance, opts: ChoicesRoutesOpt
         req.body.remove_from_targets,
       ),
     }),
-  );
+  });
 
-  r.delete(
-    '/exclusions/:kind/:key',
-    { ...write, schema: { params: ExclusionParams, querystring: SudoQuery, response: { 200: UndoReply } } },
-    async (req) => ({ data: await opts.choices.restore(req.auth!.user.id, req.params.kind, req.params.key) }),
-  );
+  r.route({
+    ...endpoint('choices.restore'),
+    ...write,
+    handler: async (req) => ({
+      data: await opts.choices.restore(req.auth!.user.id, req.params.kind, req.params.key),
+    }),
+  });
 }

@@ -1,13 +1,18 @@
 // The OpenAPI document is generated from the routes themselves: every /api route in Fastify's route table
 // must be in it with a request schema and a 2xx reply schema, so a route added without its zod schemas
-// fails here. The routes come from the full app (test/full-app.ts), so new features are checked too.
+// fails here. And the routes are the contract's endpoint table (packages/contract endpoints.ts), no more
+// and no less, each with its entry's schemas, so a route added by hand (or a call the server stopped
+// serving) fails here too. The routes come from the full app (test/full-app.ts), so new features are
+// checked too.
 import Fastify, { type FastifyInstance } from 'fastify';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { endpoints, ENDPOINT_PATHS, type Endpoint, type EndpointName } from '@pacebeat/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiRoutes, buildFullApp, type FullApp } from '../../test/full-app.ts';
 import { apiDocs, DOCS_PREFIX, isDocumentedRoute, OPENAPI_PATH } from './api-docs.ts';
+import { endpoint, routeSchema } from './endpoint.ts';
 
 interface Operation {
   parameters?: { in: string; name: string }[];
@@ -22,7 +27,11 @@ interface OpenApiDoc {
 }
 
 /** Calls that carry no request body by design; every other POST/PUT/PATCH must declare its body. */
-const BODILESS = new Set(['POST /api/logout', 'PUT /api/spotify/disconnect']);
+const BODILESS = new Set([
+  'POST /api/logout',
+  'PUT /api/spotify/disconnect',
+  'POST /api/spotify/targets/:id/remove_unfitting',
+]);
 
 /** What each /api route of the route table lacks: its declared schemas, its place in the document. */
 function schemaProblems(app: FastifyInstance, doc: OpenApiDoc): string[] {
@@ -56,6 +65,50 @@ function schemaProblems(app: FastifyInstance, doc: OpenApiDoc): string[] {
   return problems;
 }
 
+/**
+ * How the served /api routes differ from the endpoint table: a route that is not in it, an entry that is
+ * not served, a route whose schemas are not its entry's (registered by hand rather than with `endpoint()`).
+ */
+function tableProblems(app: FastifyInstance): string[] {
+  const problems: string[] = [];
+  // Every /api route as it was added (the docs plugin's onRoute record: whole paths with their parameter
+  // names, where printRoutes shows nested routes by their last part only).
+  const served = app.declaredApiRoutes;
+  const entries = Object.values(endpoints) as Endpoint[];
+  for (const { method, url, schema: declared } of served) {
+    const entry = entries.find((e) => e.method === method && e.path === url);
+    if (!entry) {
+      problems.push(`${method} ${url}: served, but not in the endpoint table`);
+      continue;
+    }
+    const expected = routeSchema(entry);
+    const differs: string[] = (['params', 'querystring', 'body'] as const).filter(
+      (k) => declared[k] !== expected[k],
+    );
+    const reply = (declared.response as Record<number, unknown> | undefined)?.[200];
+    if (reply !== entry.reply) differs.push('response');
+    if (differs.length > 0) {
+      problems.push(`${method} ${url}: ${differs.join(', ')} not the schemas of ${entry.name}`);
+    }
+  }
+  for (const name of Object.keys(ENDPOINT_PATHS) as EndpointName[]) {
+    const { method, path } = ENDPOINT_PATHS[name];
+    if (!served.some((r) => r.method === method && r.url === path)) {
+      problems.push(`${name} (${method} ${path}): in the endpoint table, but not served`);
+    }
+  }
+  return problems;
+}
+
+/** An app with the docs plugin and no route yet, for the checks' own tests. */
+async function docsOnlyApp() {
+  const app = Fastify();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await app.register(apiDocs);
+  return { app, r: app.withTypeProvider<ZodTypeProvider>() };
+}
+
 async function documentOf(app: FastifyInstance): Promise<OpenApiDoc> {
   const res = await app.inject({ method: 'GET', url: OPENAPI_PATH, headers: { host: 'localhost' } });
   expect(res.statusCode).toBe(200);
@@ -85,6 +138,10 @@ describe('the OpenAPI document of /api', () => {
       true,
     );
     expect(Object.keys(doc.paths)).not.toContain(OPENAPI_PATH);
+  });
+
+  it("serves the contract's endpoint table, no more and no less, each route with its entry's schemas", () => {
+    expect(tableProblems(full.app)).toEqual([]);
   });
 
   it('says which calls need a session, and documents the error envelope on each', () => {
@@ -137,11 +194,7 @@ describe('the OpenAPI document of /api', () => {
 
 describe('the schema check', () => {
   it('names each route that lacks its reply, body or params schema', async () => {
-    const app = Fastify();
-    app.setValidatorCompiler(validatorCompiler);
-    app.setSerializerCompiler(serializerCompiler);
-    await app.register(apiDocs);
-    const r = app.withTypeProvider<ZodTypeProvider>();
+    const { app, r } = await docsOnlyApp();
     const Reply = z.object({ ok: z.boolean() });
     r.get('/api/no-schema', async () => ({ ok: true }));
     r.post('/api/no-body', { schema: { response: { 200: Reply } } }, async () => ({ ok: true }));
@@ -179,6 +232,31 @@ describe('the schema check', () => {
         'POST /api/no-body: no request schema (body, querystring or params)',
       ].sort(),
     );
+    await app.close();
+  });
+});
+
+describe('the endpoint table check', () => {
+  it('names a route added by hand, a route with other schemas, and every entry not served', async () => {
+    const { app, r } = await docsOnlyApp();
+    r.route({ ...endpoint('ping'), handler: async () => ({ message: 'pong' }) });
+    const Reply = z.object({ ok: z.boolean() });
+    r.get('/api/by_hand', { schema: { querystring: z.object({}), response: { 200: Reply } } }, async () => ({
+      ok: true,
+    }));
+    r.get('/api/whoami', { schema: { querystring: z.object({}), response: { 200: Reply } } }, async () => ({
+      ok: true,
+    }));
+    await app.ready();
+    const problems = tableProblems(app);
+    expect(problems).toContain('GET /api/by_hand: served, but not in the endpoint table');
+    expect(problems).toContain('GET /api/whoami: querystring, response not the schemas of whoami');
+    expect(problems).toContain(
+      'targets.edit (PATCH /api/spotify/targets/:id): in the endpoint table, but not served',
+    );
+    expect(problems.filter((p) => p.includes('ping'))).toEqual([]);
+    // Every entry but ping and whoami is not served.
+    expect(problems.filter((p) => p.endsWith('not served'))).toHaveLength(Object.keys(endpoints).length - 2);
     await app.close();
   });
 });

@@ -126,27 +126,23 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(apiDocs);
   if (deps.metrics) await app.register(httpMetrics, { metrics: deps.metrics });
   await app.register(healthRoutes, deps);
-  await app.register(
-    async (api) => {
-      // First: CSRF check, session and sudo resolution for every /api route registered after it.
-      await api.register(authPlugin, {
-        accounts: deps.accounts.accounts,
-        sessions: deps.accounts.sessions,
-        origins: deps.origins,
-      });
-      await api.register(accountsRoutes, { ...deps.accounts, origins: deps.origins });
-      await api.register(pingRoutes);
-      if (deps.spotify) {
-        await api.register(spotifyRoutes, { ...deps.spotify, origins: deps.origins, prefix: '/spotify' });
-      }
-      if (deps.library) await api.register(libraryRoutes, { ...deps.library, prefix: '/spotify' });
-      if (deps.playlists) await api.register(playlistsRoutes, { ...deps.playlists, prefix: '/spotify' });
-      if (deps.choices) await api.register(choicesRoutes, { ...deps.choices, prefix: '/spotify' });
-      if (deps.tempo) await api.register(tempoRoutes, { ...deps.tempo, prefix: '/tempo' });
-      if (deps.setup) await api.register(setupRoutes, { ...deps.setup, prefix: '/admin' });
-    },
-    { prefix: API_BASE },
-  );
+  // The /api routes, each registered at its whole path from the contract's endpoint table (endpoint.ts).
+  await app.register(async (api) => {
+    // First: CSRF check, session and sudo resolution for every /api route registered after it.
+    await api.register(authPlugin, {
+      accounts: deps.accounts.accounts,
+      sessions: deps.accounts.sessions,
+      origins: deps.origins,
+    });
+    await api.register(accountsRoutes, { ...deps.accounts, origins: deps.origins });
+    await api.register(pingRoutes);
+    if (deps.spotify) await api.register(spotifyRoutes, { ...deps.spotify, origins: deps.origins });
+    if (deps.library) await api.register(libraryRoutes, deps.library);
+    if (deps.playlists) await api.register(playlistsRoutes, deps.playlists);
+    if (deps.choices) await api.register(choicesRoutes, deps.choices);
+    if (deps.tempo) await api.register(tempoRoutes, deps.tempo);
+    if (deps.setup) await api.register(setupRoutes, deps.setup);
+  });
   await app.register(webApp, { distDir: deps.webDistDir });
   return app;
 }

@@ -3,17 +3,10 @@
 // and no rescan is asked for on the user's behalf.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  RefreshBody,
-  RefreshReply,
-  SourceChangeBody,
-  SourceChangeReply,
-  SourcesReply,
-  SudoQuery,
-  TempoHistogramReply,
-} from '@pacebeat/contract';
+import type { SourcesReply } from '@pacebeat/contract';
 import { limitAction } from '../http/action-limits.ts';
 import { forbidSudo, requireUser } from '../http/auth.plugin.ts';
+import { endpoint } from '../http/endpoint.ts';
 import { createSerializedOnce } from '../http/serialized-once.ts';
 import type { LibraryService } from './library.service.ts';
 import type { RefreshService } from './refresh.service.ts';
@@ -30,10 +23,10 @@ export async function libraryRoutes(app: FastifyInstance, opts: LibraryRoutesOpt
   // The same data (the service's cached presentation) is serialised once.
   const sendSources = createSerializedOnce((data: SourcesReply['data']) => ({ data }));
 
-  r.get(
-    '/sources',
-    { onRequest: requireUser, schema: { querystring: SudoQuery, response: { 200: SourcesReply } } },
-    async (req, reply) => {
+  r.route({
+    ...endpoint('library.sources'),
+    onRequest: requireUser,
+    handler: async (req, reply) => {
       const auth = req.auth!;
       if (!auth.sudo) await opts.library.statusPagePolled(auth.user.id);
       const timeZone = readerKey(auth.timeZone, req.headers['accept-language']);
@@ -41,43 +34,37 @@ export async function libraryRoutes(app: FastifyInstance, opts: LibraryRoutesOpt
       sendSources(reply, data);
       return reply;
     },
-  );
+  });
 
-  r.post(
-    '/source_change',
-    {
-      onRequest: requireUser,
-      preHandler: [forbidSudo, limitAction('sources')],
-      schema: { querystring: SudoQuery, body: SourceChangeBody, response: { 200: SourceChangeReply } },
-    },
-    async (req) => {
+  r.route({
+    ...endpoint('library.sourceChange'),
+    onRequest: requireUser,
+    preHandler: [forbidSudo, limitAction('sources')],
+    handler: async (req) => {
       const auth = req.auth!;
       const timeZone = readerKey(auth.timeZone, req.headers['accept-language']);
       const source = await opts.library.changeSource(auth.user.id, req.body, { timeZone });
       return { data: { source } };
     },
-  );
+  });
 
   const refresh = opts.refresh;
   if (!refresh) return;
 
-  r.post(
-    '/refresh',
-    {
-      onRequest: requireUser,
-      preHandler: [forbidSudo, limitAction('refresh')],
-      schema: { querystring: SudoQuery, body: RefreshBody, response: { 200: RefreshReply } },
-    },
-    async (req) => {
+  r.route({
+    ...endpoint('library.refresh'),
+    onRequest: requireUser,
+    preHandler: [forbidSudo, limitAction('refresh')],
+    handler: async (req) => {
       const auth = req.auth!;
       const timeZone = readerKey(auth.timeZone, req.headers['accept-language']);
       return { data: await refresh.refresh(auth.user.id, req.body, { timeZone }) };
     },
-  );
+  });
 
-  r.get(
-    '/tempo_histogram',
-    { onRequest: requireUser, schema: { querystring: SudoQuery, response: { 200: TempoHistogramReply } } },
-    async (req) => ({ data: await refresh.tempoHistogram(req.auth!.user.id) }),
-  );
+  r.route({
+    ...endpoint('library.tempoHistogram'),
+    onRequest: requireUser,
+    handler: async (req) => ({ data: await refresh.tempoHistogram(req.auth!.user.id) }),
+  });
 }

@@ -3,18 +3,10 @@
 // targets, refused in sudo mode. Only the user's own targets: another's answers 404.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  NewTargetBody,
-  RemoveUnfittingReply,
-  SudoQuery,
-  TargetDeletedReply,
-  TargetEditBody,
-  TargetParams,
-  TargetReply,
-  TargetsReply,
-} from '@pacebeat/contract';
+import type { TargetsReply } from '@pacebeat/contract';
 import { limitAction } from '../http/action-limits.ts';
 import { forbidSudo, requireUser } from '../http/auth.plugin.ts';
+import { endpoint } from '../http/endpoint.ts';
 import { createSerializedOnce } from '../http/serialized-once.ts';
 import type { PlaylistsService } from './playlists.service.ts';
 import type { TargetEditor } from './target-editor.service.ts';
@@ -30,10 +22,10 @@ export async function playlistsRoutes(app: FastifyInstance, opts: PlaylistsRoute
   const r = app.withTypeProvider<ZodTypeProvider>();
   // The same targets (the service's cached presentation) are serialised once.
   const sendTargets = createSerializedOnce((data: TargetsReply['data']) => ({ data }));
-  r.get(
-    '/targets',
-    { onRequest: requireUser, schema: { querystring: SudoQuery, response: { 200: TargetsReply } } },
-    async (req, reply) => {
+  r.route({
+    ...endpoint('targets.list'),
+    onRequest: requireUser,
+    handler: async (req, reply) => {
       // Times in the reader's time zone (the admin's, in sudo mode).
       const { user, timeZone } = req.auth!;
       sendTargets(
@@ -42,56 +34,44 @@ export async function playlistsRoutes(app: FastifyInstance, opts: PlaylistsRoute
       );
       return reply;
     },
-  );
+  });
 
   const editor = opts.editor;
   if (!editor) return;
   const write = { onRequest: requireUser, preHandler: [forbidSudo, limitAction('targets')] };
 
-  r.post(
-    '/targets',
-    { ...write, schema: { querystring: SudoQuery, body: NewTargetBody, response: { 200: TargetReply } } },
-    async (req) => {
+  r.route({
+    ...endpoint('targets.add'),
+    ...write,
+    handler: async (req) => {
       const { user, timeZone } = req.auth!;
       return { data: { target: await editor.add(user.id, req.body, timeZone) } };
     },
-  );
+  });
 
-  r.patch(
-    '/targets/:id',
-    {
-      ...write,
-      schema: {
-        querystring: SudoQuery,
-        params: TargetParams,
-        body: TargetEditBody,
-        response: { 200: TargetReply },
-      },
-    },
-    async (req) => {
+  r.route({
+    ...endpoint('targets.edit'),
+    ...write,
+    handler: async (req) => {
       const { user, timeZone } = req.auth!;
       return { data: { target: await editor.edit(user.id, req.params.id, req.body, timeZone) } };
     },
-  );
+  });
 
-  r.delete(
-    '/targets/:id',
-    {
-      ...write,
-      schema: { querystring: SudoQuery, params: TargetParams, response: { 200: TargetDeletedReply } },
-    },
-    async (req) => {
+  r.route({
+    ...endpoint('targets.remove'),
+    ...write,
+    handler: async (req) => {
       await editor.remove(req.auth!.user.id, req.params.id);
       return { data: { deleted: true as const } };
     },
-  );
+  });
 
-  r.post(
-    '/targets/:id/remove_unfitting',
-    {
-      ...write,
-      schema: { querystring: SudoQuery, params: TargetParams, response: { 200: RemoveUnfittingReply } },
-    },
-    async (req) => ({ data: { marked: await editor.removeUnfitting(req.auth!.user.id, req.params.id) } }),
-  );
+  r.route({
+    ...endpoint('targets.removeUnfitting'),
+    ...write,
+    handler: async (req) => ({
+      data: { marked: await editor.removeUnfitting(req.auth!.user.id, req.params.id) },
+    }),
+  });
 }

@@ -1,15 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  SPOTIFY_ERRORS,
-  SpotifyConnectBody,
-  SpotifyConnectDataQuery,
-  SpotifyConnectDataReply,
-  SpotifyConnectReply,
-  SpotifyDisconnectReply,
-  SudoQuery,
-} from '@pacebeat/contract';
+import { SPOTIFY_ERRORS } from '@pacebeat/contract';
 import { forbidSudo, requireUser } from '../http/auth.plugin.ts';
+import { endpoint } from '../http/endpoint.ts';
 import { badRequest } from '../errors.ts';
 import {
   originAllowed,
@@ -36,13 +29,10 @@ export interface SpotifyRoutesOptions {
 export async function spotifyRoutes(app: FastifyInstance, opts: SpotifyRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get(
-    '/connect_data',
-    {
-      onRequest: requireUser,
-      schema: { querystring: SpotifyConnectDataQuery, response: { 200: SpotifyConnectDataReply } },
-    },
-    async (req) => {
+  r.route({
+    ...endpoint('spotify.connectData'),
+    onRequest: requireUser,
+    handler: async (req) => {
       // The connect page's own URL, where Spotify sends the runner back: at the origin the page says it is
       // open at, else the one the request was addressed to. One Spotify refuses (localhost, plain http
       // elsewhere than 127.0.0.1) would end on Spotify's error page: refused here, saying what to open
@@ -63,34 +53,28 @@ export async function spotifyRoutes(app: FastifyInstance, opts: SpotifyRoutesOpt
       }
       return { data: { ...(await opts.spotify.connectData()), redirect_uri: `${origin}/connect/spotify` } };
     },
-  );
+  });
 
-  r.put(
-    '/connect',
-    {
-      onRequest: requireUser,
-      preHandler: forbidSudo,
-      schema: { querystring: SudoQuery, body: SpotifyConnectBody, response: { 200: SpotifyConnectReply } },
-    },
-    async (req) => {
+  r.route({
+    ...endpoint('spotify.connect'),
+    onRequest: requireUser,
+    preHandler: forbidSudo,
+    handler: async (req) => {
       await opts.limits.takeConnect(req.auth!.user.id, req.ip);
       const { display_name } = await opts.spotify.connect(req.auth!.user.id, req.body.token_info);
       return { data: { connected: true as const, display_name } };
     },
-  );
+  });
 
-  r.put(
-    '/disconnect',
-    {
-      onRequest: requireUser,
-      preHandler: forbidSudo,
-      schema: { querystring: SudoQuery, response: { 200: SpotifyDisconnectReply } },
-    },
-    async (req) => {
+  r.route({
+    ...endpoint('spotify.disconnect'),
+    onRequest: requireUser,
+    preHandler: forbidSudo,
+    handler: async (req) => {
       await opts.spotify.disconnect(req.auth!.user.id);
       return { data: { disconnected: true as const } };
     },
-  );
+  });
 }
 
 /** `value`'s origin when it is an http(s) URL, else undefined. */

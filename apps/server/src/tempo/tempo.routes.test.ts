@@ -10,7 +10,7 @@ async function app(getSongBpm: boolean) {
   a.setValidatorCompiler(validatorCompiler);
   a.setSerializerCompiler(serializerCompiler);
   installErrorHandler(a);
-  await a.register(tempoRoutes, { tempo: { credits: () => ({ getSongBpm }) }, prefix: '/api/tempo' });
+  await a.register(tempoRoutes, { tempo: { credits: () => ({ getSongBpm }) } });
   return a;
 }
 

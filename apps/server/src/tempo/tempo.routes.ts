@@ -2,7 +2,7 @@
 // GetSongBPM link on every page (their terms require it wherever their data is used).
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { SudoQuery, TempoCreditsReply } from '@pacebeat/contract';
+import { endpoint } from '../http/endpoint.ts';
 import type { TempoService } from './tempo.service.ts';
 
 export interface TempoRoutesOptions {
@@ -15,9 +15,8 @@ export interface TempoRoutesOptions {
 export async function tempoRoutes(app: FastifyInstance, opts: TempoRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   // SudoQuery like every /api route: the web app sends `?sudo=` on every call in sudo mode.
-  r.get(
-    '/credits',
-    { schema: { querystring: SudoQuery, response: { 200: TempoCreditsReply } } },
-    async () => ({ data: { getsongbpm: (await opts.tempo.credits()).getSongBpm } }),
-  );
+  r.route({
+    ...endpoint('tempo.credits'),
+    handler: async () => ({ data: { getsongbpm: (await opts.tempo.credits()).getSongBpm } }),
+  });
 }

@@ -1,16 +1,23 @@
-import { API_BASE, type ErrorReply } from '@pacebeat/contract';
+import {
+  ENDPOINT_PATHS,
+  endpointPath,
+  type EndpointName,
+  type EndpointReply,
+  type EndpointRequest,
+  type ErrorReply,
+} from '@pacebeat/contract';
 
 /** Any schema with a `parse` that throws on bad input: the contract's zod schemas fit. */
 export type ReplySchema<T> = { parse(data: unknown): T };
 
 /**
- * The reply type of an endpoint, from the contract: `api.get('whoami', typed<WhoamiReply>())`.
- * The server sends every reply through its endpoint's contract schema (Fastify's response schemas:
- * a reply that does not match becomes a 500), so what reaches the browser has passed it already; the
- * app takes the contract's types and does not ship zod to check them again (about 23 KB, brotli, of a
- * visitor's first load). A caller that must check a reply passes the zod schema itself.
+ * A reply taken as its contract type, unchecked. The server sends every reply through its endpoint's
+ * contract schema (Fastify's response schemas: a reply that does not match becomes a 500), so what reaches
+ * the browser has passed it already; the app takes the contract's types and does not ship zod to check
+ * them again (about 23 KB, brotli, of a visitor's first load). A caller that must check a reply passes
+ * the zod schema itself (`check`).
  */
-export const typed = <T>(): ReplySchema<T> => ({ parse: (data) => data as T });
+const typed = <T>(): ReplySchema<T> => ({ parse: (data) => data as T });
 
 /**
  * Every failed API call ends in this one error type.
@@ -54,15 +61,33 @@ export type ApiClientOptions = {
   fetch?: typeof fetch;
 };
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** A call's path parameters, query and body, and optionally a schema to check its reply with. */
+export type CallRequest<N extends EndpointName> = EndpointRequest<N> & {
+  check?: ReplySchema<EndpointReply<N>>;
+};
+
+/** The request is optional when the call needs nothing (no path parameter, no body). */
+type CallArgs<N extends EndpointName> =
+  Partial<EndpointRequest<N>> extends EndpointRequest<N>
+    ? [request?: CallRequest<N>]
+    : [request: CallRequest<N>];
+
+type LooseRequest = { params?: Record<string, string | number>; query?: Record<string, unknown> };
 
 /**
- * The URL of an API path, e.g. `apiUrl('spotify/targets', 'bob')` → `/api/spotify/targets?sudo=bob`.
- * A query already in the path is kept.
+ * The URL of a call, from the contract's endpoint table: its path with the parameters filled in (each
+ * encoded), its query, and `sudo=<value>` when set, e.g. `/api/spotify/targets/t1?sudo=bob`.
  */
-export function apiUrl(path: string, sudo?: string | null): string {
-  const origin = 'http://api.invalid';
-  const url = new URL(`${API_BASE}/${path.replace(/^\/+/, '')}`, origin);
+export function endpointUrl<N extends EndpointName>(
+  name: N,
+  request: EndpointRequest<N> = {} as EndpointRequest<N>,
+  sudo?: string | null,
+): string {
+  const { params, query = {} } = request as LooseRequest;
+  const url = new URL(endpointPath(name, params), 'http://api.invalid');
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined) url.searchParams.append(key, String(value));
+  }
   if (sudo) url.searchParams.set('sudo', sudo);
   return `${url.pathname}${url.search}`;
 }
@@ -72,17 +97,16 @@ export function createApiClient(options: ApiClientOptions = {}) {
   const sudo = options.sudo ?? null;
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
 
-  async function request<T>(
-    method: Method,
-    path: string,
-    schema: ReplySchema<T>,
-    body?: unknown,
-  ): Promise<T> {
+  /** Calls the endpoint `name` of the contract: `api.call('targets.edit', { params: { id }, body })`. */
+  async function call<N extends EndpointName>(name: N, ...[request]: CallArgs<N>): Promise<EndpointReply<N>> {
+    const { method } = ENDPOINT_PATHS[name];
+    const { body, check } = (request ?? {}) as { body?: unknown; check?: ReplySchema<EndpointReply<N>> };
+    const url = endpointUrl(name, request, sudo);
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     let response: Response;
     try {
-      response = await doFetch(apiUrl(path, sudo), {
+      response = await doFetch(url, {
         method,
         credentials: 'include',
         headers,
@@ -95,24 +119,17 @@ export function createApiClient(options: ApiClientOptions = {}) {
     const payload = await readJson(response);
     if (!response.ok) throw errorFromReply(response, payload);
     try {
-      return schema.parse(payload);
+      return (check ?? typed<EndpointReply<N>>()).parse(payload);
     } catch (error) {
       throw new ApiError(
         response.status,
         'InvalidReply',
-        `${method} ${path}: the reply does not match the contract (${error instanceof Error ? error.message : String(error)})`,
+        `${method} ${ENDPOINT_PATHS[name].path}: the reply does not match the contract (${error instanceof Error ? error.message : String(error)})`,
       );
     }
   }
 
-  return {
-    sudo,
-    get: <T>(path: string, schema: ReplySchema<T>) => request('GET', path, schema),
-    post: <T>(path: string, body: unknown, schema: ReplySchema<T>) => request('POST', path, schema, body),
-    put: <T>(path: string, body: unknown, schema: ReplySchema<T>) => request('PUT', path, schema, body),
-    patch: <T>(path: string, body: unknown, schema: ReplySchema<T>) => request('PATCH', path, schema, body),
-    delete: <T>(path: string, schema: ReplySchema<T>) => request('DELETE', path, schema),
-  };
+  return { sudo, call };
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;

@@ -1,16 +1,6 @@
-import type {
-  ExclusionBody,
-  ExclusionKind,
-  ExclusionReply,
-  ExclusionsReply,
-  TargetTracksReply,
-  TempoCorrectionBody,
-  TempoCorrectionReply,
-  TrackList,
-  UndoReply,
-} from '@pacebeat/contract';
+import type { ExclusionBody, ExclusionKind, TempoCorrectionBody, TrackList } from '@pacebeat/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { typed, type ApiClient } from '../api/client.ts';
+import type { ApiClient } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { useSession } from '../session/session-context.ts';
 
@@ -27,10 +17,10 @@ export function useTargetTracks(targetId: string, list: TrackList, offset: numbe
   return useQuery({
     queryKey: queryKeys.choices.targetTracks(sudo, targetId, list, offset),
     queryFn: () =>
-      api.get(
-        `spotify/targets/${encodeURIComponent(targetId)}/tracks?list=${list}&offset=${offset}&limit=${PAGE_SIZE}`,
-        typed<TargetTracksReply>(),
-      ),
+      api.call('choices.targetTracks', {
+        params: { targetId },
+        query: { list, offset, limit: PAGE_SIZE },
+      }),
     placeholderData: keepPreviousData,
     // The writer keeps working: the lists follow it while the page is open. Waiting and skipped are
     // computed over the whole library on the server, so they are read again less often.
@@ -44,8 +34,7 @@ export function useExclusions(offset: number) {
   const { api, sudo } = useSession();
   return useQuery({
     queryKey: queryKeys.choices.exclusions(sudo, offset),
-    queryFn: () =>
-      api.get(`spotify/exclusions?offset=${offset}&limit=${PAGE_SIZE}`, typed<ExclusionsReply>()),
+    queryFn: () => api.call('choices.exclusions', { query: { offset, limit: PAGE_SIZE } }),
     placeholderData: keepPreviousData,
     retry: false,
   });
@@ -61,18 +50,14 @@ function useChoiceMutation<V, R>(fn: (v: V) => Promise<R>) {
   });
 }
 
-const recordingPath = (key: string) => `spotify/tempo_corrections/${encodeURIComponent(key)}`;
-const exclusionPath = (kind: ExclusionKind, key: string) =>
-  `spotify/exclusions/${kind}/${encodeURIComponent(key)}`;
-
 /** The four choice calls, each the inverse of another (the snackbar's Undo makes the inverse call). */
 export const choiceCalls = (api: ApiClient) => ({
   correct: (recordingKey: string, body: TempoCorrectionBody) =>
-    api.put(recordingPath(recordingKey), body, typed<TempoCorrectionReply>()),
-  uncorrect: (recordingKey: string) => api.delete(recordingPath(recordingKey), typed<UndoReply>()),
+    api.call('choices.correctTempo', { params: { recordingKey }, body }),
+  uncorrect: (recordingKey: string) => api.call('choices.undoCorrection', { params: { recordingKey } }),
   exclude: (kind: ExclusionKind, key: string, body: ExclusionBody) =>
-    api.put(exclusionPath(kind, key), body, typed<ExclusionReply>()),
-  restore: (kind: ExclusionKind, key: string) => api.delete(exclusionPath(kind, key), typed<UndoReply>()),
+    api.call('choices.exclude', { params: { kind, key }, body }),
+  restore: (kind: ExclusionKind, key: string) => api.call('choices.restore', { params: { kind, key } }),
 });
 
 export function useCorrectTempo() {

@@ -1,17 +1,7 @@
 // The paces feature's calls (issue 15): the targets and sources (the status page's own queries), the
 // tempo chart's data, and the writes (each refreshes what it changed).
-import type {
-  NewTargetBody,
-  RefreshBody,
-  RefreshReply,
-  RemoveUnfittingReply,
-  TargetDeletedReply,
-  TargetEditBody,
-  TargetReply,
-  TempoHistogramReply,
-} from '@pacebeat/contract';
+import type { NewTargetBody, RefreshBody, TargetEditBody } from '@pacebeat/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { typed } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { useSession } from '../session/session-context.ts';
 import { sourcesQuery, targetsQuery } from '../status/status-queries.ts';
@@ -25,7 +15,7 @@ export function usePacesData() {
   const sources = useQuery({ ...sourcesQuery(api, sudo), refetchInterval: RELOAD_MS });
   const histogram = useQuery({
     queryKey: queryKeys.spotify.tempoHistogram(sudo),
-    queryFn: () => api.get('spotify/tempo_histogram', typed<TempoHistogramReply>()),
+    queryFn: () => api.call('library.tempoHistogram'),
     refetchInterval: RELOAD_MS,
   });
   return { targets, sources, histogram };
@@ -35,27 +25,26 @@ export function usePacesWrites() {
   const { api, sudo } = useSession();
   const client = useQueryClient();
   const done = () => client.invalidateQueries({ queryKey: queryKeys.spotify.targets(sudo) });
-  const path = (id: string) => `spotify/targets/${encodeURIComponent(id)}`;
   return {
     add: useMutation({
-      mutationFn: (body: NewTargetBody) => api.post('spotify/targets', body, typed<TargetReply>()),
+      mutationFn: (body: NewTargetBody) => api.call('targets.add', { body }),
       onSuccess: done,
     }),
     edit: useMutation({
       mutationFn: ({ id, body }: { id: string; body: TargetEditBody }) =>
-        api.patch(path(id), body, typed<TargetReply>()),
+        api.call('targets.edit', { params: { id }, body }),
       onSuccess: done,
     }),
     remove: useMutation({
-      mutationFn: (id: string) => api.delete(path(id), typed<TargetDeletedReply>()),
+      mutationFn: (id: string) => api.call('targets.remove', { params: { id } }),
       onSuccess: done,
     }),
     removeUnfitting: useMutation({
-      mutationFn: (id: string) => api.post(`${path(id)}/remove_unfitting`, {}, typed<RemoveUnfittingReply>()),
+      mutationFn: (id: string) => api.call('targets.removeUnfitting', { params: { id } }),
       onSuccess: done,
     }),
     refresh: useMutation({
-      mutationFn: (body: RefreshBody) => api.post('spotify/refresh', body, typed<RefreshReply>()),
+      mutationFn: (body: RefreshBody) => api.call('library.refresh', { body }),
       onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.spotify.sources(sudo) }),
     }),
   };

@@ -5,12 +5,10 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { isApiError } from '../api/client.ts';
 import { plainMessage } from '../api/plain-message.ts';
-import { queryKeys } from '../api/query-keys.ts';
 import { DisabledServiceAlert } from '../components/DisabledServiceAlerts/DisabledServiceAlerts.tsx';
 import { PRIVACY_URL, TERMS_URL } from '../components/TermsAndPrivacy/TermsAndPrivacy.tsx';
 import {
@@ -23,10 +21,10 @@ import {
   rememberRefusal,
 } from '../session/connect-memory.ts';
 import { useSession } from '../session/session-context.ts';
-import { spotifyCalls } from '../session/spotify-calls.ts';
 import { SudoLink, SudoNavigate, useSudoNavigate } from '../session/sudo-navigation.tsx';
 import { MUSIC_SERVICE } from '../session/user-status.ts';
 import { SpotifyLogo } from '../components/SpotifyLogo/SpotifyLogo.tsx';
+import { spotifyCalls, useConnectData } from '../spotify/spotify-queries.ts';
 import {
   authorizeUrl,
   challengeOf,
@@ -125,12 +123,7 @@ function RunnerConnect() {
     };
   }, [resuming, connectedNow, requestRefresh]);
 
-  const connectData = useQuery({
-    queryKey: queryKeys.spotify.connectData(sudo),
-    // The page names its own address: a dev server's proxy may rewrite the Host header on the way.
-    queryFn: () => spotifyCalls(api).connectData(window.location.origin),
-    enabled: view === 'initial' && !resuming && session.isAuthenticated,
-  });
+  const connectData = useConnectData(view === 'initial' && !resuming && session.isAuthenticated);
 
   // The code or error (and state) leave the URL at once.
   useEffect(() => {

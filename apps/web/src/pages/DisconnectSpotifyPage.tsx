@@ -7,9 +7,9 @@ import { useState } from 'react';
 import CircularProgress from '@mui/material/CircularProgress';
 import { plainMessage } from '../api/plain-message.ts';
 import { useSession } from '../session/session-context.ts';
-import { spotifyCalls } from '../session/spotify-calls.ts';
 import { SudoLink, SudoNavigate, useSudoNavigate } from '../session/sudo-navigation.tsx';
 import { MUSIC_SERVICE } from '../session/user-status.ts';
+import { spotifyCalls } from '../spotify/spotify-queries.ts';
 import { AFTER_PAGE, SPOTIFY_TEXTS as T } from '../spotify/texts.ts';
 
 type View = 'initial' | 'disconnecting' | 'success';

@@ -3,11 +3,9 @@ import Alert from '@mui/material/Alert';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { isApiError } from '../api/client.ts';
-import { queryKeys } from '../api/query-keys.ts';
 import {
   EmailVerificationView,
   type VerificationState,
@@ -15,13 +13,13 @@ import {
 import { FirebaseWidget, type WidgetUser } from '../components/FirebaseLogin/FirebaseWidget.tsx';
 import { ActionCodeView, type ActionMode } from '../components/LocalLogin/ActionCodeView.tsx';
 import { LocalLoginForm } from '../components/LocalLogin/LocalLoginForm.tsx';
-import { accountCalls } from '../session/account-calls.ts';
+import { accountCalls, useLoginData } from '../session/session-queries.ts';
 import { useSession } from '../session/session-context.ts';
 import { NEXT_PARAM, returnPath } from '../session/return-to.ts';
 import { useSudoNavigate } from '../session/sudo-navigation.tsx';
 import { useDelayedFlag } from '../session/use-delayed-flag.ts';
 import { LOGIN_TEXTS } from './login-texts.ts';
-import { RETRY_AFTER_ERROR_MS, STILL_LOADING_AFTER_MS } from '../timing.ts';
+import { STILL_LOADING_AFTER_MS } from '../timing.ts';
 
 /** Errors the Firebase SDK raises carry an `auth/...` code. */
 const isFirebaseError = (e: unknown) =>
@@ -55,13 +53,7 @@ export function LoginPage() {
   const isActionLink =
     (actionMode === 'verifyEmail' || actionMode === 'resetPassword') && Boolean(actionCode);
 
-  const loginData = useQuery({
-    queryKey: queryKeys.loginData,
-    enabled: !isActionLink,
-    queryFn: () => accountCalls(api).loginData(),
-    retry: false,
-    refetchInterval: (query) => (query.state.status === 'error' ? RETRY_AFTER_ERROR_MS : false),
-  });
+  const loginData = useLoginData(!isActionLink);
   useEffect(() => {
     if (loginData.error) console.error('POST /api/login_data failed:', loginData.error);
   }, [loginData.error]);

@@ -1,9 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { queryKeys } from '../api/query-keys.ts';
-import { accountCalls } from '../session/account-calls.ts';
+import { usePing } from '../session/session-queries.ts';
 import { useSession } from '../session/session-context.ts';
 import { SudoLink } from '../session/sudo-navigation.tsx';
 
@@ -12,13 +10,8 @@ import { SudoLink } from '../session/sudo-navigation.tsx';
  * signed-in users, so a visitor is told so (and offered the way in) instead of a button without a label.
  */
 export function PingPage() {
-  const { api, sudo, dataReady, isAuthenticated } = useSession();
-  const ping = useQuery({
-    queryKey: queryKeys.ping(sudo),
-    queryFn: () => accountCalls(api).ping(),
-    retry: false,
-    enabled: isAuthenticated,
-  });
+  const { dataReady, isAuthenticated } = useSession();
+  const ping = usePing(isAuthenticated);
 
   useEffect(() => {
     // Spec §8: a ping failure is only logged.

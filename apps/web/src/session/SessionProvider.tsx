@@ -6,7 +6,8 @@ import { createApiClient, isApiError } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { RETRY_AFTER_ERROR_MS } from '../timing.ts';
 import { SessionContext } from './session-context.ts';
-import { readWhoami, VISITOR, type Session } from './user-status.ts';
+import { readWhoami } from './session-queries.ts';
+import { VISITOR, type Session } from './user-status.ts';
 
 function sudoFrom(params: URLSearchParams): string | null {
   // The contract's SudoQuery rule (trimmed, 1 to 320 characters); anything else is no sudo at all.

@@ -1,5 +1,5 @@
 import { type WhoamiReply } from '@pacebeat/contract';
-import { isApiError, type ApiClient, typed } from '../api/client.ts';
+import type { ApiClient } from '../api/client.ts';
 
 export type WhoamiData = WhoamiReply['data'];
 
@@ -14,17 +14,6 @@ export const VISITOR: WhoamiData = {
   disabled_services: [],
   sudo: null,
 };
-
-/** GET /api/whoami; a 401 is not a failure but the answer "visitor". */
-export async function readWhoami(api: ApiClient): Promise<WhoamiData> {
-  try {
-    const reply = await api.get('whoami', typed<WhoamiReply>());
-    return reply.data;
-  } catch (error) {
-    if (isApiError(error) && error.status === 401) return VISITOR;
-    throw error;
-  }
-}
 
 /** The user status of spec §3, shared by every screen. */
 export type UserStatus = {

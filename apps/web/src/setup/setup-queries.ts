@@ -1,26 +1,17 @@
 // The setup page's calls (issue 26): which Spotify is in force, saving a client id, and the checks.
 // Admins only: the server refuses everyone else (and sudo mode), so the page asks only for an admin.
-import type {
-  SetupAccountCheckBody,
-  SetupAccountCheckReply,
-  SetupRedirectChecksReply,
-  SpotifyAppBody,
-  SpotifyAppSetupReply,
-} from '@pacebeat/contract';
+import type { SetupAccountCheckBody, SpotifyAppBody } from '@pacebeat/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { typed, type ApiClient } from '../api/client.ts';
+import type { ApiClient } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { useSession } from '../session/session-context.ts';
 
-const PATH = 'admin/spotify_app';
-
 /** The calls themselves (the check window's page uses `checkAccount` outside React Query). */
 export const setupCalls = (api: ApiClient) => ({
-  state: () => api.get(PATH, typed<SpotifyAppSetupReply>()),
-  save: (body: SpotifyAppBody) => api.put(PATH, body, typed<SpotifyAppSetupReply>()),
-  checkRedirects: () => api.post(`${PATH}/check_redirects`, {}, typed<SetupRedirectChecksReply>()),
-  checkAccount: (body: SetupAccountCheckBody) =>
-    api.post(`${PATH}/check_account`, body, typed<SetupAccountCheckReply>()),
+  state: () => api.call('setup.spotifyApp'),
+  save: (body: SpotifyAppBody) => api.call('setup.saveSpotifyApp', { body }),
+  checkRedirects: () => api.call('setup.checkRedirects', { body: {} }),
+  checkAccount: (body: SetupAccountCheckBody) => api.call('setup.checkAccount', { body }),
 });
 
 /** True for the signed-in admin acting as themselves: the only one who sees the setup page. */

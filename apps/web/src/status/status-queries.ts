@@ -1,13 +1,7 @@
-import {
-  type SourceChangeReply,
-  type SourcesReply,
-  type TargetsReply,
-  type Source,
-  type SourceChangeBody,
-} from '@pacebeat/contract';
+import { type SourcesReply, type TargetsReply, type Source, type SourceChangeBody } from '@pacebeat/contract';
 import { useMutation, useQuery, useQueryClient, type Query } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { isApiError, typed, type ApiClient } from '../api/client.ts';
+import { isApiError, type ApiClient } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { RETRY_AFTER_ERROR_MS } from '../timing.ts';
 import { firstFillText } from './status-format.ts';
@@ -53,13 +47,13 @@ const firstFillUnderWay = (data: unknown) => {
 /** GET targets of the signed-in user (or the sudo user): one query, shared by the status and paces pages. */
 export const targetsQuery = (api: ApiClient, sudo: string | null) => ({
   queryKey: queryKeys.spotify.targets(sudo),
-  queryFn: () => api.get('spotify/targets', typed<TargetsReply>()),
+  queryFn: () => api.call('targets.list'),
 });
 
 /** GET sources, shared the same way. */
 export const sourcesQuery = (api: ApiClient, sudo: string | null) => ({
   queryKey: queryKeys.spotify.sources(sudo),
-  queryFn: () => api.get('spotify/sources', typed<SourcesReply>()),
+  queryFn: () => api.call('library.sources'),
 });
 
 /**
@@ -125,8 +119,7 @@ export function useSourceChange() {
 
   return useMutation({
     mutationKey,
-    mutationFn: (body: SourceChangeBody) =>
-      api.post('spotify/source_change', body, typed<SourceChangeReply>()),
+    mutationFn: (body: SourceChangeBody) => api.call('library.sourceChange', { body }),
     onMutate: async (body) => {
       await queryClient.cancelQueries({ queryKey: sourcesKey });
       const before = queryClient

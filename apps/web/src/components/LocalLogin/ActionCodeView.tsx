@@ -6,7 +6,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { ApiClient } from '../../api/client.ts';
-import { accountCalls } from '../../session/account-calls.ts';
+import { accountCalls } from '../../session/session-queries.ts';
 import { plainMessage } from '../../api/plain-message.ts';
 
 export type ActionMode = 'verifyEmail' | 'resetPassword';

@@ -15,7 +15,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { isApiError, type ApiClient } from '../../api/client.ts';
-import { accountCalls } from '../../session/account-calls.ts';
+import { accountCalls } from '../../session/session-queries.ts';
 import { plainMessage } from '../../api/plain-message.ts';
 import { PRIVACY_URL, TERMS_URL } from '../TermsAndPrivacy/TermsAndPrivacy.tsx';
 

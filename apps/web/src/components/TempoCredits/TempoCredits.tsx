@@ -1,10 +1,7 @@
-import { GETSONGBPM_URL, type TempoCreditsReply } from '@pacebeat/contract';
-import { typed } from '../../api/client.ts';
+import { GETSONGBPM_URL } from '@pacebeat/contract';
 import Link from '@mui/material/Link';
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
-import { queryKeys } from '../../api/query-keys.ts';
-import { useApi } from '../../session/session-context.ts';
+import { useTempoCredits } from '../../tempo/tempo-queries.ts';
 
 export const GETSONGBPM_CREDIT_TEXT = 'Tempo data from GetSongBPM';
 
@@ -22,13 +19,7 @@ export function GetSongBpmCredit() {
  * only with the server's settings. A failed read shows no link and leaves the page alone.
  */
 export function useTempoAttributions(): ReactNode {
-  const api = useApi();
-  const credits = useQuery({
-    queryKey: queryKeys.tempoCredits,
-    queryFn: () => api.get('tempo/credits', typed<TempoCreditsReply>()),
-    staleTime: Infinity,
-    gcTime: Infinity,
-  });
+  const credits = useTempoCredits();
   useEffect(() => {
     if (credits.error) console.error('GET /api/tempo/credits failed:', credits.error);
   }, [credits.error]);
