@@ -19,6 +19,10 @@ export default defineConfig({
   // npm test sets PLAYWRIGHT_JSON_OUTPUT_NAME to sum the results into one closing line.
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
   timeout: 30_000,
+  // An element's wait, sized for a loaded machine (issue 25): npm test runs the browser tests beside Vitest,
+  // and on 2 busy cores a page's answer took longer than Playwright's default 5 s. A missing element still
+  // fails, after 10 s.
+  expect: { timeout: 10_000 },
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: 'retain-on-failure',
