@@ -153,7 +153,10 @@ IMG_USER=$(config 'console.log(c.Config.User)')
 IMG_DIR=$(config 'console.log(c.Config.WorkingDir)')
 mapfile -t IMG_ENV < <(config 'for (const e of c.Config.Env) console.log(e)')
 mapfile -t IMG_CMD < <(config 'for (const a of c.Config.Cmd) console.log(a)')
-mapfile -t HEALTH < <(config 'const h = c.Healthcheck ?? c.Config.Healthcheck; for (const a of h.Test.slice(1)) console.log(a)')
+mapfile -t HEALTH < <(config "const h = c.Healthcheck ?? c.Config.Healthcheck ?? { Test: [] };
+  if (h.Test[0] === 'CMD') for (const a of h.Test.slice(1)) console.log(a)")
+[ "${#IMG_CMD[@]}" -gt 0 ] || fail "the image has no command (CMD)"
+[ "${#HEALTH[@]}" -gt 0 ] || fail "the image has no HEALTHCHECK in exec form (built without --format docker?)"
 [ -n "$IMG_USER" ] && [ "$IMG_USER" != root ] || fail "the image runs as root ('$IMG_USER')"
 UID_GID=$(awk -F: -v u="$IMG_USER" '$1 == u { print $3 ":" $4 }' "$ROOTFS/etc/passwd")
 [ -n "$UID_GID" ] || fail "user $IMG_USER is not in the image's /etc/passwd"
