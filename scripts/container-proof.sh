@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Proves, on a machine that reaches no container registry and cannot run containers (these project
-# machines), that the Dockerfile builds and that the built image's filesystem starts Pacebeat and
-# answers /readyz. Not part of `npm test`: it needs root, podman and mmdebstrap, and takes minutes.
+# Proves, on a machine that reaches no container registry (these project machines), that the Dockerfile
+# builds, that the built image's filesystem starts Pacebeat and answers /readyz, and, where the machine lets
+# a container run, that the image does so as a container. Not part of `npm test`: it needs root, podman and
+# mmdebstrap, and takes minutes.
 #
-#   apt-get install -y podman mmdebstrap      # once
+#   apt-get install -y podman mmdebstrap runc # once (runc only for step 5)
 #   bash scripts/container-proof.sh           # as root, from anywhere in the repository
 #   bash scripts/container-proof.sh --purge   # removes everything it made (images, storage) and exits
 #
@@ -27,6 +28,12 @@
 #     command with DATABASE_URL as compose.yaml sets it: migrations on an empty database owned by a
 #     non-superuser, then /readyz; then `npm run backup` in the image, and `npm run restore` of that file
 #     into a second, empty database.
+#  5. With runc: the image as a real container (`podman run --init -p 127.0.0.1:$PROOF_RUN_PORT:8080
+#     -e PUBLIC_URL=… -v <volume>:/data`, as docs/install.md's `docker run`), twice on the same volume: /readyz
+#     through the published port, `podman healthcheck run`, the user, `npm run backup` by `podman exec` and
+#     the file copied out by `podman cp` (as docs/install.md's backup), then `podman stop`: exit status 0.
+#     On these machines a container runs only with runc, the cgroupfs manager and resource limits no higher
+#     than the machine's; podman cannot schedule healthchecks without systemd, so the check is run by hand.
 # Everything lives in $PROOF_DIR (default /var/tmp/pacebeat-container-proof), never in the repository.
 # A second run reuses the base image and podman's build cache.
 set -euo pipefail
@@ -40,6 +47,14 @@ BASE_TAG=localhost/pacebeat-proof-node:24-bookworm-slim
 IMAGE_TAG=localhost/pacebeat:proof
 CTR_NAME=pacebeat-proof
 PODMAN=(podman --root "$PROOF_DIR/storage" --runroot "$PROOF_DIR/run" --storage-driver "$STORAGE_DRIVER")
+# Running a container needs, on these machines: runc (crun refuses their hybrid cgroups), cgroupfs (no systemd),
+# and resource limits no higher than the machine's (podman's defaults are higher, and raising them is refused).
+RUN_PORT=${PROOF_RUN_PORT:-8222}
+RUN_NAME=pacebeat-proof-run
+RUN_VOLUME=pacebeat-proof-data
+PODMAN_RUN=("${PODMAN[@]}" --runtime runc --cgroup-manager cgroupfs)
+RUN_LIMITS=(--ulimit "nofile=$(ulimit -Hn):$(ulimit -Hn)" --ulimit nproc=4096:4096)
+RAN=
 
 say() { printf '\n== %s\n' "$*"; }
 fail() {
@@ -80,6 +95,10 @@ cleanup() {
   fi
   "${PODMAN[@]}" umount "$CTR_NAME" >/dev/null 2>&1
   "${PODMAN[@]}" rm -f -v "$CTR_NAME" >/dev/null 2>&1
+  if [ -n "$RAN" ]; then
+    "${PODMAN_RUN[@]}" rm -f -t 45 "$RUN_NAME" >/dev/null 2>&1
+    "${PODMAN_RUN[@]}" volume rm -f "$RUN_VOLUME" >/dev/null 2>&1
+  fi
 }
 trap cleanup EXIT
 
@@ -253,7 +272,65 @@ else
   echo "(skipped the DATABASE_URL run: no Debian PostgreSQL; apt-get install -y postgresql)"
 fi
 
+# ---- 5. the image as a real container, where this machine lets one run ----
+READY_run1=
+if command -v runc >/dev/null; then
+  say "podman run of the image: -p 127.0.0.1:$RUN_PORT:8080, volume $RUN_VOLUME at /data, embedded PostgreSQL"
+  RAN=1
+  "${PODMAN_RUN[@]}" rm -f -v "$RUN_NAME" >/dev/null 2>&1 || true
+  "${PODMAN_RUN[@]}" volume rm -f "$RUN_VOLUME" >/dev/null 2>&1 || true
+  for round in 1 2; do
+    t0=$(now)
+    # As docs/install.md's `docker run` (plus this machine's limits). Podman cannot schedule the healthcheck
+    # without systemd (it says so on stderr); it is run by hand below.
+    "${PODMAN_RUN[@]}" run -d --name "$RUN_NAME" --init "${RUN_LIMITS[@]}" -p "127.0.0.1:$RUN_PORT:8080" \
+      -e PUBLIC_URL="http://127.0.0.1:$RUN_PORT" -v "$RUN_VOLUME:/data" "$IMAGE_TAG" \
+      >/dev/null 2>"$PROOF_DIR/run-$round.stderr" || {
+      cat "$PROOF_DIR/run-$round.stderr"
+      fail "podman run"
+    }
+    code=
+    for _ in $(seq 1 600); do
+      code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$RUN_PORT/readyz" || true)
+      [ "$code" = 200 ] && break
+      [ "$("${PODMAN_RUN[@]}" inspect --format '{{.State.Running}}' "$RUN_NAME")" = true ] || {
+        "${PODMAN_RUN[@]}" logs "$RUN_NAME" 2>&1 | tail -20
+        fail "container run $round: exited before it was ready"
+      }
+      sleep 0.2
+    done
+    [ "$code" = 200 ] || fail "container run $round: /readyz never answered 200 through the published port"
+    ready=$(secs "$t0" "$(now)")
+    eval "READY_run$round=$ready"
+    echo "run $round: /readyz 200 through the published port after $ready s"
+    "${PODMAN_RUN[@]}" healthcheck run "$RUN_NAME" || fail "container run $round: podman healthcheck run"
+    echo "run $round: podman healthcheck run: $("${PODMAN_RUN[@]}" inspect --format '{{.State.Health.Status}}' "$RUN_NAME")"
+    echo "run $round: runs as $("${PODMAN_RUN[@]}" exec "$RUN_NAME" id -un); /data: $("${PODMAN_RUN[@]}" exec "$RUN_NAME" ls /data | tr '\n' ' ')"
+    if [ "$round" = 2 ]; then
+      # The backup of docs/install.md, with `podman exec` and `podman cp` for `docker compose exec` and `cp`.
+      "${PODMAN_RUN[@]}" exec "$RUN_NAME" npm run backup /tmp/pacebeat.sql.gz >"$PROOF_DIR/run-backup.log" 2>&1 ||
+        fail "podman exec … npm run backup (log: $PROOF_DIR/run-backup.log)"
+      grep '^Backed up' "$PROOF_DIR/run-backup.log" | sed 's/^/run 2: /'
+      "${PODMAN_RUN[@]}" cp "$RUN_NAME:/tmp/pacebeat.sql.gz" "$PROOF_DIR/run-backup.sql.gz"
+      "${PODMAN_RUN[@]}" exec "$RUN_NAME" rm /tmp/pacebeat.sql.gz
+      echo "run 2: copied out: $(gzip -cd "$PROOF_DIR/run-backup.sql.gz" | head -c 300 | head -1)"
+    fi
+    t0=$(now)
+    "${PODMAN_RUN[@]}" stop -t 45 "$RUN_NAME" >/dev/null 2>&1
+    status=$("${PODMAN_RUN[@]}" inspect --format '{{.State.ExitCode}}' "$RUN_NAME")
+    "${PODMAN_RUN[@]}" logs "$RUN_NAME" >"$PROOF_DIR/run-$round.log" 2>&1
+    "${PODMAN_RUN[@]}" rm "$RUN_NAME" >/dev/null 2>&1
+    [ "$status" = 0 ] || fail "container run $round: exit status $status after podman stop (log: $PROOF_DIR/run-$round.log)"
+    grep -q 'embedded PostgreSQL stopped' "$PROOF_DIR/run-$round.log" || fail "container run $round: PostgreSQL not stopped"
+    echo "run $round: podman stop: exit 0 after $(secs "$t0" "$(now)") s, its PostgreSQL stopped"
+  done
+  "${PODMAN_RUN[@]}" volume rm -f "$RUN_VOLUME" >/dev/null
+else
+  echo "(skipped podman run: no runc; apt-get install -y runc)"
+fi
+
 say "summary"
 echo "image $IMAGE_TAG: $((SIZE / 1000000)) MB (base $((BASE_SIZE / 1000000)) MB), built in $BUILD_SECONDS s"
 echo "ready (/readyz 200) after: first start $READY_first s, second start $READY_second s${READY_external:+, with DATABASE_URL $READY_external s}"
+[ -n "$READY_run1" ] && echo "as a container (podman run): ready after $READY_run1 s, $READY_run2 s on the same volume"
 echo "PROOF PASSED"
