@@ -4,7 +4,7 @@
 # a container run, that the image does so as a container. Not part of `npm test`: it needs root, podman and
 # mmdebstrap, and takes minutes.
 #
-#   apt-get install -y podman mmdebstrap runc # once (runc only for step 5)
+#   apt-get install -y podman mmdebstrap runc caddy   # once (runc: steps 5-6; caddy: step 6)
 #   bash scripts/container-proof.sh           # as root, from anywhere in the repository
 #   bash scripts/container-proof.sh --purge   # removes everything it made (images, storage) and exits
 #
@@ -34,6 +34,9 @@
 #     the file copied out by `podman cp` (as docs/install.md's backup), then `podman stop`: exit status 0.
 #     On these machines a container runs only with runc, the cgroupfs manager and resource limits no higher
 #     than the machine's; podman cannot schedule healthchecks without systemd, so the check is run by hand.
+#  6. With caddy too (Debian's 2.6): the committed Caddyfile in front of the container (tls internal instead
+#     of Let's Encrypt, other ports), Pacebeat with compose.caddy.yaml's settings: /readyz over HTTPS, and
+#     the sign-in limit counting each real client (not a forged X-Forwarded-For, not Caddy), with a control.
 # Everything lives in $PROOF_DIR (default /var/tmp/pacebeat-container-proof), never in the repository.
 # A second run reuses the base image and podman's build cache.
 set -euo pipefail
@@ -55,6 +58,7 @@ RUN_VOLUME=pacebeat-proof-data
 PODMAN_RUN=("${PODMAN[@]}" --runtime runc --cgroup-manager cgroupfs)
 RUN_LIMITS=(--ulimit "nofile=$(ulimit -Hn):$(ulimit -Hn)" --ulimit nproc=4096:4096)
 RAN=
+CADDY_PID=
 
 say() { printf '\n== %s\n' "$*"; }
 fail() {
@@ -84,6 +88,7 @@ PG_DIR=
 PG_BIN=
 cleanup() {
   set +e
+  [ -n "$CADDY_PID" ] && kill "$CADDY_PID" 2>/dev/null && wait "$CADDY_PID" 2>/dev/null
   [ -n "$SERVER_PID" ] && kill -TERM "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
   if [ -n "$PG_DIR" ] && [ -f "$PG_DIR/data/postmaster.pid" ]; then
     runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w stop >/dev/null
@@ -329,8 +334,75 @@ else
   echo "(skipped podman run: no runc; apt-get install -y runc)"
 fi
 
+# ---- 6. Caddy in front, with compose.caddy.yaml's settings for Pacebeat ----
+# The committed Caddyfile with `tls internal` for Let's Encrypt (no certificate authority reaches these
+# machines), ports 8223/8224 for 80/443, and the container's address for the name `pacebeat`. Pacebeat runs
+# as compose.caddy.yaml has it (PUBLIC_URL=https://…, TRUST_PROXY=1, ALLOWED_ORIGINS empty, no published
+# port), with LOGIN_MAX_FAILURES_PER_ADDRESS=3 so that whose address the sign-in limit counts shows: three
+# failed sign-ins from 127.0.0.1, each with a forged X-Forwarded-For, and the fourth is refused (429); one
+# from another address (the podman bridge's) still gets through (401). Then the control: without
+# TRUST_PROXY every client is Caddy, so that other address is refused too.
+CADDY_READY=
+if [ -n "$RAN" ] && command -v caddy >/dev/null; then
+  say "Caddy (tls internal) in front of the container, as compose.caddy.yaml: PUBLIC_URL=https://pace.test:8224"
+  CADDY_DIR=$PROOF_DIR/caddy
+  mkdir -p "$CADDY_DIR"
+  BRIDGE_ADDR=$(ip -4 -o addr show podman0 | awk '{ split($4, a, "/"); print a[1] }')
+  login() { # $1: the address to connect to Caddy from (as the client), $2: a number for the account and the forged address
+    curl -sk --resolve "pace.test:8224:$1" https://pace.test:8224/api/login -o /dev/null -w '%{http_code}' \
+      -H 'content-type: application/json' -H 'origin: https://pace.test:8224' -H "x-forwarded-for: 198.51.100.$2" \
+      -d "{\"provider\":\"local\",\"email\":\"nobody$2@example.org\",\"password\":\"wrong-password-$2\",\"time_zone\":\"UTC\"}"
+  }
+  for trust in 1 ''; do
+    "${PODMAN_RUN[@]}" rm -f -v "$RUN_NAME" >/dev/null 2>&1 || true
+    "${PODMAN_RUN[@]}" run -d --name "$RUN_NAME" --init "${RUN_LIMITS[@]}" -v "$RUN_VOLUME:/data" \
+      -e PUBLIC_URL=https://pace.test:8224 -e ALLOWED_ORIGINS= -e TRUST_PROXY="$trust" \
+      -e LOGIN_MAX_FAILURES_PER_ADDRESS=3 "$IMAGE_TAG" >/dev/null 2>"$PROOF_DIR/caddy-run.stderr"
+    ctr_addr=$("${PODMAN_RUN[@]}" inspect --format '{{.NetworkSettings.IPAddress}}' "$RUN_NAME")
+    {
+      printf '{\n\tadmin off\n\thttp_port 8223\n\thttps_port 8224\n\tskip_install_trust\n'
+      printf '\tstorage file_system %s\n}\n\n' "$CADDY_DIR/storage"
+      sed -e 's/^{\$DOMAIN} {$/pace.test:8224 {\n\ttls internal/' -e "s/reverse_proxy pacebeat:8080/reverse_proxy $ctr_addr:8080/" \
+        "$REPO/Caddyfile"
+    } >"$CADDY_DIR/Caddyfile"
+    caddy run --config "$CADDY_DIR/Caddyfile" --adapter caddyfile >"$CADDY_DIR/caddy.log" 2>&1 &
+    CADDY_PID=$!
+    t0=$(now)
+    code=
+    for _ in $(seq 1 600); do
+      code=$(curl -sk -o /dev/null -w '%{http_code}' --resolve pace.test:8224:127.0.0.1 https://pace.test:8224/readyz || true)
+      [ "$code" = 200 ] && break
+      sleep 0.2
+    done
+    [ "$code" = 200 ] || fail "Caddy: /readyz never answered 200 over HTTPS (logs: $CADDY_DIR/caddy.log)"
+    if [ "$trust" = 1 ]; then
+      CADDY_READY=$(secs "$t0" "$(now)")
+      echo "TRUST_PROXY=1: https://pace.test:8224/readyz 200 through Caddy after $CADDY_READY s"
+      echo "TRUST_PROXY=1: GET / $(curl -sk --resolve pace.test:8224:127.0.0.1 https://pace.test:8224/ -o /dev/null -w '%{http_code} %{content_type}')"
+      echo "TRUST_PROXY=1: the container's own port, asked by another Host: $(curl -s -o /dev/null -w '%{http_code}' "http://$ctr_addr:8080/") (only the domain is answered)"
+    fi
+    codes="$(login 127.0.0.1 1) $(login 127.0.0.1 2) $(login 127.0.0.1 3) $(login 127.0.0.1 4)"
+    other=$(login "$BRIDGE_ADDR" 5)
+    echo "TRUST_PROXY=${trust:-unset}: 4 failed sign-ins from 127.0.0.1 with forged X-Forwarded-For: $codes; then one from $BRIDGE_ADDR: $other"
+    if [ "$trust" = 1 ]; then
+      [ "$codes" = "401 401 401 429" ] && [ "$other" = 401 ] ||
+        fail "TRUST_PROXY=1 behind Caddy: the sign-in limit did not count each real client"
+    else
+      [ "$other" = 429 ] || fail "control: without TRUST_PROXY the other client should share Caddy's address"
+    fi
+    kill "$CADDY_PID" && wait "$CADDY_PID" 2>/dev/null || true
+    CADDY_PID=
+    "${PODMAN_RUN[@]}" stop -t 45 "$RUN_NAME" >/dev/null 2>&1
+    "${PODMAN_RUN[@]}" rm -f -v "$RUN_NAME" >/dev/null 2>&1
+    "${PODMAN_RUN[@]}" volume rm -f "$RUN_VOLUME" >/dev/null # the control starts with no failed sign-ins
+  done
+else
+  echo "(skipped Caddy: needs step 5 and caddy; apt-get install -y caddy)"
+fi
+
 say "summary"
 echo "image $IMAGE_TAG: $((SIZE / 1000000)) MB (base $((BASE_SIZE / 1000000)) MB), built in $BUILD_SECONDS s"
 echo "ready (/readyz 200) after: first start $READY_first s, second start $READY_second s${READY_external:+, with DATABASE_URL $READY_external s}"
 [ -n "$READY_run1" ] && echo "as a container (podman run): ready after $READY_run1 s, $READY_run2 s on the same volume"
+[ -n "$CADDY_READY" ] && echo "behind Caddy (HTTPS, TRUST_PROXY=1): ready after $CADDY_READY s; the sign-in limit counts each real client"
 echo "PROOF PASSED"
