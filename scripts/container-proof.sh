@@ -347,7 +347,6 @@ if [ -n "$RAN" ] && command -v caddy >/dev/null; then
   say "Caddy (tls internal) in front of the container, as compose.caddy.yaml: PUBLIC_URL=https://pace.test:8224"
   CADDY_DIR=$PROOF_DIR/caddy
   mkdir -p "$CADDY_DIR"
-  BRIDGE_ADDR=$(ip -4 -o addr show podman0 | awk '{ split($4, a, "/"); print a[1] }')
   login() { # $1: the address to connect to Caddy from (as the client), $2: a number for the account and the forged address
     curl -sk --resolve "pace.test:8224:$1" https://pace.test:8224/api/login -o /dev/null -w '%{http_code}' \
       -H 'content-type: application/json' -H 'origin: https://pace.test:8224' -H "x-forwarded-for: 198.51.100.$2" \
@@ -359,6 +358,8 @@ if [ -n "$RAN" ] && command -v caddy >/dev/null; then
       -e PUBLIC_URL=https://pace.test:8224 -e ALLOWED_ORIGINS= -e TRUST_PROXY="$trust" \
       -e LOGIN_MAX_FAILURES_PER_ADDRESS=3 "$IMAGE_TAG" >/dev/null 2>"$PROOF_DIR/caddy-run.stderr"
     ctr_addr=$("${PODMAN_RUN[@]}" inspect --format '{{.NetworkSettings.IPAddress}}' "$RUN_NAME")
+    # This machine's address on the containers' bridge (there while a container runs): a second client.
+    BRIDGE_ADDR=$(ip -4 -o addr show podman0 | awk '{ split($4, a, "/"); print a[1] }')
     {
       printf '{\n\tadmin off\n\thttp_port 8223\n\thttps_port 8224\n\tskip_install_trust\n'
       printf '\tstorage file_system %s\n}\n\n' "$CADDY_DIR/storage"
