@@ -37,6 +37,10 @@
 #  6. With caddy too (Debian's 2.6): the committed Caddyfile in front of the container (tls internal instead
 #     of Let's Encrypt, other ports), Pacebeat with compose.caddy.yaml's settings: /readyz over HTTPS, and
 #     the sign-in limit counting each real client (not a forged X-Forwarded-For, not Caddy), with a control.
+#  7. With PROOF_POSTGRES_ENTRYPOINT_DIR (the official postgres image's entrypoint scripts): compose.yaml's two
+#     services in a pod, the database a stand-in of the official image (Debian's PostgreSQL 15 with its
+#     entrypoint) running deploy/postgres-init.sql; /readyz, the healthchecks, both backups of docs/install.md
+#     (npm run backup + cp, pg_dump) and both restores into a new database (pg_restore; npm run restore).
 # Everything lives in $PROOF_DIR (default /var/tmp/pacebeat-container-proof), never in the repository.
 # A second run reuses the base image and podman's build cache.
 set -euo pipefail
@@ -53,10 +57,11 @@ PODMAN=(podman --root "$PROOF_DIR/storage" --runroot "$PROOF_DIR/run" --storage-
 # Running a container needs, on these machines: runc (crun refuses their hybrid cgroups), cgroupfs (no systemd),
 # and resource limits no higher than the machine's (podman's defaults are higher, and raising them is refused).
 RUN_PORT=${PROOF_RUN_PORT:-8222}
+POD_PORT=${PROOF_POD_PORT:-8225}
 RUN_NAME=pacebeat-proof-run
 RUN_VOLUME=pacebeat-proof-data
-PODMAN_RUN=("${PODMAN[@]}" --runtime runc --cgroup-manager cgroupfs)
-RUN_LIMITS=(--ulimit "nofile=$(ulimit -Hn):$(ulimit -Hn)" --ulimit nproc=4096:4096)
+# (In containers.conf, so that a pod's own infra container gets them too.)
+PODMAN_RUN=(env CONTAINERS_CONF="$PROOF_DIR/containers.conf" "${PODMAN[@]}")
 RAN=
 CADDY_PID=
 
@@ -82,6 +87,13 @@ if [ "${1:-}" = --purge ]; then
 fi
 
 mkdir -p "$PROOF_DIR"
+cat >"$PROOF_DIR/containers.conf" <<CONF
+[containers]
+default_ulimits = ["nofile=$(ulimit -Hn):$(ulimit -Hn)", "nproc=4096:4096"]
+[engine]
+runtime = "runc"
+cgroup_manager = "cgroupfs"
+CONF
 ROOTFS=
 SERVER_PID=
 PG_DIR=
@@ -103,6 +115,8 @@ cleanup() {
   if [ -n "$RAN" ]; then
     "${PODMAN_RUN[@]}" rm -f -t 45 "$RUN_NAME" >/dev/null 2>&1
     "${PODMAN_RUN[@]}" volume rm -f "$RUN_VOLUME" >/dev/null 2>&1
+    "${PODMAN_RUN[@]}" pod rm -f -t 45 pacebeat-proof-pod >/dev/null 2>&1
+    "${PODMAN_RUN[@]}" volume rm -f pacebeat-proof-db pacebeat-proof-app >/dev/null 2>&1
   fi
 }
 trap cleanup EXIT
@@ -288,7 +302,7 @@ if command -v runc >/dev/null; then
     t0=$(now)
     # As docs/install.md's `docker run` (plus this machine's limits). Podman cannot schedule the healthcheck
     # without systemd (it says so on stderr); it is run by hand below.
-    "${PODMAN_RUN[@]}" run -d --name "$RUN_NAME" --init "${RUN_LIMITS[@]}" -p "127.0.0.1:$RUN_PORT:8080" \
+    "${PODMAN_RUN[@]}" run -d --name "$RUN_NAME" --init -p "127.0.0.1:$RUN_PORT:8080" \
       -e PUBLIC_URL="http://127.0.0.1:$RUN_PORT" -v "$RUN_VOLUME:/data" "$IMAGE_TAG" \
       >/dev/null 2>"$PROOF_DIR/run-$round.stderr" || {
       cat "$PROOF_DIR/run-$round.stderr"
@@ -354,7 +368,7 @@ if [ -n "$RAN" ] && command -v caddy >/dev/null; then
   }
   for trust in 1 ''; do
     "${PODMAN_RUN[@]}" rm -f -v "$RUN_NAME" >/dev/null 2>&1 || true
-    "${PODMAN_RUN[@]}" run -d --name "$RUN_NAME" --init "${RUN_LIMITS[@]}" -v "$RUN_VOLUME:/data" \
+    "${PODMAN_RUN[@]}" run -d --name "$RUN_NAME" --init -v "$RUN_VOLUME:/data" \
       -e PUBLIC_URL=https://pace.test:8224 -e ALLOWED_ORIGINS= -e TRUST_PROXY="$trust" \
       -e LOGIN_MAX_FAILURES_PER_ADDRESS=3 "$IMAGE_TAG" >/dev/null 2>"$PROOF_DIR/caddy-run.stderr"
     ctr_addr=$("${PODMAN_RUN[@]}" inspect --format '{{.NetworkSettings.IPAddress}}' "$RUN_NAME")
@@ -401,9 +415,119 @@ else
   echo "(skipped Caddy: needs step 5 and caddy; apt-get install -y caddy)"
 fi
 
+# ---- 7. compose.yaml's two services, with a stand-in for the official postgres image ----
+# Only with PROOF_POSTGRES_ENTRYPOINT_DIR: a folder holding docker-entrypoint.sh and docker-ensure-initdb.sh of
+# the official image (docker-library/postgres, 15/bookworm), which this repository does not carry. The
+# stand-in is Debian's PostgreSQL 15 with those scripts, set up as that image's Dockerfile does; the two
+# containers share a pod (no DNS between containers here), with the name `db` pointing at it.
+COMPOSE_READY=
+if [ -n "$RAN" ] && [ -n "${PROOF_POSTGRES_ENTRYPOINT_DIR:-}" ]; then
+  say "compose.yaml's services in a pod: the stand-in postgres image, deploy/postgres-init.sql, pacebeat"
+  PG_CTX=$PROOF_DIR/postgres-standin
+  mkdir -p "$PG_CTX"
+  cp "$PROOF_POSTGRES_ENTRYPOINT_DIR/docker-entrypoint.sh" "$PROOF_POSTGRES_ENTRYPOINT_DIR/docker-ensure-initdb.sh" "$PG_CTX/"
+  chmod +x "$PG_CTX"/*.sh
+  cat >"$PG_CTX/Containerfile" <<'PGEOF'
+ARG BASE
+FROM ${BASE}
+USER root
+RUN set -eux; groupadd -r postgres --gid=999; \
+    useradd -r -g postgres --uid=999 --home-dir=/var/lib/postgresql --shell=/bin/bash postgres; \
+    install -d -o postgres -g postgres -m 1777 /var/lib/postgresql; apt-get update; \
+    apt-get install -y --no-install-recommends gosu locales libnss-wrapper xz-utils zstd postgresql-common; \
+    sed -ri 's/#(create_main_cluster) .*$/\1 = false/' /etc/postgresql-common/createcluster.conf; \
+    apt-get install -y --no-install-recommends postgresql-15; rm -rf /var/lib/apt/lists/*; \
+    echo 'en_US.UTF-8 UTF-8' >> /etc/locale.gen; locale-gen
+RUN set -eux; sed -ri "s!^#?(listen_addresses)\s*=\s*\S+.*!\1 = '*'!" /usr/share/postgresql/15/postgresql.conf.sample; \
+    mkdir /docker-entrypoint-initdb.d; install -d -o postgres -g postgres -m 3777 /var/run/postgresql
+ENV LANG=en_US.utf8 PG_MAJOR=15 PGDATA=/var/lib/postgresql/data \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/usr/lib/postgresql/15/bin
+RUN install -d -o postgres -g postgres -m 1777 "$PGDATA"
+COPY docker-entrypoint.sh docker-ensure-initdb.sh /usr/local/bin/
+ENTRYPOINT ["docker-entrypoint.sh"]
+STOPSIGNAL SIGINT
+CMD ["postgres"]
+PGEOF
+  "${PODMAN[@]}" build --isolation chroot --format docker --build-arg BASE="$BASE_TAG" \
+    -t localhost/pacebeat-proof-postgres:15 "$PG_CTX" >"$PROOF_DIR/postgres-build.log" 2>&1 ||
+    fail "the postgres stand-in (log: $PROOF_DIR/postgres-build.log)"
+  PW=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
+  DB_URL="postgres://pacebeat:$PW@db:5432/pacebeat" # compose.yaml's DATABASE_URL
+  POD=pacebeat-proof-pod
+  "${PODMAN_RUN[@]}" pod rm -f -t 45 "$POD" >/dev/null 2>&1 || true
+  "${PODMAN_RUN[@]}" volume rm -f pacebeat-proof-db pacebeat-proof-app >/dev/null 2>&1 || true
+  "${PODMAN_RUN[@]}" pod create --name "$POD" --add-host db:127.0.0.1 -p "127.0.0.1:$POD_PORT:8080" >/dev/null
+  start_db() { # compose.yaml's db service
+    "${PODMAN_RUN[@]}" run -d --pod "$POD" --name pacebeat-proof-db -e POSTGRES_PASSWORD="$PW" \
+      -v pacebeat-proof-db:/var/lib/postgresql \
+      -v "$REPO/deploy/postgres-init.sql:/docker-entrypoint-initdb.d/pacebeat.sql:ro" \
+      localhost/pacebeat-proof-postgres:15 >/dev/null 2>&1
+    for _ in $(seq 1 300); do # compose.yaml's healthcheck
+      "${PODMAN_RUN[@]}" exec pacebeat-proof-db pg_isready --host=127.0.0.1 --username=pacebeat --dbname=pacebeat \
+        >/dev/null 2>&1 && return 0
+      sleep 0.2
+    done
+    fail "the database never became ready"
+  }
+  start_app() { # compose.yaml's pacebeat service
+    "${PODMAN_RUN[@]}" run -d --pod "$POD" --name pacebeat-proof-app --init -e DATABASE_URL="$DB_URL" \
+      -e PUBLIC_URL="http://127.0.0.1:$POD_PORT" -e ALLOWED_ORIGINS="http://localhost:$POD_PORT" \
+      -v pacebeat-proof-app:/data "$IMAGE_TAG" >/dev/null 2>&1
+    local t0 code=
+    t0=$(now)
+    for _ in $(seq 1 600); do
+      code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$POD_PORT/readyz" || true)
+      [ "$code" = 200 ] && break
+      sleep 0.2
+    done
+    [ "$code" = 200 ] || fail "pacebeat with the compose database: /readyz never answered 200"
+    APP_READY=$(secs "$t0" "$(now)")
+  }
+  stop() { "${PODMAN_RUN[@]}" rm -f -t 45 "$1" >/dev/null 2>&1; }
+  new_db() { stop pacebeat-proof-db; "${PODMAN_RUN[@]}" volume rm -f pacebeat-proof-db >/dev/null; start_db; }
+  start_db
+  "${PODMAN_RUN[@]}" logs pacebeat-proof-db 2>&1 | grep -A3 'running /docker-entrypoint-initdb.d/pacebeat.sql' |
+    tr '\n' ' ' | sed 's/^/db: /' || fail "the database's entrypoint did not run deploy/postgres-init.sql"
+  echo
+  start_app
+  COMPOSE_READY=$APP_READY
+  echo "pacebeat: /readyz 200 after $APP_READY s (DATABASE_URL with the host name db)"
+  echo "pacebeat: http://localhost:$POD_PORT/ -> $(curl -s -o /dev/null -w '%{http_code} %{redirect_url}' "http://localhost:$POD_PORT/")"
+  "${PODMAN_RUN[@]}" healthcheck run pacebeat-proof-app >/dev/null 2>&1 || fail "podman healthcheck run (pacebeat)"
+  echo "pacebeat: podman healthcheck run: healthy"
+  # docs/install.md's backups, both ways.
+  "${PODMAN_RUN[@]}" exec pacebeat-proof-app npm run backup /tmp/pacebeat.sql.gz 2>&1 | grep '^Backed up' |
+    sed 's/^/backup: /' || fail "npm run backup in the compose setup"
+  "${PODMAN_RUN[@]}" cp pacebeat-proof-app:/tmp/pacebeat.sql.gz "$PROOF_DIR/compose-backup.sql.gz"
+  "${PODMAN_RUN[@]}" exec pacebeat-proof-app rm /tmp/pacebeat.sql.gz
+  "${PODMAN_RUN[@]}" exec pacebeat-proof-db pg_dump -U postgres -Fc pacebeat >"$PROOF_DIR/compose.dump"
+  echo "pg_dump: $(stat -c %s "$PROOF_DIR/compose.dump") bytes"
+  # Restore with pg_restore into a new, empty database, then start Pacebeat on it.
+  stop pacebeat-proof-app
+  new_db
+  "${PODMAN_RUN[@]}" exec -i pacebeat-proof-db pg_restore -U postgres -d pacebeat --no-owner --role=pacebeat \
+    <"$PROOF_DIR/compose.dump" || fail "pg_restore"
+  start_app
+  echo "pg_restore into a new database, then pacebeat: /readyz 200 after $APP_READY s"
+  # Restore with npm run restore (the file on standard input) into a new, empty database.
+  stop pacebeat-proof-app
+  new_db
+  "${PODMAN_RUN[@]}" run --rm -i --pod "$POD" -e DATABASE_URL="$DB_URL" -e PUBLIC_URL="http://127.0.0.1:$POD_PORT" \
+    -v pacebeat-proof-app:/data "$IMAGE_TAG" sh -c 'cat > /tmp/restore.sql.gz && npm run restore /tmp/restore.sql.gz' \
+    <"$PROOF_DIR/compose-backup.sql.gz" 2>/dev/null | grep '^Restored' | sed 's/^/npm run restore: /' ||
+    fail "npm run restore into the compose database"
+  start_app
+  echo "npm run restore into a new database, then pacebeat: /readyz 200 after $APP_READY s"
+  "${PODMAN_RUN[@]}" pod rm -f -t 45 "$POD" >/dev/null 2>&1
+  "${PODMAN_RUN[@]}" volume rm -f pacebeat-proof-db pacebeat-proof-app >/dev/null
+else
+  echo "(skipped compose.yaml's services: set PROOF_POSTGRES_ENTRYPOINT_DIR, see step 7)"
+fi
+
 say "summary"
 echo "image $IMAGE_TAG: $((SIZE / 1000000)) MB (base $((BASE_SIZE / 1000000)) MB), built in $BUILD_SECONDS s"
 echo "ready (/readyz 200) after: first start $READY_first s, second start $READY_second s${READY_external:+, with DATABASE_URL $READY_external s}"
 [ -n "$READY_run1" ] && echo "as a container (podman run): ready after $READY_run1 s, $READY_run2 s on the same volume"
 [ -n "$CADDY_READY" ] && echo "behind Caddy (HTTPS, TRUST_PROXY=1): ready after $CADDY_READY s; the sign-in limit counts each real client"
+[ -n "$COMPOSE_READY" ] && echo "compose.yaml's services (postgres stand-in): pacebeat ready after $COMPOSE_READY s; both backups restored"
 echo "PROOF PASSED"
