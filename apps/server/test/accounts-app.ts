@@ -28,6 +28,8 @@ export interface TestAppOptions {
   metrics?: AppDeps['metrics'];
   /** Cross-process invalidation: with it, sessions are cached as in main.ts. */
   changes?: ChangeFeed;
+  /** See createAccountsModule. */
+  sessionCacheMaxAgeMs?: number;
 }
 
 export async function buildTestApp(o: TestAppOptions = {}) {
@@ -39,7 +41,11 @@ export async function buildTestApp(o: TestAppOptions = {}) {
     { level: lines ? 'info' : 'silent' },
     { write: (line: string) => void lines?.push(JSON.parse(line) as Record<string, unknown>) },
   );
-  const mod = createAccountsModule(handle.db, settings, log, { firebase: o.firebase, changes: o.changes });
+  const mod = createAccountsModule(handle.db, settings, log, {
+    firebase: o.firebase,
+    changes: o.changes,
+    sessionCacheMaxAgeMs: o.sessionCacheMaxAgeMs,
+  });
   const app: FastifyInstance = await buildApp(
     {
       webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),

@@ -47,7 +47,12 @@ export function createAccountsModule(
   db: Db,
   s: AccountsSettings,
   log: Logger,
-  overrides: { firebase?: FirebaseVerifier; changes?: ChangeFeed } = {},
+  overrides: {
+    firebase?: FirebaseVerifier;
+    changes?: ChangeFeed;
+    /** How long a process may serve a cached session (tests of the cache itself); default 5 s. */
+    sessionCacheMaxAgeMs?: number;
+  } = {},
 ) {
   const sessionRows = createSessionRepository(db);
   const attempts = createAuthAttemptRepository(db);
@@ -59,7 +64,7 @@ export function createAccountsModule(
     cache: overrides.changes
       ? createLiveCache<LiveSession | undefined>({
           feed: overrides.changes,
-          maxAgeMs: SESSION_CACHE_MAX_AGE_MS,
+          maxAgeMs: overrides.sessionCacheMaxAgeMs ?? SESSION_CACHE_MAX_AGE_MS,
         })
       : undefined,
   });
