@@ -10,6 +10,8 @@ fs.chmodSync(dataDir, 0o755); // the postgres OS user (when run as root) must re
 
 export default defineConfig({
   testDir: 'e2e',
+  // Apart from the Firebase and setup runs' folders (test-results/firebase, test-results/setup).
+  outputDir: 'test-results/browser',
   fullyParallel: true,
   workers: 2,
   // One retry: the long demo-world tests share one server with every other test's demo user, so a busy

@@ -30,6 +30,8 @@ const firebaseBin = path.resolve('node_modules/.bin/firebase');
 
 export default defineConfig({
   ...baseConfig,
+  // Its own output folder: npm test runs this beside the setup browser test (see playwright.setup.config.ts).
+  outputDir: 'test-results/firebase',
   testDir: 'e2e/firebase',
   testMatch: '**/*.fb.ts',
   workers: 1,

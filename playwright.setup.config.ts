@@ -22,6 +22,12 @@ fs.chmodSync(dataDir, 0o755); // the postgres OS user (when run as root) must re
 
 export default defineConfig({
   ...baseConfig,
+  // Each browser-test run has its own output folder: npm test runs this one beside the Firebase one, and
+  // Playwright empties its folder as it starts (a shared one lost the other run's traces mid-test).
+  outputDir: 'test-results/setup',
+  // One run takes the installation out of demo mode for good: a retry would start from that state and
+  // fail for another reason than the first attempt's. A failure is reported as it is.
+  retries: 0,
   testDir: 'e2e/setup',
   testMatch: '**/*.setup.ts',
   workers: 1,
