@@ -40,12 +40,13 @@ async function connectedRunner(page: Page, liked: number) {
 test('edit a target’s range and watch its playlist change; a pace without explicit tracks', async ({
   page,
 }) => {
-  test.setTimeout(360_000);
+  test.setTimeout(480_000);
   const { user, admin } = await connectedRunner(page, 300);
-  // The product fills the default playlists on its own (checked tempos: as long as the status page's test allows).
+  // The product fills the default playlists on its own (checked tempos). About 30 s on quiet cores; beside
+  // Vitest and two busy loops it took over 200 s once (issue 25), so the wait allows 320 s.
   await expect
     .poll(async () => (await byName(page, admin, user, 'Pacebeat 170–180 BPM')) !== undefined, {
-      timeout: 200_000,
+      timeout: 320_000,
     })
     .toBe(true);
   await expect
