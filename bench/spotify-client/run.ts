@@ -50,10 +50,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function spotifyProcess(rate: number | null, budgetKey: string) {
   const h = createDb(pg.url, { max: 4 });
   handles.push(h);
-  return createSpotifyModule(
-    h.db,
-    sandboxSpotifyEndpoints(sandbox),
-    {
+  return createSpotifyModule(h.db, {
+    spotify: sandboxSpotifyEndpoints(sandbox),
+    settings: {
       SPOTIFY_RATE_PER_30S: rate,
       SPOTIFY_DAILY_QUOTA: null,
       SPOTIFY_TIMEOUT_SECONDS: 10,
@@ -61,8 +60,8 @@ function spotifyProcess(rate: number | null, budgetKey: string) {
       dataDir: dir,
     },
     log,
-    { budgetKey },
-  );
+    budgetKey,
+  });
 }
 
 try {

@@ -66,7 +66,8 @@ try {
     GETSONGBPM_API_URL: sandbox.baseUrls.getsongbpm,
     GETSONGBPM_API_KEY: args.includes('--no-getsongbpm') ? '' : 'sandbox-key',
   });
-  const tempo = createTempoModule(handle.db, config, {
+  const tempo = createTempoModule(handle.db, {
+    config,
     onRequest: (s) => requests.set(s, (requests.get(s) ?? 0) + 1),
     // The product's path: decode and estimate on the estimator's worker threads.
     estimatePreview: async (mp3) => {

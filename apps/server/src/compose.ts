@@ -112,14 +112,11 @@ export function composePacebeat(o: ComposeOptions) {
   const { db, config, log, changes, metrics } = o;
   const events = createEventBus();
 
-  const accounts = createAccountsModule(
-    db,
-    { ...config, embedded: o.embedded },
-    log.child({ module: 'accounts' }),
-    {
-      changes,
-    },
-  );
+  const accounts = createAccountsModule(db, {
+    settings: { ...config, embedded: o.embedded },
+    log: log.child({ module: 'accounts' }),
+    changes,
+  });
   // Which Spotify is in force, read before every call: a fixed real one counts as SPOTIFY_CLIENT_ID.
   const fixedReal = o.spotifyEndpoints && !o.spotifyEndpoints.demo ? o.spotifyEndpoints : undefined;
   const spotifyApp = createSpotifyAppSettings({
@@ -135,7 +132,10 @@ export function composePacebeat(o: ComposeOptions) {
     demo: o.spotifyEndpoints?.demo ? o.spotifyEndpoints : null,
     changes,
   });
-  const spotify = createSpotifyModule(db, spotifyApp, config, log, {
+  const spotify = createSpotifyModule(db, {
+    spotify: spotifyApp,
+    settings: config,
+    log,
     changes,
     observe: metrics?.spotifyRequest,
     ...o.overrides?.spotify,
@@ -150,20 +150,19 @@ export function composePacebeat(o: ComposeOptions) {
       ? { estimatePreview: metrics ? metrics.timeEstimator(o.estimatePreview) : o.estimatePreview }
       : {}),
   };
-  const realTempo = createTempoModule(db, config, tempoOptions);
+  const realTempo = createTempoModule(db, { config, ...tempoOptions });
   const demoTempo =
     o.demo &&
-    createTempoModule(
-      db,
-      {
+    createTempoModule(db, {
+      config: {
         ...config,
         DEEZER_API_URL: o.demo.baseUrls.deezer,
         RECCOBEATS_API_URL: o.demo.baseUrls.reccobeats,
         GETSONGBPM_API_URL: o.demo.baseUrls.getsongbpm,
         GETSONGBPM_API_KEY: o.demo.getsongbpmKey,
       },
-      tempoOptions,
-    );
+      ...tempoOptions,
+    });
   const tempoInForce = async () => (demoTempo && (await spotifyApp.current()).demo ? demoTempo : realTempo);
   const tempo = {
     repo: realTempo.repo,

@@ -41,7 +41,9 @@ export async function buildTestApp(o: TestAppOptions = {}) {
     { level: lines ? 'info' : 'silent' },
     { write: (line: string) => void lines?.push(JSON.parse(line) as Record<string, unknown>) },
   );
-  const mod = createAccountsModule(handle.db, settings, log, {
+  const mod = createAccountsModule(handle.db, {
+    settings: settings,
+    log,
     firebase: o.firebase,
     changes: o.changes,
     sessionCacheMaxAgeMs: o.sessionCacheMaxAgeMs,

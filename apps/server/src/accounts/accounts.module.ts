@@ -42,18 +42,18 @@ export type AccountsSettings = Pick<
   | 'FIREBASE_AUTH_EMULATOR_HOST'
 > & { embedded: boolean };
 
-/** Wires the accounts repositories and services from the settings (used by main.ts and the tests). */
-export function createAccountsModule(
-  db: Db,
-  s: AccountsSettings,
-  log: Logger,
-  overrides: {
-    firebase?: FirebaseVerifier;
-    changes?: ChangeFeed;
-    /** How long a process may serve a cached session (tests of the cache itself); default 5 s. */
-    sessionCacheMaxAgeMs?: number;
-  } = {},
-) {
+export interface AccountsModuleDeps {
+  settings: AccountsSettings;
+  log: Logger;
+  firebase?: FirebaseVerifier;
+  changes?: ChangeFeed;
+  /** How long a process may serve a cached session (tests of the cache itself); default 5 s. */
+  sessionCacheMaxAgeMs?: number;
+}
+
+/** Wires the accounts repositories and services from the settings (used by compose.ts and the tests). */
+export function createAccountsModule(db: Db, deps: AccountsModuleDeps) {
+  const { settings: s, log, ...overrides } = deps;
   const sessionRows = createSessionRepository(db);
   const attempts = createAuthAttemptRepository(db);
   const codes = createEmailCodeRepository(db);

@@ -29,11 +29,10 @@ describe('embedded mode: the first local account is an admin', () => {
   });
 
   it('makes only the first of several concurrent sign-ups an admin', async () => {
-    const mod = createAccountsModule(
-      fresh.db,
-      { ...loadConfig({}), embedded: true },
-      pino({ level: 'silent' }),
-    );
+    const mod = createAccountsModule(fresh.db, {
+      settings: { ...loadConfig({}), embedded: true },
+      log: pino({ level: 'silent' }),
+    });
     const results = await Promise.all(
       [0, 1, 2, 3].map((i) =>
         mod.accounts.signUp(
@@ -44,11 +43,10 @@ describe('embedded mode: the first local account is an admin', () => {
       ),
     );
     expect(results.filter((r) => r.user.isAdmin)).toHaveLength(1);
-    const second = createAccountsModule(
-      fresh.db,
-      { ...loadConfig({}), embedded: false },
-      pino({ level: 'silent' }),
-    );
+    const second = createAccountsModule(fresh.db, {
+      settings: { ...loadConfig({}), embedded: false },
+      log: pino({ level: 'silent' }),
+    });
     const { user } = await second.accounts.signUp(
       { email: 'late@example.org', name: 'L', password: 'tempo170' },
       '10.0.1.1',

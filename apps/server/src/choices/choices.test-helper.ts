@@ -170,7 +170,7 @@ export async function choicesApp(
 ) {
   const log = pino({ level: 'silent' });
   const config = loadConfig(o.env ?? {});
-  const accounts = createAccountsModule(db, { ...config, embedded: false }, log);
+  const accounts = createAccountsModule(db, { settings: { ...config, embedded: false }, log });
   const choices = createChoicesModule(db, {
     listMatchCandidates: o.listMatchCandidates,
     tempos: fx.tempo,

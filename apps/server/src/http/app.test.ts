@@ -35,11 +35,10 @@ describe('http app', () => {
     await fs.writeFile(path.join(dist, 'assets', 'index-abc123.js.gz'), zlib.gzipSync('console.log(1)'));
     await fs.writeFile(path.join(dist, 'index.html.gz'), zlib.gzipSync(INDEX_HTML));
     await fs.writeFile(path.join(dist, 'favicon.svg'), '<svg/>');
-    const accounts = createAccountsModule(
-      handle.db,
-      { ...loadConfig({}), embedded: false },
-      pino({ level: 'silent' }),
-    );
+    const accounts = createAccountsModule(handle.db, {
+      settings: { ...loadConfig({}), embedded: false },
+      log: pino({ level: 'silent' }),
+    });
     app = await buildApp({
       webDistDir: dist,
       origins: testOrigins(loadConfig({})),

@@ -14,11 +14,10 @@ describe('database unreachable', () => {
   it('answers 503 DatabaseUnavailable with Retry-After', async () => {
     const handle = createDb('postgres://nobody:nothing@127.0.0.1:1/none', { max: 1 });
     const config = loadConfig({});
-    const accounts = createAccountsModule(
-      handle.db,
-      { ...config, embedded: false },
-      pino({ level: 'silent' }),
-    );
+    const accounts = createAccountsModule(handle.db, {
+      settings: { ...config, embedded: false },
+      log: pino({ level: 'silent' }),
+    });
     const app = await buildApp(
       {
         webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),

@@ -35,7 +35,10 @@ describe('a GET with a body', () => {
         },
       }),
     );
-    const accounts = createAccountsModule(handle.db, { ...loadConfig({}), embedded: false }, log);
+    const accounts = createAccountsModule(handle.db, {
+      settings: { ...loadConfig({}), embedded: false },
+      log,
+    });
     app = await buildApp(
       {
         webDistDir: dist,

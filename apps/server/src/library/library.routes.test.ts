@@ -23,7 +23,7 @@ beforeAll(async () => {
   p = h.libraryProcess();
   const log = pino({ level: 'silent' });
   const config = loadConfig({ ADMIN_EMAILS: adminEmail });
-  const accounts = createAccountsModule(h.db.db, { ...config, embedded: false }, log);
+  const accounts = createAccountsModule(h.db.db, { settings: { ...config, embedded: false }, log });
   app = await buildApp(
     {
       webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),

@@ -24,7 +24,7 @@ beforeAll(async () => {
   h = await startHarness();
   const log = pino({ level: 'silent' });
   const config = loadConfig({ ADMIN_EMAILS: adminEmail });
-  const accounts = createAccountsModule(h.db.db, { ...config, embedded: false }, log);
+  const accounts = createAccountsModule(h.db.db, { settings: { ...config, embedded: false }, log });
   repo = createPlaylistsRepository(h.db.db);
   service = createPlaylistsService({ repo });
   // As main.ts wires them: default targets on every connect, forgotten on disconnect.

@@ -173,9 +173,8 @@ export async function startPlaylistHarness(
 ): Promise<PlaylistHarness> {
   const h = await startHarness({ seed: 5300, ...o.sandbox });
   const db = h.db;
-  const tempo = createTempoModule(
-    db.db,
-    TempoConfigSchema.parse({
+  const tempo = createTempoModule(db.db, {
+    config: TempoConfigSchema.parse({
       DEEZER_API_URL: h.sandbox.baseUrls.deezer,
       RECCOBEATS_API_URL: h.sandbox.baseUrls.reccobeats,
       GETSONGBPM_API_URL: h.sandbox.baseUrls.getsongbpm,
@@ -183,8 +182,8 @@ export async function startPlaylistHarness(
       DEEZER_RATE_PER_SECOND: '200',
       RECCOBEATS_RATE_PER_MINUTE: '6000',
     }),
-    { limitScope: `${randomUUID()}:` },
-  );
+    limitScope: `${randomUUID()}:`,
+  });
   const ana = h.sandbox.world.user('ana.runs')!;
   const facts = ana.liked.slice(0, o.likedCount ?? 30).map((l) => h.sandbox.world.trackFacts(l.g));
   await tempo.service.resolveTempos(facts.map(({ bpm: _truth, ...track }) => track));

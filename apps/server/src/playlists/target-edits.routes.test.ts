@@ -48,7 +48,7 @@ beforeAll(async () => {
   p = h.libraryProcess();
   const log = pino({ level: 'silent' });
   const config = loadConfig({ ADMIN_EMAILS: adminEmail });
-  const accounts = createAccountsModule(h.db.db, { ...config, embedded: false }, log);
+  const accounts = createAccountsModule(h.db.db, { settings: { ...config, embedded: false }, log });
   const repo = createPlaylistsRepository(h.db.db);
   const trigger = async (userId: string) => void triggered.push(userId);
   service = createPlaylistsService({ repo, trigger });

@@ -50,29 +50,26 @@ export async function startHarness(sandboxOptions: SandboxOptions = {}): Promise
     dataDir,
     db,
     sleeps,
-    process(o = {}) {
+    process({ settings, ...o } = {}) {
       const h = testDb();
       handles.push(h);
-      return createSpotifyModule(
-        h.db,
-        sandboxSpotifyEndpoints(sandbox),
-        {
+      return createSpotifyModule(h.db, {
+        spotify: sandboxSpotifyEndpoints(sandbox),
+        settings: {
           SPOTIFY_RATE_PER_30S: null,
           SPOTIFY_DAILY_QUOTA: null,
           SPOTIFY_TIMEOUT_SECONDS: 5,
           TOKEN_ENCRYPTION_KEY: key,
           dataDir,
-          ...o.settings,
+          ...settings,
         },
         log,
-        {
-          budgetKey: o.budgetKey ?? `test-${randomUUID()}`,
-          sleep: async (ms) => {
-            sleeps.push(ms);
-          },
-          ...o,
+        budgetKey: o.budgetKey ?? `test-${randomUUID()}`,
+        sleep: async (ms) => {
+          sleeps.push(ms);
         },
-      );
+        ...o,
+      });
     },
     async newUser() {
       const rows = await db.db.execute<{ id: string }>(

@@ -64,11 +64,10 @@ async function processOf(row: string, env: Record<string, string> = {}) {
     demo: sandboxSpotifyEndpoints(h.sandbox),
     changes: feed,
   });
-  const accounts = createAccountsModule(h.db.db, { ...config, embedded: false }, log);
-  const spotify = createSpotifyModule(
-    h.db.db,
-    settings,
-    {
+  const accounts = createAccountsModule(h.db.db, { settings: { ...config, embedded: false }, log });
+  const spotify = createSpotifyModule(h.db.db, {
+    spotify: settings,
+    settings: {
       SPOTIFY_RATE_PER_30S: null,
       SPOTIFY_DAILY_QUOTA: null,
       SPOTIFY_TIMEOUT_SECONDS: 5,
@@ -76,8 +75,9 @@ async function processOf(row: string, env: Record<string, string> = {}) {
       dataDir: h.dataDir,
     },
     log,
-    { budgetKey: `test-${randomUUID()}`, changes: feed },
-  );
+    budgetKey: `test-${randomUUID()}`,
+    changes: feed,
+  });
   const origins = testOrigins(config);
   // Only this test's runners count as connected (the database is shared with other tests).
   const linked: string[] = [];

@@ -56,13 +56,15 @@ export interface SpotifyAppInUse extends SpotifyAppNow {
  * Wires the Spotify repositories, tokens, client and connect service (used by main.ts and the tests).
  * `spotify`: fixed endpoints, or a reader asked before every call (the setup page's client id, issue 26).
  */
-export function createSpotifyModule(
-  db: Db,
-  spotify: SpotifyEndpoints | SpotifyAppReader,
-  s: SpotifySettings,
-  log: Logger,
-  o: SpotifyModuleOverrides = {},
-) {
+export interface SpotifyModuleDeps extends SpotifyModuleOverrides {
+  /** Fixed endpoints, or a reader asked before every call (the setup page's client id, issue 26). */
+  spotify: SpotifyEndpoints | SpotifyAppReader;
+  settings: SpotifySettings;
+  log: Logger;
+}
+
+export function createSpotifyModule(db: Db, deps: SpotifyModuleDeps) {
+  const { spotify, settings: s, log, ...o } = deps;
   const key = loadOrCreateKey({ setting: s.TOKEN_ENCRYPTION_KEY, dataDir: s.dataDir });
   const cipher = createTokenCipher(key);
   const accounts = createSpotifyAccountRepository(db);

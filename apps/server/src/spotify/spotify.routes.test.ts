@@ -27,7 +27,7 @@ beforeAll(async () => {
   h = await startHarness();
   const log = pino({ level: 'silent' });
   const config = loadConfig({ ADMIN_EMAILS: adminEmail });
-  const accounts = createAccountsModule(h.db.db, { ...config, embedded: false }, log);
+  const accounts = createAccountsModule(h.db.db, { settings: { ...config, embedded: false }, log });
   const spotify = h.process();
   app = await buildApp(
     {

@@ -23,7 +23,12 @@ export interface TempoModuleOptions {
   limitScope?: string;
 }
 
-export function createTempoModule(db: Db, config: TempoConfig, opts: TempoModuleOptions = {}) {
+export interface TempoModuleDeps extends TempoModuleOptions {
+  config: TempoConfig;
+}
+
+export function createTempoModule(db: Db, deps: TempoModuleDeps) {
+  const { config, ...opts } = deps;
   const repo = createTempoRepository(db);
   const caller = (service: string, ratePerSecond: number) =>
     createServiceCaller({

@@ -40,19 +40,19 @@ async function start(sandbox: SandboxOptions) {
   const d = db;
   /** A Spotify module on the sandbox: one "process" of the app `budgetKey`. */
   const spotify = () =>
-    createSpotifyModule(
-      d.db,
-      sandboxSpotifyEndpoints(hh.sandbox),
-      {
+    createSpotifyModule(d.db, {
+      spotify: sandboxSpotifyEndpoints(hh.sandbox),
+      settings: {
         SPOTIFY_RATE_PER_30S: null,
         SPOTIFY_DAILY_QUOTA: null,
         SPOTIFY_TIMEOUT_SECONDS: 5,
         TOKEN_ENCRYPTION_KEY: 'a'.repeat(64),
         dataDir: '/nonexistent',
       },
-      pino({ level: 'silent' }),
-      { budgetKey, sleep: async () => undefined },
-    );
+      log: pino({ level: 'silent' }),
+      budgetKey,
+      sleep: async () => undefined,
+    });
   const p = spotify();
   const sent: unknown[] = [];
   const lookups = (s: SpotifyModule = p) =>

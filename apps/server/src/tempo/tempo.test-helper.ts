@@ -60,7 +60,8 @@ export async function startTempoHarness(
     TEMPO_TIMEOUT_SECONDS: '30',
     ...o.settings,
   });
-  const module = createTempoModule(db.db, config, {
+  const module = createTempoModule(db.db, {
+    config,
     limitScope: `${randomUUID()}:`,
     estimatePreview: estimateInline,
     onRequest: (s) => requests.set(s, (requests.get(s) ?? 0) + 1),

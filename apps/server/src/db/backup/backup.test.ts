@@ -78,11 +78,10 @@ async function fingerprint(url: string): Promise<Record<string, string>> {
 /** The real app (accounts and Spotify) on one database, against the simulated Spotify. */
 async function appOn(url: string, sandbox: Sandbox) {
   const handle = createDb(url, { max: 4 });
-  const accounts = createAccountsModule(handle.db, { ...config, embedded: false }, log);
-  const spotify = createSpotifyModule(
-    handle.db,
-    sandboxSpotifyEndpoints(sandbox),
-    {
+  const accounts = createAccountsModule(handle.db, { settings: { ...config, embedded: false }, log });
+  const spotify = createSpotifyModule(handle.db, {
+    spotify: sandboxSpotifyEndpoints(sandbox),
+    settings: {
       SPOTIFY_RATE_PER_30S: null,
       SPOTIFY_DAILY_QUOTA: null,
       SPOTIFY_TIMEOUT_SECONDS: 5,
@@ -90,7 +89,7 @@ async function appOn(url: string, sandbox: Sandbox) {
       dataDir: tmp,
     },
     log,
-  );
+  });
   const app: FastifyInstance = await buildApp(
     {
       webDistDir: path.join(tmp, 'no-web'),
