@@ -1,12 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { freshDataDir, pacebeatServer } from './e2e/server.ts';
 
 // Browser tests run against the production build served by the real server, on a fresh data folder.
 const PORT = Number(process.env.E2E_PORT ?? 8199);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pacebeat-e2e-'));
-fs.chmodSync(dataDir, 0o755); // the postgres OS user (when run as root) must reach it
+const dataDir = freshDataDir('pacebeat-e2e-');
 
 export default defineConfig({
   testDir: 'e2e',
@@ -41,33 +38,18 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: 'node apps/server/src/main.ts all',
-    url: `http://127.0.0.1:${PORT}/readyz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
-    env: {
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      // The admin of the sudo tests (e2e/support.ts); no other account becomes one by signing up first.
-      ADMIN_EMAILS: 'e2e-admin@example.org',
-      // No transient failures in the simulated world: a browser test must not fail by chance.
-      DEMO_TRANSIENT_FAILURES: '0',
-      // Every test signs up from 127.0.0.1: the per-address limits are tested in the server's own tests.
-      SIGNUP_MAX_PER_ADDRESS: '100000',
-      LOGIN_MAX_FAILURES_PER_ADDRESS: '100000',
-      CONNECT_MAX_PER_ADDRESS: '100000',
-      // Every test's runner shares one installation's day, split fairly between the runners of the day
-      // (issue 24): ~50 runners in 1,000 calls would be 18 calls each. The simulated world follows.
-      SPOTIFY_DAILY_QUOTA: '50000',
-      // A target's first matches wait at most 20 s (not 2 min) for others to share their add call, so a
-      // test watching all four playlists appear does not race the batching wait on a busy machine.
-      PLAYLIST_ADD_WAIT_SECONDS: '20',
-    },
-  },
+  webServer: pacebeatServer(PORT, dataDir, {
+    // The admin of the sudo tests (e2e/support.ts); no other account becomes one by signing up first.
+    ADMIN_EMAILS: 'e2e-admin@example.org',
+    // Every test signs up from 127.0.0.1: the per-address limits are tested in the server's own tests.
+    SIGNUP_MAX_PER_ADDRESS: '100000',
+    LOGIN_MAX_FAILURES_PER_ADDRESS: '100000',
+    CONNECT_MAX_PER_ADDRESS: '100000',
+    // Every test's runner shares one installation's day, split fairly between the runners of the day
+    // (issue 24): ~50 runners in 1,000 calls would be 18 calls each. The simulated world follows.
+    SPOTIFY_DAILY_QUOTA: '50000',
+    // A target's first matches wait at most 20 s (not 2 min) for others to share their add call, so a
+    // test watching all four playlists appear does not race the batching wait on a busy machine.
+    PLAYLIST_ADD_WAIT_SECONDS: '20',
+  }),
 });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { freshDataDir, pacebeatServer } from './e2e/server.ts';
 import baseConfig from './playwright.config.ts';
 
 // The Firebase sign-in path in Chromium: the real server (firebase provider) against the real
@@ -12,8 +13,7 @@ const EMULATOR_PORT = Number(process.env.E2E_FIREBASE_EMULATOR_PORT ?? 9499);
 export const FIREBASE_PROJECT = 'demo-pacebeat-e2e';
 export const EMULATOR_URL = `http://127.0.0.1:${EMULATOR_PORT}`;
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pacebeat-e2e-fb-'));
-fs.chmodSync(dataDir, 0o755); // the postgres OS user (when run as root) must reach it
+const dataDir = freshDataDir('pacebeat-e2e-fb-');
 const emulatorDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pacebeat-e2e-fb-emu-'));
 fs.writeFileSync(
   path.join(emulatorDir, 'firebase.json'),
@@ -48,28 +48,14 @@ export default defineConfig({
       stderr: 'pipe',
       gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     },
-    {
-      command: 'node apps/server/src/main.ts all',
-      url: `http://127.0.0.1:${PORT}/readyz`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      stdout: 'ignore',
-      stderr: 'pipe',
-      gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
-      env: {
-        PORT: String(PORT),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-        DEMO_TRANSIENT_FAILURES: '0',
-        FIREBASE_PROJECT_ID: FIREBASE_PROJECT,
-        FIREBASE_WEB_CONFIG: JSON.stringify({
-          apiKey: 'fake-api-key',
-          authDomain: '127.0.0.1',
-          projectId: FIREBASE_PROJECT,
-        }),
-        FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${EMULATOR_PORT}`,
-      },
-    },
+    pacebeatServer(PORT, dataDir, {
+      FIREBASE_PROJECT_ID: FIREBASE_PROJECT,
+      FIREBASE_WEB_CONFIG: JSON.stringify({
+        apiKey: 'fake-api-key',
+        authDomain: '127.0.0.1',
+        projectId: FIREBASE_PROJECT,
+      }),
+      FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${EMULATOR_PORT}`,
+    }),
   ],
 });

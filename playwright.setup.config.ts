@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { freshDataDir, pacebeatServer } from './e2e/server.ts';
 import baseConfig from './playwright.config.ts';
 
 // The admin's setup path (issue 26) in Chromium: a fresh Pacebeat in demo mode goes to a real-mode Spotify
@@ -17,8 +15,7 @@ export const REAL_CLIENT_ID = 'e2eSetupClient0123456789abcdef01';
 export const REAL_ADMIN_TOKEN = 'e2e-setup-admin-token';
 export const SETUP_ADMIN_EMAIL = 'e2e-setup-admin@example.org';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pacebeat-e2e-setup-'));
-fs.chmodSync(dataDir, 0o755); // the postgres OS user (when run as root) must reach it
+const dataDir = freshDataDir('pacebeat-e2e-setup-');
 
 export default defineConfig({
   ...baseConfig,
@@ -42,28 +39,14 @@ export default defineConfig({
       stdout: 'ignore',
       stderr: 'pipe',
     },
-    {
-      command: 'node apps/server/src/main.ts all',
-      url: `http://127.0.0.1:${PORT}/readyz`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      stdout: 'ignore',
-      stderr: 'pipe',
-      gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
-      env: {
-        PORT: String(PORT),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-        ADMIN_EMAILS: SETUP_ADMIN_EMAIL,
-        DEMO_TRANSIENT_FAILURES: '0',
-        // Where "the real Spotify" is once a client id is saved: no SPOTIFY_CLIENT_ID, so demo mode first.
-        SPOTIFY_ACCOUNTS_URL: `${REAL_SPOTIFY}/spotify/accounts`,
-        SPOTIFY_API_URL: `${REAL_SPOTIFY}/spotify/api/v1`,
-        // The real-mode tempo services are the stand-in world's too: nothing leaves the machine.
-        DEEZER_API_URL: `${REAL_SPOTIFY}/deezer`,
-        RECCOBEATS_API_URL: `${REAL_SPOTIFY}/reccobeats/v1`,
-      },
-    },
+    pacebeatServer(PORT, dataDir, {
+      ADMIN_EMAILS: SETUP_ADMIN_EMAIL,
+      // Where "the real Spotify" is once a client id is saved: no SPOTIFY_CLIENT_ID, so demo mode first.
+      SPOTIFY_ACCOUNTS_URL: `${REAL_SPOTIFY}/spotify/accounts`,
+      SPOTIFY_API_URL: `${REAL_SPOTIFY}/spotify/api/v1`,
+      // The real-mode tempo services are the stand-in world's too: nothing leaves the machine.
+      DEEZER_API_URL: `${REAL_SPOTIFY}/deezer`,
+      RECCOBEATS_API_URL: `${REAL_SPOTIFY}/reccobeats/v1`,
+    }),
   ],
 });

@@ -4,13 +4,18 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { createAccountsModule, type AccountsSettings } from '../src/accounts/accounts.module.ts';
+import {
+  createAccountsModule,
+  type AccountsModule,
+  type AccountsSettings,
+} from '../src/accounts/accounts.module.ts';
 import type { FirebaseVerifier } from '../src/accounts/firebase.ts';
 import type { ChangeFeed } from '../src/cache/change-feed.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { appOrigins, type AppOrigins } from '../src/http/origins.ts';
 import { buildApp, type AppDeps } from '../src/http/app.ts';
 import type { UserServicesStatus } from '../src/accounts/accounts.routes.ts';
+import type { SpotifyModule } from '../src/spotify/spotify.module.ts';
 import { testDb } from './db.ts';
 
 export interface TestAppOptions {
@@ -94,4 +99,27 @@ export function sessionCookie(res: { cookies: { name: string; value: string }[] 
   const c = res.cookies.find((x) => x.name === 'pacebeat_session');
   if (!c) throw new Error('no session cookie set');
   return `pacebeat_session=${c.value}`;
+}
+
+/**
+ * buildApp's deps for a test of the API with Spotify connected and no web build: always ready, the
+ * accounts routes with the Spotify connect status, and the Spotify routes, wired as compose.ts wires them.
+ * A test adds the parts it serves besides (setup, library, ...).
+ */
+export function spotifyTestAppDeps(
+  accounts: Pick<AccountsModule, 'accounts' | 'sessions' | 'limits'>,
+  spotify: Pick<SpotifyModule, 'connect'>,
+  origins: AppOrigins,
+) {
+  return {
+    webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),
+    origins,
+    checkReady: async () => undefined,
+    accounts: {
+      accounts: accounts.accounts,
+      sessions: accounts.sessions,
+      servicesStatus: (userId: string) => spotify.connect.status(userId),
+    },
+    spotify: { spotify: spotify.connect, limits: accounts.limits },
+  } satisfies Partial<AppDeps>;
 }

@@ -3,8 +3,6 @@
 // second simulated world standing in for it) without a restart, in this "process" and in another one
 // that learns it from the change feed (LISTEN/NOTIFY on the real test database).
 import { randomBytes, randomUUID, createHash } from 'node:crypto';
-import os from 'node:os';
-import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
@@ -21,7 +19,7 @@ import { createAccountsModule } from '../accounts/accounts.module.ts';
 import { startChangeFeed, type ChangeFeed } from '../cache/change-feed.ts';
 import { loadConfig } from '../config.ts';
 import { buildApp } from '../http/app.ts';
-import { testOrigins, uniqueIp } from '../../test/accounts-app.ts';
+import { spotifyTestAppDeps, testOrigins, uniqueIp } from '../../test/accounts-app.ts';
 import { sandboxSpotifyEndpoints } from './demo.ts';
 import { startHarness, type Harness } from './sandbox-harness.test-helper.ts';
 import { createSetupService } from './setup.service.ts';
@@ -99,15 +97,7 @@ async function processOf(row: string, env: Record<string, string> = {}) {
   });
   const app = await buildApp(
     {
-      webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),
-      origins,
-      checkReady: async () => undefined,
-      accounts: {
-        accounts: accounts.accounts,
-        sessions: accounts.sessions,
-        servicesStatus: (userId) => spotify.connect.status(userId),
-      },
-      spotify: { spotify: spotify.connect, limits: accounts.limits },
+      ...spotifyTestAppDeps(accounts, spotify, origins),
       setup: { setup },
     },
     { loggerInstance: log },

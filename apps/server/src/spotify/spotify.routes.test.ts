@@ -1,7 +1,5 @@
 // The /api/spotify routes through app.inject, with the real accounts module and the in-process sandbox.
 import { randomUUID } from 'node:crypto';
-import os from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +14,7 @@ import { createAccountsModule } from '../accounts/accounts.module.ts';
 import { loadConfig } from '../config.ts';
 import { spotifyAccounts } from '../db/spotify.schema.ts';
 import { buildApp } from '../http/app.ts';
-import { testOrigins, uniqueIp } from '../../test/accounts-app.ts';
+import { spotifyTestAppDeps, testOrigins, uniqueIp } from '../../test/accounts-app.ts';
 import { startHarness, type Harness } from './sandbox-harness.test-helper.ts';
 
 let h: Harness;
@@ -31,15 +29,7 @@ beforeAll(async () => {
   const spotify = h.process();
   app = await buildApp(
     {
-      webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),
-      origins: testOrigins(config),
-      checkReady: async () => undefined,
-      accounts: {
-        accounts: accounts.accounts,
-        sessions: accounts.sessions,
-        servicesStatus: (userId) => spotify.connect.status(userId),
-      },
-      spotify: { spotify: spotify.connect, limits: accounts.limits },
+      ...spotifyTestAppDeps(accounts, spotify, testOrigins(config)),
     },
     { loggerInstance: log },
   );

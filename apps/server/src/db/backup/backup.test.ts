@@ -10,7 +10,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { startSandbox, type Sandbox } from '@pacebeat/sandbox';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { testOrigins } from '../../../test/accounts-app.ts';
+import { spotifyTestAppDeps, testOrigins } from '../../../test/accounts-app.ts';
 import { createAccountsModule } from '../../accounts/accounts.module.ts';
 import { loadConfig } from '../../config.ts';
 import { buildApp } from '../../http/app.ts';
@@ -92,15 +92,7 @@ async function appOn(url: string, sandbox: Sandbox) {
   });
   const app: FastifyInstance = await buildApp(
     {
-      webDistDir: path.join(tmp, 'no-web'),
-      origins: testOrigins(config),
-      checkReady: async () => undefined,
-      accounts: {
-        accounts: accounts.accounts,
-        sessions: accounts.sessions,
-        servicesStatus: (userId) => spotify.connect.status(userId),
-      },
-      spotify: { spotify: spotify.connect, limits: accounts.limits },
+      ...spotifyTestAppDeps(accounts, spotify, testOrigins(config)),
     },
     { loggerInstance: log },
   );

@@ -1,0 +1,34 @@
+// The real server as every browser-test run starts it (playwright.config.ts, and the Firebase and setup
+// runs' configs): a fresh data folder, its own port, quiet logs, and no transient failures in the
+// simulated world (a browser test must not fail by chance). Each run adds its own settings.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** A fresh data folder the postgres OS user can reach (it runs as that user when the tests run as root). */
+export function freshDataDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  fs.chmodSync(dir, 0o755);
+  return dir;
+}
+
+/** Playwright's `webServer` entry for `node apps/server/src/main.ts all` on `port`. */
+export function pacebeatServer(port: number, dataDir: string, env: Record<string, string>) {
+  return {
+    command: 'node apps/server/src/main.ts all',
+    url: `http://127.0.0.1:${port}/readyz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+    gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 20_000 },
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      DEMO_TRANSIENT_FAILURES: '0',
+      ...env,
+    },
+  };
+}
