@@ -95,13 +95,20 @@ describe('session cache across processes (LISTEN/NOTIFY)', () => {
   });
 
   it('B really serves a session from its cache: a delete no trigger reports stays unseen (the max-age case)', async () => {
-    const cookie = await signUp(a.t);
-    expect((await whoami(b.t, cookie)).authenticated).toBe(true);
-    // Deleted with triggers off (as if the notification were lost): B may serve it up to the max age.
-    await deleteWithTriggersOff(hashSecret(secretOf(cookie)));
-    expect((await whoami(b.t, cookie)).authenticated).toBe(true);
-    // A never cached it: it reads the row and refuses.
-    expect((await whoami(a.t, cookie)).authenticated).toBe(false);
+    // B stores what it read only if no change of any row arrived while it read (live-cache.ts). Other test
+    // files run beside this one on the same database and send changes all the time, so one attempt may find
+    // nothing stored: up to 5 attempts, each with a new session. If B never served from its cache, all fail.
+    const servedFromCache: boolean[] = [];
+    for (let attempt = 0; attempt < 5 && !servedFromCache.includes(true); attempt++) {
+      const cookie = await signUp(a.t);
+      expect((await whoami(b.t, cookie)).authenticated).toBe(true);
+      // Deleted with triggers off (as if the notification were lost): B may serve it up to the max age.
+      await deleteWithTriggersOff(hashSecret(secretOf(cookie)));
+      servedFromCache.push((await whoami(b.t, cookie)).authenticated);
+      // A never cached it: it reads the row and refuses.
+      expect((await whoami(a.t, cookie)).authenticated).toBe(false);
+    }
+    expect(servedFromCache).toContain(true);
   });
 
   it('a logout in A is refused at once in B, which had the session cached', async () => {
