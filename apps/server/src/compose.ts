@@ -101,7 +101,10 @@ export interface ComposeOptions {
     spotify?: Omit<SpotifyModuleOverrides, 'onConnected' | 'onMusicAccountGone'>;
     tempo?: Omit<TempoModuleOptions, 'estimatePreview'>;
     playlists?: Pick<PlaylistsModuleDeps, 'settings'>;
-    library?: Pick<Parameters<typeof createLibraryModule>[1], 'settings' | 'statsMaxAgeMs'>;
+    library?: Pick<
+      Parameters<typeof createLibraryModule>[1],
+      'settings' | 'statsMaxAgeMs' | 'targetPlaylistIds'
+    >;
     /** Tests sharing one database: whose connections a saved client id ends, and the tempo cache it empties. */
     setup?: Partial<Pick<SetupServiceDeps, 'accounts' | 'forgetDemoTempos'>>;
   };

@@ -1,16 +1,13 @@
 // The HTTP app with every feature's routes, composed as main.ts composes it (compose.ts), on the real test
 // database and the simulated Spotify, for the tests that walk Fastify's route table (fuzzing, the API
 // document's coverage). A feature that adds routes adds them in compose.ts, and these tests cover them.
-import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { composePacebeat } from '../src/compose.ts';
-import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/http/app.ts';
 import { startLibraryHarness, type LibraryHarness } from '../src/library/library.test-helper.ts';
-import { sandboxSpotifyEndpoints } from '../src/spotify/demo.ts';
+import { composeOnHarness } from './composed-app.ts';
 import { testOrigins } from './accounts-app.ts';
 
 export interface FullApp {
@@ -25,37 +22,7 @@ export async function buildFullApp(env: Record<string, string> = {}): Promise<Fu
   const harness = await startLibraryHarness();
   const log = pino({ level: 'silent' });
   const email = `full-${Date.now()}-${Math.random().toString(36).slice(2)}@example.org`;
-  const config = loadConfig({
-    ADMIN_EMAILS: email,
-    DATA_DIR: harness.dataDir,
-    TOKEN_ENCRYPTION_KEY: harness.key,
-    SPOTIFY_RATE_PER_30S: 'unlimited',
-    SPOTIFY_DAILY_QUOTA: 'unlimited',
-    ...env,
-  });
-  // The app as main.ts composes it, on the harness's simulated world; jobs are queued nowhere.
-  const pacebeat = composePacebeat({
-    db: harness.db.db,
-    config,
-    log,
-    embedded: false,
-    spotifyEndpoints: sandboxSpotifyEndpoints(harness.sandbox),
-    // Its own row of the setup page's client id: the fuzzer may save one (admin cookie), others never see it.
-    spotifyAppRow: `test-${randomUUID()}`,
-    origins: testOrigins(config),
-    demo: {
-      baseUrls: harness.sandbox.baseUrls,
-      getsongbpmKey: harness.sandbox.admin.config().getsongbpm.apiKeys[0]!,
-    },
-    jobs: { send: async () => null, wake: async () => undefined },
-    overrides: {
-      spotify: { budgetKey: `test-${randomUUID()}` },
-      tempo: { limitScope: `${randomUUID()}:` },
-      // The database is shared: a client id the fuzzer might save ends no other test's connection and
-      // leaves the shared tempo cache alone.
-      setup: { accounts: { linkedUserIds: async () => [] }, forgetDemoTempos: async () => 0 },
-    },
-  });
+  const { config, pacebeat } = composeOnHarness(harness, { env: { ADMIN_EMAILS: email, ...env } });
   const app = await buildApp(
     {
       ...pacebeat.routes,

@@ -24,13 +24,8 @@ beforeAll(async () => {
   p = h.libraryProcess({
     // Longer units than the product's 5 calls: pg-boss polls every 2 s, and this test waits for the end.
     settings: { callsPerUnit: 40 },
-    queue: libraryScanQueue(createJobQueue(boss)),
-    spotify: {
-      onMusicAccountGone: [
-        async (userId) => void (await p.library.service.gone(userId)),
-        async (userId) => void (await cancelUserJobs(boss, Object.keys(jobRegistry), userId)),
-      ],
-    },
+    jobs: createJobQueue(boss),
+    cancelJobs: async (userId) => void (await cancelUserJobs(boss, Object.keys(jobRegistry), userId)),
   });
   const housekeeping = { run: async () => ({}) } as unknown as HousekeepingService;
   const tempoLookups = { run: async () => ({ found: 0, unknown: 0, deferred: 0 }) };

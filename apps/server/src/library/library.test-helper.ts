@@ -1,20 +1,21 @@
-// Test harness of the library: the simulated Spotify in-process, the real test PostgreSQL, a Spotify
-// module and a library module per "process", tempo lookups recorded instead of run, and the scan
-// queue recorded (tests run the units themselves). Only tests import this file.
-import { randomUUID } from 'node:crypto';
-import pino from 'pino';
+// Test harness of the library: the simulated Spotify in-process, the real test PostgreSQL, and the app
+// composed as main.ts composes it per "process" (test/composed-app.ts), its jobs recorded instead of run:
+// tempo lookups and scan units (tests run the units themselves). Only tests import this file.
 import type { SandboxOptions } from '@pacebeat/sandbox';
 import { startHarness, type Harness } from '../spotify/sandbox-harness.test-helper.ts';
-import type { SpotifyModuleOverrides } from '../spotify/spotify.module.ts';
 import type { TrackInput } from '../tempo/tempo.service.ts';
-import { LibraryConfigSchema } from './library.config.ts';
-import { createLibraryModule, type LibraryModule, type LibraryScanQueue } from './library.module.ts';
+import { composeOnHarness } from '../../test/composed-app.ts';
+import type { ComposeOptions, Pacebeat } from '../compose.ts';
+import { jobRegistry, type JobQueue } from '../jobs/registry.ts';
+import type { LibraryModule } from './library.module.ts';
 import type { LibrarySettings } from './scan-context.ts';
 import { SpotifyDeferredError } from '../spotify/errors.ts';
 
 export interface LibraryProcess {
-  spotify: ReturnType<Harness['process']>;
+  spotify: Pacebeat['spotify'];
   library: LibraryModule;
+  /** The whole composed app of this "process". */
+  pacebeat: Pacebeat;
 }
 
 export interface LibraryHarness extends Harness {
@@ -27,11 +28,13 @@ export interface LibraryHarness extends Harness {
   /** A library module with its own Spotify module and pool: one "process". */
   libraryProcess(o?: {
     settings?: Partial<LibrarySettings>;
-    spotify?: SpotifyModuleOverrides;
+    spotify?: NonNullable<ComposeOptions['overrides']>['spotify'];
+    /** Settings (LIBRARY_*, ...). */
     config?: Record<string, string>;
-    /** A real queue (pg-boss) instead of the recorder. */
-    queue?: LibraryScanQueue;
-    /** Pacebeat's target playlists of a user (the playlists module). */
+    /** A real queue (pg-boss) instead of the recorder, and what cancels a runner's jobs in it. */
+    jobs?: JobQueue;
+    cancelJobs?: ComposeOptions['cancelJobs'];
+    /** Pacebeat's target playlists of a user; default: the playlists module's. */
     targetPlaylistIds?: (userId: string) => Promise<Set<string>>;
   }): LibraryProcess;
   /**
@@ -55,44 +58,57 @@ export async function startLibraryHarness(sandboxOptions: SandboxOptions = {}): 
   const tempoQueued: LibraryHarness['tempoQueued'] = [];
   const wakes: LibraryHarness['wakes'] = [];
   const tracksAdded: string[] = [];
-  const log = pino({ level: 'silent' });
+  const closers: Array<() => Promise<void>> = [];
 
+  // Jobs the composed app queues, recorded: scan units as wakes, tempo lookups per track.
+  const recorder: JobQueue = {
+    async send(name, payload, options) {
+      const data = jobRegistry[name].payload.parse(payload) as Record<string, unknown>;
+      if (name === 'library-scan')
+        wakes.push({ userId: data['userId'] as string, startAfter: options?.startAfter as Date | undefined });
+      if (name === 'tempo-lookup') {
+        const { tracks, userId, priority } = data as {
+          tracks: TrackInput[];
+          userId?: string;
+          priority?: number;
+        };
+        for (const track of tracks) tempoQueued.push({ track, userId, priority });
+      }
+      return null;
+    },
+    async wake(name, payload) {
+      if (name === 'library-scan') wakes.push({ userId: (payload as { userId: string }).userId });
+    },
+  };
+
+  // One "process": the whole app as main.ts composes it, on a pool of its own.
   const libraryProcess: LibraryHarness['libraryProcess'] = (o = {}) => {
-    const budgetKey = `test-${randomUUID()}`;
-    const wired: { library?: LibraryModule } = {};
-    const spotify = h.process({
-      budgetKey,
-      onConnected: [async (userId, a) => wired.library?.service.connected(userId, a.spotifyUserId)],
-      onMusicAccountGone: [async (userId) => void (await wired.library?.service.gone(userId))],
-      ...o.spotify,
-    });
-    const library = createLibraryModule(h.db.db, {
-      spotify,
-      tempoLookups: {
-        enqueue: async (tracks, opts = {}) => {
-          for (const track of tracks)
-            tempoQueued.push({ track, userId: opts.userId, priority: opts.priority });
-          return Math.ceil(tracks.length / 50);
+    const { pacebeat } = composeOnHarness(h, {
+      ownPool: true,
+      env: o.config,
+      jobs: o.jobs ?? recorder,
+      cancelJobs: o.cancelJobs,
+      overrides: {
+        spotify: { sleep: async (ms) => void h.sleeps.push(ms), ...o.spotify },
+        library: {
+          settings: o.settings,
+          statsMaxAgeMs: 0, // the tests read counts right after writing the rows
+          ...(o.targetPlaylistIds ? { targetPlaylistIds: o.targetPlaylistIds } : {}),
         },
       },
-      queue: o.queue ?? {
-        wake: async (userId) => void wakes.push({ userId }),
-        later: async (userId, startAfter) => void wakes.push({ userId, startAfter }),
-      },
-      config: LibraryConfigSchema.parse(o.config ?? {}),
-      log,
-      settings: o.settings,
-      statsMaxAgeMs: 0, // the tests read counts right after writing the rows
-      onTracksAdded: async (userId) => void tracksAdded.push(userId),
-      ...(o.targetPlaylistIds ? { targetPlaylistIds: o.targetPlaylistIds } : {}),
     });
-    wired.library = library;
-    return { spotify, library };
+    pacebeat.events.on('tracksAdded', async (userId) => void tracksAdded.push(userId));
+    closers.push(() => pacebeat.accounts.close());
+    return { spotify: pacebeat.spotify, library: pacebeat.library, pacebeat };
   };
 
   let users = 0;
   return {
     ...h,
+    async close() {
+      for (const close of closers) await close();
+      await h.close();
+    },
     spotifyUser: (spec = {}) => h.sandbox.admin.createUser({ username: `runner${++users}`, ...spec }),
     tempoQueued,
     wakes,

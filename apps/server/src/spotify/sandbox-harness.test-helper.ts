@@ -21,6 +21,8 @@ export interface Harness {
   process(
     o?: SpotifyModuleOverrides & { settings?: Partial<SpotifySettings> },
   ): ReturnType<typeof createSpotifyModule>;
+  /** A pool of its own on the test database (closed with the harness): what a "process" opens. */
+  pool(): DbHandle;
   /** A new Pacebeat user row. */
   newUser(): Promise<string>;
   db: DbHandle;
@@ -44,16 +46,20 @@ export async function startHarness(sandboxOptions: SandboxOptions = {}): Promise
   handles.push(db);
   const sleeps: number[] = [];
   const log = pino({ level: 'silent' });
+  const pool = () => {
+    const h = testDb();
+    handles.push(h);
+    return h;
+  };
   return {
     sandbox,
     key,
     dataDir,
     db,
     sleeps,
+    pool,
     process({ settings, ...o } = {}) {
-      const h = testDb();
-      handles.push(h);
-      return createSpotifyModule(h.db, {
+      return createSpotifyModule(pool().db, {
         spotify: sandboxSpotifyEndpoints(sandbox),
         settings: {
           SPOTIFY_RATE_PER_30S: null,

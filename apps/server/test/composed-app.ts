@@ -1,0 +1,61 @@
+// Pacebeat composed as main.ts composes it (compose.ts), on a test harness's database and simulated world:
+// what the library harness's "processes" and the full-app tests run, so no test wires modules by hand.
+// Jobs are recorded or sent to the queue the test gives; nothing else differs from production.
+import { randomUUID } from 'node:crypto';
+import pino from 'pino';
+import { composePacebeat, type ComposeOptions } from '../src/compose.ts';
+import { loadConfig } from '../src/config.ts';
+import type { JobQueue } from '../src/jobs/registry.ts';
+import { sandboxSpotifyEndpoints } from '../src/spotify/demo.ts';
+import type { Harness } from '../src/spotify/sandbox-harness.test-helper.ts';
+import { testOrigins } from './accounts-app.ts';
+
+export interface ComposedTestOptions {
+  /** Settings besides the harness's (its data folder and key, Spotify's limits off). */
+  env?: Record<string, string>;
+  /** Where jobs go; default: nowhere. */
+  jobs?: JobQueue;
+  cancelJobs?: ComposeOptions['cancelJobs'];
+  overrides?: ComposeOptions['overrides'];
+  /** A pool of its own (another "process"); default: the harness's. */
+  ownPool?: boolean;
+}
+
+export function composeOnHarness(h: Harness, o: ComposedTestOptions = {}) {
+  const config = loadConfig({
+    DATA_DIR: h.dataDir,
+    TOKEN_ENCRYPTION_KEY: h.key,
+    SPOTIFY_RATE_PER_30S: 'unlimited',
+    SPOTIFY_DAILY_QUOTA: 'unlimited',
+    ...o.env,
+  });
+  const pacebeat = composePacebeat({
+    db: (o.ownPool ? h.pool() : h.db).db,
+    config,
+    log: pino({ level: 'silent' }),
+    embedded: false,
+    spotifyEndpoints: sandboxSpotifyEndpoints(h.sandbox),
+    // Its own row of the setup page's client id: one a test saves ends no other test's connection.
+    spotifyAppRow: `test-${randomUUID()}`,
+    origins: testOrigins(config),
+    demo: {
+      baseUrls: h.sandbox.baseUrls,
+      getsongbpmKey: h.sandbox.admin.config().getsongbpm.apiKeys[0]!,
+    },
+    jobs: o.jobs ?? { send: async () => null, wake: async () => undefined },
+    cancelJobs: o.cancelJobs,
+    overrides: {
+      ...o.overrides,
+      spotify: { budgetKey: `test-${randomUUID()}`, ...o.overrides?.spotify },
+      tempo: { limitScope: `${randomUUID()}:`, ...o.overrides?.tempo },
+      // The database is shared: a saved client id ends no other test's connection and leaves the shared
+      // tempo cache alone.
+      setup: {
+        accounts: { linkedUserIds: async () => [] },
+        forgetDemoTempos: async () => 0,
+        ...o.overrides?.setup,
+      },
+    },
+  });
+  return { config, pacebeat };
+}
