@@ -1,9 +1,12 @@
-// Test harness for the playlist writer: the simulated world in-process, the real test PostgreSQL, the real
-// Spotify module and tempo resolver on it, and a stand-in for the library's listMatchCandidates (the
-// user's liked songs, newest first, keyed as the tempo module keys them). Only tests import this file.
+// Test harness for the playlist writer: the simulated world in-process, the real test PostgreSQL, each
+// runner connected through the app as main.ts composes it, the real tempo resolver, and writers built with
+// a stand-in for the library's listMatchCandidates (the user's liked songs, newest first, keyed as the
+// tempo module keys them). Only tests import this file.
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import type { SandboxOptions } from '@pacebeat/sandbox';
+import { composeOnHarness } from '../../test/composed-app.ts';
+import type { ComposeOptions, Pacebeat } from '../compose.ts';
 import { startHarness, type Harness } from '../spotify/sandbox-harness.test-helper.ts';
 import { TempoConfigSchema } from '../tempo/tempo.config.ts';
 import { createTempoModule } from '../tempo/tempo.module.ts';
@@ -143,15 +146,19 @@ export interface PlaylistHarness {
   service: ReturnType<typeof createPlaylistsService>;
   /** The liked songs every runner gets (resolved once; the tempo cache answers after). */
   pool: string[];
-  /** A Pacebeat user connected to a new simulated user who likes the pool, with the default targets. */
-  runner(o?: { process?: Parameters<Harness['process']>[0] }): Promise<Runner>;
+  /**
+   * A Pacebeat user connected to a new simulated user who likes the pool, through the app as main.ts
+   * composes it (test/composed-app.ts): the connect makes the default targets, a disconnect forgets them.
+   */
+  runner(o?: { process?: NonNullable<ComposeOptions['overrides']>['spotify'] }): Promise<Runner>;
   close(): Promise<void>;
 }
 
 export interface Runner {
   userId: string;
   spotifyUserId: string;
-  p: ReturnType<Harness['process']>;
+  /** The runner's Spotify module, in the composed app of their "process". */
+  p: Pacebeat['spotify'];
   /** A writer on this runner's Spotify module ("process"); settings default to short waits. */
   writer(
     o?: Partial<PlaylistWriterDeps> & { settings?: Partial<WriterSettings> },
@@ -191,6 +198,7 @@ export async function startPlaylistHarness(
   const repo = createPlaylistsRepository(db.db);
   const service = createPlaylistsService({ repo });
   const log = pino({ level: 'silent' });
+  const closers: Array<() => Promise<void>> = [];
 
   return {
     h,
@@ -202,10 +210,14 @@ export async function startPlaylistHarness(
       const userId = await h.newUser();
       const spotifyUser = h.sandbox.admin.createUser({ username: `r${randomUUID().slice(0, 8)}` });
       h.sandbox.admin.like(spotifyUser.id, pool);
-      const p = h.process(ro.process);
+      const { pacebeat } = composeOnHarness(h, {
+        ownPool: true,
+        overrides: { spotify: { sleep: async (ms) => void h.sleeps.push(ms), ...ro.process } },
+      });
+      closers.push(() => pacebeat.accounts.close());
+      const p = pacebeat.spotify;
       const tokens = h.sandbox.admin.connect({ userId: spotifyUser.id });
       await p.connect.connect(userId, { ...tokens, refresh_token: tokens.refresh_token! });
-      await service.createDefaultTargets(userId);
       return {
         userId,
         spotifyUserId: spotifyUser.id,
@@ -233,6 +245,9 @@ export async function startPlaylistHarness(
         },
       };
     },
-    close: () => h.close(),
+    async close() {
+      for (const close of closers) await close();
+      await h.close();
+    },
   };
 }

@@ -147,9 +147,7 @@ describe('a playlist the user deleted', () => {
 
 describe('disconnecting during a write', () => {
   it('stops the writer before its next write and leaves nothing of the user’s targets behind', async () => {
-    const r = await ph.runner({
-      process: { onMusicAccountGone: [(userId) => ph.service.forgetUser(userId)] },
-    });
+    const r = await ph.runner();
     const fitting = [...catalogTracksIn(ph, 150, 160, 8), ...catalogTracksIn(ph, 170, 180, 8)];
     await seedTrueTempos(ph, fitting);
     ph.h.sandbox.admin.like(r.spotifyUserId, fitting);
@@ -182,11 +180,7 @@ describe('disconnecting during a write', () => {
 
 describe('connecting again', () => {
   it('finds the playlists of the earlier connection and grows them, instead of making a second set', async () => {
-    const hooks = {
-      onConnected: [async (userId: string) => void (await ph.service.createDefaultTargets(userId))],
-      onMusicAccountGone: [(userId: string) => ph.service.forgetUser(userId)],
-    };
-    const r = await ph.runner({ process: hooks });
+    const r = await ph.runner();
     const fitting = catalogTracksIn(ph, 160, 170, 70).slice(60);
     await seedTrueTempos(ph, fitting);
     ph.h.sandbox.admin.like(r.spotifyUserId, fitting.slice(0, 5).toReversed());
@@ -211,11 +205,7 @@ describe('connecting again', () => {
     for (const [n, ids] of after) if (n !== name) expect(ids).toEqual(before.get(n));
   });
   it('takes back a renamed and a re-ranged playlist, drops the unused defaults, and places no song twice', async () => {
-    const hooks = {
-      onConnected: [async (userId: string) => void (await ph.service.createDefaultTargets(userId))],
-      onMusicAccountGone: [(userId: string) => ph.service.forgetUser(userId)],
-    };
-    const r = await ph.runner({ process: hooks });
+    const r = await ph.runner();
     const editor = createTargetEditor({ repo: ph.repo, trigger: async () => undefined });
     const slow = catalogTracksIn(ph, 160, 167, 14);
     const fast = catalogTracksIn(ph, 170, 180, 14);
