@@ -46,6 +46,13 @@ export default tseslint.config(
               message:
                 'Use SudoLink, SudoNavigate or useSudoNavigate (session/sudo-navigation.tsx): they keep ?sudo=.',
             },
+            {
+              // The whole contract holds the zod schemas: its values would ship zod on a visitor's first load.
+              name: '@pacebeat/contract',
+              allowTypeImports: true,
+              message:
+                "Import values from '@pacebeat/contract/rules' (no zod); only types from the whole contract.",
+            },
           ],
         },
       ],

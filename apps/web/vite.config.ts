@@ -39,9 +39,8 @@ export default defineConfig({
     assetsDir: 'assets',
     emptyOutDir: true,
     rolldownOptions: {
-      // The web app takes the contract's types and constants, not its zod schemas (api/client.ts `typed`):
-      // building a schema has no effect but the schema, so an unused one is dropped, and zod with it.
-      treeshake: { manualPureFunctions: ['z'] },
+      // No zod reaches the browser: the app imports the contract's values from its zod-free entry
+      // (`@pacebeat/contract/rules`, enforced by lint) and only types from the rest.
       output: {
         // The framework every page needs in one chunk: it changes less often than the app, so browsers
         // keep it cached. Everything else (MUI included) splits by use, so the parts only signed-in pages

@@ -1,4 +1,4 @@
-import { APP_VERSION } from '@pacebeat/contract';
+import { APP_VERSION } from '@pacebeat/contract/rules';
 
 /** The git commit the app was built from, or `unknown` (e.g. built outside a git checkout). */
 export function buildHash(): string {

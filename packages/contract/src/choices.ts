@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SudoQuery } from './common.ts';
+import { CORRECTION_MIN_BPM, CORRECTION_MAX_BPM } from './choices.rules.ts';
 
 // A runner's control over their tracks (issue 15, items 2–4): what each target holds, waits for and
 // skipped, tempo corrections and exclusions.
@@ -11,10 +12,6 @@ export const RecordingKey = z
 
 /** A Spotify id (base62). */
 export const SpotifyId = z.string().regex(/^[A-Za-z0-9]{1,64}$/, 'must be a Spotify id');
-
-/** The tempos a runner may set: beyond these no song is a running tempo, even halved or doubled. */
-export const CORRECTION_MIN_BPM = 30;
-export const CORRECTION_MAX_BPM = 300;
 
 /** Where a tempo came from: a source of the resolver, or the runner's own correction. */
 export const TempoSourceName = z.enum([

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SUDO_MAX_LENGTH } from './common.rules.ts';
 
 /** Every error the API answers has this shape (one envelope, STYLE.md §10). */
 export const ErrorReply = z.object({
@@ -19,17 +20,6 @@ export const ErrorReply = z.object({
 });
 export type ErrorReply = z.infer<typeof ErrorReply>;
 
-/** The API's own sentences for a 400 whose field has no message of its contract (see the error handler). */
-export const REQUEST_TEXTS = {
-  badAddress: 'This address does not lead to anything here: the link may be broken.',
-  badRequest: 'The request is not in the form this address accepts.',
-  /** A lone surrogate (half of a UTF-16 pair) in any field: no text holds one. */
-  brokenText: 'The request holds a broken character (not valid text), which no field accepts.',
-} as const;
-
-/** The longest `?sudo=` value (an email or a user id). */
-export const SUDO_MAX_LENGTH = 320;
-
 /** Query accepted by every /api route: an admin may act as another user (spec §6). */
 export const SudoQuery = z.object({
   sudo: z.string().trim().min(1).max(SUDO_MAX_LENGTH).optional(),
@@ -39,6 +29,3 @@ export type SudoQuery = z.infer<typeof SudoQuery>;
 /** The music services Pacebeat can connect (spec §9: the provider identifier is `spotify`). */
 export const ServiceName = z.enum(['spotify']);
 export type ServiceName = z.infer<typeof ServiceName>;
-
-export const API_BASE = '/api';
-export const APP_VERSION = '0.6-3';

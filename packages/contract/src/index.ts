@@ -9,5 +9,5 @@ export * from './library.ts';
 export * from './playlists.ts';
 export * from './choices.ts';
 export * from './setup.ts';
-export * from './endpoint-paths.ts';
+export * from './rules.ts';
 export * from './endpoints.ts';

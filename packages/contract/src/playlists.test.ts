@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { NewTargetBody, TargetName } from './playlists.ts';
 import {
   spotifyLink,
   graphemeCount,
-  NewTargetBody,
   TARGET_NAME_MAX,
   TARGET_TEXTS,
-  TargetName,
   targetNameProblem,
-} from './playlists.ts';
+} from './playlists.rules.ts';
 
 // Names are text as people type it (issue 23): emoji sequences pass, length counts what a person sees.
 describe('TargetName', () => {

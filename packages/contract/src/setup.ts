@@ -1,17 +1,8 @@
 import { z } from 'zod';
+import { SPOTIFY_CLIENT_ID_PATTERN, SETUP_TEXTS } from './setup.rules.ts';
 
 // The admin's setup page (issue 26): connecting a real Spotify app from the browser, under
 // /api/admin/spotify_app. Admins only, never in sudo mode.
-
-/** A client id as Spotify's dashboard shows it: 32 hexadecimal characters today; letters and digits, 8 to 64. */
-export const SPOTIFY_CLIENT_ID_PATTERN = /^[A-Za-z0-9]{8,64}$/;
-
-export const SETUP_TEXTS = {
-  badClientId:
-    'That is not a client id: copy the "Client ID" from your app’s page in the Spotify dashboard (letters and digits only, e.g. 32 characters).',
-  confirmLeaveDemo:
-    'Leaving demo mode must be confirmed: every runner’s simulated Spotify connection ends, and their demo playlists, sources and tempo fixes are deleted.',
-} as const;
 
 /** Where the client id in force comes from. */
 export const SpotifyAppSource = z.enum(['demo', 'database', 'env']);

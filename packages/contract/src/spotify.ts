@@ -1,16 +1,6 @@
 import { z } from 'zod';
 import { SudoQuery } from './common.ts';
 
-/** The scopes Pacebeat asks Spotify for (read the library, write the target playlists). */
-export const SPOTIFY_SCOPES = [
-  'user-library-read',
-  'playlist-read-private',
-  'playlist-read-collaborative',
-  'user-follow-read',
-  'playlist-modify-public',
-  'playlist-modify-private',
-] as const;
-
 /** GET /api/spotify/connect_data's query. */
 export const SpotifyConnectDataQuery = SudoQuery.extend({
   /**
@@ -77,22 +67,3 @@ export type SpotifyConnectReply = z.infer<typeof SpotifyConnectReply>;
 /** PUT /api/spotify/disconnect */
 export const SpotifyDisconnectReply = z.object({ data: z.object({ disconnected: z.literal(true) }) });
 export type SpotifyDisconnectReply = z.infer<typeof SpotifyDisconnectReply>;
-
-/** Stable `error_name`s of the Spotify calls. */
-export const SPOTIFY_ERRORS = {
-  /** The token reply was refused by Spotify's `GET /me` (bad or expired token). */
-  badToken: 'SpotifyTokenRejected',
-  /** The token lacks scopes Pacebeat needs. */
-  missingScopes: 'SpotifyMissingScopes',
-  /** The Spotify account is already linked to another Pacebeat user. */
-  accountTaken: 'SpotifyAccountTaken',
-  /** Spotify refuses the account (not on the app's user list, owner without Premium). */
-  accountRefused: 'SpotifyAccountRefused',
-  /** The call budget or a cooldown says wait. */
-  busy: 'SpotifyBusy',
-  /**
-   * connect_data: Spotify would refuse to send the runner back to this page's address (`localhost`, or
-   * plain http other than 127.0.0.1); the message says what to open instead.
-   */
-  redirectRefused: 'SpotifyRedirectUriRefused',
-} as const;

@@ -1,11 +1,5 @@
-import {
-  ENDPOINT_PATHS,
-  endpointPath,
-  type EndpointName,
-  type EndpointReply,
-  type EndpointRequest,
-  type ErrorReply,
-} from '@pacebeat/contract';
+import type { EndpointName, EndpointReply, EndpointRequest, ErrorReply } from '@pacebeat/contract';
+import { ENDPOINT_PATHS, endpointPath } from '@pacebeat/contract/rules';
 
 /** Any schema with a `parse` that throws on bad input: the contract's zod schemas fit. */
 export type ReplySchema<T> = { parse(data: unknown): T };

@@ -1,4 +1,4 @@
-import { AUTH_TEXTS, FIELD_TEXTS, REQUEST_TEXTS, TARGET_TEXTS } from '@pacebeat/contract';
+import { AUTH_TEXTS, FIELD_TEXTS, REQUEST_TEXTS, TARGET_TEXTS } from '@pacebeat/contract/rules';
 import { isApiError } from './client.ts';
 
 /** Texts written for people that a 400 may carry (the contract's); any other 400 text is for developers. */

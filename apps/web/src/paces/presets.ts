@@ -5,7 +5,7 @@
 // Pace → cadence: a runner speeds up mostly by lengthening the stride, and the cadence rises only a
 // little. Pacebeat assumes cadence ∝ speed^0.2 (about +3 steps/min per km/h around easy paces), scaled
 // from the runner's own cadence at their usual pace, which they enter once (kept in this browser).
-import { TARGET_BPM_MAX, TARGET_BPM_MIN } from '@pacebeat/contract';
+import { TARGET_BPM_MAX, TARGET_BPM_MIN } from '@pacebeat/contract/rules';
 
 /** Half the width of a preset's range: a cadence of 170 gives 165–175 BPM. */
 export const CADENCE_HALF_WIDTH = 5;

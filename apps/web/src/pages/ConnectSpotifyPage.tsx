@@ -1,4 +1,4 @@
-import { SPOTIFY_ERRORS } from '@pacebeat/contract';
+import { SPOTIFY_ERRORS } from '@pacebeat/contract/rules';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';

@@ -1,4 +1,4 @@
-import { AUTH_ERRORS } from '@pacebeat/contract';
+import { AUTH_ERRORS } from '@pacebeat/contract/rules';
 import Alert from '@mui/material/Alert';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';

@@ -1,4 +1,5 @@
-import { SPOTIFY_CLIENT_ID_PATTERN, SETUP_TEXTS, type SpotifyAppSetupReply } from '@pacebeat/contract';
+import type { SpotifyAppSetupReply } from '@pacebeat/contract';
+import { SPOTIFY_CLIENT_ID_PATTERN, SETUP_TEXTS } from '@pacebeat/contract/rules';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';

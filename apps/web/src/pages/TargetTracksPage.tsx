@@ -1,4 +1,5 @@
-import { spotifyLink, type TrackList } from '@pacebeat/contract';
+import type { TrackList } from '@pacebeat/contract';
+import { spotifyLink } from '@pacebeat/contract/rules';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';

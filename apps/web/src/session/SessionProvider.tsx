@@ -1,4 +1,4 @@
-import { SUDO_MAX_LENGTH } from '@pacebeat/contract';
+import { SUDO_MAX_LENGTH } from '@pacebeat/contract/rules';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';

@@ -1,4 +1,4 @@
-import { type WhoamiReply } from '@pacebeat/contract';
+import type { WhoamiReply } from '@pacebeat/contract';
 import type { ApiClient } from '../api/client.ts';
 
 export type WhoamiData = WhoamiReply['data'];

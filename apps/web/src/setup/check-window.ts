@@ -2,7 +2,8 @@
 // sends it back to the connect page (the redirect URI the admin registered), which sees by `state` that it
 // is the check's answer, hands the code to the server (POST check_account) and tells the setup page the
 // outcome through a BroadcastChannel (same origin; works whatever Spotify's page does to `window.opener`).
-import { SPOTIFY_SCOPES, type SetupAccountCheckReply } from '@pacebeat/contract';
+import type { SetupAccountCheckReply } from '@pacebeat/contract';
+import { SPOTIFY_SCOPES } from '@pacebeat/contract/rules';
 import { authorizeUrl, challengeOf, randomVerifier } from '../spotify/pkce.ts';
 
 /** A check's `state` starts with this; a runner's connect never does (its state is letters and digits). */

@@ -1,10 +1,5 @@
-import {
-  spotifyLink,
-  type FirstFill,
-  type Source,
-  type SourceProgress,
-  type Target,
-} from '@pacebeat/contract';
+import type { FirstFill, Source, SourceProgress, Target } from '@pacebeat/contract';
+import { spotifyLink } from '@pacebeat/contract/rules';
 
 /** The status page's texts (spec §2), word for word where the spec quotes them. */
 export const STATUS_TEXTS = {

@@ -1,4 +1,4 @@
-import { type SourcesReply, type TargetsReply, type Source, type SourceChangeBody } from '@pacebeat/contract';
+import type { SourcesReply, TargetsReply, Source, SourceChangeBody } from '@pacebeat/contract';
 import { useMutation, useQuery, useQueryClient, type Query } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { isApiError, type ApiClient } from '../api/client.ts';

@@ -1,4 +1,4 @@
-import { AUTH_TEXTS, FIELD_LIMITS, isStrongPassword } from '@pacebeat/contract';
+import { AUTH_TEXTS, FIELD_LIMITS, isStrongPassword } from '@pacebeat/contract/rules';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';

@@ -6,7 +6,7 @@ import {
   FIELD_LIMITS,
   FIELD_TEXTS,
   isStrongPassword,
-} from '@pacebeat/contract';
+} from '@pacebeat/contract/rules';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';

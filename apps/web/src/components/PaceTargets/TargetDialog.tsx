@@ -4,7 +4,7 @@ import {
   TARGET_BPM_MIN,
   TARGET_NAME_MAX_CODE_UNITS,
   targetNameProblem,
-} from '@pacebeat/contract';
+} from '@pacebeat/contract/rules';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';

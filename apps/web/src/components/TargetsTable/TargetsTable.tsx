@@ -1,4 +1,5 @@
-import { spotifyLink, type FirstFill, type Target } from '@pacebeat/contract';
+import type { FirstFill, Target } from '@pacebeat/contract';
+import { spotifyLink } from '@pacebeat/contract/rules';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';

@@ -1,4 +1,4 @@
-import { GETSONGBPM_URL } from '@pacebeat/contract';
+import { GETSONGBPM_URL } from '@pacebeat/contract/rules';
 import Link from '@mui/material/Link';
 import { useEffect, type ReactNode } from 'react';
 import { useTempoCredits } from '../../tempo/tempo-queries.ts';

@@ -1,4 +1,5 @@
-import { CORRECTION_MAX_BPM, CORRECTION_MIN_BPM, type TrackRow } from '@pacebeat/contract';
+import type { TrackRow } from '@pacebeat/contract';
+import { CORRECTION_MAX_BPM, CORRECTION_MIN_BPM } from '@pacebeat/contract/rules';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
