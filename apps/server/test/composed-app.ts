@@ -2,9 +2,12 @@
 // what the library harness's "processes" and the full-app tests run, so no test wires modules by hand.
 // Jobs are recorded or sent to the queue the test gives; nothing else differs from production.
 import { randomUUID } from 'node:crypto';
-import pino from 'pino';
-import { composePacebeat, type ComposeOptions } from '../src/compose.ts';
-import { loadConfig } from '../src/config.ts';
+import os from 'node:os';
+import path from 'node:path';
+import pino, { type Logger } from 'pino';
+import { composePacebeat, type ComposeOptions, type Pacebeat } from '../src/compose.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { buildApp } from '../src/http/app.ts';
 import type { JobQueue } from '../src/jobs/registry.ts';
 import { sandboxSpotifyEndpoints } from '../src/spotify/demo.ts';
 import type { Harness } from '../src/spotify/sandbox-harness.test-helper.ts';
@@ -58,4 +61,17 @@ export function composeOnHarness(h: Harness, o: ComposedTestOptions = {}) {
     },
   });
   return { config, pacebeat };
+}
+
+/** The HTTP app of a composed Pacebeat with every feature's routes, as main.ts builds it (no web build). */
+export function composedHttpApp(pacebeat: Pacebeat, config: Config, log: Logger = pino({ level: 'silent' })) {
+  return buildApp(
+    {
+      ...pacebeat.routes,
+      webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),
+      origins: testOrigins(config),
+      checkReady: async () => undefined,
+    },
+    { loggerInstance: log },
+  );
 }

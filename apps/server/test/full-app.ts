@@ -1,14 +1,10 @@
 // The HTTP app with every feature's routes, composed as main.ts composes it (compose.ts), on the real test
 // database and the simulated Spotify, for the tests that walk Fastify's route table (fuzzing, the API
 // document's coverage). A feature that adds routes adds them in compose.ts, and these tests cover them.
-import os from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { buildApp } from '../src/http/app.ts';
 import { startLibraryHarness, type LibraryHarness } from '../src/library/library.test-helper.ts';
-import { composeOnHarness } from './composed-app.ts';
-import { testOrigins } from './accounts-app.ts';
+import { composedHttpApp, composeOnHarness } from './composed-app.ts';
 
 export interface FullApp {
   app: FastifyInstance;
@@ -23,15 +19,7 @@ export async function buildFullApp(env: Record<string, string> = {}): Promise<Fu
   const log = pino({ level: 'silent' });
   const email = `full-${Date.now()}-${Math.random().toString(36).slice(2)}@example.org`;
   const { config, pacebeat } = composeOnHarness(harness, { env: { ADMIN_EMAILS: email, ...env } });
-  const app = await buildApp(
-    {
-      ...pacebeat.routes,
-      webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),
-      origins: testOrigins(config),
-      checkReady: async () => undefined,
-    },
-    { loggerInstance: log },
-  );
+  const app = await composedHttpApp(pacebeat, config, log);
   const signup = await app.inject({
     method: 'POST',
     url: '/api/signup',

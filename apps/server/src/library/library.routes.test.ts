@@ -1,16 +1,11 @@
-// GET /api/spotify/sources and POST /api/spotify/source_change through app.inject, with the real accounts
-// module, the library module and the in-process sandbox.
+// GET /api/spotify/sources and POST /api/spotify/source_change through app.inject, on the app as main.ts
+// composes it and the in-process sandbox.
 import { randomUUID } from 'node:crypto';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorReply, SourceChangeReply, SourcesReply, WhoamiReply } from '@pacebeat/contract';
-import { createAccountsModule } from '../accounts/accounts.module.ts';
-import { loadConfig } from '../config.ts';
-import { buildApp } from '../http/app.ts';
-import { testOrigins } from '../../test/accounts-app.ts';
+import type { buildApp } from '../http/app.ts';
+import { composedHttpApp } from '../../test/composed-app.ts';
 import { startLibraryHarness, type LibraryHarness, type LibraryProcess } from './library.test-helper.ts';
 
 let h: LibraryHarness;
@@ -20,25 +15,8 @@ const adminEmail = `admin-${randomUUID()}@example.org`;
 
 beforeAll(async () => {
   h = await startLibraryHarness({ seed: 10_303 });
-  p = h.libraryProcess();
-  const log = pino({ level: 'silent' });
-  const config = loadConfig({ ADMIN_EMAILS: adminEmail });
-  const accounts = createAccountsModule(h.db.db, { settings: { ...config, embedded: false }, log });
-  app = await buildApp(
-    {
-      webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),
-      origins: testOrigins(config),
-      checkReady: async () => undefined,
-      accounts: {
-        accounts: accounts.accounts,
-        sessions: accounts.sessions,
-        servicesStatus: (userId) => p.spotify.connect.status(userId),
-      },
-      spotify: { spotify: p.spotify.connect, limits: accounts.limits },
-      library: { library: p.library.service },
-    },
-    { loggerInstance: log },
-  );
+  p = h.libraryProcess({ config: { ADMIN_EMAILS: adminEmail } });
+  app = await composedHttpApp(p.pacebeat, p.config);
 });
 afterAll(async () => {
   await app.close();

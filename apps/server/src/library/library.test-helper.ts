@@ -6,6 +6,7 @@ import { startHarness, type Harness } from '../spotify/sandbox-harness.test-help
 import type { TrackInput } from '../tempo/tempo.service.ts';
 import { composeOnHarness } from '../../test/composed-app.ts';
 import type { ComposeOptions, Pacebeat } from '../compose.ts';
+import type { Config } from '../config.ts';
 import { jobRegistry, type JobQueue } from '../jobs/registry.ts';
 import type { LibraryModule } from './library.module.ts';
 import type { LibrarySettings } from './scan-context.ts';
@@ -14,8 +15,9 @@ import { SpotifyDeferredError } from '../spotify/errors.ts';
 export interface LibraryProcess {
   spotify: Pacebeat['spotify'];
   library: LibraryModule;
-  /** The whole composed app of this "process". */
+  /** The whole composed app of this "process", and its settings. */
   pacebeat: Pacebeat;
+  config: Config;
 }
 
 export interface LibraryHarness extends Harness {
@@ -83,7 +85,7 @@ export async function startLibraryHarness(sandboxOptions: SandboxOptions = {}): 
 
   // One "process": the whole app as main.ts composes it, on a pool of its own.
   const libraryProcess: LibraryHarness['libraryProcess'] = (o = {}) => {
-    const { pacebeat } = composeOnHarness(h, {
+    const { pacebeat, config } = composeOnHarness(h, {
       ownPool: true,
       env: o.config,
       jobs: o.jobs ?? recorder,
@@ -99,7 +101,7 @@ export async function startLibraryHarness(sandboxOptions: SandboxOptions = {}): 
     });
     pacebeat.events.on('tracksAdded', async (userId) => void tracksAdded.push(userId));
     closers.push(() => pacebeat.accounts.close());
-    return { spotify: pacebeat.spotify, library: pacebeat.library, pacebeat };
+    return { spotify: pacebeat.spotify, library: pacebeat.library, pacebeat, config };
   };
 
   let users = 0;
