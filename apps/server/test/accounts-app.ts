@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
+import { WhoamiReply } from '@pacebeat/contract';
 import {
   createAccountsModule,
   type AccountsModule,
@@ -99,6 +100,32 @@ export function sessionCookie(res: { cookies: { name: string; value: string }[] 
   const c = res.cookies.find((x) => x.name === 'pacebeat_session');
   if (!c) throw new Error('no session cookie set');
   return `pacebeat_session=${c.value}`;
+}
+
+/**
+ * A new local account signed up through the API, from an address of its own (the per-address signup limit
+ * never bites): its session cookie, email and user id.
+ */
+export async function signUpThroughApi(
+  app: FastifyInstance,
+  o: { email?: string; timeZone?: string } = {},
+): Promise<{ cookie: string; email: string; userId: string }> {
+  const email = o.email ?? `r-${randomUUID()}@example.org`;
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/signup',
+    remoteAddress: uniqueIp(),
+    payload: {
+      email,
+      name: 'Runner',
+      password: 'run4fun!',
+      ...(o.timeZone ? { time_zone: o.timeZone } : {}),
+    },
+  });
+  if (res.statusCode !== 200) throw new Error(`signup answered ${res.statusCode}: ${res.body}`);
+  const cookie = sessionCookie(res);
+  const who = WhoamiReply.parse((await app.inject({ url: '/api/whoami', headers: { cookie } })).json());
+  return { cookie, email, userId: who.data.user!.id };
 }
 
 /**

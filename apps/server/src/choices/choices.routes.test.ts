@@ -3,13 +3,8 @@
 // placed list, and the waiting and skipped lists as the writer's rules make them.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ErrorReply,
-  ExclusionsReply,
-  TargetTracksReply,
-  TempoCorrectionReply,
-  WhoamiReply,
-} from '@pacebeat/contract';
+import { signUpThroughApi } from '../../test/accounts-app.ts';
+import { ErrorReply, ExclusionsReply, TargetTracksReply, TempoCorrectionReply } from '@pacebeat/contract';
 import { eq } from 'drizzle-orm';
 import { playlistTargets } from '../db/playlists.schema.ts';
 import type { buildApp } from '../http/app.ts';
@@ -41,19 +36,7 @@ afterAll(async () => {
   await handle.close();
 });
 
-async function signUp(email = `r-${randomUUID()}@example.org`) {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/signup',
-    remoteAddress: `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
-    payload: { email, name: 'Runner', password: 'run4fun!' },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const c = res.cookies.find((x) => x.name === 'pacebeat_session')!;
-  const cookie = `pacebeat_session=${c.value}`;
-  const who = WhoamiReply.parse((await app.inject({ url: '/api/whoami', headers: { cookie } })).json());
-  return { cookie, email, userId: who.data.user!.id };
-}
+const signUp = (email?: string) => signUpThroughApi(app, { email });
 
 /** A runner with targets, an artist, and a library whose tracks are given by tempo. */
 async function runner(o: { email?: string } = {}) {

@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorReply, SourceChangeReply, SourcesReply, WhoamiReply } from '@pacebeat/contract';
+import { signUpThroughApi } from '../../test/accounts-app.ts';
+import { ErrorReply, SourceChangeReply, SourcesReply } from '@pacebeat/contract';
 import type { buildApp } from '../http/app.ts';
 import { composedHttpApp } from '../../test/composed-app.ts';
 import { startLibraryHarness, type LibraryHarness, type LibraryProcess } from './library.test-helper.ts';
@@ -25,16 +26,7 @@ afterAll(async () => {
 
 /** A signed-in user (a session cookie), connected to a new simulated Spotify user with a playlist. */
 async function runner(email = `r-${randomUUID()}@example.org`, connect = true) {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/signup',
-    remoteAddress: `10.8.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
-    payload: { email, name: 'Runner', password: 'run4fun!' },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const c = res.cookies.find((x) => x.name === 'pacebeat_session')!;
-  const cookie = `pacebeat_session=${c.value}`;
-  const who = WhoamiReply.parse((await app.inject({ url: '/api/whoami', headers: { cookie } })).json());
+  const { cookie, userId } = await signUpThroughApi(app, { email });
   const spotifyUser = h.spotifyUser({ liked: 12, owned: 1, favouriteArtists: 3 });
   if (connect) {
     const token_info = h.sandbox.admin.connect({ userId: spotifyUser.id });
@@ -48,12 +40,12 @@ async function runner(email = `r-${randomUUID()}@example.org`, connect = true) {
     // These tests are about the routes: no catalog reading (the sandbox tests cover it).
     for (const kind of ['artist_catalogs', 'followed_artists'] as const)
       await p.library.service.changeSource(
-        who.data.user!.id,
+        userId,
         { kind, source_id: kind, enabled: false },
         { timeZone: null },
       );
   }
-  return { cookie, email, userId: who.data.user!.id, spotifyUser };
+  return { cookie, email, userId: userId, spotifyUser };
 }
 
 const getSources = (cookie: string | undefined, query = '') =>

@@ -5,11 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorReply, TargetsReply, WhoamiReply } from '@pacebeat/contract';
+import { ErrorReply, TargetsReply } from '@pacebeat/contract';
 import { createAccountsModule } from '../accounts/accounts.module.ts';
 import { loadConfig } from '../config.ts';
 import { buildApp } from '../http/app.ts';
-import { testOrigins } from '../../test/accounts-app.ts';
+import { testOrigins, signUpThroughApi } from '../../test/accounts-app.ts';
 import { startHarness, type Harness } from '../spotify/sandbox-harness.test-helper.ts';
 import { createPlaylistsRepository } from './playlists.repository.ts';
 import { createPlaylistsService } from './playlists.service.ts';
@@ -49,25 +49,7 @@ afterAll(async () => {
   await h.close();
 });
 
-async function signUp(o: { email?: string; timeZone?: string } = {}) {
-  const email = o.email ?? `r-${randomUUID()}@example.org`;
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/signup',
-    remoteAddress: `10.8.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
-    payload: {
-      email,
-      name: 'Runner',
-      password: 'run4fun!',
-      ...(o.timeZone ? { time_zone: o.timeZone } : {}),
-    },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const c = res.cookies.find((x) => x.name === 'pacebeat_session')!;
-  const cookie = `pacebeat_session=${c.value}`;
-  const who = WhoamiReply.parse((await app.inject({ url: '/api/whoami', headers: { cookie } })).json());
-  return { cookie, email, userId: who.data.user!.id };
-}
+const signUp = (o: { email?: string; timeZone?: string } = {}) => signUpThroughApi(app, o);
 const targets = (cookie: string | undefined, query = '') =>
   app.inject({ url: `/api/spotify/targets${query}`, headers: cookie ? { cookie } : {} });
 

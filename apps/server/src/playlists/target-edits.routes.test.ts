@@ -16,7 +16,6 @@ import {
   TargetReply,
   TargetsReply,
   TempoHistogramReply,
-  WhoamiReply,
 } from '@pacebeat/contract';
 import { createAccountsModule } from '../accounts/accounts.module.ts';
 import { loadConfig } from '../config.ts';
@@ -29,7 +28,7 @@ import {
 } from '../library/library.test-helper.ts';
 import { createTempoHistogramRepository } from '../library/tempo-histogram.repository.ts';
 import { createTempoRepository } from '../tempo/tempo.repository.ts';
-import { testOrigins } from '../../test/accounts-app.ts';
+import { testOrigins, signUpThroughApi } from '../../test/accounts-app.ts';
 import { createPlaylistsRepository } from './playlists.repository.ts';
 import { createPlaylistsService } from './playlists.service.ts';
 import { createTargetEditor } from './target-editor.service.ts';
@@ -80,17 +79,7 @@ afterAll(async () => {
 
 /** A signed-in user connected to a new simulated Spotify user (12 liked songs), with the default targets. */
 async function runner(email = `r-${randomUUID()}@example.org`, connect = true) {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/signup',
-    remoteAddress: `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
-    payload: { email, name: 'Runner', password: 'run4fun!' },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const c = res.cookies.find((x) => x.name === 'pacebeat_session')!;
-  const cookie = `pacebeat_session=${c.value}`;
-  const who = WhoamiReply.parse((await app.inject({ url: '/api/whoami', headers: { cookie } })).json());
-  const userId = who.data.user!.id;
+  const { cookie, userId } = await signUpThroughApi(app, { email });
   if (connect) {
     const spotifyUser = h.spotifyUser({ liked: 12, owned: 1, favouriteArtists: 2 });
     const token_info = h.sandbox.admin.connect({ userId: spotifyUser.id });

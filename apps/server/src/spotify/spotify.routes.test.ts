@@ -14,7 +14,7 @@ import { createAccountsModule } from '../accounts/accounts.module.ts';
 import { loadConfig } from '../config.ts';
 import { spotifyAccounts } from '../db/spotify.schema.ts';
 import { buildApp } from '../http/app.ts';
-import { spotifyTestAppDeps, testOrigins, uniqueIp } from '../../test/accounts-app.ts';
+import { spotifyTestAppDeps, testOrigins, uniqueIp, signUpThroughApi } from '../../test/accounts-app.ts';
 import { startHarness, type Harness } from './sandbox-harness.test-helper.ts';
 
 let h: Harness;
@@ -39,19 +39,7 @@ afterAll(async () => {
   await h.close();
 });
 
-async function signUp(email = `r-${randomUUID()}@example.org`) {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/signup',
-    remoteAddress: `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
-    payload: { email, name: 'Runner', password: 'run4fun!' },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const c = res.cookies.find((x) => x.name === 'pacebeat_session')!;
-  const cookie = `pacebeat_session=${c.value}`;
-  const who = WhoamiReply.parse((await app.inject({ url: '/api/whoami', headers: { cookie } })).json());
-  return { cookie, email, userId: who.data.user!.id };
-}
+const signUp = (email?: string) => signUpThroughApi(app, { email });
 
 const tokenFor = (spotifyUserId?: string) => {
   const id = spotifyUserId ?? h.sandbox.admin.createUser({ username: `r${randomUUID().slice(0, 8)}` }).id;
