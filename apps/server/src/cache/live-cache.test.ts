@@ -28,12 +28,62 @@ describe('live cache', () => {
     const s = setup(5000);
     expect(await s.get()).toEqual({ name: 'first' });
     s.rename('second');
-    s.advance(4999);
+    s.advance(3999);
     expect(await s.get()).toEqual({ name: 'first' });
     expect(s.reads()).toBe(1);
-    s.advance(1);
+    s.advance(1001); // read no more since: expired
     expect(await s.get()).toEqual({ name: 'second' });
     expect(s.reads()).toBe(2);
+  });
+
+  it('a key read steadily is read anew before it expires: its readers never wait for a load', async () => {
+    const feed = fakeFeed();
+    let t = 0;
+    const cache = createLiveCache<string>({ feed, maxAgeMs: 5000, now: () => t });
+    let loads = 0;
+    let release: (() => void) | undefined;
+    /** A load that ends only when the test says so (a slow database). */
+    const load = () =>
+      new Promise<string>((resolve) => {
+        const n = ++loads;
+        release = () => resolve(`v${n}`);
+      });
+    const read = () => cache.get('k', load, () => ['targets:u1']);
+    const first = read();
+    release!();
+    expect(await first).toBe('v1');
+    // A reader every 500 ms for 30 s: each is answered at once, from a value younger than 5 s.
+    let waited = 0;
+    let newest = 'v1';
+    for (let i = 0; i < 60; i++) {
+      t += 500;
+      let answered: string | undefined;
+      const r = read().then((v) => (answered = v));
+      await Promise.resolve();
+      await Promise.resolve();
+      if (answered === undefined) waited++;
+      release?.(); // the database answers the refresh started by this read, if any
+      await r;
+      expect(Number(answered!.slice(1))).toBeGreaterThanOrEqual(Number(newest.slice(1)));
+      newest = answered!;
+    }
+    expect(waited).toBe(0);
+    // One load per 4 s (from 80 % of the max age), not one per read.
+    expect(loads).toBeGreaterThanOrEqual(7);
+    expect(loads).toBeLessThanOrEqual(9);
+  });
+
+  it('a refresh read before a change is not kept, and the entry still expires at its max age', async () => {
+    const s = setup(5000);
+    await s.get();
+    s.advance(4500);
+    s.rename('second');
+    const during = s.get(); // starts a refresh
+    s.feed.notify('user:u1'); // a change while it reads: what it read may be old
+    expect(await during).toEqual({ name: 'first' });
+    expect(s.reads()).toBe(2);
+    expect(await s.get()).toEqual({ name: 'second' }); // dropped by the change: read again
+    expect(s.reads()).toBe(3);
   });
 
   it('drops the entries read from a row when the feed reports its change, and only those', async () => {

@@ -1,12 +1,17 @@
 // A per-process cache of small read results (a session and its user, a user's connect status) that is
 // served only while the change feed is live, forgets an entry after `maxAgeMs` whatever happens, and drops
-// entries at once when the feed reports a change to a row they were read from (their tags).
+// entries at once when the feed reports a change to a row they were read from (their tags). An entry read
+// again late in its life is read anew in the background while it is still served, so a key read steadily
+// never makes its readers wait for the database (before, every expiry held each reader of the key for one
+// load: the p99 of GET /api/spotify/targets at a steady 500 req/s was its load time, 34-44 ms).
 import type { ChangeFeed } from './change-feed.ts';
 
 export interface LiveCacheOptions {
   feed: ChangeFeed;
   /** The longest an entry is served: the worst-case delay of a change whose notification was lost. */
   maxAgeMs: number;
+  /** From this age on, a read of the entry also starts reading it anew (default: 80 % of `maxAgeMs`). */
+  refreshAfterMs?: number;
   maxEntries?: number;
   now?: () => number;
 }
@@ -20,6 +25,7 @@ interface Entry<V> {
 export function createLiveCache<V>({
   feed,
   maxAgeMs,
+  refreshAfterMs = maxAgeMs * 0.8,
   maxEntries = 10_000,
   now = Date.now,
 }: LiveCacheOptions) {
@@ -40,6 +46,29 @@ export function createLiveCache<V>({
   };
   feed.subscribe({ change: drop, reset: clear });
 
+  /** Loads `key` (shared by concurrent callers) and keeps the value unless a change came meanwhile. */
+  function loadInto(key: string, load: () => Promise<V>, tagsOf: (v: V) => readonly string[]): Promise<V> {
+    const startedAt = now();
+    const startedGen = generation;
+    const p = load().then(
+      (value) => {
+        if (loading.get(key) === p) loading.delete(key);
+        if (value !== undefined && feed.live && generation === startedGen) {
+          entries.delete(key); // re-inserted last: the oldest entry is the first one evicted
+          if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
+          entries.set(key, { value, at: startedAt, tags: tagsOf(value) });
+        }
+        return value;
+      },
+      (err: unknown) => {
+        if (loading.get(key) === p) loading.delete(key);
+        throw err;
+      },
+    );
+    loading.set(key, p);
+    return p;
+  }
+
   return {
     /**
      * The value for `key`: from the cache when fresh and the feed is live, else `load()` (shared by
@@ -48,28 +77,14 @@ export function createLiveCache<V>({
     async get(key: string, load: () => Promise<V>, tagsOf: (v: V) => readonly string[]): Promise<V> {
       if (!feed.live) return load();
       const hit = entries.get(key);
-      if (hit && now() - hit.at < maxAgeMs) return hit.value;
+      if (hit && now() - hit.at < maxAgeMs) {
+        // Late in its life: read it anew for the next readers (one load at a time), serve this one now.
+        if (now() - hit.at >= refreshAfterMs && !loading.has(key))
+          loadInto(key, load, tagsOf).catch(() => undefined); // a failed refresh leaves the entry to expire
+        return hit.value;
+      }
       if (hit) entries.delete(key);
-      const pending = loading.get(key);
-      if (pending) return pending;
-      const startedAt = now();
-      const startedGen = generation;
-      const p = load().then(
-        (value) => {
-          if (loading.get(key) === p) loading.delete(key);
-          if (value !== undefined && feed.live && generation === startedGen) {
-            if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-            entries.set(key, { value, at: startedAt, tags: tagsOf(value) });
-          }
-          return value;
-        },
-        (err: unknown) => {
-          if (loading.get(key) === p) loading.delete(key);
-          throw err;
-        },
-      );
-      loading.set(key, p);
-      return p;
+      return loading.get(key) ?? loadInto(key, load, tagsOf);
     },
     /** Drops what was read from the row `tag` names (this process's own writes, before the feed echoes them). */
     drop,
