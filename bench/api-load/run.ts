@@ -8,8 +8,9 @@
 // other load does not change much, unlike req/s), and the load generator's own (autocannon runs in this
 // process: when it nears 1 s per s, the client, not the server, sets the pace).
 //
-//   node bench/api-load/run.ts [--seconds 8] [--tracks 10000] [--profile DIR] [--only whoami,targets]
-//   (--profile: --cpu-prof of serve; --only: the bare route and these rows)
+//   node bench/api-load/run.ts [--seconds 8] [--tracks 10000] [--repeat 3] [--profile DIR] [--only whoami,targets]
+//   (--profile: --cpu-prof of serve; --only: the bare route and these rows; --repeat: each measurement that
+//   many times, the median shown with the spread, lowest to highest, beside it)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -32,9 +33,11 @@ const { values } = parseArgs({
     tracks: { type: 'string', default: '10000' },
     profile: { type: 'string' },
     only: { type: 'string' },
+    repeat: { type: 'string', default: '1' },
   },
 });
 const seconds = Number(values.seconds);
+const repeat = Math.max(1, Number(values.repeat));
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
 
@@ -148,25 +151,50 @@ async function cpuMs(pid: number): Promise<number> {
   return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14 and 15)
 }
 
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+/** The median of the runs, and with more than one run their spread: `7 (5–12)`. */
+const spread = (xs: number[], digits = 0) =>
+  xs.length === 1
+    ? xs[0]!.toFixed(digits)
+    : `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
+
 const rows: string[][] = [];
 let bareRps = 0;
 for (const r of chosen) {
   const pid = (r === routes[0] ? bare : serve).pid!;
-  const cpuBefore = await cpuMs(pid);
-  const clientBefore = process.cpuUsage();
-  const full = await run(r.url, r.signedIn, { connections: 10 });
-  const client = process.cpuUsage(clientBefore);
-  const cpuPerRequest = ((await cpuMs(pid)) - cpuBefore) / full.requests.total;
-  const clientPerRequest = (client.user + client.system) / 1000 / full.requests.total;
-  const steady = await run(r.url, r.signedIn, { connections: 10, overallRate: 500 });
-  if (!bareRps) bareRps = full.requests.average;
-  const errors = full.errors + full.non2xx + steady.errors + steady.non2xx;
+  const runs: Array<{
+    rps: number;
+    p50: number;
+    p99: number;
+    steady: { rps: number; p50: number; p99: number };
+  }> = [];
+  let cpuPerRequest = 0;
+  let clientPerRequest = 0;
+  let errors = 0;
+  for (let i = 0; i < repeat; i++) {
+    const cpuBefore = await cpuMs(pid);
+    const clientBefore = process.cpuUsage();
+    const full = await run(r.url, r.signedIn, { connections: 10 });
+    const client = process.cpuUsage(clientBefore);
+    cpuPerRequest += ((await cpuMs(pid)) - cpuBefore) / full.requests.total / repeat;
+    clientPerRequest += (client.user + client.system) / 1000 / full.requests.total / repeat;
+    const steady = await run(r.url, r.signedIn, { connections: 10, overallRate: 500 });
+    errors += full.errors + full.non2xx + steady.errors + steady.non2xx;
+    runs.push({
+      rps: full.requests.average,
+      p50: full.latency.p50,
+      p99: full.latency.p99,
+      steady: { rps: steady.requests.average, p50: steady.latency.p50, p99: steady.latency.p99 },
+    });
+  }
+  const rps = runs.map((x) => x.rps);
+  if (!bareRps) bareRps = median(rps);
   rows.push([
     r.name,
-    full.requests.average.toFixed(0),
-    `${full.latency.p50} / ${full.latency.p99}`,
-    `${((100 * full.requests.average) / bareRps).toFixed(1)} %`,
-    `${steady.requests.average.toFixed(0)}: ${steady.latency.p50} / ${steady.latency.p99}`,
+    spread(rps),
+    `${median(runs.map((x) => x.p50))} / ${spread(runs.map((x) => x.p99))}`,
+    `${((100 * median(rps)) / bareRps).toFixed(1)} %`,
+    `${median(runs.map((x) => x.steady.rps)).toFixed(0)}: ${median(runs.map((x) => x.steady.p50))} / ${spread(runs.map((x) => x.steady.p99))}`,
     (cpuPerRequest * 1000).toFixed(0),
     (clientPerRequest * 1000).toFixed(0),
     String(errors),
@@ -196,7 +224,7 @@ const line = (r: string[]) =>
   `| ${r.map((v, i) => (i === 0 ? v.padEnd(width[i]!) : v.padStart(width[i]!))).join(' | ')} |`;
 console.log(
   [
-    `\n${os.cpus().length} cores, ${seconds} s per run, 10 connections, Node ${process.version}`,
+    `\n${os.cpus().length} cores, ${seconds} s per run, ${repeat} run(s) each${repeat > 1 ? ' (median, and lowest–highest)' : ''}, 10 connections, Node ${process.version}`,
     line(head),
     `|${width.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|')}|`,
     ...rows.map(line),
