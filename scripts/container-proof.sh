@@ -292,6 +292,32 @@ else
 fi
 
 # ---- 5. the image as a real container, where this machine lets one run ----
+# Demo mode through the published port alone: a runner signs up and asks where to connect; the simulated
+# consent page and token endpoint answer there, on the app's origin (the world itself listens on the
+# container's loopback, which no browser outside reaches).
+demo_consent() {
+  local base=$1 jar=$PROOF_DIR/cookies.txt code authorize
+  rm -f "$jar"
+  code=$(curl -s -o /dev/null -w '%{http_code}' -c "$jar" -H 'content-type: application/json' -H "origin: $base" \
+    -d '{"email":"proof@example.org","name":"Proof Runner","password":"stride170"}' "$base/api/signup")
+  [ "$code" = 200 ] || fail "demo: sign-up answered $code"
+  curl -s -b "$jar" "$base/api/spotify/connect_data" >"$PROOF_DIR/connect-data.json"
+  # The authorize URL as the connect page builds it (the challenge of some verifier: only its shape counts).
+  authorize=$(config "const d = require('$PROOF_DIR/connect-data.json').data; const u = new URL(d.authorize_url);
+    for (const [k, v] of Object.entries({ response_type: 'code', client_id: d.client_id, scope: d.scopes.join(' '),
+      code_challenge_method: 'S256', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      redirect_uri: d.redirect_uri, state: 'proof' })) u.searchParams.set(k, v);
+    if (!d.demo) throw new Error('not demo mode'); console.log(u.href)") || fail "demo: connect_data ($PROOF_DIR/connect-data.json)"
+  case "$authorize" in "$base/"*) ;; *) fail "demo: the authorize URL $authorize is not on $base" ;; esac
+  code=$(curl -s -o "$PROOF_DIR/consent.html" -w '%{http_code}' -b "$jar" "$authorize")
+  [ "$code" = 200 ] && grep -q 'action="authorize/decision"' "$PROOF_DIR/consent.html" ||
+    fail "demo: the consent page answered $code at $authorize"
+  echo "demo: the simulated consent page answers 200 through the published port: ${authorize%%\?*}"
+  code=$(curl -s -o /dev/null -w '%{http_code}' -d 'grant_type=authorization_code&client_id=nobody' "${authorize%%/authorize\?*}/api/token")
+  [ "$code" = 400 ] || fail "demo: the token endpoint answered $code to an unknown client (400 expected)"
+  echo "demo: its token endpoint answers there too (400 invalid_client to an unknown client)"
+}
+
 READY_run1=
 if command -v runc >/dev/null; then
   say "podman run of the image: -p 127.0.0.1:$RUN_PORT:8080, volume $RUN_VOLUME at /data, embedded PostgreSQL"
@@ -325,6 +351,7 @@ if command -v runc >/dev/null; then
     "${PODMAN_RUN[@]}" healthcheck run "$RUN_NAME" || fail "container run $round: podman healthcheck run"
     echo "run $round: podman healthcheck run: $("${PODMAN_RUN[@]}" inspect --format '{{.State.Health.Status}}' "$RUN_NAME")"
     echo "run $round: runs as $("${PODMAN_RUN[@]}" exec "$RUN_NAME" id -un); /data: $("${PODMAN_RUN[@]}" exec "$RUN_NAME" ls /data | tr '\n' ' ')"
+    [ "$round" = 1 ] && demo_consent "http://127.0.0.1:$RUN_PORT"
     if [ "$round" = 2 ]; then
       # The backup of docs/install.md, with `podman exec` and `podman cp` for `docker compose exec` and `cp`.
       "${PODMAN_RUN[@]}" exec "$RUN_NAME" npm run backup /tmp/pacebeat.sql.gz >"$PROOF_DIR/run-backup.log" 2>&1 ||
