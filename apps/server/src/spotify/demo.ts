@@ -64,8 +64,8 @@ export async function startDemoSpotify(o: {
     ...(o.sandboxAdminToken ? { adminToken: o.sandboxAdminToken } : {}),
   });
   o.log.warn(
-    { sandbox: sandbox.url },
-    'demo mode: no SPOTIFY_CLIENT_ID is set, so Pacebeat uses its built-in simulated Spotify',
+    { sandbox: sandbox.url, consentPage: DEMO_ACCOUNTS_PATH },
+    `demo mode: no SPOTIFY_CLIENT_ID is set, so Pacebeat uses its built-in simulated Spotify (runners reach its consent page through Pacebeat, at ${DEMO_ACCOUNTS_PATH})`,
   );
   return {
     endpoints: { ...sandboxSpotifyEndpoints(sandbox), browserAccountsUrl: DEMO_ACCOUNTS_PATH },
