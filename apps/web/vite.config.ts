@@ -24,8 +24,8 @@ function buildHash(): string {
   }
 }
 
-// Where `vite` (dev) and `vite preview` send /api (and /demo, demo mode's simulated Spotify sign-in): the
-// server's default address, unless told otherwise.
+// Where `vite` (dev) and `vite preview` send /api, and /demo/spotify/accounts (demo mode's simulated Spotify
+// sign-in, on the app's origin): the server's default address, unless told otherwise.
 const apiTarget = process.env.PACEBEAT_API_PROXY_TARGET?.trim() || 'http://127.0.0.1:8080';
 
 export default defineConfig({
@@ -65,6 +65,6 @@ export default defineConfig({
       },
     },
   },
-  server: { proxy: { '/api': apiTarget, '/demo': apiTarget } },
-  preview: { proxy: { '/api': apiTarget, '/demo': apiTarget } },
+  server: { proxy: { '/api': apiTarget, '/demo/spotify/accounts': apiTarget } },
+  preview: { proxy: { '/api': apiTarget, '/demo/spotify/accounts': apiTarget } },
 });
