@@ -16,7 +16,7 @@
 #     own CA (NODE_EXTRA_CA_CERTS set), that CA file is added and NODE_EXTRA_CA_CERTS set, so `npm ci` in the
 #     build reaches the registry.
 #  2. `podman build --isolation chroot --build-arg NODE_IMAGE=<that base>` of the committed tree (git
-#     archive HEAD, so uncommitted files cannot help), timed.
+#     archive HEAD, so uncommitted files cannot help; VITE_BUILD_HASH its commit, for the footer), timed.
 #  3. A container is created (not run) and its filesystem mounted (`podman mount`); the image's own Env,
 #     WorkingDir, User and Cmd are read from it, and the command runs in a chroot of that filesystem as the
 #     image's user, with /proc and /dev mounted, PORT=$PROOF_PORT and PUBLIC_URL set: first with the
@@ -168,6 +168,7 @@ git -C "$REPO" archive HEAD | tar -x -C "$CONTEXT"
 t0=$(now)
 # --format docker: the OCI format has no HEALTHCHECK (podman would drop it).
 "${PODMAN[@]}" build --isolation chroot --format docker --layers --build-arg NODE_IMAGE="$BASE_TAG" \
+  --build-arg VITE_BUILD_HASH="$(git -C "$REPO" rev-parse --short HEAD)" \
   -t "$IMAGE_TAG" -f "$CONTEXT/Dockerfile" "$CONTEXT" >"$PROOF_DIR/build.log" 2>&1 ||
   {
     tail -40 "$PROOF_DIR/build.log"

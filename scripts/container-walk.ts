@@ -82,7 +82,8 @@ async function walk(browser: Browser, width: (typeof WIDTHS)[number], admin: { e
     // The admin finds the setup page from the demo banner on the status page.
     await page.getByRole('status', { name: 'Demo mode' }).getByRole('link').click();
     await page.waitForURL(/\/setup\/spotify/);
-    await page.getByRole('heading', { level: 2 }).first().waitFor({ timeout: 30_000 });
+    // Its last section: the page has its data (the status page's headings may still be on screen before).
+    await page.getByRole('heading', { name: /Check with Spotify/ }).waitFor({ timeout: 30_000 });
     say(`${width.name}: setup page: ${await page.getByRole('heading', { level: 1 }).innerText()}`);
     await shot(page, `${width.name}-admin-5-setup`);
   }
