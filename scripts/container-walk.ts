@@ -22,10 +22,14 @@ const started = Date.now();
 const say = (what: string) =>
   console.log(`${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s  ${what}`);
 
+/** The whole page, and (for a long one) the first screen as the runner sees it, readable at 360 px. */
 async function shot(page: Page, name: string) {
   const file = path.join(outDir, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
   say(`screenshot ${file}`);
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  if (height > 1.5 * page.viewportSize()!.height)
+    await page.screenshot({ path: path.join(outDir, `${name}-screen.png`), animations: 'disabled' });
 }
 
 /** Signs up in the page (the login page's "Create an account"); ends wherever the app sends a new runner. */
