@@ -5,6 +5,12 @@
 // The first account made here is the admin only on a fresh installation with the embedded PostgreSQL.
 //
 //   CHROMIUM_PATH=/usr/bin/chromium node scripts/container-walk.ts http://127.0.0.1:48080 /tmp/shots-demo
+//
+// With REAL_SPOTIFY_URL, REAL_CLIENT_ID and REAL_ADMIN_TOKEN (a simulated world standing in for the real
+// Spotify, `npm run sandbox -- --client-id … --admin-token …`, which Pacebeat's SPOTIFY_ACCOUNTS_URL and
+// SPOTIFY_API_URL point at), the admin then leaves demo mode on the setup page, registers the redirect URI
+// in the stand-in (as in Spotify's dashboard), runs the check, and connects for real; a runner at 360 px
+// too; each waits for the first playlist, now in the stand-in "real" Spotify.
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -96,6 +102,90 @@ async function walk(browser: Browser, width: (typeof WIDTHS)[number], admin: { e
   return email;
 }
 
+const real = process.env.REAL_SPOTIFY_URL
+  ? {
+      url: process.env.REAL_SPOTIFY_URL.replace(/\/$/, ''),
+      clientId: process.env.REAL_CLIENT_ID ?? '',
+      headers: { authorization: `Bearer ${process.env.REAL_ADMIN_TOKEN ?? ''}` },
+    }
+  : null;
+
+/** A new listener of the stand-in Spotify with a library, on the app's user list (its admin API). */
+async function realListener(page: Page) {
+  const res = await page.request.post(`${real!.url}/admin/users`, {
+    headers: real!.headers,
+    data: { username: `walk${randomUUID().slice(0, 8)}`, liked: 300 },
+  });
+  if (res.status() !== 201) throw new Error(`stand-in Spotify: ${res.status()} ${await res.text()}`);
+  return ((await res.json()) as { id: string }).id;
+}
+
+/** From the connect page through the stand-in's consent page as `listener`, to the first playlist. */
+async function connectForReal(page: Page, name: string, narrow: boolean) {
+  const listener = await realListener(page);
+  await page.goto(`${base}/connect/spotify`);
+  await page.getByRole('button', { name: 'Connect to Spotify' }).click();
+  await page.waitForURL(new RegExp(`^${real!.url}/spotify/accounts/authorize\\?`), { timeout: 30_000 });
+  say(`${name}: the real-mode consent page at ${new URL(page.url()).origin}`);
+  await page.locator('#user').selectOption(listener);
+  await page.locator('#accept').click();
+  await page.getByText('Spotify connected successfully.').waitFor({ timeout: 30_000 });
+  const connected = Date.now();
+  await page.getByRole('button', { name: 'Proceed' }).click();
+  await page.waitForURL(`${base}/`);
+  if ((await page.getByRole('status', { name: 'Demo mode' }).count()) > 0) throw new Error('still demo mode');
+  const targets = page.getByRole(narrow ? 'list' : 'table', { name: 'Target playlists' });
+  await targets
+    .getByRole('link', { name: /^Spotify/ })
+    .first()
+    .waitFor({ timeout: 300_000 });
+  say(`${name}: first real-mode playlist ${((Date.now() - connected) / 1000).toFixed(1)} s after connecting`);
+  await shot(page, `${name}-status`);
+}
+
+/** The admin leaves demo mode on the setup page, checks with the stand-in Spotify, and connects for real. */
+async function leaveDemo(browser: Browser, adminEmail: string) {
+  const context = await browser.newContext({ viewport: WIDTHS[0]!.viewport });
+  const page = await context.newPage();
+  await page.goto(`${base}/login`);
+  await page.getByLabel('Email').fill(adminEmail);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${base}/`);
+  await page.goto(`${base}/setup/spotify`);
+  await page.getByRole('textbox', { name: 'Client ID' }).fill(real!.clientId);
+  await page.getByRole('button', { name: 'Leave demo mode and use this client id' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Leave demo mode?' });
+  await dialog.waitFor();
+  await shot(page, '1280-real-1-confirm');
+  await dialog.getByRole('button', { name: 'Leave demo mode' }).click();
+  await page.getByText(/^Saved\. Pacebeat now talks to the real Spotify/).waitFor({ timeout: 30_000 });
+  say('1280: left demo mode on the setup page (no restart)');
+  // As in Spotify's dashboard: the redirect URI the page shows, registered for the app.
+  const redirect = `${base}/connect/spotify`;
+  const registered = await page.request.put(`${real!.url}/admin/config`, {
+    headers: real!.headers,
+    data: { redirectUris: { [real!.clientId]: [redirect] } },
+  });
+  if (!registered.ok()) throw new Error(`stand-in Spotify config: ${registered.status()}`);
+  const listener = await realListener(page);
+  const popup = page.waitForEvent('popup');
+  await page.getByRole('button', { name: 'Check with Spotify' }).click();
+  const win = await popup;
+  await win.waitForURL(/\/authorize\?/, { timeout: 30_000 });
+  await win.locator('#user').selectOption(listener);
+  await win.locator('#accept').click();
+  await page
+    .getByText(/Spotify accepted the redirect URI and the account/)
+    .first()
+    .waitFor({ timeout: 30_000 });
+  await win.close();
+  say('1280: the check: Spotify accepted the redirect URI and the account');
+  await shot(page, '1280-real-2-setup');
+  await connectForReal(page, '1280-real-3', false);
+  await context.close();
+}
+
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH || undefined,
   args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
@@ -105,6 +195,15 @@ try {
   const first = await walk(browser, WIDTHS[0]!, null);
   await walk(browser, WIDTHS[1]!, null);
   for (const width of WIDTHS) await walk(browser, width, { email: first });
+  if (real) {
+    await leaveDemo(browser, first);
+    // A runner of the demo days, at 360 px: connected again, to the real Spotify now.
+    const context = await browser.newContext({ viewport: WIDTHS[1]!.viewport });
+    const page = await context.newPage();
+    await signUp(page, `walk-real-${randomUUID().slice(0, 6)}@example.org`, 'Walker Real');
+    await connectForReal(page, '360-real-3', true);
+    await context.close();
+  }
   say('walk done');
 } finally {
   await browser.close();
