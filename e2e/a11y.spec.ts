@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { sandboxAdmin } from './support.ts';
 
 // Accessibility in Chromium: every route and state of the spec (§2) that the app has, checked with axe-core
 // (0 serious or critical violations), the sign-in form used with the keyboard alone, and page titles.
@@ -201,8 +202,7 @@ async function signUp(page: Page) {
 
 /** Connects a fresh simulated Spotify user through the consent page; ends on the connect page's success. */
 async function connectThroughConsent(page: Page) {
-  const res = await page.request.get('/api/spotify/connect_data');
-  const admin = `${new URL(((await res.json()) as { data: { authorize_url: string } }).data.authorize_url).origin}/admin`;
+  const admin = await sandboxAdmin(page);
   const created = await page.request.post(`${admin}/users`, {
     data: { username: `a11y${randomUUID().slice(0, 8)}` },
   });

@@ -12,6 +12,12 @@ export function freshDataDir(prefix: string): string {
   return dir;
 }
 
+/**
+ * The port of the simulated world a server on `port` runs in-process (DEMO_SANDBOX_PORT): the tests drive
+ * its admin API there. Runners' browsers never go there: they reach its consent page through the app.
+ */
+export const sandboxPortOf = (port: number) => port + 1000;
+
 /** Playwright's `webServer` entry for `node apps/server/src/main.ts all` on `port`. */
 export function pacebeatServer(port: number, dataDir: string, env: Record<string, string>) {
   return {
@@ -28,6 +34,7 @@ export function pacebeatServer(port: number, dataDir: string, env: Record<string
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       DEMO_TRANSIENT_FAILURES: '0',
+      DEMO_SANDBOX_PORT: String(sandboxPortOf(port)),
       ...env,
     },
   };

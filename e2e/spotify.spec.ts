@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
+import { sandboxAdmin } from './support.ts';
 
 // Spotify connect and disconnect in Chromium, in demo mode: the server runs the simulated Spotify
 // in-process (no SPOTIFY_CLIENT_ID), and the browser goes through its consent page.
@@ -11,14 +12,6 @@ async function signUp(page: Page) {
   });
   expect(res.ok()).toBe(true);
   return email;
-}
-
-/** The simulated Spotify's admin API, found from the authorize URL the server gives the connect page. */
-async function sandboxAdmin(page: Page) {
-  const res = await page.request.get('/api/spotify/connect_data');
-  const { data } = (await res.json()) as { data: { authorize_url: string; demo: boolean } };
-  expect(data.demo).toBe(true);
-  return `${new URL(data.authorize_url).origin}/admin`;
 }
 
 /** A fresh simulated Spotify user, so parallel tests never claim the same account. */

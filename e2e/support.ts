@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, type Page } from '@playwright/test';
+import { sandboxPortOf } from './server.ts';
 
 // Shared steps of the status-page and walk-through tests (demo mode: the simulated Spotify in-process).
 
@@ -34,11 +35,12 @@ export async function signInAsAdmin(page: Page) {
   }
 }
 
-/** The simulated Spotify's admin API, found from the authorize URL the server gives the connect page. */
+/** The simulated Spotify's admin API: the in-process world of the server under test (demo mode). */
 export async function sandboxAdmin(page: Page) {
   const res = await page.request.get('/api/spotify/connect_data');
-  const { data } = (await res.json()) as { data: { authorize_url: string } };
-  return `${new URL(data.authorize_url).origin}/admin`;
+  const { data } = (await res.json()) as { data: { demo: boolean } };
+  expect(data.demo).toBe(true);
+  return `http://127.0.0.1:${sandboxPortOf(Number(new URL(res.url()).port))}/admin`;
 }
 
 /** A fresh simulated Spotify user (on the app's user list unless `registered` is false). */

@@ -16,7 +16,7 @@
 #     own CA (NODE_EXTRA_CA_CERTS set), that CA file is added and NODE_EXTRA_CA_CERTS set, so `npm ci` in the
 #     build reaches the registry.
 #  2. `podman build --isolation chroot --build-arg NODE_IMAGE=<that base>` of the committed tree (git
-#     archive HEAD, so uncommitted files cannot help), timed.
+#     archive HEAD, so uncommitted files cannot help; VITE_BUILD_HASH its commit, for the footer), timed.
 #  3. A container is created (not run) and its filesystem mounted (`podman mount`); the image's own Env,
 #     WorkingDir, User and Cmd are read from it, and the command runs in a chroot of that filesystem as the
 #     image's user, with /proc and /dev mounted, PORT=$PROOF_PORT and PUBLIC_URL set: first with the
@@ -31,12 +31,13 @@
 #  5. With runc: the image as a real container (`podman run --init -p 127.0.0.1:$PROOF_RUN_PORT:8080
 #     -e PUBLIC_URL=… -v <volume>:/data`, as docs/install.md's `docker run`), twice on the same volume: /readyz
 #     through the published port, `podman healthcheck run`, the user, `npm run backup` by `podman exec` and
-#     the file copied out by `podman cp` (as docs/install.md's backup), then `podman stop`: exit status 0.
+#     the file copied out by `podman cp` (as docs/install.md's backup), demo mode's consent page and token
+#     endpoint through the published port alone, then `podman stop`: exit status 0.
 #     On these machines a container runs only with runc, the cgroupfs manager and resource limits no higher
 #     than the machine's; podman cannot schedule healthchecks without systemd, so the check is run by hand.
 #  6. With caddy too (Debian's 2.6): the committed Caddyfile in front of the container (tls internal instead
-#     of Let's Encrypt, other ports), Pacebeat with compose.caddy.yaml's settings: /readyz over HTTPS, and
-#     the sign-in limit counting each real client (not a forged X-Forwarded-For, not Caddy), with a control.
+#     of Let's Encrypt, other ports), Pacebeat with compose.caddy.yaml's settings: /readyz over HTTPS, demo
+#     mode's consent page and token endpoint on the HTTPS address, and the sign-in limit counting each real client (not a forged X-Forwarded-For, not Caddy), with a control.
 #  7. With PROOF_POSTGRES_ENTRYPOINT_DIR (the official postgres image's entrypoint scripts): compose.yaml's two
 #     services in a pod, the database a stand-in of the official image (Debian's PostgreSQL 15 with its
 #     entrypoint) running deploy/postgres-init.sql; /readyz, the healthchecks, both backups of docs/install.md
@@ -167,6 +168,7 @@ git -C "$REPO" archive HEAD | tar -x -C "$CONTEXT"
 t0=$(now)
 # --format docker: the OCI format has no HEALTHCHECK (podman would drop it).
 "${PODMAN[@]}" build --isolation chroot --format docker --layers --build-arg NODE_IMAGE="$BASE_TAG" \
+  --build-arg VITE_BUILD_HASH="$(git -C "$REPO" rev-parse --short HEAD)" \
   -t "$IMAGE_TAG" -f "$CONTEXT/Dockerfile" "$CONTEXT" >"$PROOF_DIR/build.log" 2>&1 ||
   {
     tail -40 "$PROOF_DIR/build.log"
@@ -292,6 +294,33 @@ else
 fi
 
 # ---- 5. the image as a real container, where this machine lets one run ----
+# Demo mode through the published port alone: a runner signs up and asks where to connect; the simulated
+# consent page and token endpoint answer there, on the app's origin (the world itself listens on the
+# container's loopback, which no browser outside reaches). DEMO_CURL: how to reach that address.
+DEMO_CURL=(curl -s)
+demo_consent() {
+  local base=$1 jar=$PROOF_DIR/cookies.txt code authorize
+  rm -f "$jar"
+  code=$("${DEMO_CURL[@]}" -o /dev/null -w '%{http_code}' -c "$jar" -H 'content-type: application/json' -H "origin: $base" \
+    -d "{\"email\":\"proof-$RANDOM@example.org\",\"name\":\"Proof Runner\",\"password\":\"stride170\"}" "$base/api/signup")
+  [ "$code" = 200 ] || fail "demo: sign-up answered $code"
+  "${DEMO_CURL[@]}" -b "$jar" "$base/api/spotify/connect_data" >"$PROOF_DIR/connect-data.json"
+  # The authorize URL as the connect page builds it (the challenge of some verifier: only its shape counts).
+  authorize=$(config "const d = require('$PROOF_DIR/connect-data.json').data; const u = new URL(d.authorize_url);
+    for (const [k, v] of Object.entries({ response_type: 'code', client_id: d.client_id, scope: d.scopes.join(' '),
+      code_challenge_method: 'S256', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      redirect_uri: d.redirect_uri, state: 'proof' })) u.searchParams.set(k, v);
+    if (!d.demo) throw new Error('not demo mode'); console.log(u.href)") || fail "demo: connect_data ($PROOF_DIR/connect-data.json)"
+  case "$authorize" in "$base/"*) ;; *) fail "demo: the authorize URL $authorize is not on $base" ;; esac
+  code=$("${DEMO_CURL[@]}" -o "$PROOF_DIR/consent.html" -w '%{http_code}' -b "$jar" "$authorize")
+  [ "$code" = 200 ] && grep -q 'action="authorize/decision"' "$PROOF_DIR/consent.html" ||
+    fail "demo: the consent page answered $code at $authorize"
+  echo "demo: the simulated consent page answers 200 on Pacebeat's own address: ${authorize%%\?*}"
+  code=$("${DEMO_CURL[@]}" -o /dev/null -w '%{http_code}' -d 'grant_type=authorization_code&client_id=nobody' "${authorize%%/authorize\?*}/api/token")
+  [ "$code" = 400 ] || fail "demo: the token endpoint answered $code to an unknown client (400 expected)"
+  echo "demo: its token endpoint answers there too (400 invalid_client to an unknown client)"
+}
+
 READY_run1=
 if command -v runc >/dev/null; then
   say "podman run of the image: -p 127.0.0.1:$RUN_PORT:8080, volume $RUN_VOLUME at /data, embedded PostgreSQL"
@@ -325,6 +354,7 @@ if command -v runc >/dev/null; then
     "${PODMAN_RUN[@]}" healthcheck run "$RUN_NAME" || fail "container run $round: podman healthcheck run"
     echo "run $round: podman healthcheck run: $("${PODMAN_RUN[@]}" inspect --format '{{.State.Health.Status}}' "$RUN_NAME")"
     echo "run $round: runs as $("${PODMAN_RUN[@]}" exec "$RUN_NAME" id -un); /data: $("${PODMAN_RUN[@]}" exec "$RUN_NAME" ls /data | tr '\n' ' ')"
+    [ "$round" = 1 ] && demo_consent "http://127.0.0.1:$RUN_PORT"
     if [ "$round" = 2 ]; then
       # The backup of docs/install.md, with `podman exec` and `podman cp` for `docker compose exec` and `cp`.
       "${PODMAN_RUN[@]}" exec "$RUN_NAME" npm run backup /tmp/pacebeat.sql.gz >"$PROOF_DIR/run-backup.log" 2>&1 ||
@@ -395,6 +425,10 @@ if [ -n "$RAN" ] && command -v caddy >/dev/null; then
       echo "TRUST_PROXY=1: https://pace.test:8224/readyz 200 through Caddy after $CADDY_READY s"
       echo "TRUST_PROXY=1: GET / $(curl -sk --resolve pace.test:8224:127.0.0.1 https://pace.test:8224/ -o /dev/null -w '%{http_code} %{content_type}')"
       echo "TRUST_PROXY=1: the container's own port, asked by another Host: $(curl -s -o /dev/null -w '%{http_code}' "http://$ctr_addr:8080/") (only the domain is answered)"
+      DEMO_CURL=(curl -sk --resolve pace.test:8224:127.0.0.1)
+      demo_consent https://pace.test:8224 | sed 's/^/TRUST_PROXY=1: /'
+      [ "${PIPESTATUS[0]}" = 0 ] || fail "demo mode behind Caddy"
+      DEMO_CURL=(curl -s)
     fi
     codes="$(login 127.0.0.1 1) $(login 127.0.0.1 2) $(login 127.0.0.1 3) $(login 127.0.0.1 4)"
     other=$(login "$BRIDGE_ADDR" 5)

@@ -24,7 +24,8 @@ function buildHash(): string {
   }
 }
 
-// Where `vite` (dev) and `vite preview` send /api: the server's default address, unless told otherwise.
+// Where `vite` (dev) and `vite preview` send /api, and /demo/spotify/accounts (demo mode's simulated Spotify
+// sign-in, on the app's origin): the server's default address, unless told otherwise.
 const apiTarget = process.env.PACEBEAT_API_PROXY_TARGET?.trim() || 'http://127.0.0.1:8080';
 
 export default defineConfig({
@@ -63,6 +64,6 @@ export default defineConfig({
       },
     },
   },
-  server: { proxy: { '/api': apiTarget } },
-  preview: { proxy: { '/api': apiTarget } },
+  server: { proxy: { '/api': apiTarget, '/demo/spotify/accounts': apiTarget } },
+  preview: { proxy: { '/api': apiTarget, '/demo/spotify/accounts': apiTarget } },
 });

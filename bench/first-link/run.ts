@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from '@playwright/test';
-import { startServer as startSharedServer } from '../shared/start-server.ts';
+import { sandboxAdminUrl, startServer as startSharedServer } from '../shared/start-server.ts';
 import { findChromium } from '../../scripts/find-chromium.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -53,10 +53,7 @@ async function oneRun(browser: Browser): Promise<Run> {
     data: { email: `first-${randomUUID()}@example.org`, name: 'Bench Runner', password: 'stride170' },
   });
   if (!signup.ok()) throw new Error(`signup answered ${signup.status()}`);
-  const connectData = (await (await page.request.get('/api/spotify/connect_data')).json()) as {
-    data: { authorize_url: string };
-  };
-  const admin = `${new URL(connectData.data.authorize_url).origin}/admin`;
+  const admin = sandboxAdminUrl(PORT);
   const user = (await (
     await page.request.post(`${admin}/users`, {
       data: { username: `first${randomUUID().slice(0, 8)}`, liked: Number(LIKED) },

@@ -8,6 +8,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+/** The admin API of the simulated world a server on `port` runs in-process (DEMO_SANDBOX_PORT below). */
+export const sandboxAdminUrl = (port: number) => `http://127.0.0.1:${port + 1000}/admin`;
+
 export async function startServer(o: { port: number; webDist: string; tag: string }): Promise<ChildProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `pacebeat-bench-${o.tag}-`));
   fs.chmodSync(dataDir, 0o755); // the postgres OS user (when run as root) must reach it
@@ -18,6 +21,8 @@ export async function startServer(o: { port: number; webDist: string; tag: strin
       PORT: String(o.port),
       LOG_LEVEL: 'warn',
       WEB_DIST_DIR: o.webDist,
+      // The benchmarks drive its world's admin API; runners reach its consent page through the app.
+      DEMO_SANDBOX_PORT: String(o.port + 1000),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

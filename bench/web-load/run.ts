@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { startServer as startSharedServer } from '../shared/start-server.ts';
+import { sandboxAdminUrl, startServer as startSharedServer } from '../shared/start-server.ts';
 import { findChromium } from '../../scripts/find-chromium.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -85,10 +85,7 @@ async function signedInState(browser: Browser) {
     data: { email: `bench-${randomUUID()}@example.org`, name: 'Bench Runner', password: 'stride170' },
   });
   if (!signup.ok()) throw new Error(`signup answered ${signup.status()}`);
-  const connectData = (await (await page.request.get(`${BASE}/api/spotify/connect_data`)).json()) as {
-    data: { authorize_url: string };
-  };
-  const admin = `${new URL(connectData.data.authorize_url).origin}/admin`;
+  const admin = sandboxAdminUrl(PORT);
   const user = (await (
     await page.request.post(`${admin}/users`, { data: { username: `bench${randomUUID().slice(0, 8)}` } })
   ).json()) as { id: string };

@@ -14,6 +14,7 @@ import { createLibraryModule, libraryScanQueue } from './library/library.module.
 import type { Metrics } from './metrics/metrics.ts';
 import { createPlaylistsModule, type PlaylistsModuleDeps } from './playlists/playlists.module.ts';
 import { appOrigins, type AppOrigins } from './http/origins.ts';
+import type { DemoAccountsRoutesOptions } from './spotify/demo-accounts.routes.ts';
 import { createSetupService, type SetupServiceDeps } from './spotify/setup.service.ts';
 import { createSpotifyAppRepository } from './spotify/spotify-app.repository.ts';
 import { createSpotifyAppSettings } from './spotify/spotify-app.service.ts';
@@ -108,6 +109,17 @@ export interface ComposeOptions {
     /** Tests sharing one database: whose connections a saved client id ends, and the tempo cache it empties. */
     setup?: Partial<Pick<SetupServiceDeps, 'accounts' | 'forgetDemoTempos'>>;
   };
+}
+
+/** The proxy of the simulated accounts service, when the browser is to find it on the app's origin. */
+function demoAccountsOf(
+  endpoints: SpotifyEndpoints | undefined,
+  demoInForce: () => Promise<boolean>,
+): DemoAccountsRoutesOptions | undefined {
+  const path = endpoints?.demo ? endpoints.browserAccountsUrl : undefined;
+  return path?.startsWith('/') && endpoints
+    ? { path, upstream: endpoints.accountsUrl, demoInForce }
+    : undefined;
 }
 
 /** Builds every module of Pacebeat once, and subscribes each to the events it acts on. */
@@ -279,6 +291,8 @@ export function composePacebeat(o: ComposeOptions) {
     choices: { choices: choices.service, trackLists: choices.trackLists },
     actionLimits: accounts.limits,
     setup: { setup },
+    // Demo mode: the browser reaches the simulated consent page and token exchange through this origin.
+    demoAccounts: demoAccountsOf(o.spotifyEndpoints, async () => (await spotifyApp.current()).demo),
   } satisfies Partial<AppDeps>;
 
   return {

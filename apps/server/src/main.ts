@@ -176,12 +176,12 @@ async function main(): Promise<void> {
     // Loaded only in demo mode: a real Spotify never loads the simulated world's modules.
     const { startDemoSpotify } = await import('./spotify/demo.ts');
     running.demo = await startDemoSpotify({
-      host: config.HOST,
       log,
       transientFailures: config.DEMO_TRANSIENT_FAILURES,
       sandboxUrl: config.DEMO_SANDBOX_URL,
       dailyQuota: config.SPOTIFY_DAILY_QUOTA,
       sandboxAdminToken: config.DEMO_SANDBOX_ADMIN_TOKEN,
+      sandboxPort: config.DEMO_SANDBOX_PORT,
     });
     if (command !== 'all' && !config.DEMO_SANDBOX_URL)
       log.warn('demo mode runs its simulated Spotify inside each process: use `all`, or DEMO_SANDBOX_URL');

@@ -27,7 +27,7 @@ export const SpotifyAppSetupReply = z.object({
     client_id: z.string().nullable(),
     /** The client id kept in the database (set on this page), even while SPOTIFY_CLIENT_ID wins. */
     saved_client_id: z.string().nullable(),
-    /** Spotify's accounts service the check and the connect page use (SPOTIFY_ACCOUNTS_URL). */
+    /** Spotify's accounts service the check and the connect page use (SPOTIFY_ACCOUNTS_URL); in demo mode a path on this origin. */
     accounts_url: z.string(),
     /** The redirect URIs for every address Pacebeat answers at (PUBLIC_URL, ALLOWED_ORIGINS, HOST:PORT). */
     redirect_uris: z.array(SetupRedirect),

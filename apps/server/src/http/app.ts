@@ -21,6 +21,7 @@ import type { Metrics } from '../metrics/metrics.ts';
 import { pingRoutes } from './ping.routes.ts';
 import { libraryRoutes, type LibraryRoutesOptions } from '../library/library.routes.ts';
 import { playlistsRoutes, type PlaylistsRoutesOptions } from '../playlists/playlists.routes.ts';
+import { demoAccountsRoutes, type DemoAccountsRoutesOptions } from '../spotify/demo-accounts.routes.ts';
 import { setupRoutes, type SetupRoutesOptions } from '../spotify/setup.routes.ts';
 import { spotifyRoutes, type SpotifyRoutesOptions } from '../spotify/spotify.routes.ts';
 import { tempoRoutes, type TempoRoutesOptions } from '../tempo/tempo.routes.ts';
@@ -54,6 +55,8 @@ export interface AppDeps extends HealthDeps {
   actionLimits?: ActionLimiter;
   /** The admin's setup page: connecting a real Spotify app (issue 26). */
   setup?: SetupRoutesOptions;
+  /** Demo mode: the simulated Spotify's consent page and token exchange on this origin (spotify/demo.ts). */
+  demoAccounts?: DemoAccountsRoutesOptions;
 }
 
 /** Largest request body any /api route accepts; larger ones answer 413. */
@@ -143,6 +146,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
     if (deps.tempo) await api.register(tempoRoutes, deps.tempo);
     if (deps.setup) await api.register(setupRoutes, deps.setup);
   });
+  if (deps.demoAccounts) await app.register(demoAccountsRoutes, deps.demoAccounts);
   await app.register(webApp, { distDir: deps.webDistDir });
   return app;
 }

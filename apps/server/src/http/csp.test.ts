@@ -12,12 +12,17 @@ describe('the Content-Security-Policy', () => {
   });
 
   it('follows the Spotify in force, answer by answer (leaving demo mode needs no restart), and keeps the last one when it cannot be read', async () => {
-    let now: { accountsUrl: string } | Error = { accountsUrl: 'http://127.0.0.1:8090/spotify/accounts' };
+    // Demo mode: the browser reaches the simulated accounts service on the app's own origin ('self').
+    let now: { accountsUrl: string; browserAccountsUrl?: string } | Error = {
+      accountsUrl: 'http://127.0.0.1:8090/spotify/accounts',
+      browserAccountsUrl: '/demo/spotify/accounts',
+    };
     const csp = cspInForce(async () => {
       if (now instanceof Error) throw now;
       return now;
     });
-    expect(await csp()).toContain("connect-src 'self' http://127.0.0.1:8090;");
+    expect(await csp()).toContain("connect-src 'self';");
+    expect(await csp()).toContain("frame-src 'none'");
     now = { accountsUrl: 'https://accounts.spotify.com' };
     const real = await csp();
     expect(real).toContain("connect-src 'self' https://accounts.spotify.com;");

@@ -3,8 +3,13 @@
 // sign-in services only when the Firebase sign-in widget is in use; Spotify's embed player, framed by the
 // fix-tempo dialog, only for a real Spotify).
 
+import { browserAccountsUrl, type SpotifyEndpoints } from '../spotify/spotify-app.service.ts';
+
 export interface CspOptions {
-  /** Spotify's accounts service (the connect page posts the code there), or the simulated one. */
+  /**
+   * Spotify's accounts service as the browser reaches it (the connect page posts the code there); in demo
+   * mode a path on this origin (the simulated one, proxied), which 'self' covers.
+   */
   spotifyAccountsUrl?: string;
   /** Set when sign-in uses the Firebase widget. */
   firebase?: { authDomain?: string; emulatorUrl?: string };
@@ -19,15 +24,17 @@ const SPOTIFY_ACCOUNTS_ORIGIN = 'https://accounts.spotify.com';
 export const SPOTIFY_EMBED_ORIGIN = 'https://open.spotify.com';
 
 const origin = (url: string) => new URL(url).origin;
+/** An absolute URL's origin; a path (demo mode's accounts service on this origin) has none to add. */
+const otherOrigin = (url: string) => (url.startsWith('/') ? undefined : origin(url));
 
 export function contentSecurityPolicy(o: CspOptions = {}): string {
   const script = ["'self'"];
   const connect = ["'self'"];
   const frame: string[] = [];
   const img = ["'self'", 'data:'];
-  if (o.spotifyAccountsUrl) connect.push(origin(o.spotifyAccountsUrl));
-  if (o.spotifyAccountsUrl && origin(o.spotifyAccountsUrl) === SPOTIFY_ACCOUNTS_ORIGIN)
-    frame.push(SPOTIFY_EMBED_ORIGIN);
+  const accounts = o.spotifyAccountsUrl ? otherOrigin(o.spotifyAccountsUrl) : undefined;
+  if (accounts) connect.push(accounts);
+  if (accounts === SPOTIFY_ACCOUNTS_ORIGIN) frame.push(SPOTIFY_EMBED_ORIGIN);
   if (o.firebase) {
     script.push('https://apis.google.com', 'https://www.gstatic.com');
     connect.push(
@@ -61,14 +68,14 @@ export function contentSecurityPolicy(o: CspOptions = {}): string {
  * reading it fails (the database is down), the last policy stands.
  */
 export function cspInForce(
-  spotify: () => Promise<{ accountsUrl: string }>,
+  spotify: () => Promise<Pick<SpotifyEndpoints, 'accountsUrl' | 'browserAccountsUrl'>>,
   o: Omit<CspOptions, 'spotifyAccountsUrl'> = {},
 ): () => Promise<string> {
   let last = { accountsUrl: '', policy: contentSecurityPolicy(o) };
   return async () => {
     let accountsUrl: string;
     try {
-      accountsUrl = (await spotify()).accountsUrl;
+      accountsUrl = browserAccountsUrl(await spotify());
     } catch {
       return last.policy;
     }

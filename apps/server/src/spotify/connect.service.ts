@@ -14,6 +14,7 @@ import { RATE_WINDOW_MS, type BudgetLimits, type Priority } from './budget.ts';
 import type { BudgetRepository } from './budget.repository.ts';
 import type { SpotifyClient } from './client.ts';
 import { SpotifyAccountDisabledError, SpotifyApiError, SpotifyDeferredError } from './errors.ts';
+import { browserAccountsUrl, type SpotifyEndpoints } from './spotify-app.service.ts';
 import type { TokenCipher } from './token-crypto.ts';
 import type { SpotifyTokens } from './tokens.service.ts';
 
@@ -24,7 +25,11 @@ export interface SpotifyConnectDeps {
   tokens: Pick<SpotifyTokens, 'forget'>;
   cipher: TokenCipher;
   /** The Spotify in force (client id, accounts service, demo mode, budget), read at request time. */
-  app: () => Promise<{ clientId: string; accountsUrl: string; demo: boolean; limits: BudgetLimits }>;
+  app: () => Promise<
+    Pick<SpotifyEndpoints, 'clientId' | 'accountsUrl' | 'browserAccountsUrl' | 'demo'> & {
+      limits: BudgetLimits;
+    }
+  >;
   /**
    * Run when a user's music account goes away (disconnect, or a connect that replaces the account):
    * other modules delete what they keep about it (sources, scans, tracks seen) and cancel its jobs.
@@ -61,10 +66,13 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
   }
 
   return {
-    /** GET connect_data: the client id, the scopes, and where the browser goes. */
-    async connectData() {
+    /**
+     * GET connect_data: the client id, the scopes, and where the browser goes: Spotify's accounts service,
+     * or in demo mode the simulated one on the page's own origin (`pageOrigin`).
+     */
+    async connectData(pageOrigin: string) {
       const app = await deps.app();
-      const base = app.accountsUrl.replace(/\/$/, '');
+      const base = new URL(browserAccountsUrl(app), pageOrigin).href.replace(/\/$/, '');
       return {
         client_id: app.clientId,
         scopes: [...SPOTIFY_SCOPES],

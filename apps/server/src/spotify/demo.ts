@@ -1,6 +1,8 @@
 // Demo mode: with no SPOTIFY_CLIENT_ID, the simulated music world runs in-process (or, with
 // DEMO_SANDBOX_URL, on its own, shared by every `serve` and `work` process) and every Spotify (and,
-// through `baseUrls`, tempo) base URL points at it. A new user connects through its consent page.
+// through `baseUrls`, tempo) base URL points at it. A new user connects through its consent page, which
+// the browser reaches through the app's own origin (DEMO_ACCOUNTS_PATH, proxied: demo-accounts.routes.ts),
+// so demo mode works wherever the app itself is reachable: in a container, behind a proxy, on a laptop.
 import type { Logger } from 'pino';
 import { DEFAULT_DAILY_QUOTA, startSandbox, type Sandbox } from '@pacebeat/sandbox';
 import type { SpotifyEndpoints } from './spotify.module.ts';
@@ -14,6 +16,13 @@ export interface DemoSpotify {
   close(): Promise<void>;
 }
 
+/**
+ * Where the browser finds the simulated accounts service (consent page, token exchange): this path on the
+ * app's own origin, proxied to the world's `spotifyAccounts` base. The world's own address is loopback
+ * (in-process) or wherever DEMO_SANDBOX_URL is: neither need be reachable from the runner's browser.
+ */
+export const DEMO_ACCOUNTS_PATH = '/demo/spotify/accounts';
+
 /** The Spotify endpoints of a simulated world, for its first client id: demo mode, tests and benchmarks. */
 export function sandboxSpotifyEndpoints(sandbox: Sandbox): SpotifyEndpoints {
   return {
@@ -25,7 +34,6 @@ export function sandboxSpotifyEndpoints(sandbox: Sandbox): SpotifyEndpoints {
 }
 
 export async function startDemoSpotify(o: {
-  host: string;
   log: Logger;
   /** Share of calls that fail transiently (DEMO_TRANSIENT_FAILURES); default none. */
   transientFailures?: number;
@@ -38,13 +46,14 @@ export async function startDemoSpotify(o: {
   dailyQuota?: number | null;
   /** DEMO_SANDBOX_ADMIN_TOKEN: that world's admin token; without DEMO_SANDBOX_URL, the in-process one's. */
   sandboxAdminToken?: string;
+  /** DEMO_SANDBOX_PORT: the in-process world's port on 127.0.0.1 (its admin API); default any free one. */
+  sandboxPort?: number;
 }): Promise<DemoSpotify> {
   if (o.sandboxUrl) return connectDemoSandbox(o.sandboxUrl, o.log, o.sandboxAdminToken);
-  // The browser must reach the consent page: listen on the app's own address (loopback by default).
-  const host = o.host === '0.0.0.0' || o.host === '::' ? '127.0.0.1' : o.host;
+  // Only this process talks to it (the browser goes through the app's origin): loopback, whatever HOST is.
   const sandbox = await startSandbox({
-    host,
-    port: 0,
+    host: '127.0.0.1',
+    port: o.sandboxPort ?? 0,
     transientFailures: o.transientFailures ?? 0,
     ...(o.dailyQuota === undefined
       ? {}
@@ -55,11 +64,11 @@ export async function startDemoSpotify(o: {
     ...(o.sandboxAdminToken ? { adminToken: o.sandboxAdminToken } : {}),
   });
   o.log.warn(
-    { sandbox: sandbox.url },
-    'demo mode: no SPOTIFY_CLIENT_ID is set, so Pacebeat uses its built-in simulated Spotify',
+    { sandbox: sandbox.url, consentPage: DEMO_ACCOUNTS_PATH },
+    `demo mode: no SPOTIFY_CLIENT_ID is set, so Pacebeat uses its built-in simulated Spotify (runners reach its consent page through Pacebeat, at ${DEMO_ACCOUNTS_PATH})`,
   );
   return {
-    endpoints: sandboxSpotifyEndpoints(sandbox),
+    endpoints: { ...sandboxSpotifyEndpoints(sandbox), browserAccountsUrl: DEMO_ACCOUNTS_PATH },
     baseUrls: sandbox.baseUrls,
     getsongbpmKey: sandbox.admin.config().getsongbpm.apiKeys[0]!,
     close: () => sandbox.close(),
@@ -104,6 +113,7 @@ async function connectDemoSandbox(url: string, log: Logger, adminToken?: string)
     endpoints: {
       clientId: config.clientIds[0]!,
       accountsUrl: world.baseUrls.spotifyAccounts,
+      browserAccountsUrl: DEMO_ACCOUNTS_PATH,
       apiUrl: world.baseUrls.spotifyApi,
       demo: true,
     },

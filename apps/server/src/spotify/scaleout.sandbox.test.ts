@@ -6,7 +6,7 @@ import { startSandbox } from '@pacebeat/sandbox';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config.ts';
 import { testDb } from '../../test/db.ts';
-import { sandboxSpotifyEndpoints, startDemoSpotify } from './demo.ts';
+import { DEMO_ACCOUNTS_PATH, sandboxSpotifyEndpoints, startDemoSpotify } from './demo.ts';
 import { keyId } from './token-crypto.ts';
 import { assertInstallationTokenKey } from './token-key.ts';
 import { createTokenKeyRepository } from './token-key.repository.ts';
@@ -18,8 +18,12 @@ describe('demo mode against a simulated world of its own (DEMO_SANDBOX_URL)', ()
     const sb = await startSandbox({ size: 'tiny', port: 0 });
     try {
       const config = loadConfig({ DEMO_SANDBOX_URL: sb.url });
-      const demo = await startDemoSpotify({ host: '127.0.0.1', log, sandboxUrl: config.DEMO_SANDBOX_URL });
-      expect(demo.endpoints).toEqual(sandboxSpotifyEndpoints(sb));
+      const demo = await startDemoSpotify({ log, sandboxUrl: config.DEMO_SANDBOX_URL });
+      expect(demo.endpoints).toEqual({
+        ...sandboxSpotifyEndpoints(sb),
+        // The browser reaches the world's consent page through the app's origin, not the world's address.
+        browserAccountsUrl: DEMO_ACCOUNTS_PATH,
+      });
       expect(demo.baseUrls).toEqual(sb.baseUrls);
       expect(demo.getsongbpmKey).toBe(sb.admin.config().getsongbpm.apiKeys[0]);
       await demo.close();
@@ -34,14 +38,16 @@ describe('demo mode against a simulated world of its own (DEMO_SANDBOX_URL)', ()
     try {
       const config = loadConfig({ DEMO_SANDBOX_URL: sb.url, DEMO_SANDBOX_ADMIN_TOKEN: 'world-token-1' });
       const demo = await startDemoSpotify({
-        host: '127.0.0.1',
         log,
         sandboxUrl: config.DEMO_SANDBOX_URL,
         sandboxAdminToken: config.DEMO_SANDBOX_ADMIN_TOKEN,
       });
-      expect(demo.endpoints).toEqual(sandboxSpotifyEndpoints(sb));
+      expect(demo.endpoints).toEqual({
+        ...sandboxSpotifyEndpoints(sb),
+        browserAccountsUrl: DEMO_ACCOUNTS_PATH,
+      });
       await demo.close();
-      await expect(startDemoSpotify({ host: '127.0.0.1', log, sandboxUrl: sb.url })).rejects.toThrow(
+      await expect(startDemoSpotify({ log, sandboxUrl: sb.url })).rejects.toThrow(
         /wants its admin token: set DEMO_SANDBOX_ADMIN_TOKEN/,
       );
     } finally {
@@ -50,7 +56,7 @@ describe('demo mode against a simulated world of its own (DEMO_SANDBOX_URL)', ()
   });
 
   it('with DEMO_SANDBOX_ADMIN_TOKEN alone, the in-process world’s admin API requires it', async () => {
-    const demo = await startDemoSpotify({ host: '127.0.0.1', log, sandboxAdminToken: 'in-process-1' });
+    const demo = await startDemoSpotify({ log, sandboxAdminToken: 'in-process-1' });
     try {
       const admin = demo.baseUrls.admin;
       expect((await fetch(`${admin}/world`)).status).toBe(401);
@@ -62,9 +68,9 @@ describe('demo mode against a simulated world of its own (DEMO_SANDBOX_URL)', ()
   });
 
   it('refuses a URL where no world answers, saying which', async () => {
-    await expect(
-      startDemoSpotify({ host: '127.0.0.1', log, sandboxUrl: 'http://127.0.0.1:9' }),
-    ).rejects.toThrow(/DEMO_SANDBOX_URL: the simulated world at http:\/\/127.0.0.1:9 does not answer/);
+    await expect(startDemoSpotify({ log, sandboxUrl: 'http://127.0.0.1:9' })).rejects.toThrow(
+      /DEMO_SANDBOX_URL: the simulated world at http:\/\/127.0.0.1:9 does not answer/,
+    );
     expect(() => loadConfig({ DEMO_SANDBOX_URL: 'not a url' })).toThrow(ConfigError);
   });
 });

@@ -7,7 +7,7 @@ import { badRequest, conflict } from '../errors.ts';
 import { spotifyRedirectProblem, type AppOrigins } from '../http/origins.ts';
 import type { SpotifyAccountRepository } from './account.repository.ts';
 import { createSetupChecks, type SetupChecksDeps } from './setup-checks.ts';
-import type { SpotifyAppSettings } from './spotify-app.service.ts';
+import { browserAccountsUrl, type SpotifyAppSettings } from './spotify-app.service.ts';
 
 export interface SetupServiceDeps extends SetupChecksDeps {
   settings: Pick<SpotifyAppSettings, 'current' | 'saved' | 'save' | 'envClientId'>;
@@ -43,7 +43,7 @@ export function createSetupService(deps: SetupServiceDeps) {
       source: app.source,
       client_id: app.demo ? null : app.clientId,
       saved_client_id: saved,
-      accounts_url: app.accountsUrl,
+      accounts_url: browserAccountsUrl(app),
       redirect_uris: redirects(),
       connected_runners: linked.length,
     };

@@ -13,10 +13,20 @@ import type { SpotifyConfig } from './spotify.config.ts';
 /** Where Spotify is: the real one (a client id is set) or the simulated one (demo mode). */
 export interface SpotifyEndpoints {
   clientId: string;
+  /** The accounts service as this server reaches it (the token refresh). */
   accountsUrl: string;
+  /**
+   * The accounts service as the browser reaches it (consent page, token exchange), when not `accountsUrl`:
+   * in demo mode a path on the app's own origin, proxied to the simulated world (demo-accounts.routes.ts).
+   */
+  browserAccountsUrl?: string;
   apiUrl: string;
   demo: boolean;
 }
+
+/** Where the browser finds the accounts service: a path on the app's origin in demo mode, else Spotify's. */
+export const browserAccountsUrl = (e: Pick<SpotifyEndpoints, 'accountsUrl' | 'browserAccountsUrl'>) =>
+  e.browserAccountsUrl ?? e.accountsUrl;
 
 /** The real Spotify from the settings; null when no client id is set (then main.ts starts the demo). */
 export function realSpotify(

@@ -47,6 +47,11 @@ export const SpotifySettings = {
    */
   DEMO_SANDBOX_ADMIN_TOKEN: optionalString,
   /**
+   * Demo mode without DEMO_SANDBOX_URL: the port of the in-process world on 127.0.0.1, so that the browser
+   * tests and benchmarks find its admin API (runners reach its consent page through the app). 0: any free port.
+   */
+  DEMO_SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /**
    * Key that encrypts Spotify tokens at rest: 32 bytes as base64 or 64 hex digits.
    * Unset: `<DATA_DIR>/secret.key`, created with mode 0600 on first start.
    */

@@ -51,7 +51,9 @@ export async function spotifyRoutes(app: FastifyInstance, opts: SpotifyRoutesOpt
           SPOTIFY_ERRORS.redirectRefused,
         );
       }
-      return { data: { ...(await opts.spotify.connectData()), redirect_uri: `${origin}/connect/spotify` } };
+      return {
+        data: { ...(await opts.spotify.connectData(origin)), redirect_uri: `${origin}/connect/spotify` },
+      };
     },
   });
 

@@ -44,6 +44,20 @@ const firstFillUnderWay = (data: unknown) => {
   return reply !== undefined && firstFillText(reply.first_fill ?? null, reply.targets) !== null;
 };
 
+/**
+ * The library summary still says nothing is read while a first fill runs or a playlist already has tracks:
+ * the sources are then read every 5 s too, or the page would say "no songs found yet" beside filled
+ * playlists until the next 15 s poll (seen in the container walk of issue 26). Once songs show, 15 s.
+ */
+export const libraryBehind = (sources: unknown, targets: unknown) => {
+  const summary = (sources as SourcesReply | undefined)?.data.summary;
+  const list = (targets as TargetsReply | undefined)?.data.targets ?? [];
+  return (
+    summary?.tracks_known === 0 &&
+    (firstFillUnderWay(targets) || list.some((t) => (t.stats?.tracks_added ?? 0) > 0))
+  );
+};
+
 /** GET targets of the signed-in user (or the sudo user): one query, shared by the status and paces pages. */
 export const targetsQuery = (api: ApiClient, sudo: string | null) => ({
   queryKey: queryKeys.spotify.targets(sudo),
@@ -71,7 +85,13 @@ export function useStatusData() {
     refetchInterval: statusInterval(isSaving, firstFillUnderWay),
     ...targetsQuery(api, sudo),
   });
-  const sources = useQuery({ ...common, ...sourcesQuery(api, sudo) });
+  const sources = useQuery({
+    ...common,
+    refetchInterval: statusInterval(isSaving, (data) =>
+      libraryBehind(data, queryClient.getQueryData(queryKeys.spotify.targets(sudo))),
+    ),
+    ...sourcesQuery(api, sudo),
+  });
 
   const unauthorized = isUnauthorized(targets.error) || isUnauthorized(sources.error);
   useEffect(() => {
