@@ -7,6 +7,8 @@ export interface CallLog {
   refused429: number;
   /** Calls per outside service (spotify-api, deezer, reccobeats, previews, …). */
   byService: Map<string, number>;
+  /** Web API calls by method and route pattern. */
+  byRoute: Map<string, number>;
 }
 
 interface Logged {
@@ -15,11 +17,19 @@ interface Logged {
   at: number;
   service: string;
   status: number;
+  method: string;
+  route: string;
   userId?: string;
 }
 
 export function callHarvester(admin: <T>(m: string, r: string) => Promise<T>, t0: number) {
-  const log: CallLog = { byUser: new Map(), total: 0, refused429: 0, byService: new Map() };
+  const log: CallLog = {
+    byUser: new Map(),
+    total: 0,
+    refused429: 0,
+    byService: new Map(),
+    byRoute: new Map(),
+  };
   let since = 0;
   let busy = false;
   const harvest = async () => {
@@ -33,6 +43,8 @@ export function callHarvester(admin: <T>(m: string, r: string) => Promise<T>, t0
         log.byService.set(e.service, (log.byService.get(e.service) ?? 0) + 1);
         if (e.service !== 'spotify-api') continue;
         log.total++;
+        const route = `${e.method} ${e.route.replace('/spotify/api/v1', '')}`;
+        log.byRoute.set(route, (log.byRoute.get(route) ?? 0) + 1);
         if (e.status === 429) log.refused429++;
         if (!e.userId) continue;
         let list = log.byUser.get(e.userId);

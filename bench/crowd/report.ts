@@ -23,6 +23,7 @@ export interface CrowdResult {
     lastTenth: number;
     windowS: number;
     byService: Record<string, number>;
+    byRoute: Record<string, number>;
   };
   tempo: { resolvedPerHour: number; known: number; rows: number };
   /** The largest backlog (created + retry) each queue had, and what was left at the end. */
@@ -110,6 +111,7 @@ export function summarize(d: RunData): CrowdResult {
       lastTenth: meanCalls(d, byArrival.slice(-tenth), d.settleMs),
       windowS: d.settleMs / 1000,
       byService: Object.fromEntries(d.calls.byService),
+      byRoute: Object.fromEntries([...d.calls.byRoute].sort((x, y) => y[1] - x[1])),
     },
     tempo: {
       resolvedPerHour: a && z ? (z.tempoKnown - a.tempoKnown) / hours : NaN,
