@@ -7,6 +7,7 @@ import { fmt, percentile, table } from './stats.ts';
 
 export interface CrowdResult {
   runners: number;
+  commit: string;
   options: Record<string, unknown>;
   seconds: number;
   connected: number;
@@ -37,6 +38,7 @@ export interface CrowdResult {
 
 export interface RunData {
   runners: number;
+  commit: string;
   options: Record<string, unknown>;
   stormMs: number;
   settleMs: number;
@@ -92,6 +94,7 @@ export function summarize(d: RunData): CrowdResult {
   const hours = a && z && z.s > a.s ? (z.s - a.s) / 3600 : NaN;
   return {
     runners: d.runners,
+    commit: d.commit,
     options: d.options,
     seconds: d.seconds,
     connected: con.length,
@@ -137,6 +140,7 @@ export function sideBySide(runs: CrowdResult[]): string {
   const procs = [...new Set(runs.flatMap((r) => Object.keys(r.rssMaxMb)))].sort();
   const row = (name: string, f: (r: CrowdResult) => string) => [name, ...runs.map(f)];
   const rows = [
+    row('commit', (r) => r.commit ?? '-'),
     row('runners connected (errors)', (r) => `${r.connected} (${r.connectErrors.length})`),
     row(
       'storm / pages open after, min',

@@ -16,6 +16,7 @@ import pg from 'pg';
 import { freePort, startCluster } from '@pacebeat/server/test/scaleout/cluster.ts';
 import { startEmbeddedPostgres } from '@pacebeat/server/src/db/embedded.ts';
 import { AppClient } from '../lifecycle/app-client.ts';
+import { describeTree } from '../lifecycle/snapshot.ts';
 import { callHarvester } from './calls.ts';
 import { probe, type Sample } from './probes.ts';
 import { summarize, sideBySide, timeline, type CrowdResult } from './report.ts';
@@ -160,6 +161,7 @@ samples.push(await db.sample((Date.now() - start) / 1000, pids()));
 
 const result: CrowdResult = summarize({
   runners: N,
+  commit: describeTree(path.resolve(import.meta.dirname, '../..')),
   options: { ...opt, table: undefined },
   stormMs: STORM_MS,
   settleMs: SETTLE_MS,
