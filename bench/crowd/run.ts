@@ -53,6 +53,8 @@ if (opt.table) {
 }
 
 const N = Number(opt.runners);
+// The product measured: the tree as the processes start (others may commit while a run goes on).
+const COMMIT = describeTree(path.resolve(import.meta.dirname, '../..'));
 const STORM_MS = Number(opt['storm-minutes']) * 60_000;
 const SETTLE_MS = Number(opt['settle-minutes']) * 60_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -161,7 +163,7 @@ samples.push(await db.sample((Date.now() - start) / 1000, pids()));
 
 const result: CrowdResult = summarize({
   runners: N,
-  commit: describeTree(path.resolve(import.meta.dirname, '../..')),
+  commit: COMMIT,
   options: { ...opt, table: undefined },
   stormMs: STORM_MS,
   settleMs: SETTLE_MS,
