@@ -3,6 +3,7 @@
 import type { CallLog } from './calls.ts';
 import type { Sample } from './probes.ts';
 import type { Read, Route, RunnerRecord } from './runner.ts';
+import type { ServerTimes } from './server-times.ts';
 import { fmt, percentile, table } from './stats.ts';
 
 export interface CrowdResult {
@@ -30,6 +31,8 @@ export interface CrowdResult {
   /** The largest backlog (created + retry) each queue had, and what was left at the end. */
   backlog: { peak: Record<string, number>; end: Record<string, number> };
   reads: Record<Route | 'all', { n: number; p50?: number; p99?: number; max?: number; errors: number }>;
+  /** The same reads as the serve process timed them (its log). */
+  serverReads?: ServerTimes;
   postgres: { mb: number; mbPerRunner: number; maxConnections: number };
   top: Array<{ query: string; calls: number; totalMs: number; meanMs: number }>;
   rssMaxMb: Record<string, number>;
@@ -172,6 +175,12 @@ export function sideBySide(runs: CrowdResult[]): string {
         (r) =>
           `${fmt(r.reads[k].p50, 1)} / ${fmt(r.reads[k].p99, 1)} / ${fmt(r.reads[k].max)} (${r.reads[k].errors})`,
       ),
+    ),
+    ...(['whoami', 'targets', 'sources'] as const).map((k) =>
+      row(`read ${k} in serve: p50 / p99 / max ms`, (r) => {
+        const t = r.serverReads?.[k];
+        return t ? `${fmt(t.p50)} / ${fmt(t.p99)} / ${fmt(t.max)}` : '-';
+      }),
     ),
     row('status reads', (r) => String(r.reads.all.n)),
     row('PostgreSQL MB (per runner)', (r) => `${fmt(r.postgres.mb)} (${fmt(r.postgres.mbPerRunner, 2)})`),

@@ -21,6 +21,7 @@ import { callHarvester } from './calls.ts';
 import { probe, type Sample } from './probes.ts';
 import { summarize, sideBySide, timeline, type CrowdResult } from './report.ts';
 import { runnerLife, type Read, type RunnerRecord } from './runner.ts';
+import { serverTimes } from './server-times.ts';
 
 const { values: opt } = parseArgs({
   options: {
@@ -41,6 +42,8 @@ const { values: opt } = parseArgs({
     'port-from': { type: 'string', default: '47400' },
     json: { type: 'string' },
     table: { type: 'string', multiple: true },
+    /** With --table: read the serve process's request times from each run's log folder when missing. */
+    'server-times': { type: 'boolean', default: false },
   },
 });
 
@@ -48,6 +51,7 @@ if (opt.table) {
   const runs = await Promise.all(
     opt.table.map(async (f) => JSON.parse(await fs.readFile(f, 'utf8')) as CrowdResult),
   );
+  if (opt['server-times']) for (const r of runs) r.serverReads ??= serverTimes(r.logDir);
   process.stdout.write(`${sideBySide(runs)}\n`);
   process.exit(0);
 }
@@ -179,6 +183,7 @@ const result: CrowdResult = summarize({
 });
 await db.close();
 await c.close();
+result.serverReads = serverTimes(logDir);
 process.stdout.write(
   `${sideBySide([result])}\n\n${timeline(samples)}\n\nTop statements (pg_stat_statements):\n`,
 );
