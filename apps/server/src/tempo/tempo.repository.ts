@@ -67,12 +67,9 @@ export function createTempoRepository(db: Db) {
     },
 
     /**
-     * Takes one call slot of a service (GCRA): allowed when the service is not cooling down and its
-     * theoretical arrival time is at most `burstMs` ahead of `now`. Atomic across processes.
-     */
-    /**
-     * Takes the next call slot of a service (GCRA, shared by every process): now when the burst allows,
-     * else reserved up to `maxWaitMs` ahead, so a caller that must wait waits for its own slot and does not
+     * Takes the next call slot of a service (GCRA, atomic across processes): now when the service is not
+     * cooling down and its theoretical arrival time is at most `burstMs` ahead of `now`, else reserved up
+     * to `maxWaitMs` ahead, so a caller that must wait waits for its own slot and does not
      * ask again (many waiters asking again at the same instant made one row every process fought for: the
      * crowd benchmark, issue 27). Refused during a cooldown or when the next slot is further ahead.
      */
