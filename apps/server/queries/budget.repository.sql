@@ -205,7 +205,7 @@ select
   ) as learned_rate
 from
   t;
--- params: ["spotify-client-id","2026-01-05T09:59:29.750Z",4]
+-- params: ["spotify-client-id","2026-01-05T09:59:29.750Z",6]
 select
   "spotify_call_slots"."at" as at
 from

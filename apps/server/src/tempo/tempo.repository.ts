@@ -20,8 +20,11 @@ export interface TempoRow extends CachedTempo {
   spotifyId: string | null;
 }
 
-/** What a pacing request got: a slot now, or the time the service can be called again. */
-export type SlotAnswer = { ok: true } | { ok: false; retryAt: Date; reason: string };
+/**
+ * What a pacing request got: a slot (now, or reserved for `at`, at most the asked wait ahead), or the time
+ * the service can be called again.
+ */
+export type SlotAnswer = { ok: true; at?: Date } | { ok: false; retryAt: Date; reason: string };
 
 export function createTempoRepository(db: Db) {
   return {
@@ -64,21 +67,36 @@ export function createTempoRepository(db: Db) {
     },
 
     /**
-     * Takes one call slot of a service (GCRA): allowed when the service is not cooling down and its
-     * theoretical arrival time is at most `burstMs` ahead of `now`. Atomic across processes.
+     * Takes the next call slot of a service (GCRA, atomic across processes): now when the service is not
+     * cooling down and its theoretical arrival time is at most `burstMs` ahead of `now`, else reserved up
+     * to `maxWaitMs` ahead, so a caller that must wait waits for its own slot and does not
+     * ask again (many waiters asking again at the same instant made one row every process fought for: the
+     * crowd benchmark, issue 27). Refused during a cooldown or when the next slot is further ahead.
      */
-    async takeSlot(service: string, now: Date, intervalMs: number, burstMs: number): Promise<SlotAnswer> {
+    async takeSlot(
+      service: string,
+      now: Date,
+      intervalMs: number,
+      burstMs: number,
+      maxWaitMs = 0,
+    ): Promise<SlotAnswer> {
       const interval = `${Math.max(1, Math.round(intervalMs))} milliseconds`;
-      const taken = await db.execute<{ next_at: Date }>(sql`
+      const at = now.toISOString();
+      const taken = await db.execute<{ next_at: Date | string }>(sql`
         insert into ${tempoServiceLimits} as l (service, next_at)
-        values (${service}, ${now.toISOString()}::timestamptz + ${interval}::interval)
+        values (${service}, ${at}::timestamptz + ${interval}::interval)
         on conflict (service) do update
-          set next_at = greatest(l.next_at, ${now.toISOString()}::timestamptz) + ${interval}::interval
-          where (l.cooldown_until is null or l.cooldown_until <= ${now.toISOString()}::timestamptz)
-            and greatest(l.next_at, ${now.toISOString()}::timestamptz)
-                <= ${now.toISOString()}::timestamptz + ${`${Math.round(burstMs)} milliseconds`}::interval
+          set next_at = greatest(l.next_at, ${at}::timestamptz) + ${interval}::interval
+          where (l.cooldown_until is null or l.cooldown_until <= ${at}::timestamptz)
+            and greatest(l.next_at, ${at}::timestamptz)
+                <= ${at}::timestamptz + ${`${Math.round(burstMs + Math.max(0, maxWaitMs))} milliseconds`}::interval
         returning l.next_at`);
-      if (taken.rows.length > 0) return { ok: true };
+      const got = taken.rows[0];
+      if (got) {
+        // The slot's moment: the new next_at less this call's interval and the burst, not before now.
+        const slotAt = new Date(got.next_at).getTime() - Math.max(1, Math.round(intervalMs)) - burstMs;
+        return slotAt > now.getTime() ? { ok: true, at: new Date(slotAt) } : { ok: true };
+      }
       const [row] = await db
         .select()
         .from(tempoServiceLimits)

@@ -45,6 +45,8 @@ export interface ClusterOptions {
   env?: Record<string, string>;
   /** Where each process's output goes (default: a temporary folder, kept when a test fails). */
   logDir?: string;
+  /** Take the ports (PostgreSQL, sandbox, serve) from here upward, the first free ones, instead of any. */
+  portFrom?: number;
 }
 
 export interface Cluster {
@@ -64,11 +66,11 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
+export async function freePort(port = 0): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
     s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
+    s.listen(port, '127.0.0.1', () => {
       const a = s.address();
       s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
     });
@@ -113,9 +115,21 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
   const logDir = o.logDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'pacebeat-scaleout-')));
   await fs.chmod(logDir, 0o755); // the postgres OS user (when we run as root) must reach its folder
   const silent = pino({ level: 'silent' });
+  let nextPort = o.portFrom;
+  const port = async (): Promise<number> => {
+    if (nextPort === undefined) return freePort();
+    for (let p = nextPort; p < nextPort + 1000; p++) {
+      const got = await freePort(p).catch(() => 0);
+      if (got) {
+        nextPort = p + 1;
+        return got;
+      }
+    }
+    throw new Error(`no free port from ${nextPort}`);
+  };
 
   // PostgreSQL: its own server process, on a port that stays the same across restarts.
-  const pgPort = await freePort();
+  const pgPort = await port();
   const pgDir = path.join(logDir, 'pg');
   let pg: EmbeddedPostgres = await startEmbeddedPostgres(pgDir, silent, { port: pgPort });
   const databaseUrl = pg.url;
@@ -124,14 +138,21 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
   const adminToken = randomBytes(18).toString('base64url');
   const sandbox = spawn(
     process.execPath,
-    [SANDBOX_CLI, '--port', '0', '--admin-token', adminToken, ...(o.sandboxArgs ?? [])],
+    [
+      SANDBOX_CLI,
+      '--port',
+      String(o.portFrom === undefined ? 0 : await port()),
+      '--admin-token',
+      adminToken,
+      ...(o.sandboxArgs ?? []),
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   sandbox.stderr?.pipe(createWriteStream(path.join(logDir, 'sandbox.err')));
   const first = await waitForLine(sandbox, /simulated music world\) on http/, 60_000, 'sandbox');
   const sandboxUrl = /on (http:\/\/\S+),/.exec(first)![1]!;
 
-  const appPort = await freePort();
+  const appPort = await port();
   const appUrl = `http://127.0.0.1:${appPort}`;
   const env: Record<string, string> = {
     PATH: process.env['PATH'] ?? '',

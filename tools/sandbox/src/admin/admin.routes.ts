@@ -31,6 +31,9 @@ export function registerAdminRoutes(app: FastifyInstance, _ctx: Ctx, admin: Admi
 
   app.get('/world', async () => admin.world());
   app.get('/users', async () => admin.users());
+  app.post('/crowd', async (req, reply) =>
+    reply.code(201).send(admin.createCrowd(b(req) as unknown as Parameters<Admin['createCrowd']>[0])),
+  );
   app.get('/users/:id', async (req) => admin.user(p(req)['id'] as string));
   app.post('/users', async (req, reply) =>
     reply.code(201).send(admin.createUser(b(req) as Parameters<Admin['createUser']>[0])),

@@ -9,6 +9,7 @@ import { quotaKey } from '../spotify/route.ts';
 import { DEFAULT_DAILY_QUOTA, mergeTempoErrors } from '../config.ts';
 import type { Playlist, User } from '../world/library.ts';
 import type { UserSpec } from '../world/sizes.ts';
+import type { CrowdOptions } from '../world/crowd.ts';
 import { score, type ScoreRequest } from './scoring.ts';
 import { AdminError } from './errors.ts';
 import { createChanges } from './changes.ts';
@@ -91,6 +92,16 @@ export function createAdmin(ctx: Ctx, initial: SandboxConfig) {
         .map(userSummary),
     user: (id: string) => userSummary(userOf(id)),
     createUser: (spec: Partial<UserSpec> & { username: string }) => userSummary(w().createUser(spec)),
+    /** N users whose libraries share artists by Zipf's law (world/crowd.ts): their ids. */
+    createCrowd: (o: CrowdOptions) => {
+      if (!Number.isInteger(o.count) || o.count < 1 || o.count > 100_000)
+        throw new AdminError(400, 'count must be a whole number from 1 to 100000');
+      return {
+        ids: w()
+          .createCrowd(o)
+          .map((u) => u.id),
+      };
+    },
     /** The user the consent page preselects (undefined: the first user not yet connected to the app). */
     setLoginUser: (userId: string | undefined) => {
       if (userId !== undefined) userOf(userId);

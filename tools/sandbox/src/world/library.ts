@@ -148,7 +148,7 @@ export class LibraryFactory {
 
   fillLibrary(user: User, spec: UserSpec, playlists: Playlist[]): number[] {
     const rng = new Rng(this.seed, 'library', spec.username);
-    const fav = this.favourites(rng, spec.favouriteArtists);
+    const fav = spec.favourites ? [...spec.favourites] : this.favourites(rng, spec.favouriteArtists);
     if (fav.length === 0) return fav;
     if (spec.boxSetFan) this.followBoxSetArtist(fav, spec.followedArtists);
     const seen = new Set<number>();

@@ -15,6 +15,8 @@ export interface UserSpec {
   followedArtists: number;
   /** How many artists the user's taste draws from. */
   favouriteArtists: number;
+  /** These artists (indices, most liked first) instead of ones drawn by popularity (a crowd's, crowd.ts). */
+  favourites?: number[];
   registered: boolean;
   product: 'premium' | 'free';
   /** Owns a collaborative playlist that this user (a username) collaborates on and follows. */

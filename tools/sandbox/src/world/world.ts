@@ -1,5 +1,6 @@
 // The world: an immutable catalog plus users, libraries and playlists that change while it runs.
 import { Catalog } from './catalog.ts';
+import { crowdTastes, type CrowdOptions } from './crowd.ts';
 import { IdCodec } from './ids.ts';
 import { LibraryFactory, type Playlist, type PlaylistEntry, type User } from './library.ts';
 import { Rng, hash32 } from './rng.ts';
@@ -104,6 +105,19 @@ export class World {
     this.users.push(user);
     this.usersById.set(user.id, user);
     return user;
+  }
+
+  /** Creates a crowd of users whose favourite artists follow Zipf's law (crowd.ts; admin API). */
+  createCrowd(o: CrowdOptions): User[] {
+    return crowdTastes(this.catalog, this.seed, o).map(({ username, favourites }) =>
+      this.createUser({
+        username,
+        liked: o.liked ?? 30,
+        followedArtists: Math.min(o.followedArtists ?? 3, favourites.length),
+        favouriteArtists: favourites.length,
+        favourites,
+      }),
+    );
   }
 
   /** Creates a user with a generated library (admin API). */

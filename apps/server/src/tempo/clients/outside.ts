@@ -21,7 +21,14 @@ export type Outcome<T> =
   | { kind: 'failed'; reason: string };
 
 export interface Pacer {
-  takeSlot(service: string, now: Date, intervalMs: number, burstMs: number): Promise<SlotAnswer>;
+  /** A slot now or reserved for `at` (at most `maxWaitMs` ahead), or refused (tempo.repository.ts). */
+  takeSlot(
+    service: string,
+    now: Date,
+    intervalMs: number,
+    burstMs: number,
+    maxWaitMs?: number,
+  ): Promise<SlotAnswer>;
   setCooldown(service: string, until: Date, reason: string): Promise<void>;
 }
 
@@ -70,18 +77,17 @@ export function createServiceCaller(deps: ServiceCallerDeps) {
   const svc = deps.service;
   const pacerKey = deps.pacerKey ?? svc;
 
-  /** Waits for this process's turn; a long wait (or a cooldown) defers instead. */
+  /**
+   * Takes a slot, reserved up to maxWaitMs ahead, and waits for it: one statement per call however many
+   * lookups wait (they no longer wake together and ask again). A longer wait, or a cooldown, defers.
+   */
   async function slot(): Promise<Outcome<void>> {
-    for (;;) {
-      const t = now();
-      const s = await deps.pacer.takeSlot(pacerKey, t, intervalMs, burstMs);
-      if (s.ok) return ok(undefined);
-      const wait = s.retryAt.getTime() - t.getTime();
-      if (s.reason !== 'pacing' || wait > maxWaitMs) {
-        return { kind: 'deferred', retryAt: s.retryAt, reason: `${svc}: ${s.reason}` };
-      }
-      await sleep(Math.max(5, wait));
-    }
+    const t = now();
+    const s = await deps.pacer.takeSlot(pacerKey, t, intervalMs, burstMs, maxWaitMs);
+    if (!s.ok) return { kind: 'deferred', retryAt: s.retryAt, reason: `${svc}: ${s.reason}` };
+    const wait = (s.at?.getTime() ?? 0) - t.getTime();
+    if (wait > 0) await sleep(wait);
+    return ok(undefined);
   }
 
   async function cooldown(ms: number, reason: string): Promise<Outcome<never>> {

@@ -1,0 +1,60 @@
+// Many tempo lookups waiting for one outside service, on the real test PostgreSQL (issue 27): each call
+// takes one pacing statement. Before, every waiter slept until the next free slot, all woke together and
+// asked again, one won: a statement per waiter per slot on the one row every process shares (the crowd
+// benchmark: 26,041 such statements in 5 minutes for 10 runners, 15 ms each, the top of pg_stat_statements).
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { testDb } from '../../../test/db.ts';
+import { createTempoRepository } from '../tempo.repository.ts';
+import { createServiceCaller, type Pacer } from './outside.ts';
+
+const t = testDb();
+afterAll(() => t.close());
+const repo = createTempoRepository(t.db);
+
+describe('waiting for a paced service', () => {
+  it('takes one pacing statement per call, however many wait, and keeps the pace', async () => {
+    let statements = 0;
+    const pacer: Pacer = {
+      takeSlot: (...args) => {
+        statements++;
+        return repo.takeSlot(...args);
+      },
+      setCooldown: (...args) => repo.setCooldown(...args),
+    };
+    const sent: number[] = [];
+    const caller = createServiceCaller({
+      service: 'deezer',
+      pacerKey: `deezer-${randomUUID()}`,
+      pacer,
+      ratePerSecond: 20,
+      timeoutMs: 5000,
+      fetch: async () => {
+        sent.push(Date.now());
+        return new Response('{}');
+      },
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => caller.getText(`http://deezer.test/track/${i}`)),
+    );
+    expect(answers.every((a) => a.kind === 'ok')).toBe(true);
+    expect(sent).toHaveLength(12);
+    expect(statements).toBe(12);
+    // Still paced: at 20 a second with a burst of 250 ms, the twelfth call goes (12 - 1) × 50 - 250 ms after
+    // the first at the earliest (less a little for the clocks of Node and PostgreSQL).
+    expect(Math.max(...sent) - Math.min(...sent)).toBeGreaterThanOrEqual(11 * 50 - 250 - 30);
+  });
+
+  it('reserves at most the allowed wait ahead; a caller beyond it is deferred', async () => {
+    const svc = `previews-${randomUUID()}`;
+    const now = new Date('2026-11-27T10:00:00.000Z');
+    // 1 a second, burst 1 s, wait up to 3 s: two now, then slots at +1, +2 and +3 s, then refused.
+    const answers = [];
+    for (let i = 0; i < 6; i++) answers.push(await repo.takeSlot(svc, now, 1000, 1000, 3000));
+    expect(answers.slice(0, 2)).toEqual([{ ok: true }, { ok: true }]);
+    expect(answers.slice(2, 5).map((a) => (a.ok && a.at ? a.at.getTime() - now.getTime() : null))).toEqual([
+      1000, 2000, 3000,
+    ]);
+    expect(answers[5]).toEqual({ ok: false, retryAt: new Date(now.getTime() + 4000), reason: 'pacing' });
+  });
+});

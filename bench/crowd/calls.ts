@@ -1,0 +1,66 @@
+// Spotify Web API calls as the simulated Spotify logged them (its request log, read over its admin API
+// before the log's ring drops them): when, with whose token, and how many were refused (429).
+export interface CallLog {
+  /** Web API calls by Spotify user: when each was made, ms since the start. */
+  byUser: Map<string, number[]>;
+  total: number;
+  refused429: number;
+  /** Calls per outside service (spotify-api, deezer, reccobeats, previews, …). */
+  byService: Map<string, number>;
+  /** Web API calls by method and route pattern. */
+  byRoute: Map<string, number>;
+}
+
+interface Logged {
+  seq: number;
+  /** The sandbox's clock (real time here), ms since the epoch. */
+  at: number;
+  service: string;
+  status: number;
+  method: string;
+  route: string;
+  userId?: string;
+}
+
+export function callHarvester(admin: <T>(m: string, r: string) => Promise<T>, t0: number) {
+  const log: CallLog = {
+    byUser: new Map(),
+    total: 0,
+    refused429: 0,
+    byService: new Map(),
+    byRoute: new Map(),
+  };
+  let since = 0;
+  let busy = false;
+  const harvest = async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      const entries = await admin<Logged[]>('GET', `/requests?since=${since}`);
+      for (const e of entries) {
+        if (e.seq <= since) continue;
+        since = Math.max(since, e.seq);
+        log.byService.set(e.service, (log.byService.get(e.service) ?? 0) + 1);
+        if (e.service !== 'spotify-api') continue;
+        log.total++;
+        const route = `${e.method} ${e.route.replace('/spotify/api/v1', '')}`;
+        log.byRoute.set(route, (log.byRoute.get(route) ?? 0) + 1);
+        if (e.status === 429) log.refused429++;
+        if (!e.userId) continue;
+        let list = log.byUser.get(e.userId);
+        if (!list) log.byUser.set(e.userId, (list = []));
+        list.push(e.at - t0);
+      }
+    } finally {
+      busy = false;
+    }
+  };
+  const timer = setInterval(() => void harvest().catch(() => undefined), 2000);
+  return {
+    log,
+    async stop() {
+      clearInterval(timer);
+      await harvest();
+    },
+  };
+}

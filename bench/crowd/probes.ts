@@ -1,0 +1,89 @@
+// What the crowd benchmark samples from outside the product while the storm runs: each job queue's
+// backlog (pg-boss's table), tempo lookups resolved (the shared tempo cache), PostgreSQL's connections, and
+// the resident memory of every process (/proc). At the end: the database's size and the five most
+// expensive statements (pg_stat_statements, which the benchmark's own PostgreSQL preloads).
+import fs from 'node:fs';
+import pg from 'pg';
+
+export interface Sample {
+  /** Seconds since the start. */
+  s: number;
+  /** Jobs waiting (created or retry) and running (active), by queue. */
+  queued: Record<string, number>;
+  active: Record<string, number>;
+  /** Recordings with a tempo (bpm known) and all rows of the tempo cache. */
+  tempoKnown: number;
+  tempoRows: number;
+  connections: number;
+  /** Resident memory in MB, by process name. */
+  rssMb: Record<string, number>;
+}
+
+export function rssMb(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function probe(adminUrl: string) {
+  const pool = new pg.Pool({ connectionString: adminUrl, max: 1 });
+  return {
+    async sample(s: number, pids: Record<string, number | undefined>): Promise<Sample> {
+      const jobs = await pool.query<{ name: string; state: string; n: string }>(
+        `select name, state, count(*) n from pgboss.job where state in ('created','retry','active') group by 1, 2`,
+      );
+      const queued: Record<string, number> = {};
+      const active: Record<string, number> = {};
+      for (const r of jobs.rows) {
+        const into = r.state === 'active' ? active : queued;
+        into[r.name] = (into[r.name] ?? 0) + Number(r.n);
+      }
+      const tempo = await pool.query<{ known: string; rows: string }>(
+        `select count(*) filter (where bpm is not null) known, count(*) rows from tempo_recordings`,
+      );
+      const conn = await pool.query<{ n: string }>(
+        `select count(*) n from pg_stat_activity where datname = current_database()`,
+      );
+      const rss: Record<string, number> = {};
+      for (const [name, pid] of Object.entries(pids)) {
+        const mb = rssMb(pid);
+        if (mb !== undefined) rss[name] = mb;
+      }
+      return {
+        s,
+        queued,
+        active,
+        tempoKnown: Number(tempo.rows[0]!.known),
+        tempoRows: Number(tempo.rows[0]!.rows),
+        connections: Number(conn.rows[0]!.n),
+        rssMb: rss,
+      };
+    },
+    async dbSizeMb(): Promise<number> {
+      const r = await pool.query<{ b: string }>(`select pg_database_size(current_database()) b`);
+      return Number(r.rows[0]!.b) / 1024 / 1024;
+    },
+    /** The five statements that took the most time in all, with their calls and mean time. */
+    async topStatements(): Promise<Array<{ query: string; calls: number; totalMs: number; meanMs: number }>> {
+      const r = await pool.query<{ query: string; calls: string; total: number; mean: number }>(
+        `select query, calls, total_exec_time total, mean_exec_time mean from pg_stat_statements
+          where dbid = (select oid from pg_database where datname = current_database())
+          order by total_exec_time desc limit 5`,
+      );
+      return r.rows.map((x) => ({
+        query: x.query.replace(/\s+/g, ' ').slice(0, 160),
+        calls: Number(x.calls),
+        totalMs: Math.round(x.total),
+        meanMs: Math.round(x.mean * 100) / 100,
+      }));
+    },
+    async resetStatements(): Promise<void> {
+      await pool.query('select pg_stat_statements_reset()');
+    },
+    close: () => pool.end(),
+  };
+}

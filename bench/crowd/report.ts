@@ -1,0 +1,206 @@
+// The crowd benchmark's figures: one result per run (kept with --json), printed as one column per size
+// (`--table A.json --table B.json …`), and the queues' backlog over time.
+import type { CallLog } from './calls.ts';
+import type { Sample } from './probes.ts';
+import type { Read, Route, RunnerRecord } from './runner.ts';
+import type { ServerTimes } from './server-times.ts';
+import { fmt, percentile, table } from './stats.ts';
+
+export interface CrowdResult {
+  runners: number;
+  commit: string;
+  options: Record<string, unknown>;
+  seconds: number;
+  connected: number;
+  connectErrors: string[];
+  /** Seconds from connect to the first FIRST_N placed tracks (runners who got there), and how many did. */
+  firstN: { p50?: number; p95?: number; p99?: number; reached: number };
+  firstLink: { p50?: number; p95?: number; reached: number };
+  calls: {
+    total: number;
+    perRunner: number;
+    refused429: number;
+    /** Mean Web API calls with a runner's token in the first `windowS` after their connect. */
+    firstTenth: number;
+    lastTenth: number;
+    windowS: number;
+    byService: Record<string, number>;
+    byRoute: Record<string, number>;
+  };
+  tempo: { resolvedPerHour: number; known: number; rows: number };
+  /** The largest backlog (created + retry) each queue had, and what was left at the end. */
+  backlog: { peak: Record<string, number>; end: Record<string, number> };
+  reads: Record<Route | 'all', { n: number; p50?: number; p99?: number; max?: number; errors: number }>;
+  /** The same reads as the serve process timed them (its log). */
+  serverReads?: ServerTimes;
+  postgres: { mb: number; mbPerRunner: number; maxConnections: number };
+  top: Array<{ query: string; calls: number; totalMs: number; meanMs: number }>;
+  rssMaxMb: Record<string, number>;
+  logDir: string;
+}
+
+export interface RunData {
+  runners: number;
+  commit: string;
+  options: Record<string, unknown>;
+  stormMs: number;
+  settleMs: number;
+  records: RunnerRecord[];
+  reads: Read[];
+  calls: CallLog;
+  samples: Sample[];
+  dbMb: number;
+  emptyDbMb: number;
+  top: CrowdResult['top'];
+  seconds: number;
+  logDir: string;
+}
+
+const s = (ms: number | undefined) => (ms === undefined ? undefined : ms / 1000);
+
+function meanCalls(d: RunData, recs: RunnerRecord[], windowMs: number): number {
+  const got = recs.filter((r) => r.connectedAt !== undefined);
+  if (got.length === 0) return NaN;
+  const total = got.reduce((n, r) => {
+    const times = d.calls.byUser.get(r.spotifyUser) ?? [];
+    return n + times.filter((t) => t >= r.connectedAt! - 60_000 && t <= r.connectedAt! + windowMs).length;
+  }, 0);
+  return total / got.length;
+}
+
+export function summarize(d: RunData): CrowdResult {
+  const con = d.records.filter((r) => r.connectedAt !== undefined);
+  const firstN = con.flatMap((r) => (r.firstNMs === undefined ? [] : [r.firstNMs]));
+  const links = con.flatMap((r) => (r.firstLinkMs === undefined ? [] : [r.firstLinkMs]));
+  const tenth = Math.max(1, Math.round(d.runners / 10));
+  const byArrival = [...d.records].sort((a, b) => a.arrival - b.arrival);
+  const reads = {} as CrowdResult['reads'];
+  for (const route of ['whoami', 'targets', 'sources', 'all'] as const) {
+    const rs = route === 'all' ? d.reads : d.reads.filter((r) => r.route === route);
+    const ok = rs.filter((r) => r.ok).map((r) => r.ms);
+    reads[route] = {
+      n: rs.length,
+      p50: percentile(ok, 50),
+      p99: percentile(ok, 99),
+      max: percentile(ok, 100),
+      errors: rs.length - ok.length,
+    };
+  }
+  const peak: Record<string, number> = {};
+  for (const x of d.samples)
+    for (const [q, n] of Object.entries(x.queued)) peak[q] = Math.max(peak[q] ?? 0, n);
+  const rssMaxMb: Record<string, number> = {};
+  for (const x of d.samples)
+    for (const [p, mb] of Object.entries(x.rssMb)) rssMaxMb[p] = Math.max(rssMaxMb[p] ?? 0, mb);
+  const a = d.samples[0];
+  const z = d.samples[d.samples.length - 1];
+  const hours = a && z && z.s > a.s ? (z.s - a.s) / 3600 : NaN;
+  return {
+    runners: d.runners,
+    commit: d.commit,
+    options: d.options,
+    seconds: d.seconds,
+    connected: con.length,
+    connectErrors: d.records.flatMap((r) => (r.connectError ? [`${r.spotifyUser}: ${r.connectError}`] : [])),
+    firstN: {
+      p50: s(percentile(firstN, 50)),
+      p95: s(percentile(firstN, 95)),
+      p99: s(percentile(firstN, 99)),
+      reached: firstN.length,
+    },
+    firstLink: { p50: s(percentile(links, 50)), p95: s(percentile(links, 95)), reached: links.length },
+    calls: {
+      total: d.calls.total,
+      perRunner: d.calls.total / d.runners,
+      refused429: d.calls.refused429,
+      firstTenth: meanCalls(d, byArrival.slice(0, tenth), d.settleMs),
+      lastTenth: meanCalls(d, byArrival.slice(-tenth), d.settleMs),
+      windowS: d.settleMs / 1000,
+      byService: Object.fromEntries(d.calls.byService),
+      byRoute: Object.fromEntries([...d.calls.byRoute].sort((x, y) => y[1] - x[1])),
+    },
+    tempo: {
+      resolvedPerHour: a && z ? (z.tempoKnown - a.tempoKnown) / hours : NaN,
+      known: z?.tempoKnown ?? 0,
+      rows: z?.tempoRows ?? 0,
+    },
+    backlog: { peak, end: z?.queued ?? {} },
+    reads,
+    postgres: {
+      mb: d.dbMb,
+      mbPerRunner: (d.dbMb - d.emptyDbMb) / d.runners,
+      maxConnections: Math.max(0, ...d.samples.map((x) => x.connections)),
+    },
+    top: d.top,
+    rssMaxMb,
+    logDir: d.logDir,
+  };
+}
+
+/** One column per run, a row per figure. */
+export function sideBySide(runs: CrowdResult[]): string {
+  const queues = [...new Set(runs.flatMap((r) => Object.keys(r.backlog.peak)))].sort();
+  const procs = [...new Set(runs.flatMap((r) => Object.keys(r.rssMaxMb)))].sort();
+  const row = (name: string, f: (r: CrowdResult) => string) => [name, ...runs.map(f)];
+  const rows = [
+    row('commit', (r) => r.commit ?? '-'),
+    row('runners connected (errors)', (r) => `${r.connected} (${r.connectErrors.length})`),
+    row(
+      'storm / pages open after, min',
+      (r) => `${r.options['storm-minutes']} / ${r.options['settle-minutes']}`,
+    ),
+    row('connect → 50 placed p50 / p95 / p99 s', (r) =>
+      [r.firstN.p50, r.firstN.p95, r.firstN.p99].map((v) => fmt(v)).join(' / '),
+    ),
+    row('runners with 50 placed', (r) => `${r.firstN.reached}/${r.connected}`),
+    row(
+      'connect → first playlist link p50 / p95 s',
+      (r) => `${fmt(r.firstLink.p50)} / ${fmt(r.firstLink.p95)}`,
+    ),
+    row('Spotify Web API calls (429)', (r) => `${r.calls.total} (${r.calls.refused429})`),
+    row('calls per runner', (r) => fmt(r.calls.perRunner, 1)),
+    row(
+      'calls first tenth → last tenth (window)',
+      (r) => `${fmt(r.calls.firstTenth, 1)} → ${fmt(r.calls.lastTenth, 1)} (${r.calls.windowS} s)`,
+    ),
+    row('last tenth / first tenth', (r) => fmt((100 * r.calls.lastTenth) / r.calls.firstTenth, 0, ' %')),
+    row('tempo lookups resolved per hour', (r) => fmt(r.tempo.resolvedPerHour)),
+    row('recordings with a tempo / rows', (r) => `${r.tempo.known} / ${r.tempo.rows}`),
+    ...queues.map((q) =>
+      row(`backlog ${q}: peak / end`, (r) => `${r.backlog.peak[q] ?? 0} / ${r.backlog.end[q] ?? 0}`),
+    ),
+    ...(['whoami', 'targets', 'sources', 'all'] as const).map((k) =>
+      row(
+        `read ${k}: p50 / p99 / max ms (errors)`,
+        (r) =>
+          `${fmt(r.reads[k].p50, 1)} / ${fmt(r.reads[k].p99, 1)} / ${fmt(r.reads[k].max)} (${r.reads[k].errors})`,
+      ),
+    ),
+    ...(['whoami', 'targets', 'sources'] as const).map((k) =>
+      row(`read ${k} in serve: p50 / p99 / max ms`, (r) => {
+        const t = r.serverReads?.[k];
+        return t ? `${fmt(t.p50)} / ${fmt(t.p99)} / ${fmt(t.max)}` : '-';
+      }),
+    ),
+    row('status reads', (r) => String(r.reads.all.n)),
+    row('PostgreSQL MB (per runner)', (r) => `${fmt(r.postgres.mb)} (${fmt(r.postgres.mbPerRunner, 2)})`),
+    row('PostgreSQL connections, max', (r) => String(r.postgres.maxConnections)),
+    ...procs.map((p) => row(`RSS ${p}, max MB`, (r) => fmt(r.rssMaxMb[p]))),
+  ];
+  return table(['figure', ...runs.map((r) => `${r.runners} runners`)], rows);
+}
+
+/** The queues' backlog and the tempo cache, about once a minute. */
+export function timeline(samples: Sample[]): string {
+  const queues = [...new Set(samples.flatMap((x) => Object.keys(x.queued)))].sort();
+  const picked = samples.filter((x, i) => i === samples.length - 1 || i % 6 === 0);
+  return table(
+    ['min', ...queues.map((q) => `${q} queued (active)`), 'tempo known', 'connections'],
+    picked.map((x) => [
+      (x.s / 60).toFixed(1),
+      ...queues.map((q) => `${x.queued[q] ?? 0} (${x.active[q] ?? 0})`),
+      String(x.tempoKnown),
+      String(x.connections),
+    ]),
+  );
+}

@@ -1,0 +1,196 @@
+// A thousand runners (issue 27): how Pacebeat's cost grows with the crowd, on an extended-quota
+// installation. The scale-out shape (1 `serve` + 3 `work` processes on one PostgreSQL, the cluster of
+// apps/server/test/scaleout), one simulated world in extended-quota semantics shared by all (no daily
+// quota, its rolling rate limit), a crowd whose libraries share artists by Zipf's law, arriving as a storm,
+// each connecting and keeping the status page open. Prints figures; it does not pass or fail.
+//
+//   node bench/crowd/run.ts --runners 100 [--storm-minutes 10] [--settle-minutes 5] [--liked 20]
+//     [--followed 3] [--favourites 8] [--preview-rate 1] [--json FILE]
+//   node bench/crowd/run.ts --table A.json --table B.json …   (sizes side by side)
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import pg from 'pg';
+import { freePort, startCluster } from '@pacebeat/server/test/scaleout/cluster.ts';
+import { startEmbeddedPostgres } from '@pacebeat/server/src/db/embedded.ts';
+import { AppClient } from '../lifecycle/app-client.ts';
+import { describeTree } from '../lifecycle/snapshot.ts';
+import { callHarvester } from './calls.ts';
+import { probe, type Sample } from './probes.ts';
+import { summarize, sideBySide, timeline, type CrowdResult } from './report.ts';
+import { runnerLife, type Read, type RunnerRecord } from './runner.ts';
+import { serverTimes } from './server-times.ts';
+
+const { values: opt } = parseArgs({
+  options: {
+    runners: { type: 'string', default: '10' },
+    /** The storm: a tenth of the runners in the first minute, the rest over this many minutes (an hour, compressed). */
+    'storm-minutes': { type: 'string', default: '10' },
+    /** Minutes the status pages stay open after the last arrival. */
+    'settle-minutes': { type: 'string', default: '5' },
+    liked: { type: 'string', default: '20' },
+    followed: { type: 'string', default: '3' },
+    favourites: { type: 'string', default: '8' },
+    size: { type: 'string', default: 'default' },
+    seed: { type: 'string', default: '20261127' },
+    /** Preview downloads per second for the audio estimator, all processes together (product default 8). */
+    'preview-rate': { type: 'string', default: '1' },
+    works: { type: 'string', default: '3' },
+    /** PostgreSQL, the sandbox and the serve process take the first free ports from here. */
+    'port-from': { type: 'string', default: '47400' },
+    json: { type: 'string' },
+    table: { type: 'string', multiple: true },
+    /** With --table: read the serve process's request times from each run's log folder when missing. */
+    'server-times': { type: 'boolean', default: false },
+  },
+});
+
+if (opt.table) {
+  const runs = await Promise.all(
+    opt.table.map(async (f) => JSON.parse(await fs.readFile(f, 'utf8')) as CrowdResult),
+  );
+  if (opt['server-times']) for (const r of runs) r.serverReads ??= serverTimes(r.logDir);
+  process.stdout.write(`${sideBySide(runs)}\n`);
+  process.exit(0);
+}
+
+const N = Number(opt.runners);
+// The product measured: the tree as the processes start (others may commit while a run goes on).
+const COMMIT = describeTree(path.resolve(import.meta.dirname, '../..'));
+const STORM_MS = Number(opt['storm-minutes']) * 60_000;
+const SETTLE_MS = Number(opt['settle-minutes']) * 60_000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const t0 = Date.now();
+const say = (s: string) =>
+  process.stderr.write(`[${((Date.now() - t0) / 1000).toFixed(0).padStart(5)} s] ${s}\n`);
+
+// PostgreSQL with pg_stat_statements preloaded: initialised and configured first, then the cluster starts
+// the same data folder (its `<logDir>/pg`).
+const logDir = await fs.mkdtemp(path.join(os.tmpdir(), 'pacebeat-crowd-'));
+await fs.chmod(logDir, 0o755);
+const PORT_FROM = Number(opt['port-from']);
+const first = await startEmbeddedPostgres(path.join(logDir, 'pg'), pino({ level: 'silent' }), {
+  port: await freePort(PORT_FROM),
+});
+const setup = new pg.Client({ connectionString: first.adminUrl });
+await setup.connect();
+await setup.query(`alter system set shared_preload_libraries = 'pg_stat_statements'`);
+await setup.end();
+await first.stop();
+
+const env: Record<string, string> = {
+  // Extended quota: no daily quota; the rolling rate limit stays at the product's default.
+  SPOTIFY_DAILY_QUOTA: 'unlimited',
+  // The audio estimator's share, turned down for 2 cores (product default 8 previews a second).
+  PREVIEW_RATE_PER_SECOND: opt['preview-rate'],
+  // Every runner signs up and connects from the benchmark's one address.
+  SIGNUP_MAX_PER_ADDRESS: '1000000',
+  CONNECT_MAX_PER_ADDRESS: '1000000',
+};
+const c = await startCluster({
+  works: Number(opt.works),
+  logDir,
+  portFrom: PORT_FROM,
+  sandboxArgs: ['--extended-quota', '--size', opt.size, '--seed', opt.seed, '--transient-failures', '0.005'],
+  env,
+});
+const adminUrl = new URL(first.adminUrl);
+adminUrl.port = new URL(c.databaseUrl).port;
+const db = probe(adminUrl.toString());
+{
+  const ext = new pg.Client({ connectionString: adminUrl.toString() });
+  await ext.connect();
+  await ext.query('create extension if not exists pg_stat_statements');
+  await ext.end();
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => void c.close().finally(() => process.exit(130)));
+say(`cluster up: serve ${c.appUrl}, ${c.works.length} work, sandbox ${c.sandboxUrl}, logs ${logDir}`);
+
+const { ids } = await c.admin<{ ids: string[] }>('POST', '/crowd', {
+  count: N,
+  prefix: 'runner',
+  liked: Number(opt.liked),
+  followedArtists: Number(opt.followed),
+  favouriteArtists: Number(opt.favourites),
+});
+const firstTenth = Math.max(1, Math.round(N / 10));
+const records: RunnerRecord[] = ids.map((spotifyUser, i) => ({
+  spotifyUser,
+  arrival:
+    i < firstTenth
+      ? (60_000 * i) / firstTenth
+      : 60_000 + (STORM_MS * (i - firstTenth)) / Math.max(1, N - firstTenth),
+  placed: 0,
+}));
+const emptyDbMb = await db.dbSizeMb();
+await db.resetStatements();
+
+const start = Date.now();
+const reads: Read[] = [];
+const app = new AppClient(c.appUrl);
+let over = false;
+const calls = callHarvester(c.admin, start);
+const samples: Sample[] = [];
+const pids = () => ({
+  serve: c.serve.pid(),
+  ...Object.fromEntries(c.works.map((w) => [w.name, w.pid()])),
+});
+const sampler = setInterval(() => {
+  void db
+    .sample((Date.now() - start) / 1000, pids())
+    .then((s) => samples.push(s))
+    .catch((err: unknown) => say(`sample failed: ${String(err)}`));
+}, 10_000);
+const lives = records.map((r) => runnerLife({ app, t0: start, reads, done: () => over }, r));
+const endAt = start + 60_000 + STORM_MS + SETTLE_MS;
+say(
+  `${N} runners: a tenth in the first minute, the rest over ${STORM_MS / 60_000} min; pages open until +${(endAt - start) / 60_000} min`,
+);
+while (Date.now() < endAt) {
+  await sleep(Math.min(60_000, endAt - Date.now()));
+  const connected = records.filter((r) => r.connectedAt !== undefined).length;
+  const reached = records.filter((r) => r.firstNMs !== undefined).length;
+  const last = samples[samples.length - 1];
+  say(
+    `connected ${connected}/${N}, ${reached} with 50 placed; Spotify calls ${calls.log.total} (429: ${calls.log.refused429}); ` +
+      `queued ${JSON.stringify(last?.queued ?? {})}; tempo known ${last?.tempoKnown ?? '-'}`,
+  );
+}
+over = true;
+await Promise.all(lives);
+clearInterval(sampler);
+await calls.stop();
+samples.push(await db.sample((Date.now() - start) / 1000, pids()));
+
+const result: CrowdResult = summarize({
+  runners: N,
+  commit: COMMIT,
+  options: { ...opt, table: undefined },
+  stormMs: STORM_MS,
+  settleMs: SETTLE_MS,
+  records,
+  reads,
+  calls: calls.log,
+  samples,
+  dbMb: await db.dbSizeMb(),
+  emptyDbMb,
+  top: await db.topStatements(),
+  seconds: (Date.now() - start) / 1000,
+  logDir,
+});
+await db.close();
+await c.close();
+result.serverReads = serverTimes(logDir);
+process.stdout.write(
+  `${sideBySide([result])}\n\n${timeline(samples)}\n\nTop statements (pg_stat_statements):\n`,
+);
+for (const t of result.top)
+  process.stdout.write(`  ${t.totalMs} ms in ${t.calls} calls (mean ${t.meanMs} ms): ${t.query}\n`);
+process.stdout.write(`Web API calls by route: ${JSON.stringify(result.calls.byRoute)}\n`);
+process.stdout.write(`Calls by service: ${JSON.stringify(result.calls.byService)}\n`);
+for (const e of result.connectErrors) process.stdout.write(`connect error: ${e}\n`);
+if (opt.json) await fs.writeFile(opt.json, JSON.stringify(result, null, 1));
+say(`done; logs in ${logDir}`);
