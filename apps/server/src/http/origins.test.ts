@@ -16,7 +16,15 @@ describe('appOrigins', () => {
     });
     const local = appOrigins(loadConfig({}));
     expect(local.linkOrigin).toBe('http://127.0.0.1:8080');
-    expect(local.allowedHosts).toEqual(['127.0.0.1:8080', 'localhost:8080', '[::1]:8080']);
+    // Listening on 127.0.0.1 only: [::1] is refused there, so it is not one of the app's addresses.
+    expect(local.allowedHosts).toEqual(['127.0.0.1:8080', 'localhost:8080']);
+    expect(appOrigins(loadConfig({ HOST: '::1' })).allowedHosts).toEqual(['[::1]:8080', 'localhost:8080']);
+    // localhost: Fastify listens on every address the name resolves to.
+    expect(appOrigins(loadConfig({ HOST: 'localhost' })).allowedHosts).toEqual([
+      'localhost:8080',
+      '127.0.0.1:8080',
+      '[::1]:8080',
+    ]);
     expect(appOrigins(loadConfig({ HOST: '192.0.2.10', PORT: '9000' })).allowedHosts).toEqual([
       '192.0.2.10:9000',
     ]);
@@ -37,7 +45,8 @@ describe('localhost and Spotify', () => {
   it('sends a localhost page to a loopback address the app answers at, preferring the one it came in on', () => {
     const local = appOrigins(loadConfig({}));
     expect(localhostRedirect(local, 'localhost:8080')).toBe('http://127.0.0.1:8080');
-    expect(localhostRedirect(local, 'localhost:8080', '::1')).toBe('http://[::1]:8080');
+    const both = appOrigins(loadConfig({ HOST: 'localhost' }));
+    expect(localhostRedirect(both, 'localhost:8080', '::1')).toBe('http://[::1]:8080');
     expect(localhostRedirect(local, 'localhost:8080', '::ffff:127.0.0.1')).toBe('http://127.0.0.1:8080');
     expect(localhostRedirect(local, '127.0.0.1:8080')).toBeUndefined();
     // Listening on ::1 alone: to [::1], not to 127.0.0.1 where nothing listens.

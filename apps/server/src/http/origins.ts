@@ -30,6 +30,19 @@ const bracket = (host: string) => (host.includes(':') && !host.startsWith('[') ?
 const originOf = (scheme: string, host: string, port: number) =>
   new URL(`${scheme}://${bracket(host)}:${port}`).origin;
 
+/**
+ * The loopback names a server listening on `host` answers at: `localhost` resolves to every loopback
+ * address, and Fastify listens on each of them; a loopback IP answers at itself and at `localhost` (a
+ * browser tries localhost's other addresses in turn), never at the other IP family's address, where
+ * nothing listens.
+ */
+function loopbackAliases(host: string): string[] {
+  const h = bracket(host.toLowerCase());
+  if (h === 'localhost') return LOOPBACK;
+  if (h === '[::1]' || h.startsWith('127.')) return [h, 'localhost'];
+  return [];
+}
+
 export class OriginSettingsError extends Error {}
 
 /**
@@ -49,9 +62,7 @@ export function appOrigins(s: {
     own.push(new URL(s.PUBLIC_URL).origin);
   } else if (!WILDCARD_HOSTS.has(s.HOST)) {
     own.push(originOf('http', s.HOST, s.PORT));
-    if (LOOPBACK.includes(bracket(s.HOST.toLowerCase())) || s.HOST.startsWith('127.')) {
-      for (const h of LOOPBACK) own.push(originOf('http', h, s.PORT));
-    }
+    for (const h of loopbackAliases(s.HOST)) own.push(originOf('http', h, s.PORT));
   }
   const allowedOrigins = [...new Set([...own, ...extra])];
   const linkOrigin = allowedOrigins[0];
