@@ -55,6 +55,26 @@ export function tempoText(t: Pick<TrackRow, 'bpm' | 'fold'>): string {
   return bpm;
 }
 
+/**
+ * The fix-tempo dialog's "Now" line. With a correction it leads: a placed track keeps the tempo it was
+ * placed with until the runner asks to move it, so its row's `bpm` may still be the sources' value.
+ */
+export function currentTempoText(
+  t: Pick<TrackRow, 'bpm' | 'fold' | 'source' | 'confidence' | 'corrected_bpm' | 'resolver_bpm'>,
+): string {
+  if (t.corrected_bpm === null) {
+    const source = sourceText(t);
+    return `Now: ${tempoText(t)}${source ? ` ${source}` : ''}.`;
+  }
+  const said = t.resolver_bpm !== null ? `; the sources said ${bpmText(t.resolver_bpm)} BPM` : '';
+  const placed =
+    t.bpm !== null && t.bpm !== t.corrected_bpm
+      ? `; this playlist still has it at ${bpmText(t.bpm)} BPM, where it was placed`
+      : '';
+  const now = t.bpm === t.corrected_bpm ? tempoText(t) : `${bpmText(t.corrected_bpm)} BPM`;
+  return `Now: ${now} from your correction${said}${placed}.`;
+}
+
 /** "from ReccoBeats (85 %)", "from your correction", or null. */
 export function sourceText(t: Pick<TrackRow, 'source' | 'confidence'>): string | null {
   if (!t.source) return null;

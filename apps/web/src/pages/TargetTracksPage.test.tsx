@@ -177,6 +177,19 @@ describe('a target’s page', () => {
     );
   });
 
+  it('reopened after a correction, the dialog says the corrected tempo, not the one it was placed with', async () => {
+    const corrected = track({ bpm: 170.8, fold: null, resolver_bpm: 170.8, corrected_bpm: 120 });
+    const { fake } = api({ tracks: (list) => reply(list, [corrected]) });
+    renderApp('/targets/t1', fake);
+    const row = await screen.findByTestId('track-row');
+    fireEvent.click(within(row).getByRole('button', { name: 'Fix tempo' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(/Now:/).textContent).toBe(
+      'Now: 120 BPM from your correction; the sources said 170.8 BPM; this playlist still has it at 170.8 BPM, where it was placed.',
+    );
+    expect((within(dialog).getByLabelText(/BPM/) as HTMLInputElement).value).toBe('120');
+  });
+
   it('offers no change in sudo mode (read-only)', async () => {
     const { fake, calls } = api({ sudo: 'ria@example.com' });
     renderApp('/targets/t1?sudo=ria@example.com', fake);

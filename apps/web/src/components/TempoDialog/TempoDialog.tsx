@@ -14,7 +14,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type KeyboardEvent } from 'react';
 import { choiceCalls, useCorrectTempo, useUndoCorrection } from '../../choices/choices-queries.ts';
-import { bpmText, sourceText, tempoText } from '../../choices/choices-texts.ts';
+import { bpmText, currentTempoText } from '../../choices/choices-texts.ts';
 import { addTap, bpmFromTaps, MIN_TAPS } from '../../choices/tap-tempo.ts';
 import { useConfirmChoice } from '../../choices/UndoSnackbar.tsx';
 import { useSession } from '../../session/session-context.ts';
@@ -82,7 +82,6 @@ export function TempoDialog({ track, onClose }: { track: TrackRow; onClose: () =
     e.preventDefault();
     if (!e.repeat) tap();
   }
-  const source = sourceText(track);
   const error = correct.error ?? undo.error;
 
   return (
@@ -100,12 +99,7 @@ export function TempoDialog({ track, onClose }: { track: TrackRow; onClose: () =
       <DialogContent>
         <Stack spacing={2}>
           <Typography variant="body2" color="text.secondary">
-            Now: {tempoText(track)}
-            {source ? ` ${source}` : ''}
-            {track.corrected_bpm !== null && track.resolver_bpm !== null
-              ? `; the sources said ${bpmText(track.resolver_bpm)} BPM`
-              : ''}
-            .
+            {currentTempoText(track)}
           </Typography>
           <Player track={track} />
           <Box
