@@ -178,6 +178,28 @@ describe('the signed-in status page: tables (spec §2)', () => {
     expect(alert.compareDocumentPosition(table) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
+  it('beside a disabled service’s alert, says nothing of waits that will not end by themselves', async () => {
+    const until = Math.floor(Date.now() / 1000) + 6 * 3600;
+    const waiting = source({ progress: { ...source().progress, state: 'waiting', resumes_at: until } });
+    const { api } = statusApi({
+      whoami: () =>
+        jsonReply(
+          200,
+          whoamiReply({
+            disabled: [{ service: 'spotify', reason: 'Access was revoked' }],
+            waits: { until, for: 'share' },
+          }),
+        ),
+      sources: () => jsonReply(200, sourcesReply([waiting])),
+    });
+    renderApp('/', api);
+    await screen.findByRole('table', { name: 'Sources' });
+    expect(screen.getByRole('alert').textContent).toContain('Access was revoked');
+    expect(screen.queryByText(/Nothing to do on your side/)).toBeNull();
+    expect(screen.queryByRole('status', { name: 'Spotify paused' })).toBeNull();
+    expect(screen.queryByRole('status', { name: "Spotify's daily limit" })).toBeNull();
+  });
+
   it('shows a card per row on a phone, so nothing scrolls sideways', async () => {
     vi.stubGlobal('matchMedia', (query: string) => ({
       matches: /max-width:\s*599\.95px/.test(query),

@@ -9,10 +9,11 @@ import { formatTime } from '../../status/status-format.ts';
  * runner's own fair share of the day that is used (issue 24), says so.
  */
 export function SpotifyPausedNotice() {
-  const { services } = useSession();
+  const { services, disabled_services } = useSession();
   const spotify = services['spotify'];
   const resumes = spotify?.work_resumes_at;
-  if (!resumes) return null;
+  // A disabled connection resumes nothing by itself: its red alert says what to do instead.
+  if (!resumes || disabled_services.some((d) => d.service === 'spotify')) return null;
   const when = formatTime(resumes);
   return (
     <Alert severity="warning" variant="outlined" sx={{ mb: 3 }} role="status" aria-label="Spotify paused">
@@ -32,8 +33,10 @@ const CATALOG_KINDS: ReadonlyArray<Source['kind']> = ['followed_artists', 'artis
  * why, until when, and what goes on meanwhile. From the sources' own waits (`progress.resumes_at`).
  */
 export function DailyLimitNotice({ sources }: { sources: Source[] }) {
+  const { disabled_services } = useSession();
   const text = dailyLimitText(sources);
-  if (!text) return null;
+  // "Nothing to do on your side" would contradict the red alert of a disabled (revoked) connection.
+  if (!text || disabled_services.some((d) => d.service === 'spotify')) return null;
   return (
     <Alert severity="info" role="status" aria-label="Spotify's daily limit">
       <AlertTitle>Spotify&apos;s daily limit reached</AlertTitle>
