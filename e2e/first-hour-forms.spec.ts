@@ -1,5 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
-import { connectThroughConsent, newSpotifyUser, scrollsSideways, signUpByApi, WIDTHS } from './support.ts';
+import {
+  connectThroughConsent,
+  cutLabels,
+  newSpotifyUser,
+  scrollsSideways,
+  signUpByApi,
+  WIDTHS,
+} from './support.ts';
 
 // Issue 23, "Messages and forms", in the browser: the pace dialog's refusal is a sentence under the field
 // it concerns and in view (at a desktop's and a phone's width), a joined emoji is a name, a double click
@@ -33,6 +40,9 @@ for (const { name, viewport } of WIDTHS) {
       test.setTimeout(90_000);
       await pacesPage(page);
       const dialog = await openAdd(page);
+      // Every label whole, at a phone's width too (side by side, "Shortest (minutes)" was cut).
+      await expect(dialog.getByLabel('Shortest (minutes)')).toBeVisible();
+      expect(await cutLabels(dialog)).toEqual([]);
       const nameField = dialog.getByLabel('Name');
       await nameField.fill('Pacebeat 150–160 BPM'); // a default pace's name: the server refuses it
       await dialog.getByLabel('Lowest BPM').fill('150');

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { sandboxPortOf } from './server.ts';
 
 // Shared steps of the status-page and walk-through tests (demo mode: the simulated Spotify in-process).
@@ -69,5 +69,13 @@ export async function connectThroughConsent(page: Page, spotifyUser: string) {
 }
 
 /** True when the page is wider than the window (it would scroll sideways). */
+/** The texts of the form labels inside `scope` that their box cuts short (an ellipsis shows instead). */
+export const cutLabels = (scope: Locator) =>
+  scope
+    .locator('label')
+    .evaluateAll((labels) =>
+      labels.filter((l) => l.scrollWidth > l.clientWidth + 1).map((l) => l.textContent),
+    );
+
 export const scrollsSideways = (page: Page) =>
   page.evaluate('document.documentElement.scrollWidth > window.innerWidth + 1') as Promise<boolean>;

@@ -270,7 +270,8 @@ export function TargetDialog(props: TargetDialogProps) {
             control={<Switch checked={likedOnly} onChange={(e) => setLikedOnly(e.target.checked)} />}
             label="Only songs from Liked Songs"
           />
-          <Stack direction="row" spacing={2}>
+          {/* One above the other on a phone: side by side, each label was cut to "Shortest (mi". */}
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
             <TextField
               label="Shortest (minutes)"
               value={shortest}
