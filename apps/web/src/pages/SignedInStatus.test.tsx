@@ -200,6 +200,21 @@ describe('the signed-in status page: tables (spec §2)', () => {
     expect(screen.queryByRole('status', { name: "Spotify's daily limit" })).toBeNull();
   });
 
+  it('when the runner’s own share of the day is used, says so, and not that Spotify’s limit is reached', async () => {
+    const until = Math.floor(Date.now() / 1000) + 6 * 3600;
+    const waiting = source({ progress: { ...source().progress, state: 'waiting', resumes_at: until } });
+    const { api } = statusApi({
+      whoami: () => jsonReply(200, whoamiReply({ waits: { until, for: 'share' } })),
+      sources: () => jsonReply(200, sourcesReply([waiting])),
+    });
+    renderApp('/', api);
+    const paused = await screen.findByRole('status', { name: 'Spotify paused' });
+    expect(paused.textContent).toContain("Your share of today's Spotify calls is used");
+    await screen.findByRole('table', { name: 'Sources' });
+    expect(screen.queryByText(/daily limit reached/)).toBeNull();
+    expect(screen.queryByRole('status', { name: "Spotify's daily limit" })).toBeNull();
+  });
+
   it('shows a card per row on a phone, so nothing scrolls sideways', async () => {
     vi.stubGlobal('matchMedia', (query: string) => ({
       matches: /max-width:\s*599\.95px/.test(query),

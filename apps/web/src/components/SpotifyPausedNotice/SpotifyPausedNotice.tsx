@@ -33,10 +33,13 @@ const CATALOG_KINDS: ReadonlyArray<Source['kind']> = ['followed_artists', 'artis
  * why, until when, and what goes on meanwhile. From the sources' own waits (`progress.resumes_at`).
  */
 export function DailyLimitNotice({ sources }: { sources: Source[] }) {
-  const { disabled_services } = useSession();
+  const { disabled_services, services } = useSession();
   const text = dailyLimitText(sources);
   // "Nothing to do on your side" would contradict the red alert of a disabled (revoked) connection.
   if (!text || disabled_services.some((d) => d.service === 'spotify')) return null;
+  // The runner's own share of the day is used, not Spotify's limit: the paused notice says so, and that
+  // their playlist updates wait too (they stop before the share's last calls), which this text would deny.
+  if (services['spotify']?.work_waits_for === 'share') return null;
   return (
     <Alert severity="info" role="status" aria-label="Spotify's daily limit">
       <AlertTitle>Spotify&apos;s daily limit reached</AlertTitle>
