@@ -22,7 +22,7 @@ const entry = (userKey: string) => ({
   priority: 'interactive' as const,
 });
 
-function services(limits: BudgetLimits) {
+function services(limits: BudgetLimits, sourceResumesAt: Date | null = null) {
   const connect = createSpotifyConnectService({
     budget,
     app: async () => ({ clientId: 'x', accountsUrl: 'http://localhost', demo: true, limits }),
@@ -32,7 +32,7 @@ function services(limits: BudgetLimits) {
     repo: {
       requestRescan: async () => true,
       refreshSource: async () => true,
-      getSource: async () => undefined,
+      getSource: async () => ({ enabled: true, resumesAt: sourceResumesAt }),
     },
     histogram: { tempoCounts: async () => ({ byBpm: [], withoutTempo: 0 }) },
     wake: async () => undefined,
@@ -67,6 +67,24 @@ describe('refresh now and the daily limit', () => {
     expect((await refresh.refresh(other, {}, { timeZone: 'UTC' })).message).toBe(
       'Queued: the rescan starts now.',
     );
+  });
+
+  it('one source whose own wait ends later than the share’s is still said to wait for the runner’s share', async () => {
+    const limits: BudgetLimits = { key: randomUUID(), ratePer30s: null, dailyQuota: 20 };
+    const later = new Date(Date.now() + 30 * 3600_000);
+    const { connect, refresh } = services(limits, later);
+    const [busy, other] = [await connectedRunner(t.db), await connectedRunner(t.db)];
+    expect((await budget.reserve(limits, 'interactive', entry(other))).granted).toBe(true);
+    for (let i = 0; i < 8; i++)
+      expect((await budget.reserve(limits, 'interactive', entry(busy))).granted).toBe(true);
+    expect((await connect.workWait('library_scan', busy))?.reason).toBe('share');
+    const answer = await refresh.refresh(
+      busy,
+      { kind: 'liked_songs', source_id: 'liked' },
+      { timeZone: 'UTC' },
+    );
+    expect(answer.message).toContain("Your share of today's Spotify calls is used");
+    expect(answer.runs_at).toBe(Math.ceil(later.getTime() / 1000));
   });
 
   it('when Spotify’s whole day is spent, every runner is told when the rescan starts', async () => {

@@ -55,7 +55,8 @@ export function createRefreshService(deps: RefreshServiceDeps) {
       const when = formatLocalTime(new Date(at), o.timeZone);
       const waits = at > now() + 5_000;
       const message = waits
-        ? paused?.reason === 'share' && paused.until.getTime() >= at
+        ? // The runner's share is used: a source's own later wait is that share's too (its scan met it).
+          paused?.reason === 'share'
           ? `Queued. Your share of today's Spotify calls is used (the runners here share Spotify's daily limit), so the rescan starts at ${when}.`
           : `Queued. Spotify's limit on Pacebeat's calls is reached for now, so the rescan starts at ${when}.`
         : queued
