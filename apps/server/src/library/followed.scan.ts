@@ -17,7 +17,8 @@ export async function followedStep(c: ScanContext, userId: string, s: SourceRow)
     ? { mode: fresh ? 'check' : 'full', after: null, pass: s.pass + 1, position: 0 }
     : (s.cursor as unknown as FollowedCursor);
   const page = await c
-    .api({ userId, purpose: 'scan:followed', priority: 'library_scan' })
+    // The first read since the runner connected is not held by their share of the day.
+    .api({ userId, purpose: 'scan:followed', priority: 'library_scan', firstRead: cur.pass === 1 })
     .followedArtists(cur.after ?? undefined, PAGE);
   const artists = page.items.map((a) => ({ id: a.id, name: (a.name ?? '').slice(0, 500) }));
   const end = page.next === null || page.after === null || page.pageSize === 0;

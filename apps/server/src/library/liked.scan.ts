@@ -14,11 +14,13 @@ export async function likedStep(c: ScanContext, userId: string, s: SourceRow): P
     ? { mode: fullDue ? 'full' : 'new', offset: 0, pass: fullDue ? s.pass + 1 : s.pass }
     : (s.cursor as unknown as LikedCursor);
   const firstEver = cur.mode === 'full' && cur.pass === 1 && cur.offset < c.settings.interactivePages * PAGE;
+  // The first full pass since the runner connected (again) is not held by their share of the day.
+  const firstRead = cur.mode === 'full' && cur.pass === 1;
   const page = await c
     .api(
       firstEver
-        ? { userId, purpose: 'scan:liked-first', priority: 'interactive' }
-        : { userId, purpose: 'scan:liked', priority: 'library_scan' },
+        ? { userId, purpose: 'scan:liked-first', priority: 'interactive', firstRead }
+        : { userId, purpose: 'scan:liked', priority: 'library_scan', firstRead },
     )
     .savedTracks(cur.offset, PAGE);
 

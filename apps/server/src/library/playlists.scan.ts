@@ -22,7 +22,7 @@ export async function discoveryStep(c: ScanContext, user: LibraryUserRow): Promi
   const page = await c
     .api(
       user.discoveredAt === null
-        ? { userId, purpose: 'scan:discovery-first', priority: 'interactive' }
+        ? { userId, purpose: 'scan:discovery-first', priority: 'interactive', firstRead: true }
         : { userId, purpose: 'scan:discovery', priority: 'library_scan' },
     )
     .myPlaylists(offset, PAGE);
@@ -72,7 +72,8 @@ export async function playlistStep(c: ScanContext, userId: string, s: SourceRow)
   let page;
   try {
     page = await c
-      .api({ userId, purpose: 'scan:playlist', priority: 'library_scan' })
+      // A playlist's first read (after a connect, or a new playlist) is not held by the runner's share.
+      .api({ userId, purpose: 'scan:playlist', priority: 'library_scan', firstRead: cur.pass === 1 })
       .playlistTracks(s.sourceId, cur.offset, PAGE);
   } catch (err) {
     // Any 403 means "not yours to read" (Spotify's wording varies); 404: deleted since discovery.

@@ -225,5 +225,30 @@ describe('call budget', () => {
         reason: 'share',
       });
     });
+
+    it('the first read of a reconnected runner’s own library goes beyond their share, never beyond the day', async () => {
+      const limits: BudgetLimits = { key: randomUUID(), ratePer30s: null, dailyQuota: 100 };
+      const [runner, other] = [await connectedRunner(), await connectedRunner()];
+      expect((await b.reserve(limits, 'interactive', entry(other))).granted).toBe(true);
+      expect(await spend(limits, runner, 'interactive')).toBe(45); // two runners today: 45 each
+      await processA.db.execute(sql`delete from spotify_accounts where user_id = ${runner}`);
+      await addRunner(processA.db, runner);
+      // Their share is spent: a later scan waits, the first read of their library does not,
+      expect(await a.reserve(limits, 'library_scan', entry(runner))).toMatchObject({
+        granted: false,
+        reason: 'share',
+      });
+      let n = 0;
+      while (
+        (await (n % 2 ? a : b).reserve(limits, 'library_scan', entry(runner), { beyondShare: true })).granted
+      )
+        n++;
+      // up to the installation's day, with the scans' ceiling (80 of 100; 46 were spent).
+      expect(n).toBe(80 - 46);
+      expect(await a.reserve(limits, 'library_scan', entry(runner), { beyondShare: true })).toMatchObject({
+        granted: false,
+        reason: 'quota',
+      });
+    });
   });
 });

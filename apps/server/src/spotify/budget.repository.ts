@@ -51,6 +51,17 @@ export interface LedgerEntry {
   priority: Priority;
 }
 
+/**
+ * A call outside the runner's own share of the day: the first read of their own library after a connect
+ * (Liked Songs, their playlists, followed artists; never the catalogs). A runner who reconnects the same
+ * day has often used their share already, and their library is what they wait for. It stays under the
+ * installation's day (with the priorities' ceilings) and the rate; it is bounded by the library's size
+ * (one call per 50 songs, playlists or artists), so the other runners' shares keep all but that.
+ */
+export interface ReserveOptions {
+  beyondShare?: boolean;
+}
+
 /** The ledger key of calls made for users who have since disconnected. */
 export const LEDGER_GONE_KEY = 'gone';
 
@@ -103,6 +114,7 @@ export function createBudgetRepository(db: Db) {
     limits: BudgetLimits,
     priority: Priority,
     userKey: string,
+    opts: ReserveOptions = {},
   ): Promise<Reservation> {
     const rateMs = RATE_WINDOW_MS + RATE_SAFETY_MS;
     // One round trip for the clock, the cooldowns, the windows' counts and the runner's.
@@ -157,7 +169,10 @@ export function createBudgetRepository(db: Db) {
       // The runner's own fair share of the day, with their priorities inside it.
       {
         kind: 'share' as const,
-        limit: limits.dailyQuota === null ? null : runnerShare(limits.dailyQuota, Number(row.runners)),
+        limit:
+          limits.dailyQuota === null || opts.beyondShare
+            ? null
+            : runnerShare(limits.dailyQuota, Number(row.runners)),
         ms: DAILY_WINDOW_MS,
         used: Number(row.in_day_runner),
       },
@@ -191,14 +206,19 @@ export function createBudgetRepository(db: Db) {
      * the day allow it, and counts the call in the ledger in the same transaction. Otherwise says when to
      * try again.
      */
-    async reserve(limits: BudgetLimits, priority: Priority, entry: LedgerEntry): Promise<Reservation> {
+    async reserve(
+      limits: BudgetLimits,
+      priority: Priority,
+      entry: LedgerEntry,
+      opts: ReserveOptions = {},
+    ): Promise<Reservation> {
       return db.transaction(async (tx) => {
         // A slot lost in a crash costs nothing, so this transaction does not wait for the disk.
         await tx.execute(
           sql`select set_config('synchronous_commit', 'off', true),
                      pg_advisory_xact_lock(hashtextextended(${`spotify-budget:${limits.key}`}, 0))`,
         );
-        const verdict = await check(tx, limits, priority, entry.userKey);
+        const verdict = await check(tx, limits, priority, entry.userKey, opts);
         if (!verdict.granted) return verdict;
         const now = verdict.at;
         // The slot and the ledger count in one statement.

@@ -28,6 +28,8 @@ export interface CallContext {
   priority: Priority;
   /** Use this access token instead of the stored one (checking a token at connect): a 401 is final. */
   accessToken?: string;
+  /** The first read of the runner's own library since they connected: not held by their share of the day. */
+  firstRead?: boolean;
 }
 
 export interface SpotifyRequest {
@@ -128,7 +130,9 @@ export function createSpotifyClient(deps: SpotifyClientDeps) {
     let rejected: string | undefined;
     let refreshed = false;
     for (let attempt = 1; ; attempt++) {
-      const slot = await deps.budget.reserve(limits, ctx.priority, entry);
+      const slot = await deps.budget.reserve(limits, ctx.priority, entry, {
+        beyondShare: ctx.firstRead === true,
+      });
       if (!slot.granted) throw new SpotifyDeferredError(slot.reason, slot.retryAt);
       const token =
         ctx.accessToken ?? (await deps.tokens.getAccessToken(ctx.userId, rejected ? { rejected } : {}));

@@ -36,6 +36,9 @@ describe('DisconnectSpotifyPage', () => {
     };
     const { router } = renderApp('/disconnect/spotify', api);
     expect(await screen.findByText(T.disconnectExplanation)).toBeTruthy();
+    expect(screen.getByText(/Connecting again later reads your library anew/).textContent).toContain(
+      'may wait until tomorrow',
+    );
     fireEvent.click(screen.getByRole('button', { name: T.disconnectButton }));
     expect(await screen.findByText(T.disconnected)).toBeTruthy();
     expect(puts).toEqual(['/api/spotify/disconnect']);

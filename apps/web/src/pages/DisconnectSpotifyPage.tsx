@@ -63,6 +63,7 @@ export function DisconnectSpotifyPage() {
         <Stack spacing={3} sx={{ alignItems: 'flex-start' }}>
           <Typography variant="h1">{T.disconnectButton}</Typography>
           <Typography>{T.disconnectExplanation}</Typography>
+          <Typography color="text.secondary">{T.reconnectCost}</Typography>
           {sudo ? (
             <Link component={SudoLink} to="/">
               {T.sudoNote}

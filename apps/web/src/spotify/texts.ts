@@ -13,6 +13,9 @@ export const SPOTIFY_TEXTS = {
   proceed: 'Proceed',
   disconnectExplanation:
     'Disconnecting erases all data this service keeps about your Spotify account and stops all its activities. Nothing in Spotify itself is touched: the playlists it created remain in your account.',
+  /** Beyond the spec's text: what connecting again costs (docs/spotify.md, the runner's share). */
+  reconnectCost:
+    'Connecting again later reads your library anew: your Liked Songs, playlists and followed artists at once; your artists’ catalogs within your share of the day’s Spotify calls, which a disconnect does not reset, so on the same day they may wait until tomorrow. Your Pacebeat playlists are taken back as they are.',
   disconnectButton: 'Disconnect from Spotify',
   cancelDisconnect: 'Cancel disconnect',
   disconnecting: 'Processing disconnect request...',
