@@ -521,6 +521,38 @@ where
     and "playlist_target_tracks"."recording_key" in ($3)
   );
 
+-- PlaylistsRepository.recordAdopted
+-- params: ["3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d","isrc:USUM71703861","4uLU6hMCjMI75M1A2tKUQC","added",172,"2026-11-20T08:00:00.000Z"]
+insert into
+  "playlist_target_tracks" (
+    "target_id",
+    "recording_key",
+    "track_id",
+    "state",
+    "batch_id",
+    "seq",
+    "bpm",
+    "recorded_at",
+    "added_at",
+    "removed_at",
+    "remove_requested_at"
+  )
+values
+  (
+    $1,
+    $2,
+    $3,
+    $4,
+    default,
+    default,
+    $5,
+    default,
+    $6,
+    default,
+    default
+  )
+on conflict do nothing;
+
 -- PlaylistsRepository.recordPresent
 -- params: ["3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d","spotify:4uLU6hMCjMI75M1A2tKUQC","4uLU6hMCjMI75M1A2tKUQC","present"]
 insert into

@@ -632,6 +632,19 @@ export const REPOSITORIES = [
           [{ recordingKey: 'spotify:4uLU6hMCjMI75M1A2tKUQC', trackId: '4uLU6hMCjMI75M1A2tKUQC' }],
         ],
       },
+      recordAdopted: {
+        args: [
+          TARGET_ID,
+          [
+            {
+              recordingKey: 'isrc:USUM71703861',
+              trackId: '4uLU6hMCjMI75M1A2tKUQC',
+              bpm: 172,
+              addedAt: new Date('2026-11-20T08:00:00Z'),
+            },
+          ],
+        ],
+      },
     },
   }),
   repository({

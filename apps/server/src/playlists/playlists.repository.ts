@@ -348,6 +348,31 @@ export function createPlaylistsRepository(db: Db) {
     },
 
     /** Recordings found in the playlist that the target did not know: kept as `present`, never added. */
+    /**
+     * Songs found in a taken-back playlist (an earlier connection's) that Pacebeat would place there: its
+     * own again, placed with `bpm` when Spotify says they were added (else now). Never over a known row.
+     */
+    async recordAdopted(
+      targetId: string,
+      tracks: Array<{ recordingKey: string; trackId: string; bpm: number; addedAt?: Date | null }>,
+    ) {
+      for (const part of chunks(tracks)) {
+        await db
+          .insert(playlistTargetTracks)
+          .values(
+            part.map((t) => ({
+              targetId,
+              recordingKey: t.recordingKey,
+              trackId: t.trackId,
+              bpm: t.bpm,
+              state: 'added' as const,
+              addedAt: t.addedAt ?? sql`now()`,
+            })),
+          )
+          .onConflictDoNothing();
+      }
+    },
+
     async recordPresent(targetId: string, tracks: Array<{ recordingKey: string; trackId: string }>) {
       for (const part of chunks(tracks)) {
         await db

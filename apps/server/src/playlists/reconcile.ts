@@ -81,7 +81,29 @@ export async function reconcile(c: SyncContext, t: TargetRow, head?: Head): Prom
       .filter((x) => !knownKeys.has(x.recordingKey) && !knownIds.has(x.trackId))
       .map((x) => [x.recordingKey, x]),
   );
-  await c.repo.recordPresent(t.id, [...unseen.values()]);
+  // A playlist taken back from an earlier connection (nothing known of it yet): the songs in it that
+  // Pacebeat would place there are its own again (counted, fixable, excludable); the rest are the runner's.
+  const found = [...unseen.values()];
+  const adopting = rows.length === 0 && t.snapshotId === null && c.fitting !== undefined;
+  const fits = adopting
+    ? await c.fitting!(
+        t,
+        found.map((x) => x.recordingKey),
+      )
+    : new Map<string, number>();
+  const adopted = found.filter((x) => fits.has(x.recordingKey));
+  await c.repo.recordAdopted(
+    t.id,
+    adopted.map((x) => ({ ...x, bpm: fits.get(x.recordingKey)! })),
+  );
+  await c.repo.recordPresent(
+    t.id,
+    found
+      .filter((x) => !fits.has(x.recordingKey))
+      .map((x) => ({ recordingKey: x.recordingKey, trackId: x.trackId })),
+  );
+  if (adopting)
+    c.log.info({ target: t.id, adopted: adopted.length, found: found.length }, 'a taken-back playlist read');
   await c.repo.setSnapshot(t.id, h.snapshotId);
   if (gone.length > 0) c.log.info({ target: t.id, removed: gone.length }, 'the user removed tracks');
 }

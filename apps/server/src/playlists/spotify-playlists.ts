@@ -1,5 +1,5 @@
 // What the writer reads from Spotify about its playlists, on top of the typed Web API (spotify/api.ts).
-import { itemTrack, playlistTotal, type SpotifyApi, type TrackObject } from '../spotify/api.ts';
+import { itemEntry, playlistTotal, type SpotifyApi, type TrackObject } from '../spotify/api.ts';
 import { spotifyLink } from '@pacebeat/contract';
 import {
   SpotifyAccountDisabledError,
@@ -33,6 +33,8 @@ export interface OwnPlaylist {
 export interface PlacedTrack {
   recordingKey: string;
   trackId: string;
+  /** When it was added to the playlist, as Spotify says (null when it does not). */
+  addedAt?: Date | null;
 }
 
 const PAGE = 50;
@@ -41,10 +43,14 @@ const PAGE = 50;
 export const PLAYLIST_MAX_ITEMS = 10_000;
 
 // itemTrack() keeps only tracks with an id.
-const recordingOf = (t: TrackObject): PlacedTrack => ({
-  trackId: t.id as string,
-  recordingKey: tempoKey({ spotifyId: t.id as string, isrc: t.external_ids?.isrc ?? null }),
-});
+const recordingOf = ({ track: t, addedAt }: { track: TrackObject; addedAt: string | null }): PlacedTrack => {
+  const at = addedAt ? new Date(addedAt) : null;
+  return {
+    trackId: t.id as string,
+    recordingKey: tempoKey({ spotifyId: t.id as string, isrc: t.external_ids?.isrc ?? null }),
+    addedAt: at && !Number.isNaN(at.getTime()) ? at : null,
+  };
+};
 
 async function orGone<T>(playlistId: string, call: Promise<T>): Promise<T> {
   try {
@@ -83,7 +89,7 @@ export async function playlistHead(api: SpotifyApi, playlistId: string) {
     snapshotId: p.snapshot_id ?? null,
     total: playlistTotal(p),
     /** The first page as returned (all items when it holds `total` of them), tracks only. */
-    firstPage: first === null ? null : first.map(itemTrack).filter((t): t is TrackObject => t !== null),
+    firstPage: first === null ? null : first.flatMap((i) => itemEntry(i) ?? []),
     firstPageSize: first?.length ?? 0,
   };
 }
@@ -102,7 +108,7 @@ export async function readAllTracks(
   }
   while (offset < head.total) {
     const page = await orGone(playlistId, api.playlistTracks(playlistId, offset, PAGE));
-    out.push(...page.tracks.map(recordingOf));
+    out.push(...page.entries.map(recordingOf));
     if (page.pageSize === 0) break;
     offset += page.pageSize;
   }

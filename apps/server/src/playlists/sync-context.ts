@@ -6,7 +6,7 @@ import type { CallContext } from '../spotify/client.ts';
 import type { SpotifyApi } from '../spotify/api.ts';
 import { listOwnPlaylists, type OwnPlaylist } from './spotify-playlists.ts';
 import { MIN_CONFIDENCE } from './matching.ts';
-import type { PlaylistsRepository } from './playlists.repository.ts';
+import type { PlaylistsRepository, TargetRow } from './playlists.repository.ts';
 
 export type WriterRepo = Pick<
   PlaylistsRepository,
@@ -25,6 +25,7 @@ export type WriterRepo = Pick<
   | 'releaseBatch'
   | 'setStates'
   | 'recordPresent'
+  | 'recordAdopted'
   | 'removalRequests'
   | 'cancelRemovals'
   | 'markRemoving'
@@ -91,6 +92,11 @@ export function createSyncContext(o: {
   settings: WriterSettings;
   log: Logger;
   now: () => number;
+  /**
+   * The tempo each recording would be placed with in `t` now (the runner's choices, trusted tempos, its
+   * range), for those that fit: what a taken-back playlist's songs are adopted by (reconcile.ts).
+   */
+  fitting?: (t: TargetRow, recordingKeys: string[]) => Promise<Map<string, number>>;
 }) {
   let own: Promise<OwnPlaylist[]> | undefined;
   let followUpAt: number | null = null;
@@ -101,6 +107,7 @@ export function createSyncContext(o: {
     settings: o.settings,
     log: o.log,
     now: o.now,
+    fitting: o.fitting,
     api(purpose: SyncPurpose): SpotifyApi {
       let api = apis.get(purpose);
       if (!api) {

@@ -204,6 +204,55 @@ describe('connecting again', () => {
     expect(after.get(name)!.slice(before.get(name)!.length)).toEqual(fitting.slice(5, 8));
     for (const [n, ids] of after) if (n !== name) expect(ids).toEqual(before.get(n));
   });
+  it('after a reconnect, takes back the earlier playlists at once, and the songs it had placed are its own again', async () => {
+    const r = await ph.runner();
+    const fast = catalogTracksIn(ph, 171, 179, 8);
+    const slow = catalogTracksIn(ph, 140, 146, 2); // fits no default pace
+    await seedTrueTempos(ph, [...fast, ...slow], { byTrackId: true });
+    let shown: string[] = fast;
+    const writer = () =>
+      r.writer({
+        listMatchCandidates: async () => shown.map((id, rank) => catalogCandidate(ph, id, rank, false)),
+      });
+    await writer().sync(r.userId);
+    const before = ownPlaylists(r);
+    const name = [...before.keys()].find((n) => n.startsWith('Pacebeat 170'))!;
+    const placedBefore = before.get(name)!;
+    expect(placedBefore.length).toBeGreaterThan(0);
+    const t170 = (await ph.repo.listTargets(r.userId)).find((t) => t.minBpm === 170)!;
+    // The runner puts two songs of their own into it, which fit no pace of theirs.
+    const playlistId = t170.playlistId!;
+    const { access_token } = ph.h.sandbox.admin.connect({ userId: r.spotifyUserId });
+    const res = await fetch(`${ph.h.sandbox.baseUrls.spotifyApi}/playlists/${playlistId}/items`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ uris: slow.map((id) => `spotify:track:${id}`) }),
+    });
+    expect(res.status, await res.text()).toBe(201);
+
+    await r.p.connect.disconnect(r.userId);
+    const tokens = ph.h.sandbox.admin.connect({ userId: r.spotifyUserId });
+    await r.p.connect.connect(r.userId, { ...tokens, refresh_token: tokens.refresh_token! });
+    // The first run after the reconnect, before any new match: the playlists are taken back and read.
+    shown = [];
+    await writer().sync(r.userId);
+    const live = await ph.repo.listTargets(r.userId);
+    const taken = live.find((t) => t.playlistId === playlistId)!;
+    expect(taken.state).toBe('active');
+    const rows = await ph.repo.tracksOf(taken.id);
+    const byState = (s: string) =>
+      rows
+        .filter((x) => x.state === s)
+        .map((x) => x.trackId)
+        .sort();
+    expect(byState('added')).toEqual([...placedBefore].sort()); // placed, counted, fixable again
+    expect(byState('present')).toEqual([...slow].sort()); // the runner's own stay theirs
+    const stats = await ph.repo.statsOf([taken.id], new Date(Date.now() - 7 * 86_400_000));
+    expect(stats.get(taken.id)?.tracksAdded).toBe(placedBefore.length);
+    // Nothing was added in Spotify by taking it back.
+    expect(ownPlaylists(r).get(name)).toEqual([...placedBefore, ...slow]);
+  });
+
   it('takes back a renamed and a re-ranged playlist, drops the unused defaults, and places no song twice', async () => {
     const r = await ph.runner();
     const editor = createTargetEditor({ repo: ph.repo, trigger: async () => undefined });

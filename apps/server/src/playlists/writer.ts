@@ -11,9 +11,17 @@ import { SpotifyAccountDisabledError, SpotifyApiError, SpotifyNotConnectedError 
 import type { TempoRepository } from '../tempo/tempo.repository.ts';
 import { addBatch, ADD_BATCH } from './adds.ts';
 import type { ListMatchCandidates } from './candidates.ts';
-import { ensurePlaylist, settleCreation } from './creation.ts';
+import { ensurePlaylist, settleCreation, takeBackEarlier } from './creation.ts';
 import { syncDetails } from './details.ts';
-import { dueNow, fittingTracks, matchBpm, planAdds, type TempoFact } from './matching.ts';
+import {
+  dueNow,
+  EDGE_MARGIN,
+  fittingTracks,
+  matchBpm,
+  placeable,
+  planAdds,
+  type TempoFact,
+} from './matching.ts';
 import type { PlaylistsRepository, TargetRow } from './playlists.repository.ts';
 import { checkFollowed, ensureFresh, settlePending } from './reconcile.ts';
 import { NO_CHOICES, type LoadRunnerChoices } from './runner-choices.ts';
@@ -121,6 +129,18 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
         blocked.add(t.id);
     }
     if (stopped()) return counts;
+    // 1b. A runner's first run after a connect: the playlists of an earlier connection are taken back and
+    // read now (one call per 50 own playlists, then one per 50 songs of each), so the status page shows
+    // them, with the songs Pacebeat had placed, before the first new match; not at the first creation.
+    const first = await deps.repo.listTargets(userId);
+    if (
+      first.every((t) => t.playlistId === null && t.firstFillMatches === null) &&
+      (await takeBackEarlier(c))
+    )
+      for (const t of await deps.repo.listTargets(userId)) {
+        if (stopped()) return counts;
+        if (t.state === 'active' && t.snapshotId === null) await onTarget(c, t, () => ensureFresh(c, t));
+      }
     // 2. Playlists the user deleted or restored, now and then (settings.followCheckMs); see 3b.
     const { checked } = await checkFollowed(c, await deps.repo.listTargets(userId));
     // 3. New matches, appended in rank order, ≤ 100 per call (after the runner's edits, 3a).
@@ -205,6 +225,26 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
           settings,
           log: log.child({ userId }),
           now,
+          fitting: async (t, keys) => {
+            const [tempos, choices] = await Promise.all([
+              temposOf(keys),
+              deps.runnerChoices?.(userId) ?? NO_CHOICES,
+            ]);
+            const out = new Map<string, number>();
+            for (const recordingKey of keys) {
+              // Artist exclusions need the track's artists, which a playlist read does not give here; a
+              // disconnect erased the runner's choices anyway, so only a correction made since can apply.
+              const chosen = matchBpm(
+                { recordingKey, artistIds: [] },
+                tempos.get(recordingKey),
+                choices,
+                settings.minConfidence,
+              );
+              if (chosen && placeable(chosen.bpm, t.minBpm, t.maxBpm, chosen.corrected ? 0 : EDGE_MARGIN))
+                out.set(recordingKey, chosen.bpm);
+            }
+            return out;
+          },
         });
         const counts = await run(c, userId, stopping);
         await deps.repo.finishJob(userId);

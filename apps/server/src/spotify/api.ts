@@ -48,6 +48,7 @@ const Track = z.looseObject({
 });
 const PlaylistItem = z.looseObject({
   is_local: z.boolean().optional(),
+  added_at: z.string().nullable().optional(),
   item: Track.nullable().optional(),
   track: Track.nullable().optional(),
 });
@@ -100,6 +101,14 @@ export const AUDIO_FEATURES_MAX_IDS = 100;
 export type Me = z.infer<typeof Me> & Partial<S['PrivateUserObject']>;
 
 /** Reads a playlist item in either shape; null for local files, episodes and removed tracks. */
+/** A playlist item's track with the time it was added (ISO), or nothing when it is not a track. */
+export function itemEntry(
+  item: z.infer<typeof PlaylistItem>,
+): { track: TrackObject; addedAt: string | null } | null {
+  const track = itemTrack(item);
+  return track ? { track, addedAt: item.added_at ?? null } : null;
+}
+
 export function itemTrack(item: z.infer<typeof PlaylistItem>): TrackObject | null {
   if (item.is_local) return null;
   const t = item.item ?? item.track ?? null;
@@ -149,8 +158,11 @@ export function spotifyApi(client: SpotifyClient, ctx: CallContext) {
         }),
         PlaylistItem,
       );
+      const entries = page.items.flatMap((i) => itemEntry(i) ?? []);
       return {
-        tracks: page.items.map(itemTrack).filter((t): t is TrackObject => t !== null),
+        tracks: entries.map((e) => e.track),
+        /** The same tracks with the time each was added to the playlist. */
+        entries,
         pageSize: page.pageSize,
         skipped: page.skipped,
         total: page.total,
