@@ -46,7 +46,16 @@ export interface SpotifyConnectDeps {
     resumes: LiveCache<{ until: Date; reason: 'spotify' | 'share' } | null>;
   };
   now?: () => number;
+  /** Waits before a connect's `GET /me` tries again for a free slot (tests: recorded, not slept). */
+  sleep?: (ms: number) => Promise<void>;
 }
+
+/**
+ * How long a connect waits for a free call of Spotify's rate (the page says so meanwhile): a full 30 s
+ * window frees a slot within seconds, and a runner who just granted access is waiting, so answering 503
+ * would only make them start over. Longer waits (a 429's Retry-After, the daily quota) are answered.
+ */
+export const CONNECT_WAIT_MAX_MS = 12_000;
 
 /** Spotify's `GET /me` calls one user may spend on connecting per UTC day (a share of the shared budget). */
 export const CONNECT_CALLS_PER_USER_PER_DAY = 20;
@@ -59,6 +68,23 @@ export const ACCOUNT_TAKEN_MESSAGE =
 
 export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
   const now = deps.now ?? Date.now;
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+
+  /** Runs `call`, waiting for a free slot of Spotify's rate up to CONNECT_WAIT_MAX_MS in all. */
+  async function withSlot<T>(call: () => Promise<T>): Promise<T> {
+    let waited = 0;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await call();
+      } catch (err) {
+        if (!(err instanceof SpotifyDeferredError)) throw err;
+        const wait = Math.max(50, err.retryAt.getTime() - now());
+        if (waited + wait > CONNECT_WAIT_MAX_MS || attempt >= 10) throw err;
+        waited += wait;
+        await sleep(wait);
+      }
+    }
+  }
 
   async function musicAccountGone(userId: string) {
     for (const hook of deps.onMusicAccountGone ?? []) await hook(userId);
@@ -111,12 +137,13 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
       }
       let me;
       try {
-        me = await spotifyApi(deps.client, {
+        const api = spotifyApi(deps.client, {
           userId,
           purpose: 'connect',
           priority: 'interactive',
           accessToken: info.access_token,
-        }).me();
+        });
+        me = await withSlot(() => api.me());
       } catch (err) {
         if (err instanceof SpotifyApiError && (err.status === 400 || err.status === 401)) {
           throw badRequest('Spotify did not accept this token.', SPOTIFY_ERRORS.badToken);

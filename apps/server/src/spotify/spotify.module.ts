@@ -115,6 +115,7 @@ export function createSpotifyModule(db: Db, deps: SpotifyModuleDeps) {
     onMusicAccountGone: o.onMusicAccountGone,
     onConnected: o.onConnected,
     log: spotifyLog,
+    sleep: o.sleep,
     statusCache: o.changes && {
       accounts: createLiveCache({ feed: o.changes, maxAgeMs: CONNECT_STATUS_MAX_AGE_MS }),
       resumes: createLiveCache({ feed: o.changes, maxAgeMs: WORK_RESUMES_MAX_AGE_MS }),

@@ -1,7 +1,7 @@
 // The Spotify client, tokens and connect service against the simulated Spotify (in-process sandbox)
 // on the real test PostgreSQL. Separate Spotify modules stand for separate processes.
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { spotifyAccounts } from '../db/spotify.schema.ts';
 import {
@@ -10,6 +10,7 @@ import {
   SpotifyCapabilityMissingError,
   SpotifyDeferredError,
 } from './errors.ts';
+import { CONNECT_WAIT_MAX_MS } from './connect.service.ts';
 import { startHarness, type Harness } from './sandbox-harness.test-helper.ts';
 
 let h: Harness;
@@ -110,6 +111,37 @@ describe('connect', () => {
     const same = h.sandbox.admin.connect({ userId: other.id });
     await p.connect.connect(userId, { ...same, refresh_token: same.refresh_token! });
     expect(gone).toEqual([userId]);
+  });
+
+  it('a connect that finds Spotify’s rate window full waits for a free call and succeeds', async () => {
+    const budgetKey = `test-${randomUUID()}`;
+    const waits: number[] = [];
+    const p = h.process({
+      settings: { SPOTIFY_RATE_PER_30S: 4 },
+      budgetKey,
+      sleep: async (ms) => {
+        waits.push(ms);
+        await new Promise((r) => setTimeout(r, ms));
+      },
+    });
+    // Four calls 27 s ago fill the window for about 3 s more.
+    await h.db.db.execute(sql`
+      insert into spotify_call_slots (budget, at, priority, user_key)
+      select ${budgetKey}, clock_timestamp() - interval '27 seconds', 1, 'someone'
+      from generate_series(1, 4)`);
+    const { userId, spotifyUser } = await connected(p);
+    expect((await row(userId))?.spotifyUserId).toBe(spotifyUser.id);
+    expect(waits.length).toBeGreaterThan(0);
+    expect(waits.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(CONNECT_WAIT_MAX_MS);
+  });
+
+  it('a connect answers at once when the wait is longer than a runner should wait', async () => {
+    const budgetKey = `test-${randomUUID()}`;
+    const p = h.process({ settings: { SPOTIFY_RATE_PER_30S: 4 }, budgetKey });
+    await h.db.db.execute(sql`
+      insert into spotify_call_slots (budget, at, priority, user_key)
+      select ${budgetKey}, clock_timestamp(), 1, 'someone' from generate_series(1, 4)`);
+    await expect(connected(p)).rejects.toMatchObject({ statusCode: 503, code: 'SpotifyBusy' });
   });
 
   it('disconnect deletes the account and its tokens; what the user spent today stays counted', async () => {

@@ -155,6 +155,24 @@ describe('ConnectSpotifyPage', () => {
     await waitFor(() => expect(seen).toContain('/?refresh'));
   });
 
+  it('a connect that takes a while says the server may be waiting for a free Spotify call', async () => {
+    savePending(pending);
+    let answer: (r: Response) => void = () => undefined;
+    const api: FakeApi = (path) => {
+      if (path.startsWith('/api/whoami')) return whoami();
+      if (path === pending.token_url) return jsonReply(200, TOKEN_REPLY);
+      if (path.startsWith('/api/spotify/connect')) return new Promise<Response>((r) => (answer = r));
+      return errorReply(404, 'NotFound', 'Not found');
+    };
+    renderApp('/connect/spotify?code=CODE3&state=STATE1', api);
+    expect(await screen.findByText(T.processing)).toBeTruthy();
+    expect(screen.queryByText(T.waitingForSlot)).toBeNull();
+    expect(await screen.findByText(T.waitingForSlot, {}, { timeout: 5000 })).toBeTruthy();
+    answer(jsonReply(200, { data: { connected: true, display_name: 'Ana' } }));
+    expect(await screen.findByText(T.connected)).toBeTruthy();
+    expect(screen.queryByText(T.waitingForSlot)).toBeNull();
+  });
+
   it('a failed token exchange is only logged: the page stays in got_code', async () => {
     savePending(pending);
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);

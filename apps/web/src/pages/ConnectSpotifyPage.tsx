@@ -23,6 +23,8 @@ import {
 import { useSession } from '../session/session-context.ts';
 import { SudoLink, SudoNavigate, useSudoNavigate } from '../session/sudo-navigation.tsx';
 import { MUSIC_SERVICE } from '../session/user-status.ts';
+import { useDelayedFlag } from '../session/use-delayed-flag.ts';
+import { SLOW_CONNECT_MS } from '../timing.ts';
 import { SpotifyLogo } from '../components/SpotifyLogo/SpotifyLogo.tsx';
 import { spotifyCalls, useConnectData } from '../spotify/spotify-queries.ts';
 import {
@@ -95,6 +97,9 @@ function RunnerConnect() {
   const [view, setView] = useState<View>(() => viewOf(returned));
   const [problem, setProblem] = useState<Problem | null>(null);
   const [leaving, setLeaving] = useState(false);
+  // The server waits a few seconds for a free call when Spotify's rate is full (connect.service.ts).
+  const [working, setWorking] = useState(false);
+  const slow = useDelayedFlag(working, SLOW_CONNECT_MS);
   // Reloaded while "Processing…": the connect may still finish on the server; whoami says when.
   const [resuming, setResuming] = useState(() => view === 'initial' && connectingSince() !== null);
   const connectedNow = session.services[MUSIC_SERVICE]?.connected ?? false;
@@ -143,6 +148,7 @@ function RunnerConnect() {
     const pending = readPending();
     if (!pending) return;
     markConnecting();
+    setWorking(true);
     void (async () => {
       let tokenInfo: unknown;
       try {
@@ -150,6 +156,7 @@ function RunnerConnect() {
       } catch (error) {
         console.error('Spotify token exchange failed:', error); // spec §8: only logged
         clearConnecting();
+        setWorking(false);
         return;
       } finally {
         clearPending();
@@ -167,6 +174,7 @@ function RunnerConnect() {
         setProblem({ refused, message: refused ? error.message : plainMessage(error) });
       } finally {
         clearConnecting();
+        setWorking(false);
       }
     })();
   }, [view, returned, api, requestRefresh, userId, dataReady]);
@@ -216,9 +224,16 @@ function RunnerConnect() {
     (connected ? null : readRefusal(userId));
   const disabled = disabledReason !== null;
   const processing = (
-    <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-      <CircularProgress size={20} />
-      <Typography>{T.processing}</Typography>
+    <Stack spacing={1}>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+        <CircularProgress size={20} />
+        <Typography>{T.processing}</Typography>
+      </Stack>
+      {slow && (
+        <Typography variant="body2" color="text.secondary" role="status">
+          {T.waitingForSlot}
+        </Typography>
+      )}
     </Stack>
   );
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { authorizeUrl, challengeOf, clearPending, randomVerifier, readPending, savePending } from './pkce.ts';
+import {
+  authorizeUrl,
+  challengeOf,
+  clearPending,
+  exchangeCode,
+  randomVerifier,
+  readPending,
+  savePending,
+} from './pkce.ts';
 
 describe('PKCE', () => {
   it('makes 64-character verifiers over letters and digits, different each time', () => {
@@ -50,5 +58,46 @@ describe('PKCE', () => {
     expect(readPending()).toEqual(p);
     clearPending();
     expect(readPending()).toBeNull();
+  });
+
+  describe('the token exchange', () => {
+    const pending = {
+      verifier: 'v'.repeat(64),
+      client_id: 'client',
+      state: 's',
+      token_url: 'http://127.0.0.1:8080/demo/spotify/accounts/api/token',
+      redirect_uri: 'http://127.0.0.1:8080/connect/spotify',
+    };
+    const json = (status: number, body: unknown) =>
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    const answers = (...seq: Array<Response | Error>) => {
+      const calls: string[] = [];
+      const fetchImpl = (async (_url: RequestInfo | URL, init?: RequestInit) => {
+        calls.push(String(init?.body));
+        const next = seq.shift()!;
+        if (next instanceof Error) throw next;
+        return next;
+      }) as typeof fetch;
+      return { calls, fetchImpl };
+    };
+
+    it('tries a transient failure once more (no answer, 5xx), with the same code', async () => {
+      for (const first of [new TypeError('Failed to fetch'), json(502, { error: 'bad gateway' })]) {
+        const { calls, fetchImpl } = answers(first, json(200, { access_token: 'a' }));
+        await expect(exchangeCode(pending, 'the-code', fetchImpl, 0)).resolves.toEqual({ access_token: 'a' });
+        expect(calls).toHaveLength(2);
+        expect(calls[1]).toBe(calls[0]);
+        expect(calls[0]).toContain('code=the-code');
+      }
+    });
+
+    it('does not try a refusal again, nor a second transient failure', async () => {
+      const refused = answers(json(400, { error: 'invalid_grant' }));
+      await expect(exchangeCode(pending, 'c', refused.fetchImpl, 0)).rejects.toThrow('answered 400');
+      expect(refused.calls).toHaveLength(1);
+      const twice = answers(json(503, {}), json(503, {}), json(200, {}));
+      await expect(exchangeCode(pending, 'c', twice.fetchImpl, 0)).rejects.toThrow('answered 503');
+      expect(twice.calls).toHaveLength(2);
+    });
   });
 });

