@@ -148,8 +148,8 @@ function RunnerConnect() {
     const pending = readPending();
     if (!pending) return;
     markConnecting();
-    setWorking(true);
     void (async () => {
+      setWorking(true);
       let tokenInfo: unknown;
       try {
         tokenInfo = await exchangeCode(pending, code);
