@@ -2,6 +2,7 @@
 // crash), to learn what the user removed or added themselves, and to notice a deleted playlist.
 import type { TargetRow, TargetTrackRow } from './playlists.repository.ts';
 import { playlistHead, readAllTracks, readTail } from './spotify-playlists.ts';
+import { SpotifyCapabilityMissingError } from '../spotify/errors.ts';
 import type { SyncContext } from './sync-context.ts';
 
 type Head = Awaited<ReturnType<typeof playlistHead>>;
@@ -202,9 +203,19 @@ export async function checkFollowed(
   if (due.length === 0) return { checked, deleted: gone };
   for (let i = 0; i < due.length; i += CONTAINS_MAX) {
     const part = due.slice(i, i + CONTAINS_MAX);
-    const has = await c
-      .api('sync:check')
-      .libraryContains(part.map((t) => `spotify:playlist:${t.playlistId}`));
+    let has: boolean[];
+    try {
+      has = await c.api('sync:check').libraryContains(part.map((t) => `spotify:playlist:${t.playlistId}`));
+    } catch (err) {
+      // Spotify refuses this app the check (remembered: not asked again): the adds go on without it, and a
+      // deleted playlist is then learned only when Spotify answers 404 for it.
+      if (!(err instanceof SpotifyCapabilityMissingError)) throw err;
+      c.log.warn(
+        { err: err.message },
+        'Spotify refuses GET /me/library/contains: deleted playlists go unnoticed',
+      );
+      return { checked, deleted: gone };
+    }
     for (const [j, t] of part.entries()) {
       const followed = has[j] === true;
       if (t.state === 'active' && !followed) {

@@ -84,6 +84,37 @@ describe('a playlist the user deleted', () => {
     expect(calls() - n).toBe(1); // GET /me/library/contains, and nothing else
   });
 
+  it('when Spotify refuses the check (403), the adds go on without it, and it is not asked again', async () => {
+    const r = await ph.runner();
+    const fitting = catalogTracksIn(ph, 180, 190, 80).slice(60);
+    await seedTrueTempos(ph, fitting);
+    ph.h.sandbox.admin.like(r.spotifyUserId, fitting.slice(0, 5).toReversed());
+    const writer = r.writer();
+    await writer.sync(r.userId);
+    const target = (await ph.repo.listTargets(r.userId)).find((t) => t.minBpm === 180)!;
+    const contains = () =>
+      ph.h.sandbox.admin
+        .requests({ service: 'spotify-api', userId: r.spotifyUserId })
+        .filter((x) => x.url.startsWith('/me/library/contains') || x.url.includes('/me/library/contains'));
+    ph.h.sandbox.admin.setConfig({
+      faults: [{ kind: 'status', service: 'spotify-api', path: '/me/library/contains', status: 403 }],
+    });
+    try {
+      ph.h.sandbox.admin.like(r.spotifyUserId, fitting.slice(5, 8).toReversed());
+      const items = () => ph.h.sandbox.admin.playlistItems(target.playlistId!);
+      const before = items().length;
+      expect(await writer.sync(r.userId)).toMatchObject({ status: 'done' });
+      expect(items().slice(before)).toEqual(fitting.slice(5, 8));
+      const asked = contains().length;
+      ph.h.sandbox.admin.like(r.spotifyUserId, fitting.slice(8, 10).toReversed());
+      expect(await writer.sync(r.userId)).toMatchObject({ status: 'done' });
+      expect(items().slice(before + 3)).toEqual(fitting.slice(8, 10));
+      expect(contains().length).toBe(asked); // remembered: not asked again
+    } finally {
+      ph.h.sandbox.admin.setConfig({ faults: [] });
+    }
+  });
+
   it('is no longer written to, shows as deleted, and is written to again once the user restores it', async () => {
     const r = await ph.runner();
     const fitting = catalogTracksIn(ph, 180, 190, 40).slice(20);
