@@ -94,7 +94,9 @@ describe('http app', () => {
     const answer = await app.inject('/readyz');
     expect(answer.statusCode).toBe(200);
     // Which release answers: the root package.json's version (the image's tag), and a commit.
-    const release = JSON.parse(await fs.readFile(new URL('../../../../package.json', import.meta.url), 'utf8'));
+    const release = JSON.parse(
+      await fs.readFile(new URL('../../../../package.json', import.meta.url), 'utf8'),
+    );
     expect(answer.json()).toEqual({ status: 'ready', version: release.version, commit: expect.any(String) });
     const reasons: Record<string, string> = {};
     for (const state of ['down', 'refused', 'other'] as const) {
