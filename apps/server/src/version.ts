@@ -1,4 +1,4 @@
-// Which Pacebeat this is, for /readyz and the logs: the release (the root package.json's semantic version,
+// Which Pacebeat this is, for /readyz and the backups' description: the release (the root package.json's semantic version,
 // which the tags v<version>, the image tag and CHANGELOG.md use) and the commit it was built from. The spec's
 // own version string ("0.6-3", APP_VERSION in the contract) is another thing: the web app shows that one.
 import { execFileSync } from 'node:child_process';
@@ -35,14 +35,19 @@ export function readCommit(env: NodeJS.ProcessEnv = process.env, cwd = repoRoot)
   }
 }
 
+let release: string | undefined;
 let cached: BuildInfo | undefined;
+
+/** The release, e.g. `0.7.0` (read once). */
+export function releaseVersion(): string {
+  release ??= (
+    JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }
+  ).version;
+  return release;
+}
 
 /** This process's release and commit (read once). */
 export function buildInfo(): BuildInfo {
-  cached ??= {
-    version: (JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string })
-      .version,
-    commit: readCommit(),
-  };
+  cached ??= { version: releaseVersion(), commit: readCommit() };
   return cached;
 }

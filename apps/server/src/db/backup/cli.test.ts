@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDb } from '../client.ts';
 import { startEmbeddedPostgres } from '../embedded.ts';
 import { runMigrations } from '../migrate.ts';
+import { releaseVersion } from '../../version.ts';
 
 const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), 'cli.ts');
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pacebeat-backup-cli-'));
@@ -81,6 +82,8 @@ describe('npm run backup / npm run restore', () => {
     fs.copyFileSync(path.join(a, 'secret.key'), path.join(b, 'secret.key'));
     const restored = await cli(b, 'restore', file);
     expect(restored.out).toMatch(/Restored \d+ tables, 2 rows/);
+    // The release that made it (the tag to check out to restore it), not the spec's version string.
+    expect(restored.out).toContain(`by Pacebeat ${releaseVersion()})`);
     expect(restored.code).toBe(0);
 
     const again = await cli(b, 'restore', file);
