@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import dockerignore from '@balena/dockerignore';
+import dockerignoreModule from '@balena/dockerignore';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 
@@ -20,6 +20,9 @@ const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
 /** A key, a dump or a backup, data or settings: what must never be in an image or in git. */
 const SECRET =
   /(^|\/)([^/]*\.key|[^/]*\.sql\.gz|[^/]*\.dump|pacebeat-backup-[^/]*|\.env|[^/]*secret[^/]*)$|(^|\/)(backups|data)\//;
+
+// A CommonJS module whose types declare `export default`; it sets `.default` to itself for that.
+const dockerignore = dockerignoreModule.default;
 
 /** Every file below `dir`, as paths relative to it with `/` (symbolic links not followed). */
 function walk(dir: string, prefix = ''): string[] {
