@@ -37,25 +37,11 @@ RUN VITE_BUILD_HASH="$(printf %.7s "$PACEBEAT_COMMIT")" npm run build && test -f
 
 # ---- runtime: only what runs ----
 FROM ${NODE_IMAGE}
-# The release (package.json's version; apps/server/test/container-context.test.ts keeps them equal), the
-# commit and the build time, as OCI labels (`docker image inspect`) and, for the server's /readyz, as ENV.
-ARG PACEBEAT_VERSION=0.7.0
-ARG PACEBEAT_COMMIT=
-ARG PACEBEAT_CREATED=
-ARG PACEBEAT_SOURCE=
-LABEL org.opencontainers.image.title="Pacebeat" \
-      org.opencontainers.image.description="Running playlists at the tempo of your stride, from your own Spotify library." \
-      org.opencontainers.image.licenses="MIT" \
-      org.opencontainers.image.version="${PACEBEAT_VERSION}" \
-      org.opencontainers.image.revision="${PACEBEAT_COMMIT}" \
-      org.opencontainers.image.created="${PACEBEAT_CREATED}" \
-      org.opencontainers.image.source="${PACEBEAT_SOURCE}"
 # HOST=0.0.0.0 so the published port reaches the server; that needs PUBLIC_URL (or ALLOWED_ORIGINS), which
 # the server then requires: it refuses to start without one, saying so (compose.yaml sets it).
 ENV HOST=0.0.0.0 \
     PORT=8080 \
     DATA_DIR=/data \
-    PACEBEAT_COMMIT=${PACEBEAT_COMMIT} \
     npm_config_update_notifier=false
 # /data: the token key (secret.key), backups made in the container (/data/backups) and, without DATABASE_URL,
 # the embedded PostgreSQL. It belongs to the unprivileged `node` user (uid 1000) of the official image; the
@@ -73,6 +59,22 @@ COPY --from=build /app/tools/sandbox/src tools/sandbox/src
 COPY --from=build /app/apps/server/src apps/server/src
 COPY --from=build /app/apps/server/drizzle apps/server/drizzle
 COPY --from=build /app/apps/web/dist apps/web/dist
+# The release (package.json's version; apps/server/test/container-context.test.ts keeps them equal), the
+# commit and the build time, as OCI labels (`docker image inspect`) and, for the server's /readyz, as ENV.
+# Last, so that a new commit does not copy the layers above (node_modules) again.
+ARG PACEBEAT_VERSION=0.7.0
+ARG PACEBEAT_COMMIT=
+ARG PACEBEAT_CREATED=
+# The repository's URL for org.opencontainers.image.source, if wanted: --build-arg PACEBEAT_SOURCE=<its URL>.
+ARG PACEBEAT_SOURCE=
+LABEL org.opencontainers.image.title="Pacebeat" \
+      org.opencontainers.image.description="Running playlists at the tempo of your stride, from your own Spotify library." \
+      org.opencontainers.image.licenses="MIT" \
+      org.opencontainers.image.version="${PACEBEAT_VERSION}" \
+      org.opencontainers.image.revision="${PACEBEAT_COMMIT}" \
+      org.opencontainers.image.created="${PACEBEAT_CREATED}" \
+      org.opencontainers.image.source="${PACEBEAT_SOURCE}"
+ENV PACEBEAT_COMMIT=${PACEBEAT_COMMIT}
 USER node
 VOLUME /data
 EXPOSE 8080
