@@ -1,6 +1,7 @@
-// Which Pacebeat this is, for /readyz and the backups' description: the release (the root package.json's semantic version,
-// which the tags v<version>, the image tag and CHANGELOG.md use) and the commit it was built from. The spec's
-// own version string ("0.6-3", APP_VERSION in the contract) is another thing: the web app shows that one.
+// Which Pacebeat this is, for /readyz and the backups' description: the release (the root package.json's
+// semantic version, which the tags v<version>, the image tag and CHANGELOG.md use) and the commit it was built
+// from. The spec's own version string ("0.6-3", APP_VERSION in the contract) is another thing: the web app
+// shows that one.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
