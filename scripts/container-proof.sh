@@ -16,7 +16,8 @@
 #     own CA (NODE_EXTRA_CA_CERTS set), that CA file is added and NODE_EXTRA_CA_CERTS set, so `npm ci` in the
 #     build reaches the registry.
 #  2. `podman build --isolation chroot --build-arg NODE_IMAGE=<that base>` of the committed tree (git
-#     archive HEAD, so uncommitted files cannot help; VITE_BUILD_HASH its commit, for the footer), timed.
+#     archive HEAD, so uncommitted files cannot help; PACEBEAT_COMMIT its commit, for the footer, /readyz and
+#     the labels), timed; the image's version label and what its /app holds (no key, dump or test).
 #  3. A container is created (not run) and its filesystem mounted (`podman mount`); the image's own Env,
 #     WorkingDir, User and Cmd are read from it, and the command runs in a chroot of that filesystem as the
 #     image's user, with /proc and /dev mounted, PORT=$PROOF_PORT and PUBLIC_URL set: first with the
@@ -168,7 +169,8 @@ git -C "$REPO" archive HEAD | tar -x -C "$CONTEXT"
 t0=$(now)
 # --format docker: the OCI format has no HEALTHCHECK (podman would drop it).
 "${PODMAN[@]}" build --isolation chroot --format docker --layers --build-arg NODE_IMAGE="$BASE_TAG" \
-  --build-arg VITE_BUILD_HASH="$(git -C "$REPO" rev-parse --short HEAD)" \
+  --build-arg PACEBEAT_COMMIT="$(git -C "$REPO" rev-parse HEAD)" \
+  --build-arg PACEBEAT_CREATED="$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
   -t "$IMAGE_TAG" -f "$CONTEXT/Dockerfile" "$CONTEXT" >"$PROOF_DIR/build.log" 2>&1 ||
   {
     tail -40 "$PROOF_DIR/build.log"
@@ -178,6 +180,11 @@ BUILD_SECONDS=$(secs "$t0" "$(now)")
 SIZE=$("${PODMAN[@]}" image inspect --format '{{.Size}}' "$IMAGE_TAG")
 BASE_SIZE=$("${PODMAN[@]}" image inspect --format '{{.Size}}' "$BASE_TAG")
 echo "built in $BUILD_SECONDS s; image $((SIZE / 1000000)) MB, of which the base $((BASE_SIZE / 1000000)) MB"
+VERSION=$("$NODE_BIN" -p "require('$REPO/package.json').version")
+LABELS=$("${PODMAN[@]}" image inspect --format \
+  '{{index .Labels "org.opencontainers.image.version"}} {{index .Labels "org.opencontainers.image.revision"}}' "$IMAGE_TAG")
+echo "labels: org.opencontainers.image.version and .revision: $LABELS"
+[ "${LABELS%% *}" = "$VERSION" ] || fail "the image's version label is not package.json's $VERSION"
 
 # ---- 3. the image's filesystem, its own settings, in a chroot ----
 "${PODMAN[@]}" rm -f -v "$CTR_NAME" >/dev/null 2>&1 || true
@@ -203,6 +210,13 @@ UID_GID=$(awk -F: -v u="$IMG_USER" '$1 == u { print $3 ":" $4 }' "$ROOTFS/etc/pa
 echo "image: user $IMG_USER ($UID_GID), folder $IMG_DIR, command ${IMG_CMD[*]}"
 echo "image env: ${IMG_ENV[*]}"
 echo "healthcheck: ${HEALTH[*]}"
+# What the image holds in /app, beside node_modules: only what runs, no key, dump or test.
+echo "/app: $(find "$ROOTFS/app" -path "$ROOTFS/app/node_modules" -prune -o -type f -print | wc -l) files beside node_modules," \
+  "$(du -sm "$ROOTFS/app/node_modules" | cut -f1) MB of node_modules; top: $(ls "$ROOTFS/app" | tr '\n' ' ')"
+LEAKS=$(find "$ROOTFS/app" "$ROOTFS/data" -path "$ROOTFS/app/node_modules" -prune -o \( -name '*.key' -o -name '*secret*' \
+  -o -name '*.sql.gz' -o -name '*.dump' -o -name '*.test.ts' -o -name .env \) -print)
+[ -z "$LEAKS" ] || fail "the image holds: $LEAKS"
+echo "no key, dump, .env or test file in /app or /data"
 
 # Runs a command in the image's filesystem as the image's user, with the image's environment plus $@'s
 # leading NAME=value words. It replaces the shell it runs in (`in_image … &` gives the server's own pid).
@@ -357,12 +371,12 @@ if command -v runc >/dev/null; then
     [ "$round" = 1 ] && demo_consent "http://127.0.0.1:$RUN_PORT"
     if [ "$round" = 2 ]; then
       # The backup of docs/install.md, with `podman exec` and `podman cp` for `docker compose exec` and `cp`.
-      "${PODMAN_RUN[@]}" exec "$RUN_NAME" npm run backup /tmp/pacebeat.sql.gz >"$PROOF_DIR/run-backup.log" 2>&1 ||
+      "${PODMAN_RUN[@]}" exec "$RUN_NAME" npm run backup /data/backups/ >"$PROOF_DIR/run-backup.log" 2>&1 ||
         fail "podman exec … npm run backup (log: $PROOF_DIR/run-backup.log)"
       grep '^Backed up' "$PROOF_DIR/run-backup.log" | sed 's/^/run 2: /'
-      "${PODMAN_RUN[@]}" cp "$RUN_NAME:/tmp/pacebeat.sql.gz" "$PROOF_DIR/run-backup.sql.gz"
-      "${PODMAN_RUN[@]}" exec "$RUN_NAME" rm /tmp/pacebeat.sql.gz
-      echo "run 2: copied out: $(gzip -cd "$PROOF_DIR/run-backup.sql.gz" | head -c 300 | head -1)"
+      rm -rf "$PROOF_DIR/run-backups" && mkdir -m 700 "$PROOF_DIR/run-backups"
+      "${PODMAN_RUN[@]}" cp "$RUN_NAME:/data/backups/." "$PROOF_DIR/run-backups/"
+      echo "run 2: copied out: $(ls "$PROOF_DIR/run-backups"): $(gzip -cd "$PROOF_DIR"/run-backups/*.sql.gz | head -c 300 | head -1)"
     fi
     t0=$(now)
     "${PODMAN_RUN[@]}" stop -t 45 "$RUN_NAME" >/dev/null 2>&1
@@ -407,8 +421,9 @@ if [ -n "$RAN" ] && command -v caddy >/dev/null; then
     {
       printf '{\n\tadmin off\n\thttp_port 8223\n\thttps_port 8224\n\tskip_install_trust\n'
       printf '\tstorage file_system %s\n}\n\n' "$CADDY_DIR/storage"
-      sed -e 's/^{\$DOMAIN} {$/pace.test:8224 {\n\ttls internal/' -e "s/reverse_proxy pacebeat:8080/reverse_proxy $ctr_addr:8080/" \
-        "$REPO/Caddyfile"
+      # (The committed global options, the ACME email, give way to the script's.)
+      sed -e '/^{$/,/^}$/d' -e 's/^{\$DOMAIN} {$/pace.test:8224 {\n\ttls internal/' \
+        -e "s/reverse_proxy pacebeat:8080/reverse_proxy $ctr_addr:8080/" "$REPO/Caddyfile"
     } >"$CADDY_DIR/Caddyfile"
     caddy run --config "$CADDY_DIR/Caddyfile" --adapter caddyfile >"$CADDY_DIR/caddy.log" 2>&1 &
     CADDY_PID=$!
@@ -424,6 +439,9 @@ if [ -n "$RAN" ] && command -v caddy >/dev/null; then
       CADDY_READY=$(secs "$t0" "$(now)")
       echo "TRUST_PROXY=1: https://pace.test:8224/readyz 200 through Caddy after $CADDY_READY s"
       echo "TRUST_PROXY=1: GET / $(curl -sk --resolve pace.test:8224:127.0.0.1 https://pace.test:8224/ -o /dev/null -w '%{http_code} %{content_type}')"
+      HSTS=$(curl -skI --resolve pace.test:8224:127.0.0.1 https://pace.test:8224/ | tr -d '\r' | grep -i '^strict-transport-security:' || true)
+      [ -n "$HSTS" ] || fail "Caddy sent no Strict-Transport-Security header"
+      echo "TRUST_PROXY=1: $HSTS"
       echo "TRUST_PROXY=1: the container's own port, asked by another Host: $(curl -s -o /dev/null -w '%{http_code}' "http://$ctr_addr:8080/") (only the domain is answered)"
       DEMO_CURL=(curl -sk --resolve pace.test:8224:127.0.0.1)
       demo_consent https://pace.test:8224 | sed 's/^/TRUST_PROXY=1: /'

@@ -91,7 +91,13 @@ describe('http app', () => {
   });
 
   it('answers /readyz with 200 when ready and 503 with a reason that names no internal address when not', async () => {
-    expect((await app.inject('/readyz')).statusCode).toBe(200);
+    const answer = await app.inject('/readyz');
+    expect(answer.statusCode).toBe(200);
+    // Which release answers: the root package.json's version (the image's tag), and a commit.
+    const release = JSON.parse(
+      await fs.readFile(new URL('../../../../package.json', import.meta.url), 'utf8'),
+    );
+    expect(answer.json()).toEqual({ status: 'ready', version: release.version, commit: expect.any(String) });
     const reasons: Record<string, string> = {};
     for (const state of ['down', 'refused', 'other'] as const) {
       ready = state;

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { buildInfo } from '../version.ts';
 import { isDatabaseUnavailable } from './error-handler.ts';
 
 export interface HealthDeps {
@@ -20,16 +21,20 @@ export function publicReason(err: unknown): string {
   return 'not ready (see the server log)';
 }
 
-/** Liveness and readiness for process managers and load balancers. */
+/**
+ * Liveness and readiness for process managers and load balancers. /readyz also says which release and
+ * commit answer (an upgrade or a rollback can be checked with curl; docs/install.md, "Upgrades").
+ */
 export async function healthRoutes(app: FastifyInstance, { checkReady }: HealthDeps) {
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (request, reply) => {
+    const { version, commit } = buildInfo();
     try {
       await checkReady();
-      return { status: 'ready' };
+      return { status: 'ready', version, commit };
     } catch (err) {
       request.log.warn({ err }, 'not ready');
-      return reply.status(503).send({ status: 'not ready', reason: publicReason(err) });
+      return reply.status(503).send({ status: 'not ready', reason: publicReason(err), version, commit });
     }
   });
 }

@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDb } from '../client.ts';
 import { startEmbeddedPostgres } from '../embedded.ts';
 import { runMigrations } from '../migrate.ts';
+import { releaseVersion } from '../../version.ts';
 
 const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), 'cli.ts');
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pacebeat-backup-cli-'));
@@ -24,7 +25,7 @@ const log = pino({ level: 'silent' });
 async function cli(dataDir: string, ...args: string[]) {
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], {
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', TOKEN_ENCRYPTION_KEY: '' },
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', TOKEN_ENCRYPTION_KEY: '', INIT_CWD: root },
       cwd: root,
     });
     return { code: 0, out: stdout + stderr };
@@ -81,6 +82,8 @@ describe('npm run backup / npm run restore', () => {
     fs.copyFileSync(path.join(a, 'secret.key'), path.join(b, 'secret.key'));
     const restored = await cli(b, 'restore', file);
     expect(restored.out).toMatch(/Restored \d+ tables, 2 rows/);
+    // The release that made it (the tag to check out to restore it), not the spec's version string.
+    expect(restored.out).toContain(`by Pacebeat ${releaseVersion()})`);
     expect(restored.code).toBe(0);
 
     const again = await cli(b, 'restore', file);
@@ -97,6 +100,14 @@ describe('npm run backup / npm run restore', () => {
     expect(fs.readdirSync(nightly)).toEqual([
       expect.stringMatching(/^pacebeat-backup-\d{8}-\d{6}\.sql\.gz$/),
     ]);
+
+    // Without FILE: into backups/ where it was typed (made, 0700), a folder .gitignore and .dockerignore
+    // leave out, so a backup made in a clone never reaches git or an image (container-context.test.ts).
+    expect((await cli(b, 'backup')).code).toBe(0);
+    expect(fs.readdirSync(path.join(root, 'backups'))).toEqual([
+      expect.stringMatching(/^pacebeat-backup-\d{8}-\d{6}\.sql\.gz$/),
+    ]);
+    expect(fs.statSync(path.join(root, 'backups')).mode & 0o777).toBe(0o700);
 
     const started = await startEmbeddedPostgres(path.join(b, 'pg'), log);
     try {

@@ -1,4 +1,4 @@
-// `npm run backup [FILE]` and `npm run restore FILE [--ignore-key]` (see docs/operating.md, "Backups").
+// `npm run backup [FILE|FOLDER/]` and `npm run restore FILE [--ignore-key]` (see docs/operating.md, "Backups").
 import fs from 'node:fs';
 import path from 'node:path';
 import dotenv from 'dotenv';
@@ -29,12 +29,14 @@ async function main(): Promise<void> {
     : path.join(config.dataDir, 'secret.key');
 
   if (command === 'backup') {
-    // FILE, or a folder to write `pacebeat-backup-<UTC time>.sql.gz` into (the current one by default).
-    const given = userPath(args[0] ?? '.');
+    // FILE, or a folder to write `pacebeat-backup-<UTC time>.sql.gz` into: by default `backups/`, which
+    // .gitignore and .dockerignore leave out, so a backup in a clone never reaches git or an image.
+    const given = userPath(args[0] ?? 'backups/');
     const isFolder =
       args[0] === undefined ||
       args[0].endsWith('/') ||
       fs.statSync(given, { throwIfNoEntry: false })?.isDirectory();
+    if (isFolder) fs.mkdirSync(given, { recursive: true, mode: 0o700 });
     const file = isFolder ? path.join(given, `pacebeat-backup-${stamp()}.sql.gz`) : given;
     const source = await backupSource(config, log);
     try {

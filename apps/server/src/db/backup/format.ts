@@ -1,7 +1,7 @@
 // The backup file: gzip of a plain-SQL text that psql could also read (after the migrations), in this shape:
 //
 //   -- Pacebeat backup, format 1
-//   -- meta: {"format":1,"created_at":"…","app_version":"0.6-3","server_version":"18.4","key_id":"…",
+//   -- meta: {"format":1,"created_at":"…","app_version":"0.7.0","server_version":"18.4","key_id":"…",
 //   --        "migrations":[{"hash":"…","created_at":…},…],"sequences":[{"table":"…","column":"…","value":42,"is_called":true}]}
 //   COPY "public"."users" ("id", "email", …) FROM stdin;
 //   <rows in COPY's text format: tab-separated, \N for null, backslash escapes, so one row per line>
@@ -11,7 +11,7 @@
 //
 // `npm run restore` never executes SQL from the file: it parses these lines with strict patterns, checks
 // every table and column against the migrated schema, and streams the rows into COPY … FROM STDIN.
-import { APP_VERSION } from '@pacebeat/contract';
+import { releaseVersion } from '../../version.ts';
 import type { AppliedMigration } from '../migrate.ts';
 
 export const FORMAT = 1;
@@ -47,8 +47,9 @@ export interface BackupTrailer {
   rows: Record<string, number>;
 }
 
+/** appVersion: the release that made the backup (the tag to check out to restore it; docs/install.md). */
 export const metaLine = (m: Omit<BackupMeta, 'format' | 'appVersion'>) =>
-  `-- meta: ${JSON.stringify({ format: FORMAT, appVersion: APP_VERSION, ...m })}`;
+  `-- meta: ${JSON.stringify({ format: FORMAT, appVersion: releaseVersion(), ...m })}`;
 export const endLine = (t: BackupTrailer) => `-- end: ${JSON.stringify(t)}`;
 
 const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
