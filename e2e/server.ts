@@ -5,10 +5,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-/** A fresh data folder the postgres OS user can reach (it runs as that user when the tests run as root). */
+/**
+ * A fresh data folder the postgres OS user can reach (it runs as that user when the tests run as root),
+ * one per run: Playwright loads the config in each worker too, and the workers inherit the runner's
+ * environment, where the first load keeps it (else every worker left an empty folder behind). `npm test`
+ * removes it after the run (scripts/test-leftovers.ts).
+ */
 export function freshDataDir(prefix: string): string {
+  const key = `PACEBEAT_E2E_DATA_DIR_${prefix.replace(/\W/g, '_').toUpperCase()}`;
+  const known = process.env[key];
+  if (known && fs.existsSync(known)) return known;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   fs.chmodSync(dir, 0o755);
+  process.env[key] = dir;
   return dir;
 }
 
@@ -27,7 +36,9 @@ export function pacebeatServer(port: number, dataDir: string, env: Record<string
     timeout: 60_000,
     stdout: 'ignore' as const,
     stderr: 'pipe' as const,
-    gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 20_000 },
+    // Past the server's own 30 s to finish requests and jobs and stop its PostgreSQL: a SIGKILL before
+    // that left the database running.
+    gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 45_000 },
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',

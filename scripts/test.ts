@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 import { ensureChromium } from './find-chromium.ts';
+import { clearTestLeftovers } from './test-leftovers.ts';
 
 // Machine-readable results of both runners, summed into one closing line.
 const CACHE = '.cache';
@@ -64,6 +65,13 @@ const steps = stages.flat();
 
 mkdirSync(CACHE, { recursive: true });
 for (const f of [VITEST_JSON, E2E_JSON, FIREBASE_E2E_JSON, SETUP_E2E_JSON]) rmSync(f, { force: true });
+
+// What killed runs before this one left: their PostgreSQL servers and data folders.
+const before = await clearTestLeftovers();
+if (before.removed > 0)
+  console.log(
+    `cleared what earlier runs left: ${before.stopped} PostgreSQL servers, ${before.removed} data folders`,
+  );
 
 const chromium = await ensureChromium();
 process.env.CHROMIUM_PATH = chromium;
@@ -134,6 +142,22 @@ function printFailures() {
 }
 
 const results: { name: string; ok: boolean; seconds: number }[] = [];
+const running = new Set<ReturnType<typeof spawn>>();
+
+// Stopped from outside (Ctrl-C, a CI time-out): the steps stop too, and what they started is cleared.
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    console.log(`\n${signal}: stopping the running steps`);
+    for (const child of running) child.kill('SIGTERM');
+    const deadline = setTimeout(() => process.exit(130), 60_000);
+    const waitAll = async () => {
+      while (running.size > 0) await new Promise((r) => setTimeout(r, 200));
+      await clearTestLeftovers();
+      clearTimeout(deadline);
+      process.exit(130);
+    };
+    void waitAll();
+  });
 
 /**
  * Runs one step. Alone, its output goes straight to the terminal; beside another, into its own log file,
@@ -149,8 +173,10 @@ function runStep(step: Step, alone: boolean): Promise<void> {
     stdio: ['ignore', out, out],
     env: { ...process.env, ...step.env },
   });
+  running.add(child);
   return new Promise((resolve) => {
     child.on('close', (code) => {
+      running.delete(child);
       const seconds = (Date.now() - started) / 1000;
       if (!alone) {
         closeSync(out as number);
@@ -169,7 +195,10 @@ for (const stage of stages) {
   if (results.some((r) => !r.ok)) break;
 }
 printFailures();
+// A failed run's servers may not have stopped their PostgreSQL; this run's folders go too.
+const after = await clearTestLeftovers();
 console.log('\n=== summary ===');
+if (after.stopped > 0) console.log(`stopped ${after.stopped} PostgreSQL servers left running by the tests`);
 for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (${r.seconds.toFixed(1)} s)`);
 console.log(`whole run: ${((Date.now() - runStarted) / 1000).toFixed(1)} s`);
 const failed = results.some((r) => !r.ok) || results.length < steps.length;

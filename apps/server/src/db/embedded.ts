@@ -230,6 +230,17 @@ export async function lockDataFolder(dataDir: string, pid = process.pid): Promis
   throw new Error(`Could not lock ${dataDir}`);
 }
 
+/**
+ * Stops the server of data folder `dataDir` when the Pacebeat process that owned it no longer runs (a test
+ * run killed before it could stop its server). False, touching nothing, while its owner runs.
+ */
+export async function stopOrphanedServer(dataDir: string, log: Logger): Promise<boolean> {
+  const owner = parseOwner(await fs.readFile(`${dataDir}.owner`, 'utf8').catch(() => ''));
+  if (Number.isInteger(owner.pid) && owner.pid > 0 && (await ownerRuns(owner))) return false;
+  await stopStaleServer(dataDir, log);
+  return true;
+}
+
 /** A server left running by a run that was killed (kill -9, power cut) holds the data folder: stop it. */
 async function stopStaleServer(dataDir: string, log: Logger): Promise<void> {
   const pidFile = path.join(dataDir, 'postmaster.pid');
