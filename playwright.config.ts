@@ -10,7 +10,8 @@ export default defineConfig({
   // Apart from the Firebase and setup runs' folders (test-results/firebase, test-results/setup).
   outputDir: 'test-results/browser',
   fullyParallel: true,
-  workers: 2,
+  // npm test sets PLAYWRIGHT_WORKERS from the cores it may use (scripts/test.ts): 2, or 1 on one core.
+  workers: Number(process.env.PLAYWRIGHT_WORKERS ?? 2),
   // One retry: the long demo-world tests share one server with every other test's demo user, so a busy
   // machine can stretch a wait past its limit. A test that passes only on its retry is reported as flaky,
   // with its first failure, in npm test's "failures" section; one that fails twice fails the run.

@@ -2,6 +2,7 @@
 // then the browser tests in Chromium against that build served by the real server.
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import { stripVTControlCharacters } from 'node:util';
 import { ensureChromium } from './find-chromium.ts';
 import { clearTestLeftovers } from './test-leftovers.ts';
@@ -24,19 +25,31 @@ interface Step {
  * but the machine (their own PostgreSQL, ports and data folders), and both spend most of their time
  * waiting on servers, so they overlap well. The browser tests need the build first.
  */
+// The cores this run may use (CPU affinity included: `taskset -c 0 npm test` has one). On 2 or more the
+// steps above overlap and Vitest runs three files at a time (they mostly wait on servers); on one core
+// every step runs alone, Vitest two files at a time and Playwright one browser, so no wait in a test
+// depends on a machine shared with the rest of the suite.
+const cores = os.availableParallelism();
+const roomy = cores >= 2;
+const vitestWorkers = roomy ? 3 : 2;
+const browserWorkers = roomy ? 2 : 1;
+const side = (steps: Step[]): Step[][] => (roomy ? [steps] : steps.map((s) => [s]));
+
 const stages: Step[][] = [
-  [
+  ...side([
     { name: 'lint', args: ['run', 'lint'] },
     { name: 'typecheck', args: ['run', 'typecheck'] },
-  ],
+  ]),
   [{ name: 'production build', args: ['run', 'build'] }],
-  [
+  ...side([
     {
       name: 'unit and database tests (Vitest)',
       args: [
-        'run',
-        'test:unit',
+        'exec',
         '--',
+        'vitest',
+        'run',
+        `--maxWorkers=${vitestWorkers}`,
         '--reporter=default',
         '--reporter=json',
         `--outputFile.json=${VITEST_JSON}`,
@@ -45,10 +58,10 @@ const stages: Step[][] = [
     {
       name: 'browser tests (Playwright, Chromium)',
       args: ['run', 'test:e2e'],
-      env: { PLAYWRIGHT_JSON_OUTPUT_NAME: E2E_JSON },
+      env: { PLAYWRIGHT_JSON_OUTPUT_NAME: E2E_JSON, PLAYWRIGHT_WORKERS: String(browserWorkers) },
     },
-  ],
-  [
+  ]),
+  ...side([
     {
       name: 'browser tests, Firebase sign-in (Playwright + Auth emulator)',
       args: ['run', 'test:e2e:firebase'],
@@ -59,9 +72,12 @@ const stages: Step[][] = [
       args: ['run', 'test:e2e:setup'],
       env: { PLAYWRIGHT_JSON_OUTPUT_NAME: SETUP_E2E_JSON },
     },
-  ],
+  ]),
 ];
 const steps = stages.flat();
+console.log(
+  `${cores} ${cores === 1 ? 'core' : 'cores'}: Vitest ${vitestWorkers} files at a time, ${browserWorkers} ${browserWorkers === 1 ? 'browser' : 'browsers'}, ${roomy ? 'independent steps side by side' : 'one step at a time'}`,
+);
 
 mkdirSync(CACHE, { recursive: true });
 for (const f of [VITEST_JSON, E2E_JSON, FIREBASE_E2E_JSON, SETUP_E2E_JSON]) rmSync(f, { force: true });
