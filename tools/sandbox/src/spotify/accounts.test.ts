@@ -151,7 +151,7 @@ describe('Spotify accounts', () => {
         REDIRECT,
       ]) {
         // Even a request that is wrong otherwise (plain PKCE) is answered on the page, never sent there.
-        for (const extra of [{}, { code_challenge_method: 'plain' }]) {
+        for (const extra of [{}, { code_challenge_method: 'plain' }] as Record<string, string>[]) {
           const res = await http<string>(url(evil, extra));
           expect(res.status, evil).toBe(400);
           expect(res.headers.get('content-type'), evil).toMatch(/^text\/html/);
