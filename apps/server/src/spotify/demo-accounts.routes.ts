@@ -109,6 +109,12 @@ export async function demoAccountsRoutes(app: FastifyInstance, opts: DemoAccount
           const { cookie: _cookie, ...rest } = headers;
           return rest;
         },
+        // The world's connection headers are about its connection to this server, not the browser's to
+        // the app (hop by hop): copied as they were, its `keep-alive` overrode a browser's `close`.
+        rewriteHeaders: (headers) => {
+          const { connection: _connection, 'keep-alive': _keepAlive, ...rest } = headers;
+          return rest;
+        },
       });
     },
   });

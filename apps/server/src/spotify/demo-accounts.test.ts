@@ -371,6 +371,11 @@ describe('demo mode: the demo route lets through the accounts service’s three 
     expect(page.status).toBe(400);
     expect(page.body).toContain('INVALID_CLIENT: Invalid redirect URI');
     expect(seen).toEqual(['GET /spotify/accounts/authorize?client_id=pacebeat-demo&redirect_uri=x']);
+    // The world's connection headers stay between it and the app: a browser's `close` is honoured.
+    const closed = await rawRequest(`GET ${P}/authorize?client_id=pacebeat-demo HTTP/1.1`, {
+      connection: 'close',
+    });
+    expect(closed.head).toMatch(/^connection: close/im);
   });
 });
 
