@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { sandboxAdmin } from './support.ts';
+import { sandboxAdmin, sandboxAdminHeaders } from './support.ts';
 
 // Accessibility in Chromium: every route and state of the spec (§2) that the app has, checked with axe-core
 // (0 serious or critical violations), the sign-in form used with the keyboard alone, and page titles.
@@ -204,6 +204,7 @@ async function signUp(page: Page) {
 async function connectThroughConsent(page: Page) {
   const admin = await sandboxAdmin(page);
   const created = await page.request.post(`${admin}/users`, {
+    headers: sandboxAdminHeaders,
     data: { username: `a11y${randomUUID().slice(0, 8)}` },
   });
   const spotifyUser = ((await created.json()) as { id: string }).id;

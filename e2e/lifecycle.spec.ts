@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { connectThroughConsent, sandboxAdmin, signUpByApi, uniqueEmail, WIDTHS } from './support.ts';
+import {
+  connectThroughConsent,
+  sandboxAdmin,
+  sandboxAdminHeaders,
+  signUpByApi,
+  uniqueEmail,
+  WIDTHS,
+} from './support.ts';
 
 // Issue 22, "Done when": two runners on one installation, one of them disconnecting and connecting
 // again, walked in a real browser, find no duplicate in any playlist. Demo mode: the simulated Spotify
@@ -57,13 +64,13 @@ class World {
   }
 
   private async get<T>(path: string): Promise<T> {
-    const res = await this.api.get(`${this.admin}${path}`);
+    const res = await this.api.get(`${this.admin}${path}`, { headers: sandboxAdminHeaders });
     expect(res.ok(), `GET /admin${path}: ${res.status()} ${await res.text()}`).toBe(true);
     return (await res.json()) as T;
   }
 
   async post<T>(path: string, data: unknown, status = 200): Promise<T> {
-    const res = await this.api.post(`${this.admin}${path}`, { data });
+    const res = await this.api.post(`${this.admin}${path}`, { headers: sandboxAdminHeaders, data });
     expect(res.status(), `POST /admin${path}: ${await res.text()}`).toBe(status);
     return (await res.json()) as T;
   }

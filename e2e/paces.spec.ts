@@ -3,6 +3,7 @@ import {
   connectThroughConsent,
   newSpotifyUser,
   sandboxAdmin,
+  sandboxAdminHeaders,
   scrollsSideways,
   signUpByApi,
   WIDTHS,
@@ -18,11 +19,13 @@ interface Playlist {
 }
 
 async function spotifyPlaylists(page: Page, admin: string, user: string): Promise<Playlist[]> {
-  const res = await page.request.get(`${admin}/users/${user}`);
+  const res = await page.request.get(`${admin}/users/${user}`, { headers: sandboxAdminHeaders });
   return ((await res.json()) as { playlists: Playlist[] }).playlists;
 }
 async function items(page: Page, admin: string, playlistId: string): Promise<string[]> {
-  const res = await page.request.get(`${admin}/playlists/${playlistId}/items`);
+  const res = await page.request.get(`${admin}/playlists/${playlistId}/items`, {
+    headers: sandboxAdminHeaders,
+  });
   return ((await res.json()) as { trackIds: Array<string | null> }).trackIds.filter((x): x is string => !!x);
 }
 const byName = async (page: Page, admin: string, user: string, name: string) =>
@@ -100,7 +103,9 @@ test('edit a target’s range and watch its playlist change; a pace without expl
   const explicitOf = async (ids: string[]) => {
     let n = 0;
     for (const id of ids) {
-      const t = (await (await page.request.get(`${admin}/tracks/${id}`)).json()) as { explicit: boolean };
+      const t = (await (
+        await page.request.get(`${admin}/tracks/${id}`, { headers: sandboxAdminHeaders })
+      ).json()) as { explicit: boolean };
       if (t.explicit) n++;
     }
     return n;

@@ -1,6 +1,7 @@
 // The real server as every browser-test run starts it (playwright.config.ts, and the Firebase and setup
 // runs' configs): a fresh data folder, its own port, quiet logs, and no transient failures in the
 // simulated world (a browser test must not fail by chance). Each run adds its own settings.
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +28,17 @@ export function freshDataDir(prefix: string): string {
  */
 export const sandboxPortOf = (port: number) => port + 1000;
 
+/**
+ * The admin token of that world (DEMO_SANDBOX_ADMIN_TOKEN; without it the server would make a random one
+ * the tests could not know): random per run, made once where the config is first read, in Playwright's
+ * main process, whose environment its workers inherit, so every process of the run agrees on it.
+ */
+export const SANDBOX_ADMIN_TOKEN = (process.env['E2E_SANDBOX_ADMIN_TOKEN'] ??=
+  randomBytes(18).toString('base64url'));
+
+/** The headers of every call to that admin API. */
+export const sandboxAdminHeaders = { authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}` };
+
 /** Playwright's `webServer` entry for `node apps/server/src/main.ts all` on `port`. */
 export function pacebeatServer(port: number, dataDir: string, env: Record<string, string>) {
   return {
@@ -46,6 +58,7 @@ export function pacebeatServer(port: number, dataDir: string, env: Record<string
       LOG_LEVEL: 'warn',
       DEMO_TRANSIENT_FAILURES: '0',
       DEMO_SANDBOX_PORT: String(sandboxPortOf(port)),
+      DEMO_SANDBOX_ADMIN_TOKEN: SANDBOX_ADMIN_TOKEN,
       ...env,
     },
   };

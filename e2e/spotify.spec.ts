@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
-import { sandboxAdmin } from './support.ts';
+import { sandboxAdmin, sandboxAdminHeaders } from './support.ts';
 
 // Spotify connect and disconnect in Chromium, in demo mode: the server runs the simulated Spotify
 // in-process (no SPOTIFY_CLIENT_ID), and the browser goes through its consent page.
@@ -17,6 +17,7 @@ async function signUp(page: Page) {
 /** A fresh simulated Spotify user, so parallel tests never claim the same account. */
 async function newSpotifyUser(page: Page, admin: string) {
   const res = await page.request.post(`${admin}/users`, {
+    headers: sandboxAdminHeaders,
     data: { username: `e2e${randomUUID().slice(0, 8)}` },
   });
   expect(res.status()).toBe(201);

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect, type Locator, type Page } from '@playwright/test';
-import { sandboxPortOf } from './server.ts';
+import { sandboxAdminHeaders, sandboxPortOf } from './server.ts';
+
+export { sandboxAdminHeaders };
 
 // Shared steps of the status-page and walk-through tests (demo mode: the simulated Spotify in-process).
 
@@ -35,7 +37,10 @@ export async function signInAsAdmin(page: Page) {
   }
 }
 
-/** The simulated Spotify's admin API: the in-process world of the server under test (demo mode). */
+/**
+ * The simulated Spotify's admin API: the in-process world of the server under test (demo mode). Every call
+ * to it carries `headers: sandboxAdminHeaders` (it answers 401 without its token).
+ */
 export async function sandboxAdmin(page: Page) {
   const res = await page.request.get('/api/spotify/connect_data');
   const { data } = (await res.json()) as { data: { demo: boolean } };
@@ -47,12 +52,16 @@ export async function sandboxAdmin(page: Page) {
 export async function newSpotifyUser(page: Page, opts: { registered?: boolean; liked?: number } = {}) {
   const admin = await sandboxAdmin(page);
   const res = await page.request.post(`${admin}/users`, {
+    headers: sandboxAdminHeaders,
     data: { username: `e2e${randomUUID().slice(0, 8)}`, ...(opts.liked ? { liked: opts.liked } : {}) },
   });
   expect(res.status()).toBe(201);
   const { id } = (await res.json()) as { id: string };
   if (opts.registered === false) {
-    const off = await page.request.put(`${admin}/users/${id}/registration`, { data: { registered: false } });
+    const off = await page.request.put(`${admin}/users/${id}/registration`, {
+      headers: sandboxAdminHeaders,
+      data: { registered: false },
+    });
     expect(off.ok()).toBe(true);
   }
   return id;

@@ -10,7 +10,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from '@playwright/test';
-import { sandboxAdminUrl, startServer as startSharedServer } from '../shared/start-server.ts';
+import {
+  sandboxAdminHeaders,
+  sandboxAdminUrl,
+  startServer as startSharedServer,
+} from '../shared/start-server.ts';
 import { findChromium } from '../../scripts/find-chromium.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -56,6 +60,7 @@ async function oneRun(browser: Browser): Promise<Run> {
   const admin = sandboxAdminUrl(PORT);
   const user = (await (
     await page.request.post(`${admin}/users`, {
+      headers: sandboxAdminHeaders,
       data: { username: `first${randomUUID().slice(0, 8)}`, liked: Number(LIKED) },
     })
   ).json()) as { id: string };

@@ -1,6 +1,7 @@
 // The real server (`main.ts all`, demo mode) on a fresh data folder, for the benchmarks that drive it from
 // outside (a browser, HTTP). Resolves once /readyz answers; the data folder goes when the process exits.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 /** The admin API of the simulated world a server on `port` runs in-process (DEMO_SANDBOX_PORT below). */
 export const sandboxAdminUrl = (port: number) => `http://127.0.0.1:${port + 1000}/admin`;
+
+/** That admin API's token (DEMO_SANDBOX_ADMIN_TOKEN below): random per benchmark run. */
+const SANDBOX_ADMIN_TOKEN = randomBytes(18).toString('base64url');
+
+/** The headers of every call to that admin API (it answers 401 without its token). */
+export const sandboxAdminHeaders = { authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}` };
 
 export async function startServer(o: { port: number; webDist: string; tag: string }): Promise<ChildProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `pacebeat-bench-${o.tag}-`));
@@ -23,6 +30,7 @@ export async function startServer(o: { port: number; webDist: string; tag: strin
       WEB_DIST_DIR: o.webDist,
       // The benchmarks drive its world's admin API; runners reach its consent page through the app.
       DEMO_SANDBOX_PORT: String(o.port + 1000),
+      DEMO_SANDBOX_ADMIN_TOKEN: SANDBOX_ADMIN_TOKEN,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

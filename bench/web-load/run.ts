@@ -8,7 +8,11 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { sandboxAdminUrl, startServer as startSharedServer } from '../shared/start-server.ts';
+import {
+  sandboxAdminHeaders,
+  sandboxAdminUrl,
+  startServer as startSharedServer,
+} from '../shared/start-server.ts';
 import { findChromium } from '../../scripts/find-chromium.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -87,7 +91,10 @@ async function signedInState(browser: Browser) {
   if (!signup.ok()) throw new Error(`signup answered ${signup.status()}`);
   const admin = sandboxAdminUrl(PORT);
   const user = (await (
-    await page.request.post(`${admin}/users`, { data: { username: `bench${randomUUID().slice(0, 8)}` } })
+    await page.request.post(`${admin}/users`, {
+      headers: sandboxAdminHeaders,
+      data: { username: `bench${randomUUID().slice(0, 8)}` },
+    })
   ).json()) as { id: string };
   await page.goto(`${BASE}/connect/spotify`);
   await page.getByRole('button', { name: 'Connect to Spotify' }).click();

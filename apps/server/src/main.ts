@@ -172,9 +172,10 @@ async function main(): Promise<void> {
   // Spotify: the real one when a client id is set (SPOTIFY_CLIENT_ID, or saved on the setup page);
   // otherwise demo mode, the simulated world, until an admin saves a client id (issue 26).
   const savedApp = realSpotify(config) ? undefined : await createSpotifyAppRepository(db.db).get();
+  const origins = servesHttp ? appOrigins(config) : undefined;
   if (!realSpotify(config) && !savedApp) {
     // Loaded only in demo mode: a real Spotify never loads the simulated world's modules.
-    const { startDemoSpotify } = await import('./spotify/demo.ts');
+    const { demoRedirectUris, startDemoSpotify } = await import('./spotify/demo.ts');
     running.demo = await startDemoSpotify({
       log,
       transientFailures: config.DEMO_TRANSIENT_FAILURES,
@@ -182,6 +183,8 @@ async function main(): Promise<void> {
       dailyQuota: config.SPOTIFY_DAILY_QUOTA,
       sandboxAdminToken: config.DEMO_SANDBOX_ADMIN_TOKEN,
       sandboxPort: config.DEMO_SANDBOX_PORT,
+      // The connect page at the app's own origins: the consent page sends browsers back there alone.
+      redirectUris: origins ? demoRedirectUris(origins) : [],
     });
     if (command !== 'all' && !config.DEMO_SANDBOX_URL)
       log.warn('demo mode runs its simulated Spotify inside each process: use `all`, or DEMO_SANDBOX_URL');
@@ -189,7 +192,6 @@ async function main(): Promise<void> {
   // Only job workers estimate tempos from previews, on the estimator's worker threads.
   if (runsJobs) running.estimator = createEstimatorPool();
   const estimator = running.estimator;
-  const origins = servesHttp ? appOrigins(config) : undefined;
   const app = composePacebeat({
     db: db.db,
     config,

@@ -13,7 +13,7 @@ import { addressKey } from './client-address.ts';
 import { contentSecurityPolicy } from './csp.ts';
 import { AppError } from '../errors.ts';
 import { localhostRedirect, requestHost, type AppOrigins } from './origins.ts';
-import { installErrorHandler } from './error-handler.ts';
+import { frameworkErrorReply, installErrorHandler } from './error-handler.ts';
 import { installInputGuard } from './input-guard.ts';
 import { healthRoutes, type HealthDeps } from './health.routes.ts';
 import { httpMetrics } from './metrics.plugin.ts';
@@ -74,6 +74,8 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
     trustProxy: false,
     // One line per request, written below with secrets taken out of the URL.
     logController: new LogController({ disableRequestLogging: true }),
+    // A path Fastify cannot decode (`/%zz`) is a 400 in the app's envelope, as every other refusal.
+    frameworkErrors: frameworkErrorReply,
     ...opts,
   });
   app.decorate('actionLimits', deps.actionLimits ?? null);
@@ -82,6 +84,12 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   installErrorHandler(app);
   installInputGuard(app);
 
+  // The client's address, read while its connection is open: Node keeps it once read. Read later (a GET
+  // with a body runs its hooks after the body came), a client that has reset the connection meanwhile
+  // would have none (issue 35: the per-address limits threw, and an error-level line was written).
+  app.addHook('onRequest', async (request) => {
+    void request.ip;
+  });
   await app.register(fastifyCookie);
   // Per client, with an IPv6 client counted by its /64 network (client-address.ts).
   await app.register(fastifyRateLimit, { global: false, keyGenerator: (req) => addressKey(req.ip) });

@@ -23,7 +23,9 @@ function ipv6Groups(address: string): number[] {
  * IPv4-mapped IPv6 address as its IPv4 address, and any other IPv6 address as its /64 network, since
  * one IPv6 client can take as many addresses within its /64 as it likes.
  */
-export function addressKey(ip: string): string {
+export function addressKey(ip: string | undefined): string {
+  // No address: the connection is gone (a reset) and its address was never read. All such share one key.
+  if (!ip) return 'gone';
   const bare = ip.split('%')[0]!;
   if (!isIPv6(bare)) return ip;
   const g = ipv6Groups(bare.toLowerCase());

@@ -68,6 +68,21 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return false;
 }
 
+/** What a request target with an escape no decoder can read is told (`%zz`, `%`, a cut UTF-8 sequence). */
+export const BAD_ESCAPE_TEXT =
+  'The address holds a malformed percent escape (a % not followed by two hex digits, or not UTF-8).';
+
+/**
+ * Fastify's own refusals, made before any route or hook runs (its `frameworkErrors` option): a path whose
+ * percent escapes cannot be decoded (FST_ERR_BAD_URL, 400), a parameter too long (414). Without this they
+ * answer in Fastify's shape, without the app's headers; here, in the one envelope, as a client mistake.
+ */
+export function frameworkErrorReply(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+  const message = err.code === 'FST_ERR_BAD_URL' ? BAD_ESCAPE_TEXT : REQUEST_TEXTS.badRequest;
+  return send(reply, request, status, 'BadRequest', message);
+}
+
 /** One envelope for every error; 4xx say what was wrong, 5xx say nothing of the internals. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {

@@ -18,7 +18,12 @@ describe('demo mode against a simulated world of its own (DEMO_SANDBOX_URL)', ()
     const sb = await startSandbox({ size: 'tiny', port: 0 });
     try {
       const config = loadConfig({ DEMO_SANDBOX_URL: sb.url });
-      const demo = await startDemoSpotify({ log, sandboxUrl: config.DEMO_SANDBOX_URL });
+      const redirect = 'https://pace.example.org/connect/spotify';
+      const demo = await startDemoSpotify({
+        log,
+        sandboxUrl: config.DEMO_SANDBOX_URL,
+        redirectUris: [redirect],
+      });
       expect(demo.endpoints).toEqual({
         ...sandboxSpotifyEndpoints(sb),
         // The browser reaches the world's consent page through the app's origin, not the world's address.
@@ -26,6 +31,11 @@ describe('demo mode against a simulated world of its own (DEMO_SANDBOX_URL)', ()
       });
       expect(demo.baseUrls).toEqual(sb.baseUrls);
       expect(demo.getsongbpmKey).toBe(sb.admin.config().getsongbpm.apiKeys[0]);
+      // The app's connect page is registered with that world, as an admin registers it with Spotify; a
+      // second process adds nothing twice.
+      expect(sb.admin.config().redirectUris).toEqual({ [demo.endpoints.clientId]: [redirect] });
+      await (await startDemoSpotify({ log, sandboxUrl: sb.url, redirectUris: [redirect] })).close();
+      expect(sb.admin.config().redirectUris).toEqual({ [demo.endpoints.clientId]: [redirect] });
       await demo.close();
       expect((await fetch(`${sb.url}/admin/world`)).status).toBe(200); // not ours to stop
     } finally {
@@ -41,13 +51,14 @@ describe('demo mode against a simulated world of its own (DEMO_SANDBOX_URL)', ()
         log,
         sandboxUrl: config.DEMO_SANDBOX_URL,
         sandboxAdminToken: config.DEMO_SANDBOX_ADMIN_TOKEN,
+        redirectUris: [],
       });
       expect(demo.endpoints).toEqual({
         ...sandboxSpotifyEndpoints(sb),
         browserAccountsUrl: DEMO_ACCOUNTS_PATH,
       });
       await demo.close();
-      await expect(startDemoSpotify({ log, sandboxUrl: sb.url })).rejects.toThrow(
+      await expect(startDemoSpotify({ log, sandboxUrl: sb.url, redirectUris: [] })).rejects.toThrow(
         /wants its admin token: set DEMO_SANDBOX_ADMIN_TOKEN/,
       );
     } finally {
@@ -55,8 +66,8 @@ describe('demo mode against a simulated world of its own (DEMO_SANDBOX_URL)', ()
     }
   });
 
-  it('with DEMO_SANDBOX_ADMIN_TOKEN alone, the in-process world’s admin API requires it', async () => {
-    const demo = await startDemoSpotify({ log, sandboxAdminToken: 'in-process-1' });
+  it('with DEMO_SANDBOX_ADMIN_TOKEN alone, the in-process world’s admin API takes that token', async () => {
+    const demo = await startDemoSpotify({ log, sandboxAdminToken: 'in-process-1', redirectUris: [] });
     try {
       const admin = demo.baseUrls.admin;
       expect((await fetch(`${admin}/world`)).status).toBe(401);
@@ -68,9 +79,9 @@ describe('demo mode against a simulated world of its own (DEMO_SANDBOX_URL)', ()
   });
 
   it('refuses a URL where no world answers, saying which', async () => {
-    await expect(startDemoSpotify({ log, sandboxUrl: 'http://127.0.0.1:9' })).rejects.toThrow(
-      /DEMO_SANDBOX_URL: the simulated world at http:\/\/127.0.0.1:9 does not answer/,
-    );
+    await expect(
+      startDemoSpotify({ log, sandboxUrl: 'http://127.0.0.1:9', redirectUris: [] }),
+    ).rejects.toThrow(/DEMO_SANDBOX_URL: the simulated world at http:\/\/127.0.0.1:9 does not answer/);
     expect(() => loadConfig({ DEMO_SANDBOX_URL: 'not a url' })).toThrow(ConfigError);
   });
 });

@@ -129,6 +129,46 @@ describe('Spotify accounts', () => {
     );
   });
 
+  it('a client with registered redirect URIs (redirectUris) sends the browser back to those alone, as Spotify does', async () => {
+    const registered = 'https://pace.example.org/connect/spotify';
+    const own = await startSandbox({
+      size: 'tiny',
+      seed: 3,
+      redirectUris: { 'pacebeat-demo': [registered] },
+    });
+    try {
+      const url = (redirectUri: string, extra: Record<string, string> = {}) =>
+        authorizeUrl('x'.repeat(43), { redirect_uri: redirectUri, ...extra }).replace(
+          sb.baseUrls.spotifyAccounts,
+          own.baseUrls.spotifyAccounts,
+        );
+      for (const evil of [
+        'https://evil.example/cb',
+        `${registered}/`,
+        `${registered}?next=https://evil.example`,
+        'https://pace.example.org/connect/spotify/../../evil',
+        'https://PACE.example.org/connect/spotify',
+        REDIRECT,
+      ]) {
+        // Even a request that is wrong otherwise (plain PKCE) is answered on the page, never sent there.
+        for (const extra of [{}, { code_challenge_method: 'plain' }] as Record<string, string>[]) {
+          const res = await http<string>(url(evil, extra));
+          expect(res.status, evil).toBe(400);
+          expect(res.headers.get('content-type'), evil).toMatch(/^text\/html/);
+          expect(res.headers.get('location'), evil).toBeNull();
+          expect(res.body, evil).toContain('INVALID_CLIENT: Invalid redirect URI');
+        }
+      }
+      expect((await http<string>(url(registered))).status).toBe(200);
+      // A reset keeps the redirect URIs the world was started with.
+      own.admin.reset();
+      expect((await http<string>(url('https://evil.example/cb'))).status).toBe(400);
+      expect((await http<string>(url(registered))).status).toBe(200);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('rotates refresh tokens; reusing a rotated one revokes the grant', async () => {
     const first = sb.admin.connect({ userId: 'ana.runs' });
     const r1 = await token({
