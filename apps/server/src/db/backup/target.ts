@@ -27,7 +27,12 @@ async function runningServerUrl(pgDir: string): Promise<string> {
   return `postgres://${DB_APP_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DB_NAME}`;
 }
 
-export async function backupSource(config: Config, log: Logger): Promise<DatabaseTarget> {
+/** The database of the settings, for a backup (or another command that reads it: `npm run admin`). */
+export async function backupSource(
+  config: Config,
+  log: Logger,
+  purpose = 'the backup',
+): Promise<DatabaseTarget> {
   if (config.DATABASE_URL) return { url: config.DATABASE_URL, where: 'DATABASE_URL', close: nothing };
   const pgDir = path.join(config.dataDir, 'pg');
   if (!existsSync(path.join(pgDir, 'PG_VERSION'))) {
@@ -35,7 +40,7 @@ export async function backupSource(config: Config, log: Logger): Promise<Databas
   }
   try {
     const server = await startEmbeddedPostgres(pgDir, log);
-    return { url: server.url, where: `${pgDir} (started for the backup)`, close: server.stop };
+    return { url: server.url, where: `${pgDir} (started for ${purpose})`, close: server.stop };
   } catch (err) {
     if (!(err instanceof AlreadyRunningError)) throw err;
     return {
