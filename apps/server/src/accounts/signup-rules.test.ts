@@ -14,7 +14,13 @@ import {
   SIGNUP_TEXTS,
   WhoamiReply,
 } from '@pacebeat/contract';
-import { buildTestApp, markEmailVerified, sessionCookie, uniqueEmail, uniqueIp } from '../../test/accounts-app.ts';
+import {
+  buildTestApp,
+  markEmailVerified,
+  sessionCookie,
+  uniqueEmail,
+  uniqueIp,
+} from '../../test/accounts-app.ts';
 import { freshTestDb } from '../../test/db.ts';
 import type { FirebaseVerifier } from './firebase.ts';
 import { runAdminCommand } from './admin-command.ts';
@@ -64,9 +70,9 @@ function client(t: TestApp, origin = 'http://localhost') {
 }
 
 const adminsIn = async (f: Fresh) =>
-  (await f.handle.pool.query<{ email: string }>('select email from users where is_admin order by email')).rows.map(
-    (r) => r.email,
-  );
+  (
+    await f.handle.pool.query<{ email: string }>('select email from users where is_admin order by email')
+  ).rows.map((r) => r.email);
 const errorName = (res: { json(): unknown }) => ErrorReply.parse(res.json()).error_name;
 const tokenOf = (link: string) => new URL(link).searchParams.get('invite')!;
 
@@ -90,7 +96,9 @@ describe('the first admin on the Compose shape (DATABASE_URL, embedded=false, at
     expect(replies.map((r) => r.statusCode)).toEqual(emails.map(() => 200));
     const admins = await adminsIn(f);
     expect(admins).toHaveLength(1);
-    const flags = await Promise.all(replies.map(async (r) => (await c.whoami(sessionCookie(r))).user?.is_admin));
+    const flags = await Promise.all(
+      replies.map(async (r) => (await c.whoami(sessionCookie(r))).user?.is_admin),
+    );
     expect(flags.filter(Boolean)).toHaveLength(1);
     // A later sign-up is no admin either.
     const late = await c.signUp('late@example.org');
@@ -126,7 +134,10 @@ describe('the first admin at a public address (compose.caddy.yaml): the setup li
     const token = tokenOf(setupLink!);
     expect((await c.loginData(token)).invitation).toMatchObject({ valid: true, makes_admin: true });
     // Two sign-ups with the link at once: one admin, the other refused.
-    const [a, b] = await Promise.all([c.signUp('owner@example.org', token), c.signUp('racer@example.org', token)]);
+    const [a, b] = await Promise.all([
+      c.signUp('owner@example.org', token),
+      c.signUp('racer@example.org', token),
+    ]);
     expect([a.statusCode, b.statusCode].sort()).toEqual([200, 403]);
     expect(await adminsIn(f)).toHaveLength(1);
     const loser = a.statusCode === 403 ? a : b;
@@ -174,7 +185,9 @@ describe('ADMIN_EMAILS counts only for a verified address', () => {
 
   it('says in the log at start to use the CLI, since without SMTP_URL nothing is verified', async () => {
     await t.mod.accounts.announceFirstAdmin('http://localhost');
-    expect(lines.some((l) => String(l.msg).includes('npm run admin -- grant EMAIL') && l.level === 40)).toBe(true);
+    expect(lines.some((l) => String(l.msg).includes('npm run admin -- grant EMAIL') && l.level === 40)).toBe(
+      true,
+    );
   });
 });
 
@@ -260,7 +273,9 @@ describe('who may sign up: open, by invitation, closed (the admin page and the s
     expect((await c.call('PUT', '/api/admin/signup', runner, { mode: 'open' })).statusCode).toBe(403);
     expect((await c.call('POST', '/api/admin/invitations', runner, {})).statusCode).toBe(403);
     expect((await c.call('PUT', '/api/admin/signup', adminCookie, { mode: 'ajar' })).statusCode).toBe(400);
-    expect((await c.call('POST', '/api/admin/invitations', adminCookie, { email: 'x' })).statusCode).toBe(400);
+    expect((await c.call('POST', '/api/admin/invitations', adminCookie, { email: 'x' })).statusCode).toBe(
+      400,
+    );
     expect((await c.call('DELETE', '/api/admin/invitations/not-a-uuid', adminCookie)).statusCode).toBe(400);
     // Cross-site: refused before anything else.
     const csrf = await t.app.inject({
@@ -291,7 +306,11 @@ describe('who may sign up: open, by invitation, closed (the admin page and the s
     expect(made.link).toMatch(/^http:\/\/localhost\/login\?invite=[A-Za-z0-9_-]{43}$/);
     expect(made.invitation).toMatchObject({ email: null, status: 'open', used_by: null });
     const token = tokenOf(made.link);
-    expect((await c.loginData(token)).invitation).toMatchObject({ valid: true, email: null, makes_admin: false });
+    expect((await c.loginData(token)).invitation).toMatchObject({
+      valid: true,
+      email: null,
+      makes_admin: false,
+    });
     const guest = uniqueEmail();
     const ok = await c.signUp(guest, token);
     expect(ok.statusCode, ok.body).toBe(200);
@@ -301,8 +320,13 @@ describe('who may sign up: open, by invitation, closed (the admin page and the s
     expect(reused.statusCode).toBe(403);
     expect(errorName(reused)).toBe('InvitationInvalid');
     expect(ErrorReply.parse(reused.json()).error.message).toBe(SIGNUP_TEXTS.invitationUsed);
-    expect((await c.loginData(token)).invitation).toMatchObject({ valid: false, problem: SIGNUP_TEXTS.invitationUsed });
-    const listed = AdminSignupReply.parse((await c.call('GET', '/api/admin/signup', adminCookie)).json()).data;
+    expect((await c.loginData(token)).invitation).toMatchObject({
+      valid: false,
+      problem: SIGNUP_TEXTS.invitationUsed,
+    });
+    const listed = AdminSignupReply.parse(
+      (await c.call('GET', '/api/admin/signup', adminCookie)).json(),
+    ).data;
     expect(listed.invitations.find((i) => i.id === made.invitation.id)).toMatchObject({
       status: 'used',
       used_by: guest,
@@ -317,9 +341,10 @@ describe('who may sign up: open, by invitation, closed (the admin page and the s
 
   it('invite: an expired invitation is refused', async () => {
     const made = await invite();
-    await f.handle.pool.query(`update invitations set expires_at = now() - interval '1 minute' where id = $1`, [
-      made.invitation.id,
-    ]);
+    await f.handle.pool.query(
+      `update invitations set expires_at = now() - interval '1 minute' where id = $1`,
+      [made.invitation.id],
+    );
     const res = await c.signUp(uniqueEmail(), tokenOf(made.link));
     expect(res.statusCode).toBe(403);
     expect(ErrorReply.parse(res.json()).error.message).toBe(SIGNUP_TEXTS.invitationExpired);
@@ -341,8 +366,12 @@ describe('who may sign up: open, by invitation, closed (the admin page and the s
 
   it('invite: a revoked invitation is refused; revoking twice answers 404', async () => {
     const made = await invite();
-    expect((await c.call('DELETE', `/api/admin/invitations/${made.invitation.id}`, adminCookie)).statusCode).toBe(200);
-    expect((await c.call('DELETE', `/api/admin/invitations/${made.invitation.id}`, adminCookie)).statusCode).toBe(404);
+    expect(
+      (await c.call('DELETE', `/api/admin/invitations/${made.invitation.id}`, adminCookie)).statusCode,
+    ).toBe(200);
+    expect(
+      (await c.call('DELETE', `/api/admin/invitations/${made.invitation.id}`, adminCookie)).statusCode,
+    ).toBe(404);
     const res = await c.signUp(uniqueEmail(), tokenOf(made.link));
     expect(res.statusCode).toBe(403);
     expect(ErrorReply.parse(res.json()).error.message).toBe(SIGNUP_TEXTS.invitationUnknown);
@@ -352,7 +381,10 @@ describe('who may sign up: open, by invitation, closed (the admin page and the s
     const token = tokenOf((await invite()).link);
     expect(await setMode('closed')).toMatchObject({ mode: 'closed' });
     expect(await c.loginData()).toMatchObject({ mode: 'closed', allowed: false });
-    expect((await c.loginData(token)).invitation).toMatchObject({ valid: false, problem: SIGNUP_TEXTS.closed });
+    expect((await c.loginData(token)).invitation).toMatchObject({
+      valid: false,
+      problem: SIGNUP_TEXTS.closed,
+    });
     for (const res of [await c.signUp(uniqueEmail()), await c.signUp(uniqueEmail(), token)]) {
       expect(res.statusCode).toBe(403);
       expect(errorName(res)).toBe('SignupClosed');
@@ -371,10 +403,16 @@ describe('who may sign up: open, by invitation, closed (the admin page and the s
   });
 
   it('SIGNUP_MODE wins over the page', async () => {
-    const envApp = await buildTestApp({ db: f.handle, demo: async () => true, env: { SIGNUP_MODE: 'closed' } });
+    const envApp = await buildTestApp({
+      db: f.handle,
+      demo: async () => true,
+      env: { SIGNUP_MODE: 'closed' },
+    });
     try {
       const e = client(envApp);
-      const state = AdminSignupReply.parse((await e.call('GET', '/api/admin/signup', adminCookie)).json()).data;
+      const state = AdminSignupReply.parse(
+        (await e.call('GET', '/api/admin/signup', adminCookie)).json(),
+      ).data;
       expect(state).toMatchObject({ mode: 'closed', source: 'env' });
       expect((await e.signUp(uniqueEmail())).statusCode).toBe(403);
     } finally {

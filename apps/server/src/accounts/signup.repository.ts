@@ -73,7 +73,8 @@ export const createSignupRepository = (db: Db) => ({
       const isAdmin = !adminExists && (rules.firstAccountIsAdmin || invitation?.makesAdmin === true);
       // Closed: no new account but the first admin. Invite: none without a working invitation.
       if (!isAdmin && rules.mode === 'closed') return { ok: false, reason: 'closed' };
-      if (!isAdmin && !invitation && rules.mode === 'invite') return { ok: false, reason: 'invitation_required' };
+      if (!isAdmin && !invitation && rules.mode === 'invite')
+        return { ok: false, reason: 'invitation_required' };
       const [created] = await tx
         .insert(users)
         .values({ ...u, isAdmin })
