@@ -12,7 +12,8 @@ export const INVITATION_DAYS = 7;
 export const DEVELOPMENT_MODE_RUNNERS = 5;
 
 export const SIGNUP_TEXTS = {
-  closed: 'Sign-up is closed on this Pacebeat. Ask its owner for an invitation.',
+  closed:
+    'Sign-up is closed on this Pacebeat: it takes no new accounts. Ask its owner if you should have one.',
   inviteOnly: 'Sign-up on this Pacebeat is by invitation. Ask its owner for an invitation link.',
   invitationUnknown:
     'This invitation link is not valid: it may be incomplete or revoked. Ask the owner of this Pacebeat for a new one.',

@@ -30,7 +30,8 @@ export const ADMIN_PAGE = {
   inviteTitle: 'Invite a runner',
   inviteBody:
     'Make a link and send it to the runner yourself (with mail set up, an invitation for an address is mailed too). It works once, for 7 days. Remember to add their Spotify account under User Management in Spotify’s dashboard.',
-  emailLabel: 'Their email (optional: only this address may use the link)',
+  emailLabel: 'Their email (optional)',
+  emailHint: 'With an address, only that address may use the link.',
   makeLink: 'Make an invitation link',
   newLink: 'The invitation link (shown once):',
   mailed: (email: string) => `It was mailed to ${email} too.`,

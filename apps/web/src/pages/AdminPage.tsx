@@ -115,7 +115,7 @@ function SignupModeForm({ data }: { data: AdminData }) {
         <FormLabel id="signup-mode-label">{T.modeLabel}</FormLabel>
         <RadioGroup
           aria-labelledby="signup-mode-label"
-          value={data.mode}
+          value={setMode.isPending && setMode.variables ? setMode.variables : data.mode}
           onChange={(e) => setMode.mutate(e.target.value as SignupMode)}
         >
           {SIGNUP_MODES.map((m) => (
@@ -189,7 +189,9 @@ function InviteForm({ data }: { data: AdminData }) {
           }}
           onBlur={() => setTouched(true)}
           error={(touched && !wellFormed) || serverRefusal !== null}
-          helperText={touched && !wellFormed ? "That email address isn't correct" : (serverRefusal ?? ' ')}
+          helperText={
+            touched && !wellFormed ? "That email address isn't correct" : (serverRefusal ?? T.emailHint)
+          }
           slotProps={{ htmlInput: { maxLength: FIELD_LIMITS.email } }}
           sx={{ width: '100%', maxWidth: 480 }}
         />
