@@ -362,7 +362,18 @@ export const REPOSITORIES = [
           ],
           rows: {
             'from "invitations"': [
-              [BATCH_ID, SECRET_HASH, null, false, USER_ID, AT.toISOString(), LATER.toISOString(), null, null, null],
+              [
+                BATCH_ID,
+                SECRET_HASH,
+                null,
+                false,
+                USER_ID,
+                AT.toISOString(),
+                LATER.toISOString(),
+                null,
+                null,
+                null,
+              ],
             ],
             'insert into "users"': [
               [USER_ID, 'runner@example.com', 'Runner', false, AT.toISOString(), null, null, null],
@@ -372,10 +383,23 @@ export const REPOSITORIES = [
       ],
       findInvitation: { args: [SECRET_HASH] },
       createInvitation: {
-        args: [{ tokenHash: SECRET_HASH, email: null, makesAdmin: false, createdBy: USER_ID, expiresAt: LATER }],
+        args: [
+          { tokenHash: SECRET_HASH, email: null, makesAdmin: false, createdBy: USER_ID, expiresAt: LATER },
+        ],
         rows: {
           'insert into "invitations"': [
-            [BATCH_ID, SECRET_HASH, null, false, USER_ID, AT.toISOString(), LATER.toISOString(), null, null, null],
+            [
+              BATCH_ID,
+              SECRET_HASH,
+              null,
+              false,
+              USER_ID,
+              AT.toISOString(),
+              LATER.toISOString(),
+              null,
+              null,
+              null,
+            ],
           ],
         },
       },

@@ -4,10 +4,9 @@
 // In a container: `docker compose exec pacebeat npm run admin -- grant EMAIL`.
 import dotenv from 'dotenv';
 import { ConfigError, loadConfig } from '../config.ts';
-import { createDb } from '../db/client.ts';
 import { AlreadyRunningError } from '../db/embedded.ts';
 import { RestoreRefusedError } from '../db/backup/restore.ts';
-import { backupSource } from '../db/backup/target.ts';
+import { commandDatabase } from '../db/backup/target.ts';
 import { createLogger } from '../log.ts';
 import { ADMIN_USAGE, runAdminCommand } from './admin-command.ts';
 
@@ -20,16 +19,17 @@ async function main(): Promise<void> {
     console.error(ADMIN_USAGE);
     process.exit(2);
   }
-  const source = await backupSource(config, log, 'this command');
-  const handle = createDb(source.url, { max: 1 });
-  let status = 1;
+  const database = await commandDatabase(config, log, 'this command');
   try {
-    status = await runAdminCommand(handle.db, args, (line) => console.log(line), config.ADMIN_EMAILS);
+    process.exitCode = await runAdminCommand(
+      database.db,
+      args,
+      (line) => console.log(line),
+      config.ADMIN_EMAILS,
+    );
   } finally {
-    await handle.close();
-    await source.close();
+    await database.close();
   }
-  process.exitCode = status;
 }
 
 main().catch((err: unknown) => {

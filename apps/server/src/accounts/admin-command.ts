@@ -1,6 +1,8 @@
 // What `npm run admin` does (admin-cli.ts), on a database handle, so the tests run it as the CLI does.
-import type { Db } from '../db/client.ts';
 import { createUserRepository } from './user.repository.ts';
+
+/** The Drizzle handle the repositories take (only repositories import the client itself). */
+type Db = Parameters<typeof createUserRepository>[0];
 
 export const ADMIN_USAGE = 'Usage: npm run admin -- grant EMAIL | revoke EMAIL | list';
 

@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
+import { createDb } from '../client.ts';
 import { AlreadyRunningError, DB_APP_USER, DB_NAME, startEmbeddedPostgres } from '../embedded.ts';
 import { RestoreRefusedError } from './restore.ts';
 
@@ -74,6 +75,20 @@ export async function restoreTarget(
       await server.stop();
       await fs.rm(pgDir, { recursive: true, force: true });
       await fs.rm(`${pgDir}.password`, { force: true });
+    },
+  };
+}
+
+/** The database of the settings as a Drizzle handle, for a command run on the server (`npm run admin`). */
+export async function commandDatabase(config: Config, log: Logger, purpose: string) {
+  const source = await backupSource(config, log, purpose);
+  const handle = createDb(source.url, { max: 1 });
+  return {
+    db: handle.db,
+    where: source.where,
+    async close() {
+      await handle.close();
+      await source.close();
     },
   };
 }
