@@ -337,7 +337,10 @@ export const REPOSITORIES = [
       findByFirebaseUid: { args: ['fb-uid-123'] },
       setAdmin: { args: ['runner@example.com', true] },
       listAdmins: { args: [] },
-      counts: { args: [] },
+      counts: [
+        { label: 'no ADMIN_EMAILS', args: [] },
+        { label: 'with ADMIN_EMAILS', args: [['owner@example.com']] },
+      ],
       update: { args: [USER_ID, { name: 'Runner', emailVerifiedAt: AT }] },
     },
   }),
@@ -351,7 +354,7 @@ export const REPOSITORIES = [
           label: 'no invitation',
           args: [
             { email: 'runner@example.com', name: 'Runner', passwordHash: '$argon2id$v=19$…' },
-            { mode: 'open', firstAccountIsAdmin: true, now: AT },
+            { mode: 'open', firstAccountIsAdmin: true, adminEmails: ['owner@example.com'], now: AT },
           ],
         },
         {

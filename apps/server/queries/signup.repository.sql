@@ -5,13 +5,19 @@
 begin;
 select
   pg_advisory_xact_lock(hashtext ('pacebeat.first-user'));
--- params: [true]
+-- params: [true,"owner@example.com"]
 select
   count(*)
 from
   "users"
 where
-  "users"."is_admin" = $1;
+  (
+    "users"."is_admin" = $1
+    or (
+      "users"."email" in ($2)
+      and "users"."email_verified_at" is not null
+    )
+  );
 -- params: ["runner@example.com","Runner",true,"$argon2id$v=19$…"]
 insert into
   "users" (
@@ -51,13 +57,12 @@ commit;
 begin;
 select
   pg_advisory_xact_lock(hashtext ('pacebeat.first-user'));
--- params: [true]
 select
   count(*)
 from
   "users"
 where
-  "users"."is_admin" = $1;
+  "users"."is_admin";
 -- params: ["9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"]
 select
   "id",

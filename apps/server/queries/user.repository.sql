@@ -90,13 +90,32 @@ where
 order by
   "users"."created_at" asc;
 
--- UserRepository.counts
+-- UserRepository.counts (no ADMIN_EMAILS)
 select
   count(*)::int,
   (
     count(*) filter (
       where
-        "is_admin"
+        "users"."is_admin"
+    )
+  )::int
+from
+  "users";
+
+-- UserRepository.counts (with ADMIN_EMAILS)
+-- params: [true,"owner@example.com"]
+select
+  count(*)::int,
+  (
+    count(*) filter (
+      where
+        (
+          "users"."is_admin" = $1
+          or (
+            "users"."email" in ($2)
+            and "users"."email_verified_at" is not null
+          )
+        )
     )
   )::int
 from

@@ -274,6 +274,7 @@ export function composePacebeat(o: ComposeOptions) {
     users: accounts.users,
     signups: accounts.signups,
     policy: accounts.policy,
+    adminEmails: config.ADMIN_EMAILS,
     connectedRunners: async () => (await spotify.accounts.linkedUserIds()).length,
     demo: async () => (await spotifyApp.current()).demo,
   });

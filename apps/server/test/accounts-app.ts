@@ -67,6 +67,7 @@ export async function buildTestApp(o: TestAppOptions = {}) {
     users: mod.users,
     signups: mod.signups,
     policy: mod.policy,
+    adminEmails: config.ADMIN_EMAILS,
     connectedRunners: async () => 0,
     demo: o.demo ?? (async () => !config.SPOTIFY_CLIENT_ID),
   });

@@ -188,6 +188,7 @@ export const createAccountsService = (d: AccountsDeps) => {
     const outcome = await d.signups.createAccount(u, {
       mode,
       firstAccountIsAdmin: d.policy.firstAccountIsAdmin,
+      adminEmails: d.adminEmails,
       invitationHash: invitation === undefined ? undefined : hashCode(invitation),
       now: now(),
     });
@@ -200,7 +201,7 @@ export const createAccountsService = (d: AccountsDeps) => {
 
   /** Who may sign up now, and whether `invitation` works (the sign-in page). */
   async function signupState(invitation: string | undefined): Promise<SignupState> {
-    const [{ mode }, { admins }] = await Promise.all([d.policy.current(), d.users.counts()]);
+    const [{ mode }, { admins }] = await Promise.all([d.policy.current(), d.users.counts(d.adminEmails)]);
     let state: SignupState['invitation'] = null;
     if (invitation !== undefined) {
       const row = await d.signups.findInvitation(hashCode(invitation));
@@ -384,7 +385,7 @@ export const createAccountsService = (d: AccountsDeps) => {
           `ADMIN_EMAILS makes an account an admin only once its address is verified, and without SMTP_URL no address is verified: grant admin with \`npm run admin -- grant EMAIL\` instead (in a container: \`docker compose exec pacebeat npm run admin -- grant EMAIL\`)`,
         );
       }
-      const { admins, accounts } = await d.users.counts();
+      const { admins, accounts } = await d.users.counts(d.adminEmails);
       if (admins > 0) return { setupLink: null };
       if (d.policy.firstAccountIsAdmin) {
         d.log.warn(

@@ -30,7 +30,7 @@ export async function runAdminCommand(
         ? `${user.email} is an admin now (it takes effect at once, in every Pacebeat process).`
         : `${user.email} is no admin now${adminEmails.includes(user.email) && user.emailVerifiedAt ? ' by this command, but ADMIN_EMAILS still names it and its address is verified: remove it there too' : ''}.`,
     );
-    if (command === 'revoke' && (await users.counts()).admins === 0)
+    if (command === 'revoke' && (await users.counts(adminEmails)).admins === 0)
       out('This Pacebeat has no admin now: grant one, or see docs/install.md for how the next one is made.');
     return 0;
   }

@@ -9,6 +9,8 @@ import type { UserRepository } from './user.repository.ts';
 export interface AdminServiceDeps {
   accounts: Pick<AccountsService, 'listInvitations' | 'invite' | 'revokeInvitation'>;
   users: Pick<UserRepository, 'counts'>;
+  /** ADMIN_EMAILS (a verified account with one of them counts as an admin). */
+  adminEmails?: readonly string[];
   signups: Pick<SignupRepository, 'saveMode'>;
   policy: Pick<SignupPolicy, 'current'>;
   /** Runners whose Spotify is connected now. */
@@ -21,7 +23,7 @@ export function createAdminService(d: AdminServiceDeps) {
   async function state(): Promise<AdminSignupReply['data']> {
     const [mode, counts, connected, demo, invitations] = await Promise.all([
       d.policy.current(),
-      d.users.counts(),
+      d.users.counts(d.adminEmails),
       d.connectedRunners(),
       d.demo().catch(() => false),
       d.accounts.listInvitations(),

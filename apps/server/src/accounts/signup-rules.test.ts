@@ -191,6 +191,29 @@ describe('ADMIN_EMAILS counts only for a verified address', () => {
   });
 });
 
+describe('a verified ADMIN_EMAILS account is the admin of its installation', () => {
+  it('so no later sign-up becomes the first admin, and no setup link is printed', async () => {
+    const f = await freshTestDb();
+    const listed = 'owner@example.org';
+    const t = await buildTestApp({ db: f.handle, env: { ADMIN_EMAILS: listed } });
+    try {
+      const c = client(t);
+      // A verified account with the listed address (as after its mailed link), without the admin flag.
+      await f.handle.pool.query(
+        `insert into users (email, name, email_verified_at) values ($1, 'Owner', now())`,
+        [listed],
+      );
+      const next = await c.signUp(uniqueEmail());
+      expect(next.statusCode).toBe(200);
+      expect((await c.whoami(sessionCookie(next))).user?.is_admin).toBe(false);
+      expect((await t.mod.accounts.announceFirstAdmin('http://localhost')).setupLink).toBeNull();
+    } finally {
+      await t.close();
+      await f.drop();
+    }
+  });
+});
+
 describe('npm run admin (grant, revoke, list)', () => {
   let f: Fresh;
   let t: TestApp;

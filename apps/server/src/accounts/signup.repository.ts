@@ -7,7 +7,7 @@ import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { SignupModeName } from '@pacebeat/contract/rules';
 import type { Db } from '../db/client.ts';
 import { invitations, signupSettings, users } from '../db/schema.ts';
-import type { NewUser, User } from './user.repository.ts';
+import { isAdminSql, type NewUser, type User } from './user.repository.ts';
 
 export type InvitationRow = typeof invitations.$inferSelect;
 
@@ -23,6 +23,8 @@ export interface SignupRules {
   mode: SignupModeName;
   /** The first account of an installation without an admin becomes the admin without a setup link (loopback). */
   firstAccountIsAdmin: boolean;
+  /** ADMIN_EMAILS: a verified account with one of them is an admin too (so the installation has one). */
+  adminEmails?: readonly string[];
   /** SHA-256 of the invitation the sign-up came with. */
   invitationHash?: string;
   now: Date;
@@ -58,7 +60,10 @@ export const createSignupRepository = (db: Db) => ({
   async createAccount(u: NewUser, rules: SignupRules): Promise<SignupOutcome> {
     return db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext('pacebeat.first-user'))`);
-      const [admins] = await tx.select({ n: count() }).from(users).where(eq(users.isAdmin, true));
+      const [admins] = await tx
+        .select({ n: count() })
+        .from(users)
+        .where(isAdminSql(rules.adminEmails ?? []));
       const adminExists = (admins?.n ?? 0) > 0;
       let invitation: InvitationRow | undefined;
       if (rules.invitationHash !== undefined) {

@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 
@@ -11,6 +11,15 @@ export interface NewUser {
   firebaseUid?: string | null;
   emailVerifiedAt?: Date | null;
 }
+
+/** An account is an admin: its flag, or a verified address among `adminEmails` (ADMIN_EMAILS). */
+export const isAdminSql = (adminEmails: readonly string[]) =>
+  adminEmails.length === 0
+    ? sql`${users.isAdmin}`
+    : or(
+        eq(users.isAdmin, true),
+        and(inArray(users.email, [...adminEmails]), isNotNull(users.emailVerifiedAt)),
+      )!;
 
 /**
  * The SQL on the users table, but for the insert of a new account: that is signup.repository.ts's, in one
@@ -43,12 +52,15 @@ export const createUserRepository = (db: Db) => ({
     return db.select().from(users).where(eq(users.isAdmin, true)).orderBy(asc(users.createdAt));
   },
 
-  /** How many accounts there are, and how many have the admin flag. */
-  async counts(): Promise<{ accounts: number; admins: number }> {
+  /**
+   * How many accounts there are, and how many are admins: the admin flag, or a verified address among
+   * `adminEmails` (ADMIN_EMAILS).
+   */
+  async counts(adminEmails: readonly string[] = []): Promise<{ accounts: number; admins: number }> {
     const [row] = await db
       .select({
         accounts: sql<number>`count(*)::int`,
-        admins: sql<number>`(count(*) filter (where ${users.isAdmin}))::int`,
+        admins: sql<number>`(count(*) filter (where ${isAdminSql(adminEmails)}))::int`,
       })
       .from(users);
     return { accounts: row?.accounts ?? 0, admins: row?.admins ?? 0 };
