@@ -6,7 +6,7 @@ import dotenv from 'dotenv';
 import { ConfigError, loadConfig } from '../config.ts';
 import { AlreadyRunningError } from '../db/embedded.ts';
 import { RestoreRefusedError } from '../db/backup/restore.ts';
-import { commandDatabase } from '../db/backup/target.ts';
+import { commandDatabase } from '../db/command-database.ts';
 import { createLogger } from '../log.ts';
 import { ADMIN_USAGE, runAdminCommand } from './admin-command.ts';
 
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
     console.error(ADMIN_USAGE);
     process.exit(2);
   }
-  const database = await commandDatabase(config, log, 'this command');
+  const database = await commandDatabase(config, log);
   try {
     process.exitCode = await runAdminCommand(
       database.db,

@@ -6,7 +6,6 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
-import { createDb } from '../client.ts';
 import { AlreadyRunningError, DB_APP_USER, DB_NAME, startEmbeddedPostgres } from '../embedded.ts';
 import { RestoreRefusedError } from './restore.ts';
 
@@ -28,12 +27,7 @@ async function runningServerUrl(pgDir: string): Promise<string> {
   return `postgres://${DB_APP_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DB_NAME}`;
 }
 
-/** The database of the settings, for a backup (or another command that reads it: `npm run admin`). */
-export async function backupSource(
-  config: Config,
-  log: Logger,
-  purpose = 'the backup',
-): Promise<DatabaseTarget> {
+export async function backupSource(config: Config, log: Logger): Promise<DatabaseTarget> {
   if (config.DATABASE_URL) return { url: config.DATABASE_URL, where: 'DATABASE_URL', close: nothing };
   const pgDir = path.join(config.dataDir, 'pg');
   if (!existsSync(path.join(pgDir, 'PG_VERSION'))) {
@@ -41,7 +35,7 @@ export async function backupSource(
   }
   try {
     const server = await startEmbeddedPostgres(pgDir, log);
-    return { url: server.url, where: `${pgDir} (started for ${purpose})`, close: server.stop };
+    return { url: server.url, where: `${pgDir} (started for the backup)`, close: server.stop };
   } catch (err) {
     if (!(err instanceof AlreadyRunningError)) throw err;
     return {
@@ -75,20 +69,6 @@ export async function restoreTarget(
       await server.stop();
       await fs.rm(pgDir, { recursive: true, force: true });
       await fs.rm(`${pgDir}.password`, { force: true });
-    },
-  };
-}
-
-/** The database of the settings as a Drizzle handle, for a command run on the server (`npm run admin`). */
-export async function commandDatabase(config: Config, log: Logger, purpose: string) {
-  const source = await backupSource(config, log, purpose);
-  const handle = createDb(source.url, { max: 1 });
-  return {
-    db: handle.db,
-    where: source.where,
-    async close() {
-      await handle.close();
-      await source.close();
     },
   };
 }
