@@ -2,17 +2,17 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { sandboxAdmin, sandboxAdminHeaders } from './support.ts';
+import { sandboxAdmin, sandboxAdminHeaders, signInAsAdmin } from './support.ts';
 
 // Accessibility in Chromium: every route and state of the spec (§2) that the app has, checked with axe-core
 // (0 serious or critical violations), the sign-in form used with the keyboard alone, and page titles.
 // To cover a new page or state, add an entry to STATES: how to get there, and what shows it is ready.
 // A11Y_REPORT=<file> writes every page's violations (all impacts) as JSON lines, for a report.
 
-type Who = 'visitor' | 'user' | 'connected';
+type Who = 'visitor' | 'user' | 'connected' | 'admin';
 interface PageState {
   name: string;
-  /** Who opens it: a visitor, a signed-in user without Spotify, or one with Spotify connected. */
+  /** Who opens it: a visitor, a signed-in user without Spotify, one with Spotify connected, or the admin. */
   who: Who;
   /** Opens the page in this state; `goto` unless the state needs steps. */
   open: (page: Page) => Promise<unknown>;
@@ -190,6 +190,21 @@ const STATES: PageState[] = [
     },
     ready: (p) => p.getByText('Request body').first(),
   },
+  {
+    name: '/admin (who may sign up, invitations; issue 33)',
+    who: 'admin',
+    open: goto('/admin'),
+    ready: (p) => p.getByRole('radiogroup', { name: 'Sign-up' }),
+  },
+  {
+    name: '/admin with a new invitation link',
+    who: 'admin',
+    open: async (p) => {
+      await p.goto('/admin');
+      await p.getByRole('button', { name: 'Make an invitation link' }).click();
+    },
+    ready: (p) => p.getByText('The invitation link (shown once):'),
+  },
 ];
 
 /** A new signed-in account in this page's browser context. */
@@ -217,6 +232,7 @@ async function connectThroughConsent(page: Page) {
 
 async function become(page: Page, who: Who) {
   if (who === 'visitor') return;
+  if (who === 'admin') return signInAsAdmin(page);
   await signUp(page);
   if (who === 'connected') await connectThroughConsent(page);
 }

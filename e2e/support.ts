@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { sandboxAdminHeaders, sandboxPortOf } from './server.ts';
@@ -7,7 +8,7 @@ export { sandboxAdminHeaders };
 // Shared steps of the status-page and walk-through tests (demo mode: the simulated Spotify in-process).
 
 export const PASSWORD = 'stride170';
-/** The admin named in ADMIN_EMAILS by playwright.config.ts. */
+/** The admin of the browser tests: granted with `npm run admin` (ADMIN_EMAILS needs a verified address). */
 export const ADMIN_EMAIL = 'e2e-admin@example.org';
 /** Both widths the issue asks for: a desktop and a phone. */
 export const WIDTHS = [
@@ -24,7 +25,20 @@ export async function signUpByApi(page: Page, email = uniqueEmail('runner'), nam
   return email;
 }
 
-/** Signs in as the admin, creating the account on first use (tests run in parallel). */
+/**
+ * `npm run admin -- grant EMAIL` on the server under test (issue 33), as an operator runs it: it finds the
+ * running embedded PostgreSQL of the server's data folder (E2E_DATA_DIR, set by playwright.config.ts).
+ */
+export function grantAdmin(email: string) {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it)');
+  execFileSync(process.execPath, ['apps/server/src/accounts/admin-cli.ts', 'grant', email], {
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: 'pipe',
+  });
+}
+
+/** Signs in as the admin, creating the account on first use (tests run in parallel), and grants it admin. */
 export async function signInAsAdmin(page: Page) {
   const signup = await page.request.post('/api/signup', {
     data: { email: ADMIN_EMAIL, name: 'Ada Admin', password: PASSWORD },
@@ -35,6 +49,16 @@ export async function signInAsAdmin(page: Page) {
     });
     expect(login.ok(), await login.text()).toBe(true);
   }
+  grantAdmin(ADMIN_EMAIL);
+  await expect
+    .poll(
+      async () => ((await (await page.request.get('/api/whoami')).json()) as WhoamiLike).data.user?.is_admin,
+    )
+    .toBe(true);
+}
+
+interface WhoamiLike {
+  data: { user: { is_admin: boolean } | null };
 }
 
 /**

@@ -39,9 +39,10 @@ async function shot(page: Page, name: string) {
 }
 
 /** Signs up in the page (the login page's "Create an account"); ends wherever the app sends a new runner. */
-async function signUp(page: Page, email: string, name: string) {
-  await page.goto(`${base}/login`);
-  await page.getByRole('button', { name: 'Create an account' }).click();
+async function signUp(page: Page, email: string, name: string, invitation?: string) {
+  // With an invitation link (sign-up by invitation, issue 33) the page opens on "Create account".
+  await page.goto(invitation ?? `${base}/login`);
+  if (!invitation) await page.getByRole('button', { name: 'Create an account' }).click();
   await page.getByLabel('First & last name').fill(name);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Choose password').fill(PASSWORD);
@@ -200,7 +201,17 @@ try {
     // A runner of the demo days, at 360 px: connected again, to the real Spotify now.
     const context = await browser.newContext({ viewport: WIDTHS[1]!.viewport });
     const page = await context.newPage();
-    await signUp(page, `walk-real-${randomUUID().slice(0, 6)}@example.org`, 'Walker Real');
+    // With a real Spotify, sign-up is by invitation (issue 33): the admin makes a link first.
+    const adminContext = await browser.newContext();
+    const login = await adminContext.request.post(`${base}/api/login`, {
+      data: { provider: 'local', email: first, password: PASSWORD },
+    });
+    if (!login.ok()) throw new Error(`admin sign-in answered ${login.status()}`);
+    const invite = await adminContext.request.post(`${base}/api/admin/invitations`, { data: {} });
+    if (!invite.ok()) throw new Error(`invitation answered ${invite.status()}: ${await invite.text()}`);
+    const { link } = ((await invite.json()) as { data: { link: string } }).data;
+    await adminContext.close();
+    await signUp(page, `walk-real-${randomUUID().slice(0, 6)}@example.org`, 'Walker Real', link);
     await connectForReal(page, '360-real-3', true);
     await context.close();
   }

@@ -11,6 +11,7 @@ import { createSourceStatsRepository } from '../src/library/source-stats.reposit
 import { createEmailCodeRepository } from '../src/accounts/email-code.repository.ts';
 import { createSessionRepository } from '../src/accounts/session.repository.ts';
 import { createUserRepository } from '../src/accounts/user.repository.ts';
+import { createSignupRepository } from '../src/accounts/signup.repository.ts';
 import { createPlaylistsRepository } from '../src/playlists/playlists.repository.ts';
 import { createRemovalsRepository, type RemovalsRepository } from '../src/playlists/removals.repository.ts';
 import { createTargetsRepository } from '../src/playlists/targets.repository.ts';
@@ -334,14 +335,81 @@ export const REPOSITORIES = [
       findById: { args: [USER_ID] },
       findByEmail: { args: ['runner@example.com'] },
       findByFirebaseUid: { args: ['fb-uid-123'] },
-      create: {
-        label: 'first user may be admin',
-        args: [
-          { email: 'runner@example.com', name: 'Runner', passwordHash: '$argon2id$v=19$…' },
-          { firstIsAdmin: true },
-        ],
-      },
+      setAdmin: { args: ['runner@example.com', true] },
+      listAdmins: { args: [] },
+      counts: [
+        { label: 'no ADMIN_EMAILS', args: [] },
+        { label: 'with ADMIN_EMAILS', args: [['owner@example.com']] },
+      ],
       update: { args: [USER_ID, { name: 'Runner', emailVerifiedAt: AT }] },
+    },
+  }),
+  repository({
+    source: 'accounts/signup.repository.ts',
+    name: 'SignupRepository',
+    create: createSignupRepository,
+    samples: {
+      createAccount: [
+        {
+          label: 'no invitation',
+          args: [
+            { email: 'runner@example.com', name: 'Runner', passwordHash: '$argon2id$v=19$…' },
+            { mode: 'open', firstAccountIsAdmin: true, adminEmails: ['owner@example.com'], now: AT },
+          ],
+        },
+        {
+          label: 'with an invitation, which is marked used',
+          args: [
+            { email: 'runner@example.com', name: 'Runner', passwordHash: '$argon2id$v=19$…' },
+            { mode: 'invite', firstAccountIsAdmin: false, invitationHash: SECRET_HASH, now: AT },
+          ],
+          rows: {
+            'from "invitations"': [
+              [
+                BATCH_ID,
+                SECRET_HASH,
+                null,
+                false,
+                USER_ID,
+                AT.toISOString(),
+                LATER.toISOString(),
+                null,
+                null,
+                null,
+              ],
+            ],
+            'insert into "users"': [
+              [USER_ID, 'runner@example.com', 'Runner', false, AT.toISOString(), null, null, null],
+            ],
+          },
+        },
+      ],
+      findInvitation: { args: [SECRET_HASH] },
+      createInvitation: {
+        args: [
+          { tokenHash: SECRET_HASH, email: null, makesAdmin: false, createdBy: USER_ID, expiresAt: LATER },
+        ],
+        rows: {
+          'insert into "invitations"': [
+            [
+              BATCH_ID,
+              SECRET_HASH,
+              null,
+              false,
+              USER_ID,
+              AT.toISOString(),
+              LATER.toISOString(),
+              null,
+              null,
+              null,
+            ],
+          ],
+        },
+      },
+      listInvitations: { args: [50] },
+      revokeInvitation: { args: [BATCH_ID, AT] },
+      savedMode: { args: [] },
+      saveMode: { args: ['invite', USER_ID] },
     },
   }),
   repository({

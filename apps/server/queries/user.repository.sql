@@ -55,38 +55,13 @@ where
 limit
   $2;
 
--- UserRepository.create (first user may be admin)
-begin;
-select
-  pg_advisory_xact_lock(hashtext ('pacebeat.first-user'));
-select
-  count(*)::int
-from
-  "users";
--- params: ["runner@example.com","Runner",true,"$argon2id$v=19$…"]
-insert into
-  "users" (
-    "id",
-    "email",
-    "name",
-    "is_admin",
-    "created_at",
-    "password_hash",
-    "firebase_uid",
-    "email_verified_at"
-  )
-values
-  (
-    default,
-    $1,
-    $2,
-    $3,
-    default,
-    $4,
-    default,
-    default
-  )
-on conflict ("email") do nothing
+-- UserRepository.setAdmin
+-- params: [true,"runner@example.com"]
+update "users"
+set
+  "is_admin" = $1
+where
+  "users"."email" = $2
 returning
   "id",
   "email",
@@ -96,7 +71,55 @@ returning
   "password_hash",
   "firebase_uid",
   "email_verified_at";
-commit;
+
+-- UserRepository.listAdmins
+-- params: [true]
+select
+  "id",
+  "email",
+  "name",
+  "is_admin",
+  "created_at",
+  "password_hash",
+  "firebase_uid",
+  "email_verified_at"
+from
+  "users"
+where
+  "users"."is_admin" = $1
+order by
+  "users"."created_at" asc;
+
+-- UserRepository.counts (no ADMIN_EMAILS)
+select
+  count(*)::int,
+  (
+    count(*) filter (
+      where
+        "users"."is_admin"
+    )
+  )::int
+from
+  "users";
+
+-- UserRepository.counts (with ADMIN_EMAILS)
+-- params: [true,"owner@example.com"]
+select
+  count(*)::int,
+  (
+    count(*) filter (
+      where
+        (
+          "users"."is_admin" = $1
+          or (
+            "users"."email" in ($2)
+            and "users"."email_verified_at" is not null
+          )
+        )
+    )
+  )::int
+from
+  "users";
 
 -- UserRepository.update
 -- params: ["Runner","2026-01-05T10:00:00.000Z","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]

@@ -4,6 +4,7 @@
 // production runs. Adding a feature means adding its module and its subscriptions below, nowhere else.
 import type { Logger } from 'pino';
 import { createAccountsModule } from './accounts/accounts.module.ts';
+import { createAdminService } from './accounts/admin.service.ts';
 import type { ChangeFeed } from './cache/change-feed.ts';
 import { createChoicesModule } from './choices/choices.module.ts';
 import type { Config } from './config.ts';
@@ -74,7 +75,7 @@ export interface ComposeOptions {
   db: Db;
   config: Config;
   log: Logger;
-  /** The database is the embedded one: the first local account becomes the admin. */
+  /** The database is the embedded one (the first admin and the sign-up rules do not depend on it: issue 33). */
   embedded: boolean;
   /**
    * The simulated Spotify this process started (demo mode), or a fixed real one (tests); absent: the
@@ -131,6 +132,9 @@ export function composePacebeat(o: ComposeOptions) {
     settings: { ...config, embedded: o.embedded },
     log: log.child({ module: 'accounts' }),
     changes,
+    // Sign-up is open by default only in demo mode (at a loopback address): read at each sign-up.
+    demo: async () => (await spotifyApp.current()).demo,
+    origins: o.origins ?? appOrigins(config),
   });
   // Which Spotify is in force, read before every call: a fixed real one counts as SPOTIFY_CLIENT_ID.
   const fixedReal = o.spotifyEndpoints && !o.spotifyEndpoints.demo ? o.spotifyEndpoints : undefined;
@@ -264,6 +268,17 @@ export function composePacebeat(o: ComposeOptions) {
     fetch: o.overrides?.spotify?.fetch,
   });
 
+  // The admin page (issue 33): who may sign up, invitations, and the runners against development mode's 5.
+  const admin = createAdminService({
+    accounts: accounts.accounts,
+    users: accounts.users,
+    signups: accounts.signups,
+    policy: accounts.policy,
+    adminEmails: config.ADMIN_EMAILS,
+    connectedRunners: async () => (await spotify.accounts.linkedUserIds()).length,
+    demo: async () => (await spotifyApp.current()).demo,
+  });
+
   const housekeeping = createHousekeepingService({
     sessions: accounts.sessionRows,
     codes: accounts.codes,
@@ -291,6 +306,7 @@ export function composePacebeat(o: ComposeOptions) {
     choices: { choices: choices.service, trackLists: choices.trackLists },
     actionLimits: accounts.limits,
     setup: { setup },
+    admin: { admin },
     // Demo mode: the browser reaches the simulated consent page and token exchange through this origin.
     demoAccounts: demoAccountsOf(o.spotifyEndpoints, async () => (await spotifyApp.current()).demo),
   } satisfies Partial<AppDeps>;
@@ -298,6 +314,7 @@ export function composePacebeat(o: ComposeOptions) {
   return {
     events,
     accounts,
+    admin,
     spotifyApp,
     spotify,
     tempo,

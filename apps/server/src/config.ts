@@ -69,8 +69,18 @@ const ConfigSchema = z.object({
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
 
   // Accounts
-  /** Comma-separated emails of admins (they may use `?sudo=`). In the embedded mode the first local account is one too. */
+  /**
+   * Comma-separated emails of admins (they may use `?sudo=`), once the address is verified (a verified
+   * local account, or a Firebase identity with a verified email); without SMTP_URL nothing is verified, so
+   * grant admin with `npm run admin -- grant EMAIL` instead (issue 33).
+   */
   ADMIN_EMAILS: commaList(z.email()),
+  /**
+   * Who may sign up: `open`, `invite` (with a link an admin made) or `closed`. Unset: what an admin chose
+   * on the admin page, else `open` in demo mode at a loopback address and `invite` otherwise. Set, it wins
+   * over the page.
+   */
+  SIGNUP_MODE: optionalString.pipe(z.enum(['open', 'invite', 'closed']).optional()),
   /** A session ends after this many hours without a request. */
   SESSION_IDLE_HOURS: z.coerce.number().positive().max(8760).default(336),
   /** A session ends this many hours after sign-in, however active. */

@@ -4,7 +4,7 @@
 import pino, { type Logger } from 'pino';
 
 /** Query parameters whose values never reach a log line. */
-const SECRET_PARAMS = /^(code|token|access_token|refresh_token|oobcode|api_key|password|key)$/i;
+const SECRET_PARAMS = /^(code|token|access_token|refresh_token|oobcode|api_key|password|key|invite)$/i;
 
 /** A URL (path and query) with secret query values replaced. */
 export function redactUrl(url: string): string {

@@ -243,6 +243,8 @@ async function main(): Promise<void> {
     );
     running.app = server;
     await server.listen({ host: config.HOST, port: config.PORT });
+    // No admin yet: the log says how this installation gets one (at a public address, a setup link).
+    await app.accounts.accounts.announceFirstAdmin(origins!.linkOrigin);
   }
 
   if (metrics && config.METRICS_LISTEN) {

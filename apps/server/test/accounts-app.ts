@@ -17,6 +17,8 @@ import { appOrigins, type AppOrigins } from '../src/http/origins.ts';
 import { buildApp, type AppDeps } from '../src/http/app.ts';
 import type { UserServicesStatus } from '../src/accounts/accounts.routes.ts';
 import type { SpotifyModule } from '../src/spotify/spotify.module.ts';
+import { createAdminService } from '../src/accounts/admin.service.ts';
+import type { DbHandle } from '../src/db/client.ts';
 import { testDb } from './db.ts';
 
 export interface TestAppOptions {
@@ -36,10 +38,14 @@ export interface TestAppOptions {
   changes?: ChangeFeed;
   /** See createAccountsModule. */
   sessionCacheMaxAgeMs?: number;
+  /** A database of its own (a fresh one: the first admin, the sign-up mode); default: the shared one. */
+  db?: DbHandle;
+  /** Demo mode is in force (the default sign-up mode follows it); default: no SPOTIFY_CLIENT_ID. */
+  demo?: () => Promise<boolean>;
 }
 
 export async function buildTestApp(o: TestAppOptions = {}) {
-  const handle = testDb();
+  const handle = o.db ?? testDb();
   const config = loadConfig(o.env ?? {});
   const settings: AccountsSettings = { ...config, embedded: o.embedded ?? false };
   const lines = o.logLines;
@@ -53,6 +59,17 @@ export async function buildTestApp(o: TestAppOptions = {}) {
     firebase: o.firebase,
     changes: o.changes,
     sessionCacheMaxAgeMs: o.sessionCacheMaxAgeMs,
+    demo: o.demo,
+  });
+  // The admin page, as compose.ts wires it (no Spotify here: no runner is connected).
+  const admin = createAdminService({
+    accounts: mod.accounts,
+    users: mod.users,
+    signups: mod.signups,
+    policy: mod.policy,
+    adminEmails: config.ADMIN_EMAILS,
+    connectedRunners: async () => 0,
+    demo: o.demo ?? (async () => !config.SPOTIFY_CLIENT_ID),
   });
   const app: FastifyInstance = await buildApp(
     {
@@ -65,6 +82,7 @@ export async function buildTestApp(o: TestAppOptions = {}) {
         servicesStatus: o.servicesStatus,
       },
       metrics: o.metrics,
+      admin: { admin },
     },
     { loggerInstance: log, ...(o.trustProxy ? { trustProxy: config.TRUST_PROXY } : {}) },
   );
@@ -75,7 +93,7 @@ export async function buildTestApp(o: TestAppOptions = {}) {
     async close() {
       await app.close();
       await mod.close();
-      await handle.close();
+      if (!o.db) await handle.close();
     },
   };
 }
@@ -103,12 +121,25 @@ export function sessionCookie(res: { cookies: { name: string; value: string }[] 
 }
 
 /**
+ * Marks an address verified, as following its verification link does (without SMTP nothing is verified,
+ * and ADMIN_EMAILS makes only a verified address an admin: issue 33).
+ */
+export async function markEmailVerified(email: string): Promise<void> {
+  const handle = testDb();
+  try {
+    await handle.pool.query('update users set email_verified_at = now() where email = $1', [email]);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
  * A new local account signed up through the API, from an address of its own (the per-address signup limit
  * never bites): its session cookie, email and user id.
  */
 export async function signUpThroughApi(
   app: FastifyInstance,
-  o: { email?: string; timeZone?: string } = {},
+  o: { email?: string; timeZone?: string; verified?: boolean } = {},
 ): Promise<{ cookie: string; email: string; userId: string }> {
   const email = o.email ?? `r-${randomUUID()}@example.org`;
   const res = await app.inject({
@@ -124,6 +155,7 @@ export async function signUpThroughApi(
   });
   if (res.statusCode !== 200) throw new Error(`signup answered ${res.statusCode}: ${res.body}`);
   const cookie = sessionCookie(res);
+  if (o.verified) await markEmailVerified(email);
   const who = WhoamiReply.parse((await app.inject({ url: '/api/whoami', headers: { cookie } })).json());
   return { cookie, email, userId: who.data.user!.id };
 }

@@ -1,7 +1,34 @@
+import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { createDb, type DbHandle } from '../src/db/client.ts';
+import { DB_APP_USER } from '../src/db/embedded.ts';
+import { runMigrations } from '../src/db/migrate.ts';
 
 /** A pool on the shared test database (started by global-setup.ts). Close it in afterAll. */
 export function testDb(): DbHandle {
   return createDb(inject('databaseUrl'), { max: 4 });
+}
+
+/**
+ * A database of its own in the shared test server, migrated and empty (no admin, no sign-up mode): for
+ * the tests of the first admin and of who may sign up (issue 33). `url` is its address (as DATABASE_URL);
+ * `drop` closes the pool and removes it.
+ */
+export async function freshTestDb(): Promise<{ handle: DbHandle; url: string; drop(): Promise<void> }> {
+  const name = `t_${randomUUID().replaceAll('-', '')}`;
+  const admin = createDb(inject('adminDatabaseUrl'), { max: 1 });
+  await admin.pool.query(`create database ${name} owner ${DB_APP_USER}`);
+  const url = new URL(inject('databaseUrl'));
+  url.pathname = `/${name}`;
+  const handle = createDb(url.toString(), { max: 8 });
+  await runMigrations(handle);
+  return {
+    handle,
+    url: url.toString(),
+    async drop() {
+      await handle.close();
+      await admin.pool.query(`drop database ${name} with (force)`);
+      await admin.close();
+    },
+  };
 }

@@ -24,6 +24,12 @@ export default async function setup(project: TestProject) {
   const server = await startEmbeddedPostgres(path.join(dir, 'pg'), pino({ level: 'silent' }));
   const handle = createDb(server.url);
   await runMigrations(handle);
+  // The shared database has an admin from the start, so no test's sign-up becomes the first admin by
+  // chance (issue 33: the first account of an installation without an admin becomes it at a loopback
+  // address). Tests of the first admin make a fresh database of their own (first-admin.test.ts).
+  await handle.pool.query(
+    `insert into users (email, name, is_admin) values ('seed-admin@pacebeat.test', 'Seed admin', true)`,
+  );
   await handle.close();
   project.provide('databaseUrl', server.url);
   project.provide('adminDatabaseUrl', server.adminUrl);

@@ -52,6 +52,8 @@ export const routes: RouteObject[] = [
         '/setup/spotify',
         async () => (await import('./pages/SetupSpotifyPage.tsx')).SetupSpotifyPage,
       ),
+      // The admin page (issue 33): who may sign up, invitations, and the runners against Spotify's 5.
+      lazyRoute('/admin', async () => (await import('./pages/AdminPage.tsx')).AdminPage),
       { path: '*', element: <SudoNavigate to="/" /> },
     ],
   },

@@ -6,6 +6,7 @@ import {
   FIELD_TEXTS,
   emailLengthProblem,
 } from './accounts.rules.ts';
+import { INVITATION_TOKEN_PATTERN, SIGNUP_MODES, SIGNUP_TEXTS } from './admin.rules.ts';
 
 export const Email = z
   .string()
@@ -19,6 +20,8 @@ const Password = z
   .string()
   .min(1, AUTH_TEXTS.passwordMissing)
   .max(FIELD_LIMITS.password, FIELD_TEXTS.passwordTooLong);
+/** An invitation link's secret (`/login?invite=…`): needed to sign up when sign-up is by invitation. */
+export const InvitationToken = z.string().trim().regex(INVITATION_TOKEN_PATTERN, SIGNUP_TEXTS.badToken);
 /** The browser's IANA time zone, used to format times for the user. */
 const TimeZone = z.string().trim().min(1).max(64).optional();
 
@@ -26,14 +29,44 @@ export const AuthProviderKind = z.enum(['firebase', 'local']);
 export type AuthProviderKind = z.infer<typeof AuthProviderKind>;
 
 /** POST /api/login_data — which providers the page should offer, and their public configuration. */
-export const LoginDataBody = z.object({ kinds: z.array(AuthProviderKind).min(1).max(4) });
+export const LoginDataBody = z.object({
+  kinds: z.array(AuthProviderKind).min(1).max(4),
+  /** The invitation the page was opened with: the reply says whether it still works. */
+  invitation: InvitationToken.optional(),
+});
 export type LoginDataBody = z.infer<typeof LoginDataBody>;
 
 export const FirebaseWebConfig = z.record(z.string(), z.string());
 export type FirebaseWebConfig = z.infer<typeof FirebaseWebConfig>;
 
+/** Who may sign up now (issue 33), for the sign-in page. */
+export const SignupState = z.object({
+  /** `open`, `invite` (an invitation link is needed) or `closed`. */
+  mode: z.enum(SIGNUP_MODES),
+  /**
+   * A sign-up without an invitation is taken now: open mode, or the first account of an installation
+   * without an admin at a loopback address (it becomes the admin).
+   */
+  allowed: z.boolean(),
+  /** The invitation asked about: whether it works, and why not. */
+  invitation: z
+    .object({
+      valid: z.boolean(),
+      /** Why it does not work, in a sentence. */
+      problem: z.string().nullable(),
+      /** Only this address may sign up with it. */
+      email: z.string().nullable(),
+      /** The setup link: the account made with it becomes the admin. */
+      makes_admin: z.boolean(),
+    })
+    .nullable(),
+});
+export type SignupState = z.infer<typeof SignupState>;
+
 export const LoginDataReply = z.object({
   data: z.object({
+    /** Who may sign up (local accounts and Firebase alike). */
+    signup: SignupState.optional(),
     firebase: z
       .object({
         data: z.object({
@@ -57,7 +90,13 @@ export type LoginDataReply = z.infer<typeof LoginDataReply>;
 
 /** POST /api/login — firebase: an ID token from the widget; local: email and password. */
 export const LoginBody = z.discriminatedUnion('provider', [
-  z.object({ provider: z.literal('firebase'), token: z.string().min(1).max(8192), time_zone: TimeZone }),
+  z.object({
+    provider: z.literal('firebase'),
+    token: z.string().min(1).max(8192),
+    time_zone: TimeZone,
+    /** A new identity's invitation, when sign-up is by invitation. */
+    invitation: InvitationToken.optional(),
+  }),
   z.object({ provider: z.literal('local'), email: Email, password: Password, time_zone: TimeZone }),
 ]);
 export type LoginBody = z.infer<typeof LoginBody>;
@@ -71,6 +110,8 @@ export const SignupBody = z.object({
   name: z.string().trim().min(1, AUTH_TEXTS.nameMissing).max(FIELD_LIMITS.name, FIELD_TEXTS.nameTooLong),
   password: Password,
   time_zone: TimeZone,
+  /** The invitation link's secret, when sign-up is by invitation (or the setup link of a new installation). */
+  invitation: InvitationToken.optional(),
 });
 export type SignupBody = z.infer<typeof SignupBody>;
 

@@ -56,6 +56,11 @@ export const ENDPOINT_PATHS = {
   'setup.saveSpotifyApp': { method: 'PUT', path: '/api/admin/spotify_app' },
   'setup.checkRedirects': { method: 'POST', path: '/api/admin/spotify_app/check_redirects' },
   'setup.checkAccount': { method: 'POST', path: '/api/admin/spotify_app/check_account' },
+  // The admin page (issue 33): who may sign up, invitations, and the installation's counts.
+  'admin.signup': { method: 'GET', path: '/api/admin/signup' },
+  'admin.setSignupMode': { method: 'PUT', path: '/api/admin/signup' },
+  'admin.invite': { method: 'POST', path: '/api/admin/invitations' },
+  'admin.revokeInvitation': { method: 'DELETE', path: '/api/admin/invitations/:id' },
 } as const satisfies Record<string, EndpointPath>;
 
 export type EndpointName = keyof typeof ENDPOINT_PATHS;

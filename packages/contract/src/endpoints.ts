@@ -17,6 +17,13 @@ import {
   VerifyEmailBody,
 } from './accounts.ts';
 import {
+  AdminSignupReply,
+  InvitationBody,
+  InvitationCreatedReply,
+  InvitationParams,
+  SignupModeBody,
+} from './admin.ts';
+import {
   ExclusionBody,
   ExclusionParams,
   ExclusionReply,
@@ -124,6 +131,10 @@ const SCHEMAS = {
     reply: SetupRedirectChecksReply,
   },
   'setup.checkAccount': { query: SudoQuery, body: SetupAccountCheckBody, reply: SetupAccountCheckReply },
+  'admin.signup': { query: SudoQuery, reply: AdminSignupReply },
+  'admin.setSignupMode': { query: SudoQuery, body: SignupModeBody, reply: AdminSignupReply },
+  'admin.invite': { query: SudoQuery, body: InvitationBody, reply: InvitationCreatedReply },
+  'admin.revokeInvitation': { query: SudoQuery, params: InvitationParams, reply: OkReply },
 } as const satisfies Record<EndpointName, EndpointSchemas>;
 
 /** One entry of the table: its name, method, path and schemas. */

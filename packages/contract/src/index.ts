@@ -9,5 +9,6 @@ export * from './library.ts';
 export * from './playlists.ts';
 export * from './choices.ts';
 export * from './setup.ts';
+export * from './admin.ts';
 export * from './rules.ts';
 export * from './endpoints.ts';

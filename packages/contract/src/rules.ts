@@ -8,4 +8,5 @@ export * from './playlists.rules.ts';
 export * from './choices.rules.ts';
 export * from './tempo.rules.ts';
 export * from './setup.rules.ts';
+export * from './admin.rules.ts';
 export * from './endpoint-paths.ts';

@@ -11,6 +11,9 @@ import { createRateLimitService } from './rate-limit.service.ts';
 import { createSessionRepository } from './session.repository.ts';
 import { createSessionService, type LiveSession } from './session.service.ts';
 import { createUserRepository } from './user.repository.ts';
+import { appOrigins, type AppOrigins } from '../http/origins.ts';
+import { answersOnlyAtLoopback, createSignupPolicy } from './signup-policy.ts';
+import { createSignupRepository } from './signup.repository.ts';
 
 /**
  * How long a process may serve a session (and its user) it read without reading it again. Changes reach
@@ -26,6 +29,12 @@ export type AccountsSettings = Pick<
   Config,
   | 'authProvider'
   | 'ADMIN_EMAILS'
+  | 'SIGNUP_MODE'
+  | 'PUBLIC_URL'
+  | 'HOST'
+  | 'PORT'
+  | 'ALLOWED_ORIGINS'
+  | 'SPOTIFY_CLIENT_ID'
   | 'SESSION_IDLE_HOURS'
   | 'SESSION_ABSOLUTE_HOURS'
   | 'LOGIN_MAX_FAILURES_PER_ACCOUNT'
@@ -40,13 +49,23 @@ export type AccountsSettings = Pick<
   | 'FIREBASE_PROJECT_ID'
   | 'FIREBASE_WEB_CONFIG'
   | 'FIREBASE_AUTH_EMULATOR_HOST'
-> & { embedded: boolean };
+> & {
+  /** The database is the embedded one (kept for the callers; the sign-up rules do not depend on it). */
+  embedded: boolean;
+};
 
 export interface AccountsModuleDeps {
   settings: AccountsSettings;
   log: Logger;
   firebase?: FirebaseVerifier;
   changes?: ChangeFeed;
+  /**
+   * Demo mode is in force (read at each sign-up: the setup page may leave it); default: no SPOTIFY_CLIENT_ID.
+   * compose.ts passes the Spotify app in force.
+   */
+  demo?: () => Promise<boolean>;
+  /** The app's origins (whether it answers only at loopback addresses); default: from the settings. */
+  origins?: Pick<AppOrigins, 'allowedOrigins'>;
   /** How long a process may serve a cached session (tests of the cache itself); default 5 s. */
   sessionCacheMaxAgeMs?: number;
 }
@@ -57,6 +76,14 @@ export function createAccountsModule(db: Db, deps: AccountsModuleDeps) {
   const sessionRows = createSessionRepository(db);
   const attempts = createAuthAttemptRepository(db);
   const codes = createEmailCodeRepository(db);
+  const users = createUserRepository(db);
+  const signups = createSignupRepository(db);
+  const policy = createSignupPolicy({
+    repo: signups,
+    envMode: s.SIGNUP_MODE,
+    loopback: answersOnlyAtLoopback(overrides.origins ?? appOrigins(s)),
+    demo: overrides.demo ?? (async () => !s.SPOTIFY_CLIENT_ID),
+  });
   const sessions = createSessionService({
     sessions: sessionRows,
     idleHours: s.SESSION_IDLE_HOURS,
@@ -83,7 +110,7 @@ export function createAccountsModule(db: Db, deps: AccountsModuleDeps) {
     maxMailsPerRecipient: s.MAIL_MAX_PER_RECIPIENT,
   });
   const accounts = createAccountsService({
-    users: createUserRepository(db),
+    users,
     codes,
     sessionRows,
     sessions,
@@ -95,7 +122,8 @@ export function createAccountsModule(db: Db, deps: AccountsModuleDeps) {
       ? `http://${s.FIREBASE_AUTH_EMULATOR_HOST}`
       : undefined,
     adminEmails: s.ADMIN_EMAILS,
-    firstLocalIsAdmin: s.embedded,
+    signups,
+    policy,
     log,
   });
   return {
@@ -106,6 +134,9 @@ export function createAccountsModule(db: Db, deps: AccountsModuleDeps) {
     sessionRows,
     attempts,
     codes,
+    users,
+    signups,
+    policy,
     async close() {
       await accounts.settled();
       await firebase?.close();

@@ -45,7 +45,7 @@ export async function accountsRoutes(app: FastifyInstance, opts: AccountsRoutesO
 
   r.route({
     ...endpoint('loginData'),
-    handler: async (req) => accounts.loginData(req.body.kinds),
+    handler: async (req) => accounts.loginData(req.body.kinds, req.body.invitation),
   });
 
   r.route({

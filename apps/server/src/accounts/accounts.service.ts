@@ -3,11 +3,16 @@ import type { Logger } from 'pino';
 import {
   AUTH_ERRORS,
   AUTH_TEXTS,
+  INVITATION_DAYS,
   isStrongPassword,
+  SIGNUP_ERRORS,
+  SIGNUP_TEXTS,
+  type Invitation,
   type LoginBody,
   type SignupBody,
+  type SignupState,
 } from '@pacebeat/contract';
-import { AppError, badRequest, conflict, unauthorized } from '../errors.ts';
+import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } from '../errors.ts';
 import type { EmailCodePurpose, EmailCodeRepository } from './email-code.repository.ts';
 import type { FirebaseVerifier } from './firebase.ts';
 import type { Mailer } from './mailer.ts';
@@ -15,7 +20,15 @@ import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords.ts
 import type { RateLimitService } from './rate-limit.service.ts';
 import type { SessionRepository } from './session.repository.ts';
 import type { SessionService } from './session.service.ts';
-import type { User, UserRepository } from './user.repository.ts';
+import type { SignupPolicy } from './signup-policy.ts';
+import {
+  invitationProblem,
+  type InvitationProblem,
+  type InvitationRow,
+  type SignupOutcome,
+  type SignupRepository,
+} from './signup.repository.ts';
+import type { NewUser, User, UserRepository } from './user.repository.ts';
 
 export interface AccountsDeps {
   users: UserRepository;
@@ -29,15 +42,56 @@ export interface AccountsDeps {
   /** The public Firebase web config and, in tests, the emulator's URL. */
   firebaseWebConfig?: Record<string, string>;
   firebaseEmulatorUrl?: string;
+  /** ADMIN_EMAILS: admins once their address is verified. */
   adminEmails: readonly string[];
-  /** Embedded mode: the first local account is an admin. */
-  firstLocalIsAdmin: boolean;
+  /** New accounts under the sign-up rules, invitations, the mode an admin set. */
+  signups: SignupRepository;
+  /** Who may sign up, and whether the first account becomes the admin without a setup link. */
+  policy: SignupPolicy;
   log: Logger;
   now?: () => Date;
 }
 
 const CODE_TTL_HOURS: Record<EmailCodePurpose, number> = { verify_email: 24, reset_password: 1 };
 const hashCode = (code: string) => createHash('sha256').update(code).digest('hex');
+/** The setup link printed in the log works this long (a restart without an admin prints a new one). */
+const SETUP_LINK_HOURS = 24;
+/** How many invitations the admin page lists. */
+const INVITATIONS_LISTED = 50;
+
+const INVITATION_TEXTS: Record<InvitationProblem, (email: string | null) => string> = {
+  unknown: () => SIGNUP_TEXTS.invitationUnknown,
+  used: () => SIGNUP_TEXTS.invitationUsed,
+  expired: () => SIGNUP_TEXTS.invitationExpired,
+  other_email: (email) => SIGNUP_TEXTS.invitationOtherEmail(email ?? ''),
+  setup_spent: () => SIGNUP_TEXTS.setupLinkSpent,
+};
+
+/** A refused sign-up as the API answers it: 403 with a sentence (or 409 for a taken address). */
+function refusal(outcome: Exclude<SignupOutcome, { ok: true }>): AppError {
+  switch (outcome.reason) {
+    case 'email_in_use':
+      return conflict(AUTH_TEXTS.emailInUse, AUTH_ERRORS.emailInUse);
+    case 'closed':
+      return forbidden(SIGNUP_TEXTS.closed, SIGNUP_ERRORS.closed);
+    case 'invitation_required':
+      return forbidden(SIGNUP_TEXTS.inviteOnly, SIGNUP_ERRORS.invitationRequired);
+    case 'invitation':
+      return forbidden(INVITATION_TEXTS[outcome.problem](outcome.email), SIGNUP_ERRORS.invitationInvalid);
+  }
+}
+
+/** An invitation as the admin page lists it. */
+function invitationView(row: InvitationRow & { usedByEmail?: string | null }, now: Date): Invitation {
+  return {
+    id: row.id,
+    email: row.email,
+    created_at: row.createdAt.toISOString(),
+    expires_at: row.expiresAt.toISOString(),
+    status: row.revokedAt ? 'revoked' : row.usedAt ? 'used' : row.expiresAt <= now ? 'expired' : 'open',
+    used_by: row.usedByEmail ?? null,
+  };
+}
 
 /** Who a request acts as; `admin` is set when an admin acts for another user with `?sudo=`. */
 export interface ActingUser {
@@ -51,7 +105,10 @@ export interface ActingUser {
 export const createAccountsService = (d: AccountsDeps) => {
   const now = d.now ?? (() => new Date());
   const local = !d.firebase;
-  const isAdmin = (u: Pick<User, 'email' | 'isAdmin'>) => u.isAdmin || d.adminEmails.includes(u.email);
+  // ADMIN_EMAILS counts only for a verified address: without mail nothing is verified, and whoever signed
+  // up first with a listed address would otherwise own the installation (issue 33).
+  const isAdmin = (u: Pick<User, 'email' | 'isAdmin' | 'emailVerifiedAt'>) =>
+    u.isAdmin || (u.emailVerifiedAt !== null && d.adminEmails.includes(u.email));
   const acting = (u: User): ActingUser => ({ id: u.id, email: u.email, name: u.name, isAdmin: isAdmin(u) });
 
   const requireLocal = () => {
@@ -125,18 +182,63 @@ export const createAccountsService = (d: AccountsDeps) => {
     pending.add(p);
   }
 
+  /** A new account (local or Firebase) under the sign-up rules; throws the refusal (403, or 409). */
+  async function createAccount(u: NewUser, invitation: string | undefined): Promise<User> {
+    const { mode } = await d.policy.current();
+    const outcome = await d.signups.createAccount(u, {
+      mode,
+      firstAccountIsAdmin: d.policy.firstAccountIsAdmin,
+      adminEmails: d.adminEmails,
+      invitationHash: invitation === undefined ? undefined : hashCode(invitation),
+      now: now(),
+    });
+    if (!outcome.ok) {
+      if (outcome.reason !== 'email_in_use') d.log.info({ reason: outcome.reason, mode }, 'sign-up refused');
+      throw refusal(outcome);
+    }
+    return outcome.user;
+  }
+
+  /** Who may sign up now, and whether `invitation` works (the sign-in page). */
+  async function signupState(invitation: string | undefined): Promise<SignupState> {
+    const [{ mode }, { admins }] = await Promise.all([d.policy.current(), d.users.counts(d.adminEmails)]);
+    let state: SignupState['invitation'] = null;
+    if (invitation !== undefined) {
+      const row = await d.signups.findInvitation(hashCode(invitation));
+      const problem = invitationProblem(row, undefined, now(), admins > 0);
+      // Closed: only the setup link still works (while there is no admin).
+      const closed = problem === null && mode === 'closed' && row?.makesAdmin !== true;
+      state = {
+        valid: problem === null && !closed,
+        problem: closed
+          ? SIGNUP_TEXTS.closed
+          : problem === null
+            ? null
+            : INVITATION_TEXTS[problem](row?.email ?? null),
+        email: problem === null ? (row?.email ?? null) : null,
+        makes_admin: problem === null && row?.makesAdmin === true,
+      };
+    }
+    return {
+      mode,
+      allowed: mode === 'open' || (admins === 0 && d.policy.firstAccountIsAdmin),
+      invitation: state,
+    };
+  }
+
   const emailNotVerified = () =>
     unauthorized('We need to verify your email address.', AUTH_ERRORS.emailNotVerified);
 
   return {
     provider: local ? ('local' as const) : ('firebase' as const),
 
-    /** Public configuration of the enabled providers among `kinds` (POST /api/login_data). */
-    loginData(kinds: readonly string[]) {
+    /** Public configuration of the enabled providers among `kinds`, and who may sign up (POST /api/login_data). */
+    async loginData(kinds: readonly string[], invitation?: string) {
       const data: {
+        signup?: SignupState;
         firebase?: { data: { web_config: Record<string, string>; auth_emulator_url?: string } };
         local?: { data: { email_verification: boolean } };
-      } = {};
+      } = { signup: await signupState(invitation) };
       if (!local && kinds.includes('firebase') && d.firebaseWebConfig) {
         data.firebase = {
           data: {
@@ -159,11 +261,7 @@ export const createAccountsService = (d: AccountsDeps) => {
       const passwordHash = await hashPassword(body.password);
       if (await d.users.findByEmail(body.email))
         throw conflict(AUTH_TEXTS.emailInUse, AUTH_ERRORS.emailInUse);
-      const user = await d.users.create(
-        { email: body.email, name: body.name, passwordHash },
-        { firstIsAdmin: d.firstLocalIsAdmin },
-      );
-      if (!user) throw conflict(AUTH_TEXTS.emailInUse, AUTH_ERRORS.emailInUse);
+      const user = await createAccount({ email: body.email, name: body.name, passwordHash }, body.invitation);
       d.log.info({ userId: user.id, isAdmin: user.isAdmin }, 'local account created');
       try {
         await mailCode(user, 'verify_email', origin);
@@ -205,17 +303,16 @@ export const createAccountsService = (d: AccountsDeps) => {
           });
           user = { ...byEmail, firebaseUid: identity.uid };
         } else {
-          user = await d.users.create(
+          user = await createAccount(
             {
               email: identity.email,
               name: identity.name ?? '',
               firebaseUid: identity.uid,
               emailVerifiedAt: now(),
             },
-            { firstIsAdmin: false },
+            body.invitation,
           );
-          if (!user) throw conflict(AUTH_TEXTS.emailInUse, AUTH_ERRORS.emailInUse);
-          d.log.info({ userId: user.id }, 'firebase account created');
+          d.log.info({ userId: user.id, isAdmin: user.isAdmin }, 'firebase account created');
         }
       }
       return user;
@@ -273,6 +370,87 @@ export const createAccountsService = (d: AccountsDeps) => {
     },
 
     acting,
+
+    /**
+     * At start (a process that serves the pages): while the installation has no admin, says in the log
+     * how it gets one. At loopback addresses the next account becomes it; elsewhere a one-time setup link
+     * (an invitation that makes its account the admin, 24 hours) is made and printed, and only it does.
+     * Also warns when ADMIN_EMAILS cannot work because no address is ever verified (no mail).
+     */
+    async announceFirstAdmin(origin: string): Promise<{ setupLink: string | null }> {
+      const howToGrant =
+        'or grant admin to an existing account with `npm run admin -- grant EMAIL` (in a container: `docker compose exec pacebeat npm run admin -- grant EMAIL`)';
+      if (local && d.adminEmails.length > 0 && !d.mailer.delivers) {
+        d.log.warn(
+          `ADMIN_EMAILS makes an account an admin only once its address is verified, and without SMTP_URL no address is verified: grant admin with \`npm run admin -- grant EMAIL\` instead (in a container: \`docker compose exec pacebeat npm run admin -- grant EMAIL\`)`,
+        );
+      }
+      const { admins, accounts } = await d.users.counts(d.adminEmails);
+      if (admins > 0) return { setupLink: null };
+      if (d.policy.firstAccountIsAdmin) {
+        d.log.warn(
+          `This Pacebeat has no admin yet: the next account signed up at ${origin}/login becomes its admin, ${howToGrant}.`,
+        );
+        return { setupLink: null };
+      }
+      const token = randomBytes(32).toString('base64url');
+      await d.signups.createInvitation({
+        tokenHash: hashCode(token),
+        email: null,
+        makesAdmin: true,
+        createdBy: null,
+        expiresAt: new Date(now().getTime() + SETUP_LINK_HOURS * 3_600_000),
+      });
+      const setupLink = `${origin}/login?invite=${token}`;
+      d.log.warn(
+        { accounts },
+        `This Pacebeat has no admin yet. Open this setup link and sign up: that account becomes the admin (it works once, for ${SETUP_LINK_HOURS} hours; a restart prints a new one while there is no admin): ${setupLink} ; ${howToGrant}.`,
+      );
+      return { setupLink };
+    },
+
+    /** The admin page: an invitation link (for one address, or anyone who has it), mailed when mail goes out. */
+    async invite(
+      adminId: string,
+      email: string | null,
+      origin: string,
+    ): Promise<{ invitation: Invitation; link: string; mailed: boolean }> {
+      const token = randomBytes(32).toString('base64url');
+      const row = await d.signups.createInvitation({
+        tokenHash: hashCode(token),
+        email,
+        makesAdmin: false,
+        createdBy: adminId,
+        expiresAt: new Date(now().getTime() + INVITATION_DAYS * 86_400_000),
+      });
+      const link = `${origin}/login?invite=${token}`;
+      d.log.info({ adminId, invitationId: row.id }, 'invitation made');
+      let mailed = false;
+      if (email && d.mailer.delivers) {
+        try {
+          await d.mailer.send({
+            to: email,
+            subject: 'You are invited to Pacebeat',
+            text: `Hello,\n\nYou are invited to Pacebeat, running playlists at the tempo of your stride. Follow this link to make your account (it works once, for ${INVITATION_DAYS} days):\n\n${link}\n`,
+            link,
+          });
+          mailed = true;
+        } catch (err) {
+          d.log.error({ err, invitationId: row.id }, 'invitation mail failed');
+        }
+      }
+      return { invitation: invitationView(row, now()), link, mailed };
+    },
+
+    async listInvitations(): Promise<Invitation[]> {
+      const rows = await d.signups.listInvitations(INVITATIONS_LISTED);
+      return rows.map((r) => invitationView(r, now()));
+    },
+
+    async revokeInvitation(id: string): Promise<void> {
+      if (!(await d.signups.revokeInvitation(id, now())))
+        throw notFound('No unused invitation with that id.', 'InvitationNotFound');
+    },
 
     /** The user an admin acts for with `?sudo=<email or user id>`. */
     async findSudoTarget(value: string): Promise<User | undefined> {

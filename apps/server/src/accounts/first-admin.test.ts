@@ -9,7 +9,7 @@ import { createAccountsModule } from './accounts.module.ts';
 import { loadConfig } from '../config.ts';
 
 // Needs an empty users table, so it runs on its own fresh database in the shared test server.
-describe('embedded mode: the first local account is an admin', () => {
+describe('the first local account of an installation without an admin is the admin, embedded or not', () => {
   let fresh: DbHandle;
   const name = `t_${randomUUID().replaceAll('-', '')}`;
   const admin = createDb(inject('adminDatabaseUrl'), { max: 1 });

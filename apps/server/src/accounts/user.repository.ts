@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 
@@ -12,7 +12,19 @@ export interface NewUser {
   emailVerifiedAt?: Date | null;
 }
 
-/** The only code that issues SQL on the users table. */
+/** An account is an admin: its flag, or a verified address among `adminEmails` (ADMIN_EMAILS). */
+export const isAdminSql = (adminEmails: readonly string[]) =>
+  adminEmails.length === 0
+    ? sql`${users.isAdmin}`
+    : or(
+        eq(users.isAdmin, true),
+        and(inArray(users.email, [...adminEmails]), isNotNull(users.emailVerifiedAt)),
+      )!;
+
+/**
+ * The SQL on the users table, but for the insert of a new account: that is signup.repository.ts's, in one
+ * transaction with the sign-up rules (issue 33).
+ */
 export const createUserRepository = (db: Db) => ({
   async findById(id: string): Promise<User | undefined> {
     const [u] = await db.select().from(users).where(eq(users.id, id)).limit(1);
@@ -29,25 +41,29 @@ export const createUserRepository = (db: Db) => ({
     return u;
   },
 
+  /** Grants or revokes admin by email (`npm run admin`); the user, or undefined when no account has it. */
+  async setAdmin(email: string, isAdmin: boolean): Promise<User | undefined> {
+    const [u] = await db.update(users).set({ isAdmin }).where(eq(users.email, email)).returning();
+    return u;
+  },
+
+  /** The accounts whose admin flag is set, oldest first. */
+  async listAdmins(): Promise<User[]> {
+    return db.select().from(users).where(eq(users.isAdmin, true)).orderBy(asc(users.createdAt));
+  },
+
   /**
-   * Inserts a user; with `firstIsAdmin`, the user is an admin when no other user exists (serialised by
-   * an advisory lock, so two first sign-ups cannot both become admin). Undefined when the email is taken.
+   * How many accounts there are, and how many are admins: the admin flag, or a verified address among
+   * `adminEmails` (ADMIN_EMAILS).
    */
-  async create(u: NewUser, opts: { firstIsAdmin: boolean }): Promise<User | undefined> {
-    return db.transaction(async (tx) => {
-      let isAdmin = false;
-      if (opts.firstIsAdmin) {
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext('pacebeat.first-user'))`);
-        const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(users);
-        isAdmin = (row?.n ?? 0) === 0;
-      }
-      const [created] = await tx
-        .insert(users)
-        .values({ ...u, isAdmin })
-        .onConflictDoNothing({ target: users.email })
-        .returning();
-      return created;
-    });
+  async counts(adminEmails: readonly string[] = []): Promise<{ accounts: number; admins: number }> {
+    const [row] = await db
+      .select({
+        accounts: sql<number>`count(*)::int`,
+        admins: sql<number>`(count(*) filter (where ${isAdminSql(adminEmails)}))::int`,
+      })
+      .from(users);
+    return { accounts: row?.accounts ?? 0, admins: row?.admins ?? 0 };
   },
 
   async update(

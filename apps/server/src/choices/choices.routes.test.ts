@@ -36,7 +36,7 @@ afterAll(async () => {
   await handle.close();
 });
 
-const signUp = (email?: string) => signUpThroughApi(app, { email });
+const signUp = (email?: string) => signUpThroughApi(app, { email, verified: email === adminEmail });
 
 /** A runner with targets, an artist, and a library whose tracks are given by tempo. */
 async function runner(o: { email?: string } = {}) {

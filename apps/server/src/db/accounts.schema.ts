@@ -64,3 +64,42 @@ export const sessions = pgTable(
   },
   (t) => [index('sessions_expires_at_idx').on(t.expiresAt), index('sessions_user_id_idx').on(t.userId)],
 );
+
+/**
+ * Invitations to sign up (issue 33): a link an admin made on the admin page (optionally for one email
+ * address), or the one-time setup link printed in the log when an installation on a public address has no
+ * admin yet (`makesAdmin`). Only the SHA-256 of the link's secret is kept; a link works once, until it
+ * expires or is revoked.
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull().unique(),
+    /** Only this address may sign up with it (lower case); null: any address. */
+    email: text('email'),
+    /** The setup link: whoever signs up with it first becomes the admin, while the installation has none. */
+    makesAdmin: boolean('makes_admin').notNull().default(false),
+    /** The admin who made it (null for the setup link, or once that admin is deleted). */
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    /** The account made with it. */
+    usedBy: uuid('used_by').references(() => users.id, { onDelete: 'set null' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('invitations_expires_at_idx').on(t.expiresAt)],
+);
+
+/**
+ * Who may sign up, as an admin set it on the admin page (issue 33): one row (`id` = 'signup'); none: the
+ * default (SIGNUP_MODE in the environment wins over both).
+ */
+export const signupSettings = pgTable('signup_settings', {
+  id: text('id').primaryKey(),
+  /** `open`, `invite` or `closed`. */
+  mode: text('mode', { enum: ['open', 'invite', 'closed'] }).notNull(),
+  setBy: uuid('set_by').references(() => users.id, { onDelete: 'set null' }),
+  setAt: timestamp('set_at', { withTimezone: true }).notNull().defaultNow(),
+});

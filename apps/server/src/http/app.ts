@@ -23,6 +23,7 @@ import { libraryRoutes, type LibraryRoutesOptions } from '../library/library.rou
 import { playlistsRoutes, type PlaylistsRoutesOptions } from '../playlists/playlists.routes.ts';
 import { demoAccountsRoutes, type DemoAccountsRoutesOptions } from '../spotify/demo-accounts.routes.ts';
 import { setupRoutes, type SetupRoutesOptions } from '../spotify/setup.routes.ts';
+import { adminRoutes, type AdminRoutesOptions } from '../accounts/admin.routes.ts';
 import { spotifyRoutes, type SpotifyRoutesOptions } from '../spotify/spotify.routes.ts';
 import { tempoRoutes, type TempoRoutesOptions } from '../tempo/tempo.routes.ts';
 import { webApp } from './web.ts';
@@ -55,6 +56,8 @@ export interface AppDeps extends HealthDeps {
   actionLimits?: ActionLimiter;
   /** The admin's setup page: connecting a real Spotify app (issue 26). */
   setup?: SetupRoutesOptions;
+  /** The admin page: who may sign up, invitations, the counts (issue 33). */
+  admin?: Omit<AdminRoutesOptions, 'linkOrigin'>;
   /** Demo mode: the simulated Spotify's consent page and token exchange on this origin (spotify/demo.ts). */
   demoAccounts?: DemoAccountsRoutesOptions;
 }
@@ -153,6 +156,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
     if (deps.choices) await api.register(choicesRoutes, deps.choices);
     if (deps.tempo) await api.register(tempoRoutes, deps.tempo);
     if (deps.setup) await api.register(setupRoutes, deps.setup);
+    if (deps.admin) await api.register(adminRoutes, { ...deps.admin, linkOrigin: deps.origins.linkOrigin });
   });
   if (deps.demoAccounts) await app.register(demoAccountsRoutes, deps.demoAccounts);
   await app.register(webApp, { distDir: deps.webDistDir });

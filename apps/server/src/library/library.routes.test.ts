@@ -26,7 +26,7 @@ afterAll(async () => {
 
 /** A signed-in user (a session cookie), connected to a new simulated Spotify user with a playlist. */
 async function runner(email = `r-${randomUUID()}@example.org`, connect = true) {
-  const { cookie, userId } = await signUpThroughApi(app, { email });
+  const { cookie, userId } = await signUpThroughApi(app, { email, verified: email === adminEmail });
   const spotifyUser = h.spotifyUser({ liked: 12, owned: 1, favouriteArtists: 3 });
   if (connect) {
     const token_info = h.sandbox.admin.connect({ userId: spotifyUser.id });

@@ -79,7 +79,7 @@ afterAll(async () => {
 
 /** A signed-in user connected to a new simulated Spotify user (12 liked songs), with the default targets. */
 async function runner(email = `r-${randomUUID()}@example.org`, connect = true) {
-  const { cookie, userId } = await signUpThroughApi(app, { email });
+  const { cookie, userId } = await signUpThroughApi(app, { email, verified: email === adminEmail });
   if (connect) {
     const spotifyUser = h.spotifyUser({ liked: 12, owned: 1, favouriteArtists: 2 });
     const token_info = h.sandbox.admin.connect({ userId: spotifyUser.id });

@@ -39,7 +39,7 @@ afterAll(async () => {
   await h.close();
 });
 
-const signUp = (email?: string) => signUpThroughApi(app, { email });
+const signUp = (email?: string) => signUpThroughApi(app, { email, verified: email === adminEmail });
 
 const tokenFor = (spotifyUserId?: string) => {
   const id = spotifyUserId ?? h.sandbox.admin.createUser({ username: `r${randomUUID().slice(0, 8)}` }).id;

@@ -25,6 +25,10 @@ export const queryKeys = {
   setup: {
     spotifyApp: ['setup', 'spotify_app'] as const,
   },
+  /** The admin page (issue 33): server-wide, and never read in sudo mode. */
+  admin: {
+    signup: ['admin', 'signup'] as const,
+  },
   /** A runner's tracks and choices: a target's lists and the Excluded list (all invalidated by a choice). */
   choices: {
     all: (sudo: string | null) => ['choices', { sudo }] as const,

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { AUTH_TEXTS, FIELD_LIMITS, FIELD_TEXTS } from '@pacebeat/contract';
+import { AUTH_TEXTS, FIELD_LIMITS, FIELD_TEXTS, SIGNUP_TEXTS } from '@pacebeat/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { errorReply, jsonReply, renderApp, type FakeApi } from '../test/render-app.tsx';
 import { PLAIN } from '../api/plain-message.ts';
@@ -233,5 +233,80 @@ describe('LoginPage', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('says plainly when sign-up is closed, and offers no sign-up (issue 33)', async () => {
+    renderApp('/login', (path) =>
+      path === '/api/login_data'
+        ? jsonReply(200, {
+            data: { ...LOCAL.data, signup: { mode: 'closed', allowed: false, invitation: null } },
+          })
+        : errorReply(401, 'Unauthorized', 'No'),
+    );
+    await screen.findByRole('heading', { name: 'Sign in' });
+    expect(screen.getByText(SIGNUP_TEXTS.closed)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Create an account' })).toBeNull();
+  });
+
+  it('opens sign-up with an invitation link, for the invited address, and sends the invitation', async () => {
+    const token = 'A'.repeat(43);
+    const bodies: unknown[] = [];
+    const login = vi.fn();
+    renderApp(`/login?invite=${token}`, (path, init) => {
+      if (path === '/api/login_data') {
+        bodies.push(JSON.parse(String(init?.body)));
+        return jsonReply(200, {
+          data: {
+            ...LOCAL.data,
+            signup: {
+              mode: 'invite',
+              allowed: false,
+              invitation: { valid: true, problem: null, email: 'ria@example.org', makes_admin: false },
+            },
+          },
+        });
+      }
+      if (path === '/api/signup') {
+        login(JSON.parse(String(init?.body)));
+        return jsonReply(200, { data: { signed_in: false } });
+      }
+      return errorReply(401, 'Unauthorized', 'No');
+    });
+    await screen.findByRole('heading', { name: 'Create account' });
+    expect(bodies[0]).toMatchObject({ invitation: token });
+    expect(
+      screen.getByText('You are invited to this Pacebeat: create your account with ria@example.org.'),
+    ).toBeTruthy();
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('ria@example.org');
+    fireEvent.change(screen.getByLabelText('First & last name'), { target: { value: 'Ria' } });
+    fireEvent.change(screen.getByLabelText('Choose password'), { target: { value: 'stride170' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    await waitFor(() => expect(login).toHaveBeenCalled());
+    expect(login.mock.calls[0]![0]).toMatchObject({ email: 'ria@example.org', invitation: token });
+  });
+
+  it('says why an invitation link does not work', async () => {
+    renderApp(`/login?invite=${'B'.repeat(43)}`, (path) =>
+      path === '/api/login_data'
+        ? jsonReply(200, {
+            data: {
+              ...LOCAL.data,
+              signup: {
+                mode: 'invite',
+                allowed: false,
+                invitation: {
+                  valid: false,
+                  problem: SIGNUP_TEXTS.invitationExpired,
+                  email: null,
+                  makes_admin: false,
+                },
+              },
+            },
+          })
+        : errorReply(401, 'Unauthorized', 'No'),
+    );
+    await screen.findByRole('heading', { name: 'Sign in' });
+    expect(screen.getByText(SIGNUP_TEXTS.invitationExpired)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Create an account' })).toBeNull();
   });
 });

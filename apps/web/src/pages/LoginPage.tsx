@@ -1,4 +1,5 @@
-import { AUTH_ERRORS } from '@pacebeat/contract/rules';
+import type { SignupState } from '@pacebeat/contract';
+import { AUTH_ERRORS, INVITATION_TOKEN_PATTERN, SIGNUP_TEXTS } from '@pacebeat/contract/rules';
 import Alert from '@mui/material/Alert';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -6,6 +7,7 @@ import Typography from '@mui/material/Typography';
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { isApiError } from '../api/client.ts';
+import { plainMessage } from '../api/plain-message.ts';
 import {
   EmailVerificationView,
   type VerificationState,
@@ -53,7 +55,15 @@ export function LoginPage() {
   const isActionLink =
     (actionMode === 'verifyEmail' || actionMode === 'resetPassword') && Boolean(actionCode);
 
-  const loginData = useLoginData(!isActionLink);
+  // An invitation link (`/login?invite=…`, issue 33): asked about only when it has the shape of one.
+  const inviteParam = params.get('invite');
+  const invitation =
+    inviteParam !== null && INVITATION_TOKEN_PATTERN.test(inviteParam) ? inviteParam : undefined;
+  const malformedInvite = inviteParam !== null && invitation === undefined;
+  /** A sign-up the server refused through the widget (Firebase): its sentence. */
+  const [refusal, setRefusal] = useState<string | null>(null);
+
+  const loginData = useLoginData(!isActionLink, invitation);
   useEffect(() => {
     if (loginData.error) console.error('POST /api/login_data failed:', loginData.error);
   }, [loginData.error]);
@@ -66,6 +76,9 @@ export function LoginPage() {
   useEffect(() => {
     if (configMissing) console.error(LOGIN_TEXTS.noWebConfig);
   }, [configMissing]);
+
+  const signup = data?.signup;
+  const validInvitation = signup?.invitation?.valid ? invitation : undefined;
 
   const signedIn = useCallback(async () => {
     await accountCalls(api).whoami();
@@ -83,7 +96,7 @@ export function LoginPage() {
     async (user: WidgetUser) => {
       try {
         const token = await user.getIdToken();
-        await accountCalls(api).loginWithFirebase(token);
+        await accountCalls(api).loginWithFirebase(token, validInvitation);
         await user.signOut(); // the server's session is the session from here on
         await signedIn();
       } catch (error) {
@@ -98,6 +111,11 @@ export function LoginPage() {
             setVerification(isFirebaseError(sendError) ? 'TOO_MANY' : 'FAILED');
           }
           await user.signOut().catch(() => undefined);
+        } else if (isApiError(error) && error.status === 403) {
+          // A new identity where sign-up is closed or by invitation: the server's sentence says which.
+          setRefusal(plainMessage(error));
+          await user.signOut().catch(() => undefined);
+          setWidgetRun((n) => n + 1);
         } else if (isApiError(error) && error.status === 401) {
           markUnauthenticated();
           requestRefresh();
@@ -110,7 +128,7 @@ export function LoginPage() {
         }
       }
     },
-    [api, signedIn, markUnauthenticated, requestRefresh],
+    [api, signedIn, markUnauthenticated, requestRefresh, validInvitation],
   );
 
   /** Local accounts: the server refused an unverified email; send a new link. */
@@ -164,12 +182,17 @@ export function LoginPage() {
     >
       <Stack spacing={3}>
         <Typography variant="h1">Log in or register</Typography>
+        <SignupNotice state={signup} malformedInvite={malformedInvite} />
+        {refusal && <Alert severity="warning">{refusal}</Alert>}
         {data?.local ? (
           <LocalLoginForm
             api={api}
             onSignedIn={() => void signedIn()}
             onEmailNotVerified={(email, password) => void resendLocal(email, password)}
             onVerificationSent={() => setVerification('SENT')}
+            canSignUp={signup === undefined || signup.allowed || validInvitation !== undefined}
+            invitation={validInvitation}
+            invitedEmail={signup?.invitation?.email ?? null}
           />
         ) : (
           <FirebaseWidget
@@ -185,5 +208,31 @@ export function LoginPage() {
         )}
       </Stack>
     </Paper>
+  );
+}
+
+/**
+ * Who may sign up, said plainly (issue 33): the invitation the page was opened with (or why it does not
+ * work), else, when a new account needs one, that sign-up is by invitation or closed.
+ */
+function SignupNotice({ state, malformedInvite }: { state?: SignupState; malformedInvite: boolean }) {
+  if (malformedInvite) return <Alert severity="warning">{SIGNUP_TEXTS.invitationUnknown}</Alert>;
+  if (!state) return null;
+  const invitation = state.invitation;
+  if (invitation?.valid) {
+    return (
+      <Alert severity="info">
+        {invitation.makes_admin
+          ? 'This is the setup link of this Pacebeat: the account you create now becomes its admin.'
+          : invitation.email
+            ? `You are invited to this Pacebeat: create your account with ${invitation.email}.`
+            : 'You are invited to this Pacebeat: create your account.'}
+      </Alert>
+    );
+  }
+  if (invitation) return <Alert severity="warning">{invitation.problem}</Alert>;
+  if (state.allowed) return null;
+  return (
+    <Alert severity="info">{state.mode === 'closed' ? SIGNUP_TEXTS.closed : SIGNUP_TEXTS.inviteOnly}</Alert>
   );
 }

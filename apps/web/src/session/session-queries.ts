@@ -11,14 +11,21 @@ import { VISITOR, type WhoamiData } from './user-status.ts';
 const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 export const accountCalls = (api: ApiClient) => ({
-  loginData: () => api.call('loginData', { body: { kinds: ['firebase', 'local'] } }),
+  loginData: (invitation?: string) =>
+    api.call('loginData', {
+      body: { kinds: ['firebase', 'local'], ...(invitation ? { invitation } : {}) },
+    }),
   whoami: () => api.call('whoami'),
-  loginWithFirebase: (token: string) =>
-    api.call('login', { body: { provider: 'firebase', token, time_zone: timeZone() } }),
+  loginWithFirebase: (token: string, invitation?: string) =>
+    api.call('login', {
+      body: { provider: 'firebase', token, time_zone: timeZone(), ...(invitation ? { invitation } : {}) },
+    }),
   loginLocal: (email: string, password: string) =>
     api.call('login', { body: { provider: 'local', email, password, time_zone: timeZone() } }),
-  signup: (email: string, name: string, password: string) =>
-    api.call('signup', { body: { email, name, password, time_zone: timeZone() } }),
+  signup: (email: string, name: string, password: string, invitation?: string) =>
+    api.call('signup', {
+      body: { email, name, password, time_zone: timeZone(), ...(invitation ? { invitation } : {}) },
+    }),
   sendVerification: (email: string, password: string) =>
     api.call('sendVerification', { body: { email, password } }),
   verifyEmail: (code: string) => api.call('verifyEmail', { body: { code } }),
@@ -39,13 +46,16 @@ export async function readWhoami(api: ApiClient): Promise<WhoamiData> {
   }
 }
 
-/** Which sign-in providers the login page offers (read again 10 s after a failure). */
-export function useLoginData(enabled: boolean) {
+/**
+ * Which sign-in providers the login page offers, who may sign up, and whether the page's invitation link
+ * works (read again 10 s after a failure).
+ */
+export function useLoginData(enabled: boolean, invitation?: string) {
   const { api } = useSession();
   return useQuery({
-    queryKey: queryKeys.loginData,
+    queryKey: [...queryKeys.loginData, invitation ?? null],
     enabled,
-    queryFn: () => accountCalls(api).loginData(),
+    queryFn: () => accountCalls(api).loginData(invitation),
     retry: false,
     refetchInterval: (query) => (query.state.status === 'error' ? RETRY_AFTER_ERROR_MS : false),
   });

@@ -54,7 +54,7 @@ export function RedirectUris({ data }: { data: SetupData }) {
 }
 
 /** A value to paste elsewhere, with a copy button (the clipboard needs a secure context: else by hand). */
-function CopyLine({ text }: { text: string }) {
+export function CopyLine({ text }: { text: string }) {
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
   async function copy() {
     try {

@@ -11,6 +11,7 @@ import { useSession } from '../../session/session-context.ts';
 import { LeaveSudoLink, SudoLink } from '../../session/sudo-navigation.tsx';
 import { MUSIC_SERVICE } from '../../session/user-status.ts';
 import { SETUP_PAGE } from '../../setup/setup-texts.ts';
+import { ADMIN_PAGE } from '../../admin/admin-texts.ts';
 
 /**
  * Who is signed in, and where they can go (spec §2: /logout and /disconnect/spotify; connect instead
@@ -92,6 +93,11 @@ export default function AccountMenu() {
         {user.is_admin && !sudo && (
           <MenuItem component={SudoLink} to="/setup/spotify" onClick={close}>
             {SETUP_PAGE.menuLink}
+          </MenuItem>
+        )}
+        {user.is_admin && !sudo && (
+          <MenuItem component={SudoLink} to="/admin" onClick={close}>
+            {ADMIN_PAGE.menuLink}
           </MenuItem>
         )}
         {sudo && (

@@ -36,6 +36,12 @@ export interface LocalLoginFormProps {
   onEmailNotVerified: (email: string, password: string) => void;
   /** A new account whose verification mail already went out. */
   onVerificationSent: () => void;
+  /** Sign-up is taken now (open, the first admin, or a working invitation); false hides it (issue 33). */
+  canSignUp?: boolean;
+  /** The working invitation the page was opened with: the form starts on sign-up and sends it. */
+  invitation?: string;
+  /** The only address that invitation takes, filled in. */
+  invitedEmail?: string | null;
 }
 
 /**
@@ -86,9 +92,12 @@ export function LocalLoginForm({
   onSignedIn,
   onEmailNotVerified,
   onVerificationSent,
+  canSignUp = true,
+  invitation,
+  invitedEmail,
 }: LocalLoginFormProps) {
-  const [mode, setMode] = useState<Mode>('signIn');
-  const [email, setEmail] = useState('');
+  const [mode, setMode] = useState<Mode>(invitation ? 'signUp' : 'signIn');
+  const [email, setEmail] = useState(invitedEmail ?? '');
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -112,7 +121,7 @@ export function LocalLoginForm({
         await accountCalls(api).loginLocal(email, password);
         onSignedIn();
       } else if (mode === 'signUp') {
-        const reply = await accountCalls(api).signup(email, name, password);
+        const reply = await accountCalls(api).signup(email, name, password, invitation);
         if (reply.data.signed_in) onSignedIn();
         else onVerificationSent();
       } else {
@@ -185,7 +194,7 @@ export function LocalLoginForm({
             Sign in instead
           </Link>
         )}
-        {mode !== 'signUp' && (
+        {mode !== 'signUp' && canSignUp && (
           <Link component="button" type="button" onClick={() => switchTo('signUp')}>
             Create an account
           </Link>
