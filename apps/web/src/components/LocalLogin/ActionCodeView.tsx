@@ -1,4 +1,4 @@
-import { AUTH_TEXTS, FIELD_LIMITS, isStrongPassword } from '@pacebeat/contract/rules';
+import { AUTH_TEXTS, FIELD_LIMITS, FIELD_TEXTS, isStrongPassword } from '@pacebeat/contract/rules';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
@@ -46,6 +46,7 @@ export function ActionCodeView({
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (password === '') return setError(AUTH_TEXTS.passwordMissing);
+    if (password.length > FIELD_LIMITS.password) return setError(FIELD_TEXTS.passwordTooLong);
     if (!isStrongPassword(password)) return setError(AUTH_TEXTS.weakPassword);
     setState('busy');
     setError(null);
@@ -95,9 +96,10 @@ export function ActionCodeView({
             autoComplete="new-password"
             value={password}
             onChange={(e) => setPassword(e.target.value)}
-            slotProps={{ htmlInput: { maxLength: FIELD_LIMITS.password } }}
-            error={Boolean(error)}
-            helperText={error}
+            error={Boolean(error) || password.length > FIELD_LIMITS.password}
+            helperText={
+              error ?? (password.length > FIELD_LIMITS.password ? FIELD_TEXTS.passwordTooLong : undefined)
+            }
           />
           <Button type="submit" variant="contained" disabled={state === 'busy'}>
             Save

@@ -20,10 +20,10 @@ import { plainMessage } from '../../api/plain-message.ts';
 import { PRIVACY_URL, TERMS_URL } from '../TermsAndPrivacy/TermsAndPrivacy.tsx';
 
 /**
- * A field at its limit says so: the browser stops typing (and cuts a paste) at `maxLength` without a
- * word, so the limit is named under the field once it is reached.
+ * A field over its limit keeps what was typed or pasted and says so at once, under the field: a
+ * `maxLength` would cut a paste without a word, and the runner would send a name they never wrote.
  */
-const atLimit = (value: string, limit: number, text: string) => (value.length >= limit ? text : undefined);
+const overLimit = (value: string, limit: number, text: string) => (value.length > limit ? text : undefined);
 
 type Mode = 'signIn' | 'signUp' | 'reset';
 type FieldErrors = { email?: string; name?: string; password?: string; form?: string };
@@ -149,9 +149,8 @@ export function LocalLoginForm({
         autoComplete="email"
         value={email}
         onChange={(e) => setEmail(e.target.value)}
-        slotProps={{ htmlInput: { maxLength: FIELD_LIMITS.email } }}
         error={Boolean(errors.email)}
-        helperText={errors.email ?? atLimit(email, FIELD_LIMITS.email, FIELD_TEXTS.emailTooLong)}
+        helperText={errors.email ?? overLimit(email, FIELD_LIMITS.email, FIELD_TEXTS.emailTooLong)}
       />
       {mode === 'signUp' && (
         <TextField
@@ -159,9 +158,8 @@ export function LocalLoginForm({
           autoComplete="name"
           value={name}
           onChange={(e) => setName(e.target.value)}
-          slotProps={{ htmlInput: { maxLength: FIELD_LIMITS.name } }}
           error={Boolean(errors.name)}
-          helperText={errors.name ?? atLimit(name, FIELD_LIMITS.name, FIELD_TEXTS.nameTooLong)}
+          helperText={errors.name ?? overLimit(name, FIELD_LIMITS.name, FIELD_TEXTS.nameTooLong)}
         />
       )}
       {mode !== 'reset' && (
@@ -171,10 +169,9 @@ export function LocalLoginForm({
           autoComplete={mode === 'signUp' ? 'new-password' : 'current-password'}
           value={password}
           onChange={(e) => setPassword(e.target.value)}
-          slotProps={{ htmlInput: { maxLength: FIELD_LIMITS.password } }}
           error={Boolean(errors.password)}
           helperText={
-            errors.password ?? atLimit(password, FIELD_LIMITS.password, FIELD_TEXTS.passwordTooLong)
+            errors.password ?? overLimit(password, FIELD_LIMITS.password, FIELD_TEXTS.passwordTooLong)
           }
         />
       )}
