@@ -52,6 +52,7 @@ export interface Spread<T> {
  */
 export function spreadArtists<T extends Spreadable>(input: SpreadInput<T>): Spread<T> {
   const W = input.window ?? SPREAD_WINDOW;
+  if (W <= 0) return { order: [...input.ready], held: [], window: 0 };
   const tail = input.tail ?? [];
   const pool = new Set(input.placedArtists ?? []);
   for (const a of tail.flat()) pool.add(a);
