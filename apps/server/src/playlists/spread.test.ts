@@ -86,6 +86,23 @@ describe('spreadArtists', () => {
     expect(longestArtistRun(artistsIn(late.order))).toBe(1);
   });
 
+  it('while a runner’s first songs come in, the window shrinks (not below shrinkTo) rather than hold songs', () => {
+    const band = Array.from({ length: 6 }, () => song('band'));
+    const others = Array.from({ length: 10 }, (_, i) => song(`a${i}`));
+    const all = spreadArtists({ ready: [...band, ...others], shrinkTo: 2 });
+    expect(all.held).toEqual([]);
+    expect(all.window).toBe(2); // the largest window that places all 16
+    expect(closest(artistsIn(all.order))).toBeGreaterThan(2);
+    // More than a window of 2 can place: the rest waits.
+    const crowded = spreadArtists({
+      ready: [...band, ...band.map(() => song('band')), ...others],
+      shrinkTo: 2,
+    });
+    expect(crowded.window).toBe(2);
+    expect(crowded.held.length).toBeGreaterThan(0);
+    expect(closest(artistsIn(crowded.order))).toBeGreaterThan(2);
+  });
+
   it('what the playlist holds counts toward its artists: few ready artists still wait for company', () => {
     const ready = [song('band'), song('band'), song('band')];
     const many = Array.from({ length: 20 }, (_, i) => `p${i}`);

@@ -8,7 +8,9 @@
 //   - a playlist whose songs (placed and ready) come from SPREAD_WINDOW artists or fewer gets a window of
 //     (artists − 1) and nothing waits: the best order those artists allow (the fewest songs of one artist
 //     in a row) goes out now;
-//   - a song that has waited `holdMs` goes in the best order possible then.
+//   - a song that has waited `holdMs` goes in the best order possible then;
+//   - while a runner has fewer than 50 songs placed, the window shrinks (to 2 at the least) rather than
+//     hold songs back: they watch their first songs arrive.
 
 /** No artist twice within this many songs: 5 songs (about 18 minutes of running) between two of one artist. */
 export const SPREAD_WINDOW = 5;
@@ -34,6 +36,12 @@ export interface SpreadInput<T> {
   window?: number;
   /** Songs that may wait no longer: placed now, in the best order possible. */
   overdue?: (t: T) => boolean;
+  /**
+   * While a runner's first songs come in (they watch them arrive, and a held song looks like a stall), the
+   * window may shrink down to this to place what would wait: the largest window that places every ready
+   * song, at least this one.
+   */
+  shrinkTo?: number;
 }
 
 export interface Spread<T> {
@@ -62,7 +70,12 @@ export function spreadArtists<T extends Spreadable>(input: SpreadInput<T>): Spre
   const first = greedy(input.ready, tail, { window: w });
   if (first.held.length === 0) return { ...first, window: w };
   const must = new Set(few ? first.held : first.held.filter((s) => input.overdue?.(s) ?? false));
-  if (must.size === 0) return { ...first, window: w };
+  if (must.size === 0) {
+    let best: Spread<T> = { ...first, window: w };
+    for (let k = w - 1; k >= Math.max(1, input.shrinkTo ?? w) && best.held.length > 0; k--)
+      best = { ...greedy(input.ready, tail, { window: k }), window: k };
+    return best;
+  }
   // Some songs must go: the largest window that places them all, else the shortest runs of one artist.
   for (let k = w - 1; k >= 1; k--) {
     const r = greedy(input.ready, tail, { window: k });

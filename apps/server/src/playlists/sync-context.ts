@@ -64,6 +64,8 @@ export interface WriterSettings {
   fillMin: number;
   /** No artist twice within this many songs of a playlist (spread.ts). */
   spreadWindow: number;
+  /** Until `firstFill` songs are placed in all, the window shrinks down to this rather than hold songs back. */
+  spreadWindowFilling: number;
   /** A song held back to keep its artist apart goes at most this long after its tempo was known. */
   spreadHoldMs: number;
 }
@@ -79,6 +81,7 @@ export const DEFAULT_WRITER_SETTINGS: WriterSettings = {
   maxWaitMs: 2 * 60_000,
   fillMin: 5,
   spreadWindow: SPREAD_WINDOW,
+  spreadWindowFilling: 2,
   // A day: catalogs are read over days under the daily quota, so other artists' songs keep coming.
   spreadHoldMs: 24 * 3600_000,
 };

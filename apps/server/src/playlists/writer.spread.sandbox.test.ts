@@ -94,7 +94,8 @@ describe('the artists of a playlist, spread', () => {
     let candidates = [...band, ...others];
     const r = await ph.runner();
     const writer = r.writer({
-      settings: { spreadWindow: SPREAD_WINDOW },
+      // The window as it is once a runner has 50 songs placed (before, it may shrink to 2: spread.test.ts).
+      settings: { spreadWindow: SPREAD_WINDOW, spreadWindowFilling: SPREAD_WINDOW },
       listMatchCandidates: async () => candidates.map((id, rank) => catalogCandidate(ph, id, rank, true)),
     });
     expect(await writer.sync(r.userId)).toMatchObject({ status: 'done' });
@@ -140,7 +141,7 @@ describe('the artists of a playlist, spread', () => {
     const net = losingAnswers({ method: 'POST', path: /\/playlists\/\w+\/items$/, mode: 'reset' });
     const r = await ph.runner({ process: { fetch: net.fetch } });
     const writer = r.writer({
-      settings: { spreadWindow: SPREAD_WINDOW },
+      settings: { spreadWindow: SPREAD_WINDOW, spreadWindowFilling: SPREAD_WINDOW },
       listMatchCandidates: async () =>
         [...band, ...others].map((id, rank) => catalogCandidate(ph, id, rank, true)),
     });

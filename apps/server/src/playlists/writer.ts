@@ -146,9 +146,16 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
       });
     }
     const plan = planAdds(open, candidates, tempos, placed, settings.minConfidence, choices);
-    // The artist spread (spread.ts): which ready songs go now, and in what order after what the playlist
-    // ends with; a song that would come too soon after its artist waits for other artists' company.
     const placedInOrder = await deps.repo.placedInOrder(open.map((t) => t.id));
+    // No playlist made yet: the user's first fill, which waits a little for more matches. Then, until the
+    // runner has `firstFill` songs placed in all, small adds go at once; after that they wait for company.
+    const firstFill = !targets.some((t) => t.playlistId !== null);
+    const placedInAll = [...placedInOrder.values()].reduce((n, songs) => n + songs.length, 0);
+    const phase = firstFill ? 'first' : placedInAll < settings.firstFill ? 'filling' : 'steady';
+    // The artist spread (spread.ts), the first fill included: which ready songs go now, and in what order
+    // after what the playlist ends with; a song that would come too soon after its artist waits for other
+    // artists' company (at most `spreadHoldMs`; until the runner has `firstFill` placed, the window
+    // shrinks instead, down to `spreadWindowFilling`).
     const artistsNow = new Map(candidates.map((x) => [x.trackId, x.artistIds]));
     const ready = new Map(
       open.map((t) => {
@@ -159,15 +166,11 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
           placedArtists: songs.flat(),
           window: settings.spreadWindow,
           overdue: (p) => c.now() - p.since >= settings.spreadHoldMs,
+          shrinkTo: phase === 'steady' ? undefined : settings.spreadWindowFilling,
         });
         return [t.id, order];
       }),
     );
-    // No playlist made yet: the user's first fill, which waits a little for more matches. Then, until the
-    // runner has `firstFill` songs placed in all, small adds go at once; after that they wait for company.
-    const firstFill = !targets.some((t) => t.playlistId !== null);
-    const placedInAll = [...placedInOrder.values()].reduce((n, songs) => n + songs.length, 0);
-    const phase = firstFill ? 'first' : placedInAll < settings.firstFill ? 'filling' : 'steady';
     const { due, nextAt } = dueNow(ready, phase, { ...settings, batch: ADD_BATCH }, c.now());
     // The status page says how far the first fill is (issue 23); cleared once a playlist exists.
     if (firstFill)
