@@ -81,10 +81,25 @@ export function spreadArtists<T extends Spreadable>(input: SpreadInput<T>): Spre
     const r = greedy(input.ready, tail, { window: k });
     if (r.held.every((s) => !must.has(s))) return { ...r, window: k };
   }
-  for (let cap = 2; ; cap++) {
-    const r = greedy(input.ready, tail, { window: 0, runCap: cap });
-    if (r.held.length === 0 || cap >= input.ready.length) return { ...r, window: 0 };
+  // The shortest run cap that places every song: from the bound the counts set, doubling, then halving
+  // back (a few passes, not one per song: 500 songs of one band would otherwise take 167).
+  const placesAll = (cap: number) => greedy(input.ready, tail, { window: 0, runCap: cap });
+  let lo = Math.max(2, bestArtistRun(input.ready.map(artistsOf)));
+  let found = placesAll(lo);
+  if (found.held.length === 0) return { ...found, window: 0 };
+  let hi = lo;
+  for (;;) {
+    [lo, hi] = [hi + 1, Math.min(hi * 2, input.ready.length + tail.length)];
+    found = placesAll(hi);
+    if (found.held.length === 0 || hi >= input.ready.length + tail.length) break;
   }
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    const r = placesAll(mid);
+    if (r.held.length === 0) [hi, found] = [mid, r];
+    else lo = mid + 1;
+  }
+  return { ...found, window: 0 };
 }
 
 /**
