@@ -152,7 +152,10 @@ export interface PlannedTrack extends SongRef {
   bpm: number;
   /** Every credited artist (spread.ts keeps them apart in the playlist); absent: `artistId` alone. */
   artistIds?: string[];
-  /** When its tempo became known (epoch ms): how long it has been waiting to be placed. */
+  /**
+   * When its tempo became known (epoch ms): how long it has been waiting to be placed. Infinity: it is not
+   * waiting for an add call (it goes with others, or in a full batch).
+   */
   since: number;
 }
 
@@ -265,7 +268,9 @@ export function dueNow(
   const oldest = (list: PlannedTrack[]) => Math.min(...list.map((p) => p.since));
   const due = new Map<string, number>();
   let nextAt: number | null = null;
-  const later = (at: number) => (nextAt = nextAt === null ? at : Math.min(nextAt, at));
+  const later = (at: number) => {
+    if (Number.isFinite(at)) nextAt = nextAt === null ? at : Math.min(nextAt, at);
+  };
   const firstWait = policy.firstFillWaitMs ?? policy.maxWaitMs;
   for (const [id, list] of plan) {
     if (list.length === 0) continue;

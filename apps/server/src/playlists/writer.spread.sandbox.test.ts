@@ -119,6 +119,43 @@ describe('the artists of a playlist, spread', () => {
     expect(new Set(second).size).toBe(second.length);
   });
 
+  it('a held song that a newcomer keeps company waits with it for the add, not a call of its own', async () => {
+    const band = songsOfOneArtist(12);
+    const others = Array.from({ length: 9 }, () => songsOfOneArtist(1)[0]!);
+    let clock = Date.now();
+    await seedTempo([...band, ...others], 175, clock - 600_000);
+    let candidates = [...band, ...others];
+    const r = await ph.runner();
+    const writer = r.writer({
+      now: () => clock,
+      settings: { spreadWindow: SPREAD_WINDOW, spreadWindowFilling: SPREAD_WINDOW, maxWaitMs: 120_000 },
+      listMatchCandidates: async () => candidates.map((id, rank) => catalogCandidate(ph, id, rank, true)),
+    });
+    await writer.sync(r.userId);
+    const first = r.playlists().get('Pacebeat 170–180 BPM')!;
+    expect(adds(r)).toHaveLength(1);
+
+    // One new artist's song: it lets a band song go after it, and both wait for company (2 minutes).
+    const [newcomer] = [songsOfOneArtist(1)[0]!];
+    clock += 1_000;
+    await seedTempo([newcomer!], 175, clock);
+    candidates = [...candidates, newcomer!];
+    expect(await writer.sync(r.userId)).toMatchObject({
+      status: 'done',
+      added: 0,
+      followUpAt: new Date(clock + 120_000),
+    });
+    expect(adds(r)).toHaveLength(1);
+    clock += 120_000;
+    expect(await writer.sync(r.userId)).toMatchObject({ status: 'done', added: 2 });
+    const second = r.playlists().get('Pacebeat 170–180 BPM')!;
+    expect(second.slice(first.length)).toEqual([
+      newcomer,
+      expect.toSatisfy((id: string) => band.includes(id)),
+    ]);
+    expect(closest(second)).toBeGreaterThan(SPREAD_WINDOW);
+  });
+
   it('a playlist of only 2 artists: every song is placed, in the shortest runs they allow', async () => {
     const a = songsOfOneArtist(8);
     const b = songsOfOneArtist(3);

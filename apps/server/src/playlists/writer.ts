@@ -13,13 +13,13 @@ import { addBatch, ADD_BATCH } from './adds.ts';
 import type { ListMatchCandidates } from './candidates.ts';
 import { ensurePlaylist, settleCreation } from './creation.ts';
 import { syncDetails } from './details.ts';
-import { dueNow, fittingTracks, matchBpm, planAdds, type TempoFact } from './matching.ts';
+import { dueNow, fittingTracks, matchBpm, planAdds, type PlannedTrack, type TempoFact } from './matching.ts';
 import type { PlaylistsRepository, TargetRow } from './playlists.repository.ts';
 import { checkFollowed, ensureFresh, settlePending } from './reconcile.ts';
 import { NO_CHOICES, type LoadRunnerChoices } from './runner-choices.ts';
 import { removeRequested, settleRemovals } from './removals.ts';
 import { SongSet } from './song-identity.ts';
-import { spreadArtists } from './spread.ts';
+import { artistsOf, spreadArtists } from './spread.ts';
 import { PlaylistGoneError } from './spotify-playlists.ts';
 import {
   createSyncContext,
@@ -157,21 +157,29 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
     // artists' company (at most `spreadHoldMs`; until the runner has `firstFill` placed, the window
     // shrinks instead, down to `spreadWindowFilling`).
     const artistsNow = new Map(candidates.map((x) => [x.trackId, x.artistIds]));
-    const ready = new Map(
-      open.map((t) => {
-        const songs = (placedInOrder.get(t.id) ?? []).map((x) => artistsNow.get(x.trackId) ?? x.artistIds);
-        const { order } = spreadArtists({
-          ready: plan.get(t.id) ?? [],
-          tail: songs.slice(-settings.spreadWindow),
-          placedArtists: songs.flat(),
-          window: settings.spreadWindow,
-          overdue: (p) => c.now() - p.since >= settings.spreadHoldMs,
-          shrinkTo: phase === 'steady' ? undefined : settings.spreadWindowFilling,
-        });
-        return [t.id, order];
-      }),
-    );
-    const { due, nextAt } = dueNow(ready, phase, { ...settings, batch: ADD_BATCH }, c.now());
+    const ready = new Map<string, PlannedTrack[]>();
+    // When to add (dueNow) does not count the wait of a song whose artist has songs held back: it waited
+    // for other artists' company, not for an add call, so its old tempo time must not send a call for it
+    // alone each time one more song keeps it company (nor ask for a run every few seconds meanwhile).
+    const waiting = new Map<string, PlannedTrack[]>();
+    for (const t of open) {
+      const songs = (placedInOrder.get(t.id) ?? []).map((x) => artistsNow.get(x.trackId) ?? x.artistIds);
+      const { order, held } = spreadArtists({
+        ready: plan.get(t.id) ?? [],
+        tail: songs.slice(-settings.spreadWindow),
+        placedArtists: songs.flat(),
+        window: settings.spreadWindow,
+        overdue: (p) => c.now() - p.since >= settings.spreadHoldMs,
+        shrinkTo: phase === 'steady' ? undefined : settings.spreadWindowFilling,
+      });
+      const heldArtists = new Set(phase === 'steady' ? held.flatMap(artistsOf) : []);
+      ready.set(t.id, order);
+      waiting.set(
+        t.id,
+        order.map((p) => (artistsOf(p).some((a) => heldArtists.has(a)) ? { ...p, since: Infinity } : p)),
+      );
+    }
+    const { due, nextAt } = dueNow(waiting, phase, { ...settings, batch: ADD_BATCH }, c.now());
     // The status page says how far the first fill is (issue 23); cleared once a playlist exists.
     if (firstFill)
       await deps.repo.recordFirstFill?.(
