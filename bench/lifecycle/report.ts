@@ -48,6 +48,8 @@ export function dayTable(rows: DayRow[]): string {
       'recall library',
       'status ≠ held',
       'no tempo yet',
+      'artist run (best), ≥ 10 artists',
+      'first 20: artists (best)',
       'day ended',
     ],
     rows.map((r) => [
@@ -67,6 +69,8 @@ export function dayTable(rows: DayRow[]): string {
       pct(r.libraryPlaced, r.libraryFitting),
       String(r.runners.reduce((n, s) => n + statusDiff(s), 0)),
       String(r.withoutTempo),
+      spreadCell(r.runners),
+      first20Cell(r.runners),
       r.ended,
     ]),
   );
@@ -91,6 +95,13 @@ export function runnerTable(rows: DayRow[]): string {
           .map((p) => `${p.min}-${p.max}: ${p.statusAdded} vs ${p.placed}`)
           .join(', ') || '=',
         s.calls === undefined ? '-' : String(s.calls),
+        s.playlists
+          .filter((p) => p.target && p.artistRun !== undefined)
+          .map(
+            (p) =>
+              `${p.min}-${p.max}: ${p.artistRun} (${p.bestArtistRun}), ${p.first20Artists} (${p.bestFirst20Artists})`,
+          )
+          .join(', ') || '-',
       ]);
   return table(
     [
@@ -106,6 +117,7 @@ export function runnerTable(rows: DayRow[]): string {
       'recall library',
       'status vs held',
       'calls',
+      'artist run (best), first 20: artists (best)',
     ],
     body,
   );
@@ -119,4 +131,29 @@ export function statusDiff(s: RunnerScore): number {
   return s.playlists
     .filter((p) => p.target && p.statusAdded !== null)
     .reduce((n, p) => n + Math.abs(p.statusAdded! - p.placed), 0);
+}
+
+/** The live playlists' spread (rows of older runs have none): `undefined` measures are left out. */
+const spreadPlaylists = (runners: RunnerScore[]) =>
+  runners.flatMap((s) => s.playlists.filter((p) => p.target && p.artistRun !== undefined));
+
+/**
+ * The longest same-artist run over the day's live playlists of at least 10 artists (where the issue's aim,
+ * at most 2, applies), with the shortest that playlist's songs allow.
+ */
+function spreadCell(runners: RunnerScore[]): string {
+  const lists = spreadPlaylists(runners).filter((p) => (p.artists ?? 0) >= 10);
+  if (lists.length === 0) return '-';
+  const worst = lists.reduce((a, b) => (b.artistRun! > a.artistRun! ? b : a));
+  return `${worst.artistRun} (${worst.bestArtistRun})`;
+}
+
+/** The live playlist whose first 20 songs fall furthest short of the artists its songs allow: artists (best). */
+function first20Cell(runners: RunnerScore[]): string {
+  const lists = spreadPlaylists(runners);
+  if (lists.length === 0) return '-';
+  const worst = lists.reduce((a, b) =>
+    b.bestFirst20Artists! - b.first20Artists! > a.bestFirst20Artists! - a.first20Artists! ? b : a,
+  );
+  return `${worst.first20Artists} (${worst.bestFirst20Artists})`;
 }

@@ -47,6 +47,40 @@ export interface PlaylistScore extends PlacementCounts {
   entries: number;
   /** The status page's "tracks added" for it (a live target's), else null. */
   statusAdded: number | null;
+  /** Artist spread: the longest run of songs in a row sharing an artist, and the shortest its songs allow. */
+  artistRun?: number;
+  bestArtistRun?: number;
+  /** Distinct main artists among its first 20 songs, and the most its songs allow. */
+  first20Artists?: number;
+  bestFirst20Artists?: number;
+  /** Distinct artists in it. */
+  artists?: number;
+}
+
+/**
+ * The spread measures of a playlist in order (each song as its artists). The same as the product's
+ * `playlists/spread.ts` measures, kept here so `--commit` can measure an older product that has none.
+ */
+export function spreadOf(songs: number[][]) {
+  let longest = 0;
+  let runs = new Map<number, number>();
+  const count = new Map<number, number>();
+  for (const artists of songs) {
+    runs = new Map(artists.map((a) => [a, (runs.get(a) ?? 0) + 1]));
+    longest = Math.max(longest, ...runs.values());
+    for (const a of new Set(artists)) count.set(a, (count.get(a) ?? 0) + 1);
+  }
+  // An artist of c songs among n needs c − 1 songs of others between: runs of ceil(c / (n − c + 1)).
+  let best = songs.length > 0 ? 1 : 0;
+  for (const c of count.values()) best = Math.max(best, Math.ceil(c / (songs.length - c + 1)));
+  const main = (list: number[][]) => new Set(list.map((a) => a[0]));
+  return {
+    artistRun: longest,
+    bestArtistRun: best,
+    first20Artists: main(songs.slice(0, 20)).size,
+    bestFirst20Artists: Math.min(20, main(songs).size),
+    artists: count.size,
+  };
 }
 
 export interface RunnerScore extends PlacementCounts {
@@ -136,6 +170,7 @@ export function scoreRunner(
       right,
       threeTwo,
       statusAdded,
+      ...spreadOf(ids.map((id) => truth.artists(id))),
     });
   }
   const sum = (f: (p: PlaylistScore) => number) => playlists.reduce((n, p) => n + f(p), 0);

@@ -41,6 +41,10 @@ export class Truth {
   bpm(trackId: string): number {
     return this.sb.world.catalog.tempoOf(this.g(trackId)).bpm;
   }
+  /** The track's credited artists (the world's indices; the first is the main one). */
+  artists(trackId: string): number[] {
+    return this.sb.world.catalog.track(this.g(trackId)).artists;
+  }
   /** The recording (one ISRC: an album track and its compilation copies). */
   recording(trackId: string): number {
     return this.sb.world.catalog.recordingOf(this.g(trackId));

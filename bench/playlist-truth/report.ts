@@ -3,6 +3,7 @@
 import type { Sandbox } from '@pacebeat/sandbox';
 import type { MatchCandidate } from '@pacebeat/server/src/library/library.repository.ts';
 import { EDGE_MARGIN, fitsRange, MIN_CONFIDENCE } from '@pacebeat/server/src/playlists/matching.ts';
+import { spreadMeasures } from '@pacebeat/server/src/playlists/spread.ts';
 import type { TargetRow, TargetTrackRow } from '@pacebeat/server/src/playlists/playlists.repository.ts';
 import type { CachedTempo } from '@pacebeat/server/src/tempo/tempo.repository.ts';
 import { bySourceAndConfidence, sweep, SWEEP, tempoError } from './truth.ts';
@@ -124,10 +125,25 @@ export function report(f: RunFacts): string {
   );
   lines.push(`| Spotify calls in all | ${all} (${writes} by the writer) | ≤ ${DAILY_QUOTA}/day |`);
   lines.push('');
-  lines.push('| target | placed | precision | fitting songs in the whole library | recall |');
-  lines.push('|---|---|---|---|---|');
-  for (const s of score.targets)
-    lines.push(`| ${s.name} | ${s.placed} | ${pct(s.precision)} | ${s.libraryFitting} | ${pct(s.recall)} |`);
+  // Artist spread: the playlist in order, each song as its credited artists (the world's).
+  const artistsOfTrack = (id: string) => cat.track(w.trackG(id)!).artists.map(String);
+  const spreadOf = (playlistId: string) =>
+    spreadMeasures(
+      f.sandbox.admin
+        .playlistItems(playlistId)
+        .filter((x): x is string => x !== null)
+        .map(artistsOfTrack),
+    );
+  lines.push(
+    '| target | placed | precision | fitting songs in the whole library | recall | longest same-artist run (best the songs allow) | distinct artists in the first 20 (best) |',
+  );
+  lines.push('|---|---|---|---|---|---|---|');
+  for (const s of score.targets) {
+    const m = spreadOf(s.playlistId);
+    lines.push(
+      `| ${s.name} | ${s.placed} | ${pct(s.precision)} | ${s.libraryFitting} | ${pct(s.recall)} | ${m.longestRun} (${m.bestRun}) | ${m.first20} (${m.bestFirst20}) |`,
+    );
+  }
   lines.push('');
   lines.push(
     'Calls by purpose: ' +

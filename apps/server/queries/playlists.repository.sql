@@ -381,6 +381,23 @@ from
   and tt.state <> 'unplaced'
   left join library_tracks lt on lt.id = tt.track_id;
 
+-- PlaylistsRepository.placedInOrder
+-- params: ["3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d"]
+select
+  tt.target_id,
+  tt.track_id,
+  lt.artist_ids
+from
+  playlist_target_tracks tt
+  left join library_tracks lt on lt.id = tt.track_id
+where
+  tt.target_id in ($1)
+  and tt.state in ('added', 'pending')
+order by
+  tt.target_id,
+  tt.recorded_at,
+  tt.seq;
+
 -- PlaylistsRepository.tracksOf (all)
 -- params: ["3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d"]
 select

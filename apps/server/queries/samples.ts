@@ -680,6 +680,7 @@ export const REPOSITORIES = [
       setSnapshot: { args: [TARGET_ID, 'MiwxYmMy'] },
       finishJob: { args: [USER_ID] },
       placedSongs: { args: [[TARGET_ID]] },
+      placedInOrder: { args: [[TARGET_ID]] },
       tracksOf: [
         { label: 'all', args: [TARGET_ID] },
         { label: 'pending only', args: [TARGET_ID, ['pending']] },

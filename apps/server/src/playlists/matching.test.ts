@@ -118,6 +118,7 @@ describe('planAdds', () => {
         recordingKey: 'isrc:REC1',
         title: 'Song 1',
         artistId: 'a1',
+        artistIds: ['a1'],
         durationMs: 200_000,
         bpm: 172,
         since: 0,
@@ -127,6 +128,7 @@ describe('planAdds', () => {
         recordingKey: 'isrc:REC2',
         title: 'Song 2',
         artistId: 'a1',
+        artistIds: ['a1'],
         durationMs: 200_000,
         bpm: 86,
         since: 0,
@@ -136,6 +138,7 @@ describe('planAdds', () => {
         recordingKey: 'isrc:REC3',
         title: 'Song 3',
         artistId: 'a1',
+        artistIds: ['a1'],
         durationMs: 200_000,
         bpm: 175.5,
         since: 0,
@@ -234,6 +237,30 @@ describe('dueNow: when to spend an add call', () => {
         ['b', 3],
       ]),
     );
+  });
+
+  it('until 50 are placed, a playlist with 5 ready goes at once, fewer after 15 s; then the 2-minute wait', () => {
+    const policy = { ...POLICY, firstFillWaitMs: 15_000, fillMin: 5 };
+    const plan = new Map([
+      ['a', planned(5, NOW - 1000)],
+      ['b', planned(2, NOW - 1000)],
+    ]);
+    expect(dueNow(plan, 'filling', policy, NOW)).toEqual({
+      due: new Map([
+        ['a', 5],
+        ['b', 0],
+      ]),
+      nextAt: NOW - 1000 + 15_000,
+    });
+    expect(dueNow(plan, 'filling', policy, NOW + 14_000).due.get('b')).toBe(2);
+    // Once the runner has 50 placed: what is short of a full add waits for company.
+    expect(dueNow(plan, 'steady', policy, NOW)).toEqual({
+      due: new Map([
+        ['a', 0],
+        ['b', 0],
+      ]),
+      nextAt: NOW - 1000 + 120_000,
+    });
   });
 
   it('then adds full batches of 100 at once, and a remainder once it has waited long enough', () => {

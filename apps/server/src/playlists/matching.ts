@@ -150,7 +150,12 @@ export function fittingTracks(
 /** A planned add: the song (song-identity.ts) and the tempo it is placed with. */
 export interface PlannedTrack extends SongRef {
   bpm: number;
-  /** When its tempo became known (epoch ms): how long it has been waiting to be placed. */
+  /** Every credited artist (spread.ts keeps them apart in the playlist); absent: `artistId` alone. */
+  artistIds?: string[];
+  /**
+   * When its tempo became known (epoch ms): how long it has been waiting to be placed. Infinity: it is not
+   * waiting for an add call (it goes with others, or in a full batch).
+   */
   since: number;
 }
 
@@ -213,7 +218,7 @@ export function planAdds(
     for (const t of targets) {
       if (!acceptsTrack(t, c, bpm, chosen.corrected ? 0 : EDGE_MARGIN) || placed.get(t.id)?.has(song))
         continue;
-      plan.get(t.id)!.push({ ...song, bpm, since });
+      plan.get(t.id)!.push({ ...song, artistIds: c.artistIds, bpm, since });
     }
   }
   return plan;
@@ -223,7 +228,10 @@ export function planAdds(
 export interface AddPolicy {
   /** URIs per add call. */
   batch: number;
-  /** A user with no playlist yet gets a first fill once this many matches are known (or one waited maxWaitMs). */
+  /**
+   * A user with no playlist yet gets a first fill once this many matches are known (or one waited
+   * firstFillWaitMs); until this many are placed, small adds go at once (`filling`).
+   */
   firstFill: number;
   /** A match that is not part of a full batch waits at most this long for others to share its call. */
   maxWaitMs: number;
@@ -232,35 +240,55 @@ export interface AddPolicy {
    * runner watches the page; a few add calls more are worth playlists within seconds). Default: maxWaitMs.
    */
   firstFillWaitMs?: number;
+  /** While `filling`, a playlist's add goes once this many are ready (or its oldest waited firstFillWaitMs). */
+  fillMin?: number;
 }
+
+/**
+ * Where a runner is: `first`, no playlist yet; `filling`, fewer than `firstFill` songs placed in all (the
+ * runner is still watching their playlists grow); `steady`, after that. `true`/`false`: first/steady.
+ */
+export type AddPhase = 'first' | 'filling' | 'steady' | boolean;
 
 /**
  * How many of each target's planned tracks (in plan order) to add now, and when the rest is due. Adds are
  * what the daily budget pays for, so small ones wait a little for the matches that keep arriving while a
- * library's tempos are found: a first fill (e.g. 50 tracks across the targets, one call each), then calls
- * of a full 100, and whatever waited `maxWaitMs`.
+ * library's tempos are found: a first fill (e.g. 50 tracks across the targets, one call each), then adds
+ * of a few songs at once until the runner has 50 placed (they watch the page: a two-minute plateau there
+ * looked stuck), then calls of a full 100, and whatever waited `maxWaitMs`.
  */
 export function dueNow(
   plan: Map<string, PlannedTrack[]>,
-  firstFill: boolean,
+  phase: AddPhase,
   policy: AddPolicy,
   now: number,
 ): { due: Map<string, number>; nextAt: number | null } {
+  const stage = phase === true ? 'first' : phase === false ? 'steady' : phase;
   const all = [...plan.values()].flat();
   const oldest = (list: PlannedTrack[]) => Math.min(...list.map((p) => p.since));
   const due = new Map<string, number>();
   let nextAt: number | null = null;
-  const later = (at: number) => (nextAt = nextAt === null ? at : Math.min(nextAt, at));
+  const later = (at: number) => {
+    if (Number.isFinite(at)) nextAt = nextAt === null ? at : Math.min(nextAt, at);
+  };
+  const firstWait = policy.firstFillWaitMs ?? policy.maxWaitMs;
   for (const [id, list] of plan) {
     if (list.length === 0) continue;
-    const waited = now - oldest(list) >= policy.maxWaitMs;
     let n: number;
-    const firstWait = policy.firstFillWaitMs ?? policy.maxWaitMs;
-    if (firstFill) n = all.length >= policy.firstFill || now - oldest(all) >= firstWait ? list.length : 0;
-    else n = waited ? list.length : Math.floor(list.length / policy.batch) * policy.batch;
+    if (stage === 'first') {
+      n = all.length >= policy.firstFill || now - oldest(all) >= firstWait ? list.length : 0;
+      if (n < list.length) later(oldest(all) + firstWait);
+    } else if (stage === 'filling') {
+      n = list.length >= (policy.fillMin ?? 5) || now - oldest(list) >= firstWait ? list.length : 0;
+      if (n < list.length) later(oldest(list) + firstWait);
+    } else {
+      n =
+        now - oldest(list) >= policy.maxWaitMs
+          ? list.length
+          : Math.floor(list.length / policy.batch) * policy.batch;
+      if (n < list.length) later(oldest(list.slice(n)) + policy.maxWaitMs);
+    }
     due.set(id, n);
-    if (n < list.length)
-      later(firstFill ? oldest(all) + firstWait : oldest(list.slice(n)) + policy.maxWaitMs);
   }
   return { due, nextAt };
 }

@@ -18,6 +18,12 @@ export interface NewTarget {
   position: number;
 }
 
+/** A song Pacebeat placed in a target, as the artist spread sees it (`placedInOrder`). */
+export interface PlacedInOrder {
+  trackId: string;
+  artistIds: string[];
+}
+
 export interface TargetStats {
   tracksAdded: number;
   tracksAdded7Days: number;
@@ -240,6 +246,25 @@ export function createPlaylistsRepository(db: Db) {
           artistId: r.artist_id,
           durationMs: r.duration_ms,
         });
+      return out;
+    },
+
+    /**
+     * Per target, the songs Pacebeat placed (added, or being added) in the order appended, each with its
+     * artists as the library knows them (none when it no longer holds the track): what the artist spread
+     * (spread.ts) keeps new songs apart from.
+     */
+    async placedInOrder(targetIds: string[]): Promise<Map<string, PlacedInOrder[]>> {
+      const out = new Map<string, PlacedInOrder[]>(targetIds.map((id) => [id, []]));
+      if (targetIds.length === 0) return out;
+      const rows = await db.execute<{ target_id: string; track_id: string; artist_ids: string[] | null }>(sql`
+        select tt.target_id, tt.track_id, lt.artist_ids
+        from playlist_target_tracks tt
+        left join library_tracks lt on lt.id = tt.track_id
+        where tt.target_id in ${targetIds} and tt.state in ('added', 'pending')
+        order by tt.target_id, tt.recorded_at, tt.seq`);
+      for (const r of rows.rows)
+        out.get(r.target_id)?.push({ trackId: r.track_id, artistIds: r.artist_ids ?? [] });
       return out;
     },
 

@@ -167,12 +167,17 @@ export interface Runner {
   playlists(): Map<string, string[]>;
 }
 
-/** No waiting in tests (each test that needs a wait sets it). */
+/**
+ * No waiting in tests (each test that needs a wait sets it), and songs in rank order: the tests of the
+ * other guarantees place a few catalogs' songs and read them back in that order. The artist spread's own
+ * tests (writer.spread.sandbox.test.ts) set `spreadWindow`.
+ */
 export const FAST: Partial<WriterSettings> = {
   settleMs: 0,
   snapshotFreshMs: 60_000,
   firstFill: 0,
   maxWaitMs: 0,
+  spreadWindow: 0,
 };
 
 export async function startPlaylistHarness(

@@ -6,6 +6,7 @@ import type { CallContext } from '../spotify/client.ts';
 import type { SpotifyApi } from '../spotify/api.ts';
 import { listOwnPlaylists, type OwnPlaylist } from './spotify-playlists.ts';
 import { MIN_CONFIDENCE } from './matching.ts';
+import { SPREAD_WINDOW } from './spread.ts';
 import type { PlaylistsRepository, TargetRow } from './playlists.repository.ts';
 
 export type WriterRepo = Pick<
@@ -19,6 +20,7 @@ export type WriterRepo = Pick<
   | 'markFollowChecked'
   | 'setSnapshot'
   | 'placedSongs'
+  | 'placedInOrder'
   | 'tracksOf'
   | 'recordPending'
   | 'confirmBatch'
@@ -59,6 +61,14 @@ export interface WriterSettings {
   firstFillWaitMs: number;
   /** Matches short of a full batch of 100 wait at most this long for others to share their add call. */
   maxWaitMs: number;
+  /** Until `firstFill` songs are placed in all, a playlist's add goes once this many are ready. */
+  fillMin: number;
+  /** No artist twice within this many songs of a playlist (spread.ts). */
+  spreadWindow: number;
+  /** Until `firstFill` songs are placed in all, the window shrinks down to this rather than hold songs back. */
+  spreadWindowFilling: number;
+  /** A song held back to keep its artist apart goes at most this long after its tempo was known. */
+  spreadHoldMs: number;
 }
 
 export const DEFAULT_WRITER_SETTINGS: WriterSettings = {
@@ -70,6 +80,11 @@ export const DEFAULT_WRITER_SETTINGS: WriterSettings = {
   firstFill: 50,
   firstFillWaitMs: 15_000,
   maxWaitMs: 2 * 60_000,
+  fillMin: 5,
+  spreadWindow: SPREAD_WINDOW,
+  spreadWindowFilling: 2,
+  // A day: catalogs are read over days under the daily quota, so other artists' songs keep coming.
+  spreadHoldMs: 24 * 3600_000,
 };
 
 /** The writer lost its lease (it expired and another writer took it, or the user disconnected). */

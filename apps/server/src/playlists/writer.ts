@@ -20,6 +20,7 @@ import {
   matchBpm,
   placeable,
   planAdds,
+  type PlannedTrack,
   type TempoFact,
 } from './matching.ts';
 import type { PlaylistsRepository, TargetRow } from './playlists.repository.ts';
@@ -27,6 +28,7 @@ import { checkFollowed, ensureFresh, settlePending } from './reconcile.ts';
 import { NO_CHOICES, type LoadRunnerChoices } from './runner-choices.ts';
 import { removeRequested, settleRemovals } from './removals.ts';
 import { SongSet } from './song-identity.ts';
+import { artistsOf, spreadArtists } from './spread.ts';
 import { PlaylistGoneError } from './spotify-playlists.ts';
 import {
   createSyncContext,
@@ -143,7 +145,8 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
       }
     // 2. Playlists the user deleted or restored, now and then (settings.followCheckMs); see 3b.
     const { checked } = await checkFollowed(c, await deps.repo.listTargets(userId));
-    // 3. New matches, appended in rank order, ≤ 100 per call (after the runner's edits, 3a).
+    // 3. New matches, appended in rank order with their artists spread, ≤ 100 per call (after the
+    // runner's edits, 3a).
     const targets = await deps.repo.listTargets(userId);
     const open = targets.filter((t) => (t.state === 'pending' || t.state === 'active') && !blocked.has(t.id));
     if (open.length === 0) return counts;
@@ -164,9 +167,40 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
       });
     }
     const plan = planAdds(open, candidates, tempos, placed, settings.minConfidence, choices);
-    // No playlist made yet: the user's first fill. Small adds wait a little for more matches.
+    const placedInOrder = await deps.repo.placedInOrder(open.map((t) => t.id));
+    // No playlist made yet: the user's first fill, which waits a little for more matches. Then, until the
+    // runner has `firstFill` songs placed in all, small adds go at once; after that they wait for company.
     const firstFill = !targets.some((t) => t.playlistId !== null);
-    const { due, nextAt } = dueNow(plan, firstFill, { ...settings, batch: ADD_BATCH }, c.now());
+    const placedInAll = [...placedInOrder.values()].reduce((n, songs) => n + songs.length, 0);
+    const phase = firstFill ? 'first' : placedInAll < settings.firstFill ? 'filling' : 'steady';
+    // The artist spread (spread.ts), the first fill included: which ready songs go now, and in what order
+    // after what the playlist ends with; a song that would come too soon after its artist waits for other
+    // artists' company (at most `spreadHoldMs`; until the runner has `firstFill` placed, the window
+    // shrinks instead, down to `spreadWindowFilling`).
+    const artistsNow = new Map(candidates.map((x) => [x.trackId, x.artistIds]));
+    const ready = new Map<string, PlannedTrack[]>();
+    // When to add (dueNow) does not count the wait of a song whose artist has songs held back: it waited
+    // for other artists' company, not for an add call, so its old tempo time must not send a call for it
+    // alone each time one more song keeps it company (nor ask for a run every few seconds meanwhile).
+    const waiting = new Map<string, PlannedTrack[]>();
+    for (const t of open) {
+      const songs = (placedInOrder.get(t.id) ?? []).map((x) => artistsNow.get(x.trackId) ?? x.artistIds);
+      const { order, held } = spreadArtists({
+        ready: plan.get(t.id) ?? [],
+        tail: songs.slice(-settings.spreadWindow),
+        placedArtists: songs.flat(),
+        window: settings.spreadWindow,
+        overdue: (p) => c.now() - p.since >= settings.spreadHoldMs,
+        shrinkTo: phase === 'steady' ? undefined : settings.spreadWindowFilling,
+      });
+      const heldArtists = new Set(phase === 'steady' ? held.flatMap(artistsOf) : []);
+      ready.set(t.id, order);
+      waiting.set(
+        t.id,
+        order.map((p) => (artistsOf(p).some((a) => heldArtists.has(a)) ? { ...p, since: Infinity } : p)),
+      );
+    }
+    const { due, nextAt } = dueNow(waiting, phase, { ...settings, batch: ADD_BATCH }, c.now());
     // The status page says how far the first fill is (issue 23); cleared once a playlist exists.
     if (firstFill)
       await deps.repo.recordFirstFill?.(
@@ -181,7 +215,7 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
     const adding = open.filter((t) => t.state === 'active' && !checked.has(t.id) && (due.get(t.id) ?? 0) > 0);
     const { deleted } = await checkFollowed(c, adding, { always: true });
     for (const target of open) {
-      const todo = (plan.get(target.id) ?? []).slice(0, due.get(target.id) ?? 0);
+      const todo = (ready.get(target.id) ?? []).slice(0, due.get(target.id) ?? 0);
       if (todo.length === 0 || deleted.has(target.id)) continue;
       // A full playlist takes no more (its continuation does); one Spotify refuses waits for the runner.
       if (target.fullAt !== null || target.writeRefusedAt !== null) continue;
