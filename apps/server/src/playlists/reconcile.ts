@@ -86,12 +86,7 @@ export async function reconcile(c: SyncContext, t: TargetRow, head?: Head): Prom
   // Pacebeat would place there are its own again (counted, fixable, excludable); the rest are the runner's.
   const found = [...unseen.values()];
   const adopting = rows.length === 0 && t.snapshotId === null && c.fitting !== undefined;
-  const fits = adopting
-    ? await c.fitting!(
-        t,
-        found.map((x) => x.recordingKey),
-      )
-    : new Map<string, number>();
+  const fits = adopting ? await c.fitting!(t, found) : new Map<string, number>();
   const adopted = found.filter((x) => fits.has(x.recordingKey));
   await c.repo.recordAdopted(
     t.id,

@@ -108,10 +108,13 @@ export function createSyncContext(o: {
   log: Logger;
   now: () => number;
   /**
-   * The tempo each recording would be placed with in `t` now (the runner's choices, trusted tempos, its
+   * The tempo each track's recording would be placed with in `t` now (the runner's choices, trusted tempos, its
    * range), for those that fit: what a taken-back playlist's songs are adopted by (reconcile.ts).
    */
-  fitting?: (t: TargetRow, recordingKeys: string[]) => Promise<Map<string, number>>;
+  fitting?: (
+    t: TargetRow,
+    tracks: Array<{ recordingKey: string; trackId: string }>,
+  ) => Promise<Map<string, number>>;
 }) {
   let own: Promise<OwnPlaylist[]> | undefined;
   let followUpAt: number | null = null;

@@ -9,6 +9,7 @@ import type { SpotifyApi } from '../spotify/api.ts';
 import type { CallContext } from '../spotify/client.ts';
 import { SpotifyAccountDisabledError, SpotifyApiError, SpotifyNotConnectedError } from '../spotify/errors.ts';
 import type { TempoRepository } from '../tempo/tempo.repository.ts';
+import { tempoKey } from '../tempo/tempo.service.ts';
 import { addBatch, ADD_BATCH } from './adds.ts';
 import type { ListMatchCandidates } from './candidates.ts';
 import { ensurePlaylist, settleCreation, takeBackEarlier } from './creation.ts';
@@ -262,18 +263,20 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
           settings,
           log: log.child({ userId }),
           now,
-          fitting: async (t, keys) => {
+          fitting: async (t, tracks) => {
+            // A song placed before its ISRC was known has its tempo under its track id's key.
+            const byId = (trackId: string) => tempoKey({ spotifyId: trackId, isrc: null });
             const [tempos, choices] = await Promise.all([
-              temposOf(keys),
+              temposOf([...new Set(tracks.flatMap((x) => [x.recordingKey, byId(x.trackId)]))]),
               deps.runnerChoices?.(userId) ?? NO_CHOICES,
             ]);
             const out = new Map<string, number>();
-            for (const recordingKey of keys) {
+            for (const { recordingKey, trackId } of tracks) {
               // Artist exclusions need the track's artists, which a playlist read does not give here; a
               // disconnect erased the runner's choices anyway, so only a correction made since can apply.
               const chosen = matchBpm(
                 { recordingKey, artistIds: [] },
-                tempos.get(recordingKey),
+                tempos.get(recordingKey) ?? tempos.get(byId(trackId)),
                 choices,
                 settings.minConfidence,
               );
