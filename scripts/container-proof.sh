@@ -521,9 +521,9 @@ PGEOF
     done
     fail "the database never became ready"
   }
-  start_app() { # compose.yaml's pacebeat service
+  start_app() { # compose.yaml's pacebeat service; $@: other -e settings (they win over these)
     "${PODMAN_RUN[@]}" run -d --pod "$POD" --name pacebeat-proof-app --init -e DATABASE_URL="$DB_URL" \
-      -e PUBLIC_URL="http://127.0.0.1:$POD_PORT" -e ALLOWED_ORIGINS="http://localhost:$POD_PORT" \
+      -e PUBLIC_URL="http://127.0.0.1:$POD_PORT" -e ALLOWED_ORIGINS="http://localhost:$POD_PORT" "$@" \
       -v pacebeat-proof-app:/data "$IMAGE_TAG" >/dev/null 2>&1
     local t0 code=
     t0=$(now)
@@ -570,10 +570,73 @@ PGEOF
     fail "npm run restore into the compose database"
   start_app
   echo "npm run restore into a new database, then pacebeat: /readyz 200 after $APP_READY s"
-  "${PODMAN_RUN[@]}" pod rm -f -t 45 "$POD" >/dev/null 2>&1
-  "${PODMAN_RUN[@]}" volume rm -f pacebeat-proof-db pacebeat-proof-app >/dev/null
 else
   echo "(skipped compose.yaml's services: set PROOF_POSTGRES_ENTRYPOINT_DIR, see step 7)"
+fi
+
+# ---- 8. Chromium walks a fresh installation of step 7's shape ----
+# scripts/container-walk.ts (Playwright's library, Chromium at $CHROMIUM_PATH, default /usr/bin/chromium)
+# against the pod's published port, on an empty database and /data: the first account is the admin and one
+# signed up at the same moment is not; /admin, "by invitation" and a link; the setup page; a runner at 360 px
+# refused without the link, signing up with it, connecting the demo Spotify, the first playlist; the link
+# refused when used again. Then the public address: Pacebeat at https://pace.test:8224 behind Caddy (as in
+# step 6, proxying to the pod's port) with SIGNUP_MODE=open, again on an empty database: the first account
+# is no admin, the setup link read from `podman logs` makes one. Screenshots in $PROOF_SHOTS.
+WALK_SECONDS=
+CHROMIUM=${CHROMIUM_PATH:-/usr/bin/chromium}
+PROOF_SHOTS=${PROOF_SHOTS:-$PROOF_DIR/walk-shots}
+if [ -n "$COMPOSE_READY" ] && [ -x "$CHROMIUM" ] && [ -d "$REPO/node_modules/@playwright/test" ]; then
+  say "Chromium walks a fresh installation: compose.yaml's services on empty volumes (screenshots: $PROOF_SHOTS)"
+  rm -rf "$PROOF_SHOTS" && mkdir -p "$PROOF_SHOTS"
+  walk() { # $1: the address, $2: the screenshots' folder, $3: the log; the walk's environment before
+    CHROMIUM_PATH="$CHROMIUM" WALK_SETUP_LINK="${WALK_SETUP_LINK:-}" WALK_HOST_RULES="${WALK_HOST_RULES:-}" "$NODE_BIN" "$REPO/scripts/container-walk.ts" "$1" "$2" 2>&1 | tee "$3" | sed 's/^/walk: /'
+    [ "${PIPESTATUS[0]}" = 0 ] || fail "the walk (log: $3)"
+  }
+  fresh() { # an empty database and /data, then pacebeat with $@
+    stop pacebeat-proof-app
+    "${PODMAN_RUN[@]}" volume rm -f pacebeat-proof-app >/dev/null
+    new_db
+    start_app "$@"
+  }
+  fresh
+  echo "pacebeat on empty volumes: /readyz 200 after $APP_READY s"
+  t0=$(now)
+  walk "http://127.0.0.1:$POD_PORT" "$PROOF_SHOTS/loopback" "$PROOF_DIR/walk-loopback.log"
+  WALK_SECONDS=$(secs "$t0" "$(now)")
+  # The public address, behind Caddy: no admin without the setup link.
+  if command -v caddy >/dev/null; then
+    fresh -e PUBLIC_URL=https://pace.test:8224 -e ALLOWED_ORIGINS= -e TRUST_PROXY=1 -e SIGNUP_MODE=open
+    echo "public address (https://pace.test:8224 behind Caddy, SIGNUP_MODE=open), empty volumes: /readyz 200 after $APP_READY s"
+    CADDY_DIR=$PROOF_DIR/caddy
+    mkdir -p "$CADDY_DIR"
+    {
+      printf '{\n\tadmin off\n\thttp_port 8223\n\thttps_port 8224\n\tskip_install_trust\n'
+      printf '\tstorage file_system %s\n}\n\n' "$CADDY_DIR/storage"
+      sed -e '/^{$/,/^}$/d' -e 's/^{\$DOMAIN} {$/pace.test:8224 {\n\ttls internal/' \
+        -e "s/reverse_proxy pacebeat:8080/reverse_proxy 127.0.0.1:$POD_PORT/" "$REPO/Caddyfile"
+    } >"$CADDY_DIR/Caddyfile"
+    caddy run --config "$CADDY_DIR/Caddyfile" --adapter caddyfile >"$CADDY_DIR/caddy-walk.log" 2>&1 &
+    CADDY_PID=$!
+    for _ in $(seq 1 300); do
+      [ "$(curl -sk -o /dev/null -w '%{http_code}' --resolve pace.test:8224:127.0.0.1 https://pace.test:8224/readyz)" = 200 ] && break
+      sleep 0.2
+    done
+    SETUP_LINK=$("${PODMAN_RUN[@]}" logs pacebeat-proof-app 2>&1 | grep -o 'https://pace\.test:8224/login?invite=[A-Za-z0-9_-]*' | tail -1)
+    [ -n "$SETUP_LINK" ] || fail "no setup link in the log of pacebeat at https://pace.test:8224"
+    echo "public address: the log's setup link: ${SETUP_LINK%%=*}=<secret>"
+    WALK_SETUP_LINK=$SETUP_LINK WALK_HOST_RULES="MAP pace.test 127.0.0.1"
+    walk https://pace.test:8224 "$PROOF_SHOTS/public" "$PROOF_DIR/walk-public.log"
+    WALK_SETUP_LINK= WALK_HOST_RULES=
+    kill "$CADDY_PID" && wait "$CADDY_PID" 2>/dev/null || true
+    CADDY_PID=
+  fi
+  echo "screenshots: $(find "$PROOF_SHOTS" -name '*.png' | wc -l) in $PROOF_SHOTS"
+else
+  echo "(skipped the walk: needs step 7, Chromium at $CHROMIUM and npm install's @playwright/test)"
+fi
+if [ -n "$COMPOSE_READY" ]; then
+  "${PODMAN_RUN[@]}" pod rm -f -t 45 "$POD" >/dev/null 2>&1
+  "${PODMAN_RUN[@]}" volume rm -f pacebeat-proof-db pacebeat-proof-app >/dev/null
 fi
 
 say "summary"
@@ -582,4 +645,5 @@ echo "ready (/readyz 200) after: first start $READY_first s, second start $READY
 [ -n "$READY_run1" ] && echo "as a container (podman run): ready after $READY_run1 s, $READY_run2 s on the same volume"
 [ -n "$CADDY_READY" ] && echo "behind Caddy (HTTPS, TRUST_PROXY=1): ready after $CADDY_READY s; the sign-in limit counts each real client"
 [ -n "$COMPOSE_READY" ] && echo "compose.yaml's services (postgres stand-in): pacebeat ready after $COMPOSE_READY s; both backups restored"
+[ -n "$WALK_SECONDS" ] && echo "the walk of a fresh installation (Chromium): passed in $WALK_SECONDS s; screenshots in $PROOF_SHOTS"
 echo "PROOF PASSED"
