@@ -6,6 +6,7 @@
 #
 #   apt-get install -y podman mmdebstrap runc caddy   # once (runc: steps 5-6; caddy: step 6)
 #   bash scripts/container-proof.sh           # as root, from anywhere in the repository
+#   PROOF_POSTGRES_ENTRYPOINT_DIR=<dir> PROOF_SHOTS=/tmp/shots bash scripts/container-proof.sh  # steps 7, 8 too
 #   bash scripts/container-proof.sh --purge   # removes everything it made (images, storage) and exits
 #
 # What it does (docs/install.md, "What was proven here, and how"):
@@ -43,6 +44,10 @@
 #     services in a pod, the database a stand-in of the official image (Debian's PostgreSQL 15 with its
 #     entrypoint) running deploy/postgres-init.sql; /readyz, the healthchecks, both backups of docs/install.md
 #     (npm run backup + cp, pg_dump) and both restores into a new database (pg_restore; npm run restore).
+#  8. With step 7, /usr/bin/chromium (CHROMIUM_PATH) and npm install's Playwright: scripts/container-walk.ts
+#     in Chromium against a fresh pod of step 7 (empty volumes): the first admin, /admin, an invitation, the
+#     setup page, an invited runner at 360 px to the first playlist; then, with caddy, the public address
+#     (https://pace.test:8224): no admin without the setup link from the log, the admin with it.
 # Everything lives in $PROOF_DIR (default /var/tmp/pacebeat-container-proof), never in the repository.
 # A second run reuses the base image and podman's build cache.
 set -euo pipefail
@@ -399,7 +404,8 @@ fi
 # port), with LOGIN_MAX_FAILURES_PER_ADDRESS=3 so that whose address the sign-in limit counts shows: three
 # failed sign-ins from 127.0.0.1, each with a forged X-Forwarded-For, and the fourth is refused (429); one
 # from another address (the podman bridge's) still gets through (401). Then the control: without
-# TRUST_PROXY every client is Caddy, so that other address is refused too.
+# TRUST_PROXY every client is Caddy, so that other address is refused too. (SIGNUP_MODE=open: at a public
+# address sign-up is by invitation unless set, and demo_consent signs a runner up.)
 CADDY_READY=
 if [ -n "$RAN" ] && command -v caddy >/dev/null; then
   say "Caddy (tls internal) in front of the container, as compose.caddy.yaml: PUBLIC_URL=https://pace.test:8224"
@@ -414,7 +420,7 @@ if [ -n "$RAN" ] && command -v caddy >/dev/null; then
     "${PODMAN_RUN[@]}" rm -f -v "$RUN_NAME" >/dev/null 2>&1 || true
     "${PODMAN_RUN[@]}" run -d --name "$RUN_NAME" --init -v "$RUN_VOLUME:/data" \
       -e PUBLIC_URL=https://pace.test:8224 -e ALLOWED_ORIGINS= -e TRUST_PROXY="$trust" \
-      -e LOGIN_MAX_FAILURES_PER_ADDRESS=3 "$IMAGE_TAG" >/dev/null 2>"$PROOF_DIR/caddy-run.stderr"
+      -e LOGIN_MAX_FAILURES_PER_ADDRESS=3 -e SIGNUP_MODE=open "$IMAGE_TAG" >/dev/null 2>"$PROOF_DIR/caddy-run.stderr"
     ctr_addr=$("${PODMAN_RUN[@]}" inspect --format '{{.NetworkSettings.IPAddress}}' "$RUN_NAME")
     # This machine's address on the containers' bridge (there while a container runs): a second client.
     BRIDGE_ADDR=$(ip -4 -o addr show podman0 | awk '{ split($4, a, "/"); print a[1] }')
@@ -603,6 +609,9 @@ if [ -n "$COMPOSE_READY" ] && [ -x "$CHROMIUM" ] && [ -d "$REPO/node_modules/@pl
   t0=$(now)
   walk "http://127.0.0.1:$POD_PORT" "$PROOF_SHOTS/loopback" "$PROOF_DIR/walk-loopback.log"
   WALK_SECONDS=$(secs "$t0" "$(now)")
+  # docs/install.md's admin command, in the container (`docker compose exec pacebeat npm run admin -- …`).
+  "${PODMAN_RUN[@]}" exec pacebeat-proof-app npm run --silent admin -- list 2>&1 | sed 's/^/npm run admin -- list: /'
+  [ "${PIPESTATUS[0]}" = 0 ] || fail "npm run admin -- list in the container"
   # The public address, behind Caddy: no admin without the setup link.
   if command -v caddy >/dev/null; then
     fresh -e PUBLIC_URL=https://pace.test:8224 -e ALLOWED_ORIGINS= -e TRUST_PROXY=1 -e SIGNUP_MODE=open
