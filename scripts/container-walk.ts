@@ -62,6 +62,9 @@ async function fillSignUp(page: Page, email: string, name: string, invitation?: 
 async function submitSignUp(page: Page) {
   await page.getByRole('button', { name: 'Sign up' }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/login'), { timeout: 30_000 });
+  // A new runner is sent on to the connect page (in demo mode); wait for it, and for its heading.
+  await page.waitForURL(/\/connect\/spotify/, { timeout: 15_000 }).catch(() => undefined);
+  await page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: 30_000 });
 }
 
 async function signUp(page: Page, email: string, name: string, invitation?: string) {
@@ -69,11 +72,26 @@ async function signUp(page: Page, email: string, name: string, invitation?: stri
   await submitSignUp(page);
 }
 
+/** An API call from the page itself (the browser resolves the host as it was told to; Node would not). */
+async function api(page: Page, method: string, apiPath: string, body?: unknown) {
+  return page.evaluate(
+    async ([method, url, body]) => {
+      const res = await fetch(url, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json().catch(() => null)) as unknown };
+    },
+    [method, `${base}${apiPath}`, body] as const,
+  );
+}
+
 async function whoami(page: Page) {
-  const res = await page.request.get(`${base}/api/whoami`);
-  const body = (await res.json()) as { data: { user: { email: string; is_admin: boolean } | null } };
-  if (!body.data.user) throw new Error(`whoami: not signed in (${res.status()})`);
-  return body.data.user;
+  const res = await api(page, 'GET', '/api/whoami');
+  const user = (res.body as { data: { user: { email: string; is_admin: boolean } | null } }).data.user;
+  if (!user) throw new Error(`whoami: not signed in (${res.status})`);
+  return user;
 }
 
 /** A new browser (context) at a width, its console errors collected. */
@@ -151,12 +169,12 @@ async function chooseMode(page: Page, label: 'Open' | 'By invitation' | 'Closed'
 async function adminFigures(page: Page) {
   const checked = page.getByRole('radiogroup', { name: 'Sign-up' }).getByRole('radio', { checked: true });
   await checked.waitFor({ timeout: 30_000 });
-  const mode = await checked.evaluate((el) => el.closest('label')?.textContent ?? '');
+  const mode = await checked.getAttribute('value');
   const runners = await page
     .getByText(/runners? (have their Spotify connected|connected to the simulated)/)
     .innerText();
   const accounts = await page.getByText(/accounts? on this Pacebeat/).innerText();
-  return `mode "${mode.trim()}"; ${runners} ${accounts}`;
+  return `mode ${mode}; ${runners} ${accounts}`;
 }
 
 /** The loopback walk (a fresh installation at 127.0.0.1, as compose.yaml serves it): steps a to e. */
@@ -179,8 +197,8 @@ async function loopbackWalk(browser: Browser) {
   const [admin, other] = users[0]!.is_admin ? [one, two] : [two, one];
   const adminEmail = users[0]!.is_admin ? emails[0]! : emails[1]!;
   await shot(other.page, 'a-second-not-admin-after-signup');
-  const denied = await other.page.request.get(`${base}/api/admin/signup`);
-  say(`a: the other account asks /api/admin/signup: ${denied.status()}`);
+  const denied = await api(other.page, 'GET', '/api/admin/signup');
+  say(`a: the other account asks /api/admin/signup: ${denied.status}`);
   await other.done('a-second');
   await admin.page.setViewportSize(WIDTHS[0]!.viewport);
   await shot(admin.page, 'a-admin-after-signup-1280');
@@ -242,18 +260,16 @@ async function loopbackWalk(browser: Browser) {
   const late = await newPage(browser, WIDTHS[1]!);
   await late.page.goto(link);
   await late.page.getByText(SIGNUP_TEXTS.invitationUsed).waitFor({ timeout: 30_000 });
-  const reused = await late.page.request.post(`${base}/api/signup`, {
-    data: {
-      email: `late-${randomUUID().slice(0, 6)}@example.org`,
-      name: 'Late',
-      password: PASSWORD,
-      invitation: new URL(link).searchParams.get('invite'),
-    },
+  const reused = await api(late.page, 'POST', '/api/signup', {
+    email: `late-${randomUUID().slice(0, 6)}@example.org`,
+    name: 'Late',
+    password: PASSWORD,
+    invitation: new URL(link).searchParams.get('invite'),
   });
   say(
-    `e: the link again: the page says "${SIGNUP_TEXTS.invitationUsed}"; a sign-up with it answers ${reused.status()}`,
+    `e: the link again: the page says "${SIGNUP_TEXTS.invitationUsed}"; a sign-up with it answers ${reused.status}`,
   );
-  if (reused.status() !== 403) throw new Error('a used invitation was accepted');
+  if (reused.status !== 403) throw new Error('a used invitation was accepted');
   await shot(late.page, 'e-link-again-360');
   await late.done('e');
 
