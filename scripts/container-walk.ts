@@ -229,9 +229,11 @@ async function loopbackWalk(browser: Browser) {
   await page.goto(`${base}/setup/spotify`);
   await page.getByRole('heading', { name: /Check with Spotify/ }).waitFor({ timeout: 30_000 });
   say(`c: setup page: ${await page.getByRole('heading', { level: 1 }).innerText()}`);
-  await shotBoth(page, 'c-setup', () =>
-    page.getByRole('heading', { name: /Check with Spotify/ }).waitFor({ timeout: 30_000 }),
-  );
+  await shotBoth(page, 'c-setup', async () => {
+    await page.getByRole('heading', { name: /Check with Spotify/ }).waitFor({ timeout: 30_000 });
+    // The account menu (loaded lazily) is in the header too.
+    await page.getByRole('button', { name: /^Account: / }).waitFor({ timeout: 30_000 });
+  });
 
   // d. A runner at 360 px: refused without the link, signs up with it, connects, the first playlist.
   const runner = await newPage(browser, WIDTHS[1]!);
@@ -312,8 +314,10 @@ async function publicWalk(browser: Browser, setupLink: string) {
 
   const again = await newPage(browser, WIDTHS[1]!);
   await again.page.goto(setupLink);
-  await again.page.getByText(SIGNUP_TEXTS.setupLinkSpent).waitFor({ timeout: 30_000 });
-  say(`f: the setup link again: "${SIGNUP_TEXTS.setupLinkSpent}"`);
+  // Used once, it says so as any used invitation does (setupLinkSpent is for one never used, once an
+  // admin was made otherwise, e.g. by `npm run admin -- grant`).
+  await again.page.getByText(SIGNUP_TEXTS.invitationUsed).waitFor({ timeout: 30_000 });
+  say(`f: the setup link again: "${SIGNUP_TEXTS.invitationUsed}"`);
   await shot(again.page, 'f-setup-link-again-360');
   await again.done('f-again');
 }
