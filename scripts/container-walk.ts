@@ -40,6 +40,13 @@ const say = (what: string) =>
 
 /** The whole page, and (for a long one) the first screen as the runner sees it, readable at 360 px. */
 async function shot(page: Page, name: string) {
+  // A signed-in page's header has the account menu (loaded lazily): wait for it, so that it is in the picture.
+  const where = new URL(page.url()).pathname;
+  if (!where.startsWith('/login') && !where.startsWith('/demo/'))
+    await page
+      .getByRole('button', { name: /^Account: / })
+      .waitFor({ timeout: 15_000 })
+      .catch(() => say(`${name}: no account menu in the header after 15 s`));
   const file = path.join(outDir, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
   say(`screenshot ${file}`);
