@@ -630,7 +630,13 @@ if [ -n "$COMPOSE_READY" ] && [ -x "$CHROMIUM" ] && [ -d "$REPO/node_modules/@pl
       [ "$(curl -sk -o /dev/null -w '%{http_code}' --resolve pace.test:8224:127.0.0.1 https://pace.test:8224/readyz)" = 200 ] && break
       sleep 0.2
     done
-    SETUP_LINK=$("${PODMAN_RUN[@]}" logs pacebeat-proof-app 2>&1 | grep -o 'https://pace\.test:8224/login?invite=[A-Za-z0-9_-]*' | tail -1)
+    SETUP_LINK=
+    for _ in $(seq 1 150); do # printed once the server has started (the readiness may come first)
+      SETUP_LINK=$("${PODMAN_RUN[@]}" logs pacebeat-proof-app 2>&1 |
+        grep -o 'https://pace\.test:8224/login?invite=[A-Za-z0-9_-]*' | tail -1 || true)
+      [ -n "$SETUP_LINK" ] && break
+      sleep 0.2
+    done
     [ -n "$SETUP_LINK" ] || fail "no setup link in the log of pacebeat at https://pace.test:8224"
     echo "public address: the log's setup link: ${SETUP_LINK%%=*}=<secret>"
     WALK_SETUP_LINK=$SETUP_LINK WALK_HOST_RULES="MAP pace.test 127.0.0.1"

@@ -190,12 +190,12 @@ async function loopbackWalk(browser: Browser) {
   const one = await newPage(browser, WIDTHS[0]!);
   const two = await newPage(browser, WIDTHS[1]!);
   const emails = [
-    `admin-${randomUUID().slice(0, 6)}@example.org`,
-    `second-${randomUUID().slice(0, 6)}@example.org`,
+    `one-1280-${randomUUID().slice(0, 6)}@example.org`,
+    `two-360-${randomUUID().slice(0, 6)}@example.org`,
   ];
-  await fillSignUp(one.page, emails[0]!, 'Ada Admin');
+  await fillSignUp(one.page, emails[0]!, 'Ada One');
   await shot(one.page, 'a-signup-1280');
-  await fillSignUp(two.page, emails[1]!, 'Sam Second');
+  await fillSignUp(two.page, emails[1]!, 'Sam Two');
   await Promise.all([submitSignUp(one.page), submitSignUp(two.page)]);
   const users = [await whoami(one.page), await whoami(two.page)];
   say(`a: signed up at the same moment: ${users.map((u) => `${u.email} is_admin ${u.is_admin}`).join(', ')}`);
@@ -203,10 +203,10 @@ async function loopbackWalk(browser: Browser) {
     throw new Error('not exactly one of the two is the admin');
   const [admin, other] = users[0]!.is_admin ? [one, two] : [two, one];
   const adminEmail = users[0]!.is_admin ? emails[0]! : emails[1]!;
-  await shot(other.page, 'a-second-not-admin-after-signup');
+  await shot(other.page, 'a-not-admin-after-signup');
   const denied = await api(other.page, 'GET', '/api/admin/signup');
   say(`a: the other account asks /api/admin/signup: ${denied.status}`);
-  await other.done('a-second');
+  await other.done('a-not-admin');
   await admin.page.setViewportSize(WIDTHS[0]!.viewport);
   await shot(admin.page, 'a-admin-after-signup-1280');
 
