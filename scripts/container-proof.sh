@@ -6,6 +6,7 @@
 #
 #   apt-get install -y podman mmdebstrap runc caddy   # once (runc: steps 5-6; caddy: step 6)
 #   bash scripts/container-proof.sh           # as root, from anywhere in the repository
+#   PROOF_POSTGRES_ENTRYPOINT_DIR=<dir> PROOF_SHOTS=/tmp/shots bash scripts/container-proof.sh  # steps 7, 8 too
 #   bash scripts/container-proof.sh --purge   # removes everything it made (images, storage) and exits
 #
 # What it does (docs/install.md, "What was proven here, and how"):
@@ -43,6 +44,10 @@
 #     services in a pod, the database a stand-in of the official image (Debian's PostgreSQL 15 with its
 #     entrypoint) running deploy/postgres-init.sql; /readyz, the healthchecks, both backups of docs/install.md
 #     (npm run backup + cp, pg_dump) and both restores into a new database (pg_restore; npm run restore).
+#  8. With step 7, /usr/bin/chromium (CHROMIUM_PATH) and npm install's Playwright: scripts/container-walk.ts
+#     in Chromium against a fresh pod of step 7 (empty volumes): the first admin, /admin, an invitation, the
+#     setup page, an invited runner at 360 px to the first playlist; then, with caddy, the public address
+#     (https://pace.test:8224): no admin without the setup link from the log, the admin with it.
 # Everything lives in $PROOF_DIR (default /var/tmp/pacebeat-container-proof), never in the repository.
 # A second run reuses the base image and podman's build cache.
 set -euo pipefail
@@ -399,7 +404,8 @@ fi
 # port), with LOGIN_MAX_FAILURES_PER_ADDRESS=3 so that whose address the sign-in limit counts shows: three
 # failed sign-ins from 127.0.0.1, each with a forged X-Forwarded-For, and the fourth is refused (429); one
 # from another address (the podman bridge's) still gets through (401). Then the control: without
-# TRUST_PROXY every client is Caddy, so that other address is refused too.
+# TRUST_PROXY every client is Caddy, so that other address is refused too. (SIGNUP_MODE=open: at a public
+# address sign-up is by invitation unless set, and demo_consent signs a runner up.)
 CADDY_READY=
 if [ -n "$RAN" ] && command -v caddy >/dev/null; then
   say "Caddy (tls internal) in front of the container, as compose.caddy.yaml: PUBLIC_URL=https://pace.test:8224"
@@ -414,7 +420,7 @@ if [ -n "$RAN" ] && command -v caddy >/dev/null; then
     "${PODMAN_RUN[@]}" rm -f -v "$RUN_NAME" >/dev/null 2>&1 || true
     "${PODMAN_RUN[@]}" run -d --name "$RUN_NAME" --init -v "$RUN_VOLUME:/data" \
       -e PUBLIC_URL=https://pace.test:8224 -e ALLOWED_ORIGINS= -e TRUST_PROXY="$trust" \
-      -e LOGIN_MAX_FAILURES_PER_ADDRESS=3 "$IMAGE_TAG" >/dev/null 2>"$PROOF_DIR/caddy-run.stderr"
+      -e LOGIN_MAX_FAILURES_PER_ADDRESS=3 -e SIGNUP_MODE=open "$IMAGE_TAG" >/dev/null 2>"$PROOF_DIR/caddy-run.stderr"
     ctr_addr=$("${PODMAN_RUN[@]}" inspect --format '{{.NetworkSettings.IPAddress}}' "$RUN_NAME")
     # This machine's address on the containers' bridge (there while a container runs): a second client.
     BRIDGE_ADDR=$(ip -4 -o addr show podman0 | awk '{ split($4, a, "/"); print a[1] }')
@@ -521,9 +527,9 @@ PGEOF
     done
     fail "the database never became ready"
   }
-  start_app() { # compose.yaml's pacebeat service
+  start_app() { # compose.yaml's pacebeat service; $@: other -e settings (they win over these)
     "${PODMAN_RUN[@]}" run -d --pod "$POD" --name pacebeat-proof-app --init -e DATABASE_URL="$DB_URL" \
-      -e PUBLIC_URL="http://127.0.0.1:$POD_PORT" -e ALLOWED_ORIGINS="http://localhost:$POD_PORT" \
+      -e PUBLIC_URL="http://127.0.0.1:$POD_PORT" -e ALLOWED_ORIGINS="http://localhost:$POD_PORT" "$@" \
       -v pacebeat-proof-app:/data "$IMAGE_TAG" >/dev/null 2>&1
     local t0 code=
     t0=$(now)
@@ -570,10 +576,82 @@ PGEOF
     fail "npm run restore into the compose database"
   start_app
   echo "npm run restore into a new database, then pacebeat: /readyz 200 after $APP_READY s"
-  "${PODMAN_RUN[@]}" pod rm -f -t 45 "$POD" >/dev/null 2>&1
-  "${PODMAN_RUN[@]}" volume rm -f pacebeat-proof-db pacebeat-proof-app >/dev/null
 else
   echo "(skipped compose.yaml's services: set PROOF_POSTGRES_ENTRYPOINT_DIR, see step 7)"
+fi
+
+# ---- 8. Chromium walks a fresh installation of step 7's shape ----
+# scripts/container-walk.ts (Playwright's library, Chromium at $CHROMIUM_PATH, default /usr/bin/chromium)
+# against the pod's published port, on an empty database and /data: the first account is the admin and one
+# signed up at the same moment is not; /admin, "by invitation" and a link; the setup page; a runner at 360 px
+# refused without the link, signing up with it, connecting the demo Spotify, the first playlist; the link
+# refused when used again. Then the public address: Pacebeat at https://pace.test:8224 behind Caddy (as in
+# step 6, proxying to the pod's port) with SIGNUP_MODE=open, again on an empty database: the first account
+# is no admin, the setup link read from `podman logs` makes one. Screenshots in $PROOF_SHOTS.
+WALK_SECONDS=
+CHROMIUM=${CHROMIUM_PATH:-/usr/bin/chromium}
+PROOF_SHOTS=${PROOF_SHOTS:-$PROOF_DIR/walk-shots}
+if [ -n "$COMPOSE_READY" ] && [ -x "$CHROMIUM" ] && [ -d "$REPO/node_modules/@playwright/test" ]; then
+  say "Chromium walks a fresh installation: compose.yaml's services on empty volumes (screenshots: $PROOF_SHOTS)"
+  rm -rf "$PROOF_SHOTS" && mkdir -p "$PROOF_SHOTS"
+  walk() { # $1: the address, $2: the screenshots' folder, $3: the log; the walk's environment before
+    CHROMIUM_PATH="$CHROMIUM" WALK_SETUP_LINK="${WALK_SETUP_LINK:-}" WALK_HOST_RULES="${WALK_HOST_RULES:-}" "$NODE_BIN" "$REPO/scripts/container-walk.ts" "$1" "$2" 2>&1 | tee "$3" | sed 's/^/walk: /'
+    [ "${PIPESTATUS[0]}" = 0 ] || fail "the walk (log: $3)"
+  }
+  fresh() { # an empty database and /data, then pacebeat with $@
+    stop pacebeat-proof-app
+    "${PODMAN_RUN[@]}" volume rm -f pacebeat-proof-app >/dev/null
+    new_db
+    start_app "$@"
+  }
+  fresh
+  echo "pacebeat on empty volumes: /readyz 200 after $APP_READY s"
+  t0=$(now)
+  walk "http://127.0.0.1:$POD_PORT" "$PROOF_SHOTS/loopback" "$PROOF_DIR/walk-loopback.log"
+  WALK_SECONDS=$(secs "$t0" "$(now)")
+  # docs/install.md's admin command, in the container (`docker compose exec pacebeat npm run admin -- …`).
+  "${PODMAN_RUN[@]}" exec pacebeat-proof-app npm run --silent admin -- list 2>&1 | sed 's/^/npm run admin -- list: /'
+  [ "${PIPESTATUS[0]}" = 0 ] || fail "npm run admin -- list in the container"
+  # The public address, behind Caddy: no admin without the setup link.
+  if command -v caddy >/dev/null; then
+    fresh -e PUBLIC_URL=https://pace.test:8224 -e ALLOWED_ORIGINS= -e TRUST_PROXY=1 -e SIGNUP_MODE=open
+    echo "public address (https://pace.test:8224 behind Caddy, SIGNUP_MODE=open), empty volumes: /readyz 200 after $APP_READY s"
+    CADDY_DIR=$PROOF_DIR/caddy
+    mkdir -p "$CADDY_DIR"
+    {
+      printf '{\n\tadmin off\n\thttp_port 8223\n\thttps_port 8224\n\tskip_install_trust\n'
+      printf '\tstorage file_system %s\n}\n\n' "$CADDY_DIR/storage"
+      sed -e '/^{$/,/^}$/d' -e 's/^{\$DOMAIN} {$/pace.test:8224 {\n\ttls internal/' \
+        -e "s/reverse_proxy pacebeat:8080/reverse_proxy 127.0.0.1:$POD_PORT/" "$REPO/Caddyfile"
+    } >"$CADDY_DIR/Caddyfile"
+    caddy run --config "$CADDY_DIR/Caddyfile" --adapter caddyfile >"$CADDY_DIR/caddy-walk.log" 2>&1 &
+    CADDY_PID=$!
+    for _ in $(seq 1 300); do
+      [ "$(curl -sk -o /dev/null -w '%{http_code}' --resolve pace.test:8224:127.0.0.1 https://pace.test:8224/readyz)" = 200 ] && break
+      sleep 0.2
+    done
+    SETUP_LINK=
+    for _ in $(seq 1 150); do # printed once the server has started (the readiness may come first)
+      SETUP_LINK=$("${PODMAN_RUN[@]}" logs pacebeat-proof-app 2>&1 |
+        grep -o 'https://pace\.test:8224/login?invite=[A-Za-z0-9_-]*' | tail -1 || true)
+      [ -n "$SETUP_LINK" ] && break
+      sleep 0.2
+    done
+    [ -n "$SETUP_LINK" ] || fail "no setup link in the log of pacebeat at https://pace.test:8224"
+    echo "public address: the log's setup link: ${SETUP_LINK%%=*}=<secret>"
+    WALK_SETUP_LINK=$SETUP_LINK WALK_HOST_RULES="MAP pace.test 127.0.0.1"
+    walk https://pace.test:8224 "$PROOF_SHOTS/public" "$PROOF_DIR/walk-public.log"
+    WALK_SETUP_LINK= WALK_HOST_RULES=
+    kill "$CADDY_PID" && wait "$CADDY_PID" 2>/dev/null || true
+    CADDY_PID=
+  fi
+  echo "screenshots: $(find "$PROOF_SHOTS" -name '*.png' | wc -l) in $PROOF_SHOTS"
+else
+  echo "(skipped the walk: needs step 7, Chromium at $CHROMIUM and npm install's @playwright/test)"
+fi
+if [ -n "$COMPOSE_READY" ]; then
+  "${PODMAN_RUN[@]}" pod rm -f -t 45 "$POD" >/dev/null 2>&1
+  "${PODMAN_RUN[@]}" volume rm -f pacebeat-proof-db pacebeat-proof-app >/dev/null
 fi
 
 say "summary"
@@ -582,4 +660,5 @@ echo "ready (/readyz 200) after: first start $READY_first s, second start $READY
 [ -n "$READY_run1" ] && echo "as a container (podman run): ready after $READY_run1 s, $READY_run2 s on the same volume"
 [ -n "$CADDY_READY" ] && echo "behind Caddy (HTTPS, TRUST_PROXY=1): ready after $CADDY_READY s; the sign-in limit counts each real client"
 [ -n "$COMPOSE_READY" ] && echo "compose.yaml's services (postgres stand-in): pacebeat ready after $COMPOSE_READY s; both backups restored"
+[ -n "$WALK_SECONDS" ] && echo "the walk of a fresh installation (Chromium): passed in $WALK_SECONDS s; screenshots in $PROOF_SHOTS"
 echo "PROOF PASSED"

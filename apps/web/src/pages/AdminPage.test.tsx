@@ -85,6 +85,8 @@ describe('AdminPage (/admin)', () => {
     // A name from the database is text, never markup.
     expect(screen.getByText(ADMIN_PAGE.usedBy('<b>sam</b>@example.org'))).toBeTruthy();
     expect(document.querySelector('b')).toBeNull();
+    // A used invitation says who used it, once (not "used, used by …").
+    expect(screen.queryByText(new RegExp(`^${ADMIN_PAGE.status.used},`))).toBeNull();
   });
 
   it('saves a mode, makes a link for an address, and revokes an invitation', async () => {

@@ -243,11 +243,13 @@ function Invitations({ list }: { list: Invitation[] }) {
                   <bdi>{who}</bdi>
                 </Typography>
                 <Typography component="span" color="text.secondary">
-                  {T.status[i.status]}
-                  {i.status === 'open' && `, ${T.expires(dateFormat.format(new Date(i.expires_at)))}`}
-                  {i.used_by && (
+                  {/* "used by …" alone: "used, used by …" said it twice (seen in the container walk). */}
+                  {i.used_by ? (
+                    <bdi>{T.usedBy(i.used_by)}</bdi>
+                  ) : (
                     <>
-                      , <bdi>{T.usedBy(i.used_by)}</bdi>
+                      {T.status[i.status]}
+                      {i.status === 'open' && `, ${T.expires(dateFormat.format(new Date(i.expires_at)))}`}
                     </>
                   )}
                 </Typography>
