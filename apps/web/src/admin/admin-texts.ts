@@ -29,7 +29,9 @@ export const ADMIN_PAGE = {
   saved: 'Saved.',
   inviteTitle: 'Invite a runner',
   inviteBody:
-    'Make a link and send it to the runner yourself (with mail set up, an invitation for an address is mailed too). It works once, for 7 days. Remember to add their Spotify account under User Management in Spotify’s dashboard.',
+    'Make a link and send it to the runner yourself (with mail set up, an invitation for an address is mailed too). It works once, for 7 days.',
+  /** With a real Spotify only: in demo mode there is no dashboard to add anyone to. */
+  inviteSpotifyNote: 'Remember to add their Spotify account under User Management in Spotify’s dashboard.',
   emailLabel: 'Their email (optional)',
   emailHint: 'With an address, only that address may use the link.',
   makeLink: 'Make an invitation link',

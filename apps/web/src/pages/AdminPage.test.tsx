@@ -89,6 +89,17 @@ describe('AdminPage (/admin)', () => {
     expect(screen.queryByText(new RegExp(`^${ADMIN_PAGE.status.used},`))).toBeNull();
   });
 
+  it('asks to add an invited runner in Spotify’s dashboard with a real Spotify only', async () => {
+    renderApp('/admin', api().fake);
+    expect(await screen.findByText(new RegExp(ADMIN_PAGE.inviteSpotifyNote))).toBeTruthy();
+  });
+
+  it('says nothing of Spotify’s dashboard in demo mode', async () => {
+    renderApp('/admin', api({ data: { ...DATA, demo: true } }).fake);
+    expect(await screen.findByText(ADMIN_PAGE.inviteBody)).toBeTruthy();
+    expect(screen.queryByText(new RegExp(ADMIN_PAGE.inviteSpotifyNote))).toBeNull();
+  });
+
   it('saves a mode, makes a link for an address, and revokes an invitation', async () => {
     const { fake, calls } = api();
     renderApp('/admin', fake);

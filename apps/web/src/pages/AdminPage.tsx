@@ -175,7 +175,10 @@ function InviteForm({ data }: { data: AdminData }) {
   const made = invite.data?.data;
   return (
     <Section title={T.inviteTitle}>
-      <Typography>{T.inviteBody}</Typography>
+      <Typography>
+        {T.inviteBody}
+        {data.demo ? '' : ` ${T.inviteSpotifyNote}`}
+      </Typography>
       {data.mode === 'closed' && <Alert severity="info">{T.closedNote}</Alert>}
       <Stack component="form" spacing={1.5} onSubmit={submit} noValidate sx={{ alignItems: 'flex-start' }}>
         <TextField
