@@ -156,36 +156,6 @@ describe('the artists of a playlist, spread', () => {
     expect(closest(second)).toBeGreaterThan(SPREAD_WINDOW);
   });
 
-  it('held songs go when their wait is over, with no other change to wake the writer', async () => {
-    const band = songsOfOneArtist(12);
-    const others = Array.from({ length: 9 }, () => songsOfOneArtist(1)[0]!);
-    let clock = Date.now();
-    const since = clock - 600_000;
-    await seedTempo([...band, ...others], 175, since);
-    const r = await ph.runner();
-    const hold = 6 * 3600_000;
-    const writer = r.writer({
-      now: () => clock,
-      settings: {
-        spreadWindow: SPREAD_WINDOW,
-        spreadWindowFilling: SPREAD_WINDOW,
-        spreadHoldMs: hold,
-        maxWaitMs: 120_000,
-      },
-      listMatchCandidates: async () =>
-        [...band, ...others].map((id, rank) => catalogCandidate(ph, id, rank, true)),
-    });
-    const first = await writer.sync(r.userId);
-    const placed = r.playlists().get('Pacebeat 170–180 BPM')!;
-    expect(placed.filter((id) => band.includes(id)).length).toBeLessThan(band.length);
-    // Nothing else will happen: the writer asks to run again when the held songs' wait is over.
-    expect(first).toMatchObject({ status: 'done', followUpAt: new Date(since + hold) });
-    clock = since + hold;
-    await writer.sync(r.userId);
-    const after = r.playlists().get('Pacebeat 170–180 BPM')!;
-    expect(after.filter((id) => band.includes(id)).sort()).toEqual([...band].sort());
-  });
-
   it('a playlist of only 2 artists: every song is placed, in the shortest runs they allow', async () => {
     const a = songsOfOneArtist(8);
     const b = songsOfOneArtist(3);

@@ -195,9 +195,6 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
         shrinkTo: phase === 'steady' ? undefined : settings.spreadWindowFilling,
       });
       const heldArtists = new Set(phase === 'steady' ? held.flatMap(artistsOf) : []);
-      // A held song goes when its wait is over even if nothing else happens (a library that no longer
-      // changes would otherwise never place it): a run is due then.
-      for (const p of held) if (Number.isFinite(p.since)) c.followUp(p.since + settings.spreadHoldMs);
       ready.set(t.id, order);
       waiting.set(
         t.id,
