@@ -21,10 +21,13 @@ for (const { name, viewport } of WIDTHS) {
     }) => {
       await page.goto('/login');
       await page.getByRole('button', { name: 'Create an account' }).click();
+      // Over its limit a field keeps what was typed (nothing is cut without a word) and says why at once.
       await page.getByLabel('First & last name').fill('n'.repeat(300));
-      await expect(page.getByLabel('First & last name')).toHaveValue('n'.repeat(200));
+      await expect(page.getByLabel('First & last name')).toHaveValue('n'.repeat(300));
+      await expect(page.getByText('Your name can have at most 200 characters')).toBeVisible();
+      await page.getByLabel('First & last name').fill('Ria');
       await page.getByLabel('Email').fill(`${'a'.repeat(300)}@example.org`);
-      expect((await page.getByLabel('Email').inputValue()).length).toBe(254);
+      expect((await page.getByLabel('Email').inputValue()).length).toBe(312);
       await page.getByLabel('Email').fill(`${'a'.repeat(65)}@example.org`);
       await page.getByLabel('Choose password').fill('stride170');
       await page.getByRole('button', { name: 'Sign up' }).click();
