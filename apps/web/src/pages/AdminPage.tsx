@@ -3,11 +3,9 @@ import { EMAIL_PATTERN, FIELD_LIMITS, SIGNUP_MODES } from '@pacebeat/contract/ru
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormLabel from '@mui/material/FormLabel';
-import Link from '@mui/material/Link';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
@@ -18,10 +16,8 @@ import { isApiError } from '../api/client.ts';
 import { plainMessage } from '../api/plain-message.ts';
 import { useAdminSignup, useAdminWrites } from '../admin/admin-queries.ts';
 import { ADMIN_PAGE as T } from '../admin/admin-texts.ts';
-import { RequireSignIn } from '../session/RequireSignIn.tsx';
-import { SudoLink } from '../session/sudo-navigation.tsx';
 import { CopyLine } from '../setup/RedirectUris.tsx';
-import { useIsSetupAdmin } from '../setup/setup-queries.ts';
+import { AdminOnlyPage } from '../setup/AdminOnlyPage.tsx';
 
 type AdminData = AdminSignupReply['data'];
 
@@ -33,36 +29,8 @@ const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', tim
  */
 export function AdminPage() {
   return (
-    <RequireSignIn>
-      <Admin />
-    </RequireSignIn>
-  );
-}
-
-function Admin() {
-  const admin = useIsSetupAdmin();
-  const q = useAdminSignup();
-  const back = (
-    <Link component={SudoLink} to="/" sx={{ alignSelf: 'flex-start' }}>
-      Back to main page
-    </Link>
-  );
-  if (!admin) {
-    return (
-      <Stack spacing={2}>
-        {back}
-        <Alert severity="info">{T.notAdmin}</Alert>
-      </Stack>
-    );
-  }
-  const data = q.data?.data;
-  return (
-    <Stack spacing={3} sx={{ maxWidth: 760 }}>
-      {back}
-      <Typography variant="h1">{T.title}</Typography>
-      {q.isError && <Alert severity="error">{plainMessage(q.error)}</Alert>}
-      {!data && !q.isError && <CircularProgress size={24} aria-label="Loading" />}
-      {data && (
+    <AdminOnlyPage title={T.title} notAdmin={T.notAdmin} useData={useAdminSignup}>
+      {(data) => (
         <>
           <Counts data={data} />
           <SignupModeForm data={data} />
@@ -70,7 +38,7 @@ function Admin() {
           <Invitations list={data.invitations} />
         </>
       )}
-    </Stack>
+    </AdminOnlyPage>
   );
 }
 

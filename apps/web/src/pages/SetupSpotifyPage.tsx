@@ -3,7 +3,6 @@ import { SPOTIFY_CLIENT_ID_PATTERN, SETUP_TEXTS } from '@pacebeat/contract/rules
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
@@ -12,12 +11,12 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { isApiError } from '../api/client.ts';
 import { plainMessage } from '../api/plain-message.ts';
 import { ConfirmDialog } from '../components/PaceTargets/ConfirmDialog.tsx';
-import { RequireSignIn } from '../session/RequireSignIn.tsx';
 import { SudoLink } from '../session/sudo-navigation.tsx';
 import { MUSIC_SERVICE } from '../session/user-status.ts';
 import { CheckPanel } from '../setup/CheckPanel.tsx';
 import { RedirectUris } from '../setup/RedirectUris.tsx';
-import { useIsSetupAdmin, useSetupWrites, useSpotifyAppSetup } from '../setup/setup-queries.ts';
+import { AdminOnlyPage } from '../setup/AdminOnlyPage.tsx';
+import { useSetupWrites, useSpotifyAppSetup } from '../setup/setup-queries.ts';
 import { SETUP_PAGE as T } from '../setup/setup-texts.ts';
 
 type SetupData = SpotifyAppSetupReply['data'];
@@ -31,37 +30,9 @@ const DASHBOARD_URL = 'https://developer.spotify.com/dashboard';
  */
 export function SetupSpotifyPage() {
   return (
-    <RequireSignIn>
-      <Setup />
-    </RequireSignIn>
-  );
-}
-
-function Setup() {
-  const admin = useIsSetupAdmin();
-  const q = useSpotifyAppSetup();
-  const back = (
-    <Link component={SudoLink} to="/" sx={{ alignSelf: 'flex-start' }}>
-      Back to main page
-    </Link>
-  );
-  if (!admin) {
-    return (
-      <Stack spacing={2}>
-        {back}
-        <Alert severity="info">This page is for the admin of this Pacebeat, signed in as themselves.</Alert>
-      </Stack>
-    );
-  }
-  const data = q.data?.data;
-  return (
-    <Stack spacing={3} sx={{ maxWidth: 760 }}>
-      {back}
-      <Typography variant="h1">{T.title}</Typography>
-      {q.isError && <Alert severity="error">{plainMessage(q.error)}</Alert>}
-      {!data && !q.isError && <CircularProgress size={24} aria-label="Loading" />}
-      {data && <Steps data={data} />}
-    </Stack>
+    <AdminOnlyPage title={T.title} notAdmin={T.notAdmin} useData={useSpotifyAppSetup}>
+      {(data) => <Steps data={data} />}
+    </AdminOnlyPage>
   );
 }
 

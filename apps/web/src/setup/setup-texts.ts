@@ -1,6 +1,7 @@
 // The setup page's texts (issue 26): what to do in Spotify's dashboard, and what happens on leaving demo mode.
 export const SETUP_PAGE = {
   title: 'Connect a real Spotify',
+  notAdmin: 'This page is for the admin of this Pacebeat, signed in as themselves.',
   intro:
     'Pacebeat talks to Spotify through an app you register in Spotify’s developer dashboard. It takes about ten minutes: create the app, paste the address below, add your runners, then save the app’s client id here. No restart is needed.',
   demo: 'Pacebeat runs in demo mode: Spotify is simulated, so no real account is used.',
