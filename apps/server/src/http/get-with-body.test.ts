@@ -18,38 +18,44 @@ import { createAccountsModule } from '../accounts/accounts.module.ts';
 import { loadConfig } from '../config.ts';
 import { buildApp } from './app.ts';
 
+/** The app on a web build of one page (and, with `asset`, one script), its log lines kept in `lines`. */
+async function appWithLog(lines: Array<{ level: number }>, asset: boolean): Promise<FastifyInstance> {
+  const dist = await fs.mkdtemp(path.join(os.tmpdir(), 'pacebeat-dist-'));
+  await fs.writeFile(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+  if (asset) {
+    await fs.mkdir(path.join(dist, 'assets'));
+    await fs.writeFile(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
+  }
+  const log = pino(
+    { level: 'info' },
+    new Writable({
+      write(chunk, _enc, done) {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    }),
+  );
+  const accounts = createAccountsModule(testDb().db, {
+    settings: { ...loadConfig({}), embedded: false },
+    log,
+  });
+  return buildApp(
+    {
+      webDistDir: dist,
+      origins: testOrigins(loadConfig({})),
+      accounts: { accounts: accounts.accounts, sessions: accounts.sessions },
+      checkReady: async () => undefined,
+    },
+    { loggerInstance: log },
+  );
+}
+
 describe('a GET with a body', () => {
   let app: FastifyInstance;
   const lines: Array<{ level: number; msg?: string; err?: unknown }> = [];
-  const handle = testDb();
 
   beforeAll(async () => {
-    const dist = await fs.mkdtemp(path.join(os.tmpdir(), 'pacebeat-dist-'));
-    await fs.mkdir(path.join(dist, 'assets'));
-    await fs.writeFile(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
-    await fs.writeFile(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
-    const log = pino(
-      { level: 'info' },
-      new Writable({
-        write(chunk, _enc, done) {
-          lines.push(JSON.parse(String(chunk)));
-          done();
-        },
-      }),
-    );
-    const accounts = createAccountsModule(handle.db, {
-      settings: { ...loadConfig({}), embedded: false },
-      log,
-    });
-    app = await buildApp(
-      {
-        webDistDir: dist,
-        origins: testOrigins(loadConfig({})),
-        accounts: { accounts: accounts.accounts, sessions: accounts.sessions },
-        checkReady: async () => undefined,
-      },
-      { loggerInstance: log },
-    );
+    app = await appWithLog(lines, true);
   });
   afterAll(async () => {
     await app.close();
@@ -156,33 +162,9 @@ describe('a GET with a body', () => {
 describe('a malformed percent escape in the address', () => {
   let app: FastifyInstance;
   const lines: Array<{ level: number; msg?: string }> = [];
-  const handle = testDb();
 
   beforeAll(async () => {
-    const log = pino(
-      { level: 'info' },
-      new Writable({
-        write(chunk, _enc, done) {
-          lines.push(JSON.parse(String(chunk)));
-          done();
-        },
-      }),
-    );
-    const accounts = createAccountsModule(handle.db, {
-      settings: { ...loadConfig({}), embedded: false },
-      log,
-    });
-    const dist = await fs.mkdtemp(path.join(os.tmpdir(), 'pacebeat-dist-'));
-    await fs.writeFile(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
-    app = await buildApp(
-      {
-        webDistDir: dist,
-        origins: testOrigins(loadConfig({})),
-        accounts: { accounts: accounts.accounts, sessions: accounts.sessions },
-        checkReady: async () => undefined,
-      },
-      { loggerInstance: log },
-    );
+    app = await appWithLog(lines, false);
     await app.listen({ host: '127.0.0.1', port: 0 });
   });
   afterAll(async () => {
