@@ -10,25 +10,42 @@ export function testDb(): DbHandle {
 }
 
 /**
+ * A new empty database on the shared test server, owned by the app's role (not migrated); answers its URL
+ * (as DATABASE_URL). `prefix` names it, so a leftover says which test made it.
+ */
+export async function emptyTestDatabase(prefix = 't'): Promise<string> {
+  const name = `${prefix}_${randomUUID().replaceAll('-', '')}`;
+  const admin = createDb(inject('adminDatabaseUrl'), { max: 1 });
+  try {
+    await admin.pool.query(`create database ${name} owner ${DB_APP_USER}`);
+  } finally {
+    await admin.close();
+  }
+  const url = new URL(inject('databaseUrl'));
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
  * A database of its own in the shared test server, migrated and empty (no admin, no sign-up mode): for
  * the tests of the first admin and of who may sign up (issue 33). `url` is its address (as DATABASE_URL);
  * `drop` closes the pool and removes it.
  */
 export async function freshTestDb(): Promise<{ handle: DbHandle; url: string; drop(): Promise<void> }> {
-  const name = `t_${randomUUID().replaceAll('-', '')}`;
-  const admin = createDb(inject('adminDatabaseUrl'), { max: 1 });
-  await admin.pool.query(`create database ${name} owner ${DB_APP_USER}`);
-  const url = new URL(inject('databaseUrl'));
-  url.pathname = `/${name}`;
-  const handle = createDb(url.toString(), { max: 8 });
+  const url = await emptyTestDatabase();
+  const handle = createDb(url, { max: 8 });
   await runMigrations(handle);
   return {
     handle,
-    url: url.toString(),
+    url,
     async drop() {
       await handle.close();
-      await admin.pool.query(`drop database ${name} with (force)`);
-      await admin.close();
+      const admin = createDb(inject('adminDatabaseUrl'), { max: 1 });
+      try {
+        await admin.pool.query(`drop database ${new URL(url).pathname.slice(1)} with (force)`);
+      } finally {
+        await admin.close();
+      }
     },
   };
 }

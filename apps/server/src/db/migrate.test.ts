@@ -1,23 +1,11 @@
 // Migrations go forward only: an older Pacebeat refuses a database that a newer one migrated (a rollback
 // without restoring the backup made before the upgrade), instead of starting on a schema it does not know.
-import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDb } from './client.ts';
-import { DB_APP_USER } from './embedded.ts';
+import { emptyTestDatabase } from '../../test/db.ts';
 import { knownMigrations, NewerDatabaseError, runMigrations } from './migrate.ts';
 
-/** A new empty database on the test server; answers its URL. */
-async function newDatabase(): Promise<string> {
-  const name = `migrate_${randomUUID().slice(0, 8)}`;
-  const admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
-  await admin.connect();
-  await admin.query(`create database ${name} owner ${DB_APP_USER}`);
-  await admin.end();
-  const url = new URL(inject('databaseUrl'));
-  url.pathname = `/${name}`;
-  return url.toString();
-}
+const newDatabase = () => emptyTestDatabase('migrate');
 
 describe('runMigrations', () => {
   it('migrates an empty database, then refuses one that a newer Pacebeat migrated, saying what to do', async () => {

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
 import { startSandbox, type Sandbox } from '@pacebeat/sandbox';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spotifyTestAppDeps, testOrigins } from '../../../test/accounts-app.ts';
 import { createAccountsModule } from '../../accounts/accounts.module.ts';
 import { loadConfig } from '../../config.ts';
@@ -18,7 +18,7 @@ import { sandboxSpotifyEndpoints } from '../../spotify/demo.ts';
 import { createSpotifyModule } from '../../spotify/spotify.module.ts';
 import { keyId, parseKey } from '../../spotify/token-crypto.ts';
 import { createDb } from '../client.ts';
-import { DB_APP_USER } from '../embedded.ts';
+import { emptyTestDatabase } from '../../../test/db.ts';
 import { knownMigrations, runMigrations } from '../migrate.ts';
 import { writeBackup } from './backup.ts';
 import { BackupFormatError } from './format.ts';
@@ -31,17 +31,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pacebeat-backup-test-'));
 const log = pino({ level: 'silent' });
 const config = loadConfig({});
 
-/** A new empty database on the test server; answers its URL. */
-async function newDatabase(): Promise<string> {
-  const name = `backup_${randomUUID().slice(0, 8)}`;
-  const admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
-  await admin.connect();
-  await admin.query(`create database ${name} owner ${DB_APP_USER}`);
-  await admin.end();
-  const url = new URL(inject('databaseUrl'));
-  url.pathname = `/${name}`;
-  return url.toString();
-}
+const newDatabase = () => emptyTestDatabase('backup');
 
 async function query<T extends pg.QueryResultRow>(url: string, text: string): Promise<T[]> {
   const c = new pg.Client({ connectionString: url });
