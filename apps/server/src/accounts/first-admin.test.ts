@@ -1,32 +1,19 @@
-import { randomUUID } from 'node:crypto';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { testDb } from '../../test/db.ts';
-import { createDb, type DbHandle } from '../db/client.ts';
-import { DB_APP_USER } from '../db/embedded.ts';
-import { runMigrations } from '../db/migrate.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshTestDb } from '../../test/db.ts';
+import type { DbHandle } from '../db/client.ts';
 import { createAccountsModule } from './accounts.module.ts';
 import { loadConfig } from '../config.ts';
 
 // Needs an empty users table, so it runs on its own fresh database in the shared test server.
 describe('the first local account of an installation without an admin is the admin, embedded or not', () => {
+  let db: Awaited<ReturnType<typeof freshTestDb>>;
   let fresh: DbHandle;
-  const name = `t_${randomUUID().replaceAll('-', '')}`;
-  const admin = createDb(inject('adminDatabaseUrl'), { max: 1 });
-  const app = testDb();
   beforeAll(async () => {
-    await admin.pool.query(`create database ${name} owner ${DB_APP_USER}`);
-    const url = new URL(app.pool.options.connectionString!);
-    url.pathname = `/${name}`;
-    fresh = createDb(url.toString(), { max: 4 });
-    await runMigrations(fresh);
+    db = await freshTestDb();
+    fresh = db.handle;
   });
-  afterAll(async () => {
-    await fresh.close();
-    await admin.pool.query(`drop database ${name}`);
-    await admin.close();
-    await app.close();
-  });
+  afterAll(() => db.drop());
 
   it('makes only the first of several concurrent sign-ups an admin', async () => {
     const mod = createAccountsModule(fresh.db, {
