@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   bestArtistRun,
+  closestSameArtist,
   distinctFirstArtists,
   longestArtistRun,
   SPREAD_WINDOW,
@@ -17,18 +18,7 @@ const song = (...artistIds: string[]): Spreadable & { since: number } => ({
 });
 const artistsIn = (songs: Spreadable[]) => songs.map((s) => s.artistIds ?? []);
 
-/** The smallest distance between two songs sharing an artist (Infinity when none do). */
-function closest(songs: ReadonlyArray<readonly string[]>): number {
-  let best = Infinity;
-  songs.forEach((a, i) => {
-    for (let j = i - 1; j >= 0; j--)
-      if (songs[j]!.some((x) => a.includes(x))) {
-        best = Math.min(best, i - j);
-        break;
-      }
-  });
-  return best;
-}
+const closest = closestSameArtist;
 
 describe('spreadArtists', () => {
   it('keeps one artist of many songs apart: no artist twice within the window; the surplus waits', () => {

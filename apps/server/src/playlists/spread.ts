@@ -164,6 +164,22 @@ function greedy<T extends Spreadable>(
 
 // ---- measures (benchmarks, tests) ------------------------------------------------------------------
 
+/**
+ * How close two songs sharing an artist come, in songs (1: side by side); Infinity when none share one.
+ * The spread keeps it above its window.
+ */
+export function closestSameArtist(songs: ReadonlyArray<readonly string[]>): number {
+  let best = Infinity;
+  songs.forEach((a, i) => {
+    for (let j = i - 1; j >= 0; j--)
+      if (songs[j]!.some((x) => a.includes(x))) {
+        best = Math.min(best, i - j);
+        break;
+      }
+  });
+  return best;
+}
+
 /** The longest run of consecutive songs that share an artist. */
 export function longestArtistRun(songs: ReadonlyArray<readonly string[]>): number {
   let best = 0;

@@ -10,7 +10,7 @@ import {
   type PlaylistHarness,
   type Runner,
 } from './playlists.test-helper.ts';
-import { bestArtistRun, longestArtistRun, SPREAD_WINDOW } from './spread.ts';
+import { bestArtistRun, closestSameArtist, longestArtistRun, SPREAD_WINDOW } from './spread.ts';
 
 let ph: PlaylistHarness;
 beforeAll(async () => {
@@ -66,19 +66,8 @@ const artistsOf = (id: string) => {
   return w.catalog.track(w.trackG(id)!).artists.map(String);
 };
 
-/** The smallest number of songs between two that share an artist, plus one (Infinity when none do). */
-function closest(ids: string[]): number {
-  const songs = ids.map(artistsOf);
-  let best = Infinity;
-  songs.forEach((a, i) => {
-    for (let j = i - 1; j >= 0; j--)
-      if (songs[j]!.some((x) => a.includes(x))) {
-        best = Math.min(best, i - j);
-        break;
-      }
-  });
-  return best;
-}
+/** How close two songs sharing an artist come in a playlist (its track ids). */
+const closest = (ids: string[]) => closestSameArtist(ids.map(artistsOf));
 
 const adds = (r: Runner) =>
   ph.h.sandbox.admin
