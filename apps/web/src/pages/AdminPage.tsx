@@ -11,13 +11,13 @@ import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { isApiError } from '../api/client.ts';
 import { plainMessage } from '../api/plain-message.ts';
 import { useAdminSignup, useAdminWrites } from '../admin/admin-queries.ts';
 import { ADMIN_PAGE as T } from '../admin/admin-texts.ts';
 import { CopyLine } from '../setup/RedirectUris.tsx';
-import { AdminOnlyPage } from '../setup/AdminOnlyPage.tsx';
+import { AdminOnlyPage, Section } from '../setup/AdminOnlyPage.tsx';
 
 type AdminData = AdminSignupReply['data'];
 
@@ -39,17 +39,6 @@ export function AdminPage() {
         </>
       )}
     </AdminOnlyPage>
-  );
-}
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Stack component="section" spacing={1.5} aria-label={title}>
-      <Typography variant="h2" sx={{ fontSize: '1.25rem' }}>
-        {title}
-      </Typography>
-      {children}
-    </Stack>
   );
 }
 

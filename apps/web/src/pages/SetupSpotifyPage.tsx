@@ -7,7 +7,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { isApiError } from '../api/client.ts';
 import { plainMessage } from '../api/plain-message.ts';
 import { ConfirmDialog } from '../components/PaceTargets/ConfirmDialog.tsx';
@@ -15,7 +15,7 @@ import { SudoLink } from '../session/sudo-navigation.tsx';
 import { MUSIC_SERVICE } from '../session/user-status.ts';
 import { CheckPanel } from '../setup/CheckPanel.tsx';
 import { RedirectUris } from '../setup/RedirectUris.tsx';
-import { AdminOnlyPage } from '../setup/AdminOnlyPage.tsx';
+import { AdminOnlyPage, Section } from '../setup/AdminOnlyPage.tsx';
 import { useSetupWrites, useSpotifyAppSetup } from '../setup/setup-queries.ts';
 import { SETUP_PAGE as T } from '../setup/setup-texts.ts';
 
@@ -75,17 +75,6 @@ function Steps({ data }: { data: SetupData }) {
         <CheckPanel data={data} />
       </Section>
     </>
-  );
-}
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Stack component="section" spacing={1.5} aria-label={title}>
-      <Typography variant="h2" sx={{ fontSize: '1.25rem' }}>
-        {title}
-      </Typography>
-      {children}
-    </Stack>
   );
 }
 

@@ -58,3 +58,15 @@ function AdminOnly<T>({ title, notAdmin, useData, children }: AdminOnlyPageProps
     </Stack>
   );
 }
+
+/** A titled section of an admin's page (h2, named for screen readers). */
+export function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Stack component="section" spacing={1.5} aria-label={title}>
+      <Typography variant="h2" sx={{ fontSize: '1.25rem' }}>
+        {title}
+      </Typography>
+      {children}
+    </Stack>
+  );
+}
