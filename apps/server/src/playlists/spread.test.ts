@@ -66,7 +66,7 @@ describe('spreadArtists', () => {
     expect(longestArtistRun(artistsIn(order))).toBe(bestArtistRun(artistsIn(ready))); // 4: aaaa b aaaa b aa
   });
 
-  it('a song that waited long enough goes, in the best order possible', () => {
+  it('a song that waited a day goes with less room: a window of 1 where the others allow', () => {
     const band = Array.from({ length: 6 }, () => song('band'));
     const others = Array.from({ length: 6 }, (_, i) => song(`a${i}`));
     const ready = [...band, ...others];
@@ -74,6 +74,28 @@ describe('spreadArtists', () => {
     const late = spreadArtists({ ready, overdue: () => true });
     expect(late.held).toEqual([]);
     expect(longestArtistRun(artistsIn(late.order))).toBe(1);
+  });
+
+  it('songs overdue together (held over a night) go at most 2 of one artist in a row; the rest waits on', () => {
+    const band = Array.from({ length: 8 }, () => song('band'));
+    const ready = [...band, song('x'), song('y')];
+    const many = Array.from({ length: 20 }, (_, i) => `p${i}`);
+    const late = spreadArtists({ ready, placedArtists: many, overdue: () => true });
+    expect(longestArtistRun(artistsIn(late.order))).toBe(2); // bb x bb y bb
+    expect(late.order).toHaveLength(8);
+    expect(late.held).toHaveLength(2);
+    // The tail counts: after a playlist that ends with the band twice, alone they cannot go at all.
+    const after = spreadArtists({
+      ready: band,
+      tail: [['p1'], ['p2'], ['p3'], ['band'], ['band']],
+      placedArtists: many,
+      overdue: () => true,
+    });
+    expect(after.order).toEqual([]);
+    // A week on (stale), no company is coming: they go in the best order possible.
+    const stale = spreadArtists({ ready, placedArtists: many, overdue: () => true, stale: () => true });
+    expect(stale.held).toEqual([]);
+    expect(longestArtistRun(artistsIn(stale.order))).toBe(bestArtistRun(artistsIn(ready)));
   });
 
   it('while a runner’s first songs come in, the window shrinks (not below shrinkTo) rather than hold songs', () => {

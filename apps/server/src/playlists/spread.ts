@@ -8,12 +8,22 @@
 //   - a playlist whose songs (placed and ready) come from SPREAD_WINDOW artists or fewer gets a window of
 //     (artists − 1) and nothing waits: the best order those artists allow (the fewest songs of one artist
 //     in a row) goes out now;
-//   - a song that has waited `holdMs` goes in the best order possible then;
+//   - a song that has waited `holdMs` (overdue) goes with less room: a window down to 1, else at most
+//     OVERDUE_RUN_CAP songs of one artist in a row (the tail counted); what cannot go even so waits on;
+//   - a song that has waited much longer (stale: the library has long been read, no company is coming)
+//     goes in the best order possible then;
 //   - while a runner has fewer than 50 songs placed, the window shrinks (to 2 at the least) rather than
 //     hold songs back: they watch their first songs arrive.
 
 /** No artist twice within this many songs: 5 songs (about 18 minutes of running) between two of one artist. */
 export const SPREAD_WINDOW = 5;
+
+/**
+ * An overdue song goes at most this many of its artist in a row. 2: the most a runner is asked to hear in a
+ * row where the pool has other artists (songs held over a night all became overdue together and went as
+ * runs of 5 to 8 when they went "in the best order possible").
+ */
+export const OVERDUE_RUN_CAP = 2;
 
 /** What the spread looks at in a song: its credited artists (the first is the main one). */
 export interface Spreadable {
@@ -34,8 +44,10 @@ export interface SpreadInput<T> {
   /** Every artist of the songs the playlist already holds from Pacebeat. */
   placedArtists?: Iterable<string>;
   window?: number;
-  /** Songs that may wait no longer: placed now, in the best order possible. */
+  /** Songs that have waited long: placed now with less room (window down to 1, else runs of at most 2). */
   overdue?: (t: T) => boolean;
+  /** Songs that may wait no longer: placed now, in the best order possible. */
+  stale?: (t: T) => boolean;
   /**
    * While a runner's first songs come in (they watch them arrive, and a held song looks like a stall), the
    * window may shrink down to this to place what would wait: the largest window that places every ready
@@ -69,7 +81,17 @@ export function spreadArtists<T extends Spreadable>(input: SpreadInput<T>): Spre
   const w = Math.max(0, Math.min(W, pool.size - 1));
   const first = greedy(input.ready, tail, { window: w });
   if (first.held.length === 0) return { ...first, window: w };
-  const must = new Set(few ? first.held : first.held.filter((s) => input.overdue?.(s) ?? false));
+  const must = new Set(few ? first.held : first.held.filter((s) => input.stale?.(s) ?? false));
+  const overdue = first.held.filter((s) => !must.has(s) && (input.overdue?.(s) ?? false));
+  if (must.size === 0 && overdue.length > 0) {
+    for (let k = w - 1; k >= 1; k--) {
+      const r = greedy(input.ready, tail, { window: k });
+      if (r.held.every((s) => !overdue.includes(s))) return { ...r, window: k };
+    }
+    const one = greedy(input.ready, tail, { window: 1 });
+    const capped = greedy(input.ready, tail, { window: 0, runCap: OVERDUE_RUN_CAP });
+    return capped.order.length > one.order.length ? { ...capped, window: 0 } : { ...one, window: 1 };
+  }
   if (must.size === 0) {
     let best: Spread<T> = { ...first, window: w };
     for (let k = w - 1; k >= Math.max(1, input.shrinkTo ?? w) && best.held.length > 0; k--)

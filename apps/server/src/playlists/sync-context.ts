@@ -67,8 +67,10 @@ export interface WriterSettings {
   spreadWindow: number;
   /** Until `firstFill` songs are placed in all, the window shrinks down to this rather than hold songs back. */
   spreadWindowFilling: number;
-  /** A song held back to keep its artist apart goes at most this long after its tempo was known. */
+  /** A song held back to keep its artist apart goes with less room (spread.ts) this long after its tempo was known... */
   spreadHoldMs: number;
+  /** ...and in any order (the best possible) this long after. */
+  spreadMaxHoldMs: number;
 }
 
 export const DEFAULT_WRITER_SETTINGS: WriterSettings = {
@@ -85,6 +87,8 @@ export const DEFAULT_WRITER_SETTINGS: WriterSettings = {
   spreadWindowFilling: 2,
   // A day: catalogs are read over days under the daily quota, so other artists' songs keep coming.
   spreadHoldMs: 24 * 3600_000,
+  // A week: by then a library is read through (a large one reads in days), so no company is coming.
+  spreadMaxHoldMs: 7 * 24 * 3600_000,
 };
 
 /** The writer lost its lease (it expired and another writer took it, or the user disconnected). */

@@ -176,8 +176,8 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
     const phase = firstFill ? 'first' : placedInAll < settings.firstFill ? 'filling' : 'steady';
     // The artist spread (spread.ts), the first fill included: which ready songs go now, and in what order
     // after what the playlist ends with; a song that would come too soon after its artist waits for other
-    // artists' company (at most `spreadHoldMs`; until the runner has `firstFill` placed, the window
-    // shrinks instead, down to `spreadWindowFilling`).
+    // artists' company (after `spreadHoldMs` with less room, after `spreadMaxHoldMs` in any order; until the
+    // runner has `firstFill` placed, the window shrinks instead, down to `spreadWindowFilling`).
     const artistsNow = new Map(candidates.map((x) => [x.trackId, x.artistIds]));
     const ready = new Map<string, PlannedTrack[]>();
     // When to add (dueNow) does not count the wait of a song whose artist has songs held back: it waited
@@ -192,6 +192,7 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
         placedArtists: songs.flat(),
         window: settings.spreadWindow,
         overdue: (p) => c.now() - p.since >= settings.spreadHoldMs,
+        stale: (p) => c.now() - p.since >= settings.spreadMaxHoldMs,
         shrinkTo: phase === 'steady' ? undefined : settings.spreadWindowFilling,
       });
       const heldArtists = new Set(phase === 'steady' ? held.flatMap(artistsOf) : []);
