@@ -1,4 +1,4 @@
-// The one composition of Pacebeat (issue 25): every module built once, in dependency order, and the
+// The one composition of Pacebeat: every module built once, in dependency order, and the
 // cross-module hooks as typed in-process events. main.ts (the process shell), the test helpers that need
 // the whole app and the benchmarks that run the pipeline all build the app here, so what they run is what
 // production runs. Adding a feature means adding its module and its subscriptions below, nowhere else.
@@ -75,12 +75,12 @@ export interface ComposeOptions {
   db: Db;
   config: Config;
   log: Logger;
-  /** The database is the embedded one (the first admin and the sign-up rules do not depend on it: issue 33). */
+  /** The database is the embedded one (the first admin and the sign-up rules do not depend on it). */
   embedded: boolean;
   /**
    * The simulated Spotify this process started (demo mode), or a fixed real one (tests); absent: the
    * real Spotify of the settings. Either way the client id in force is read at request time: SPOTIFY_CLIENT_ID,
-   * else the one an admin saved on the setup page, else these demo endpoints (issue 26).
+   * else the one an admin saved on the setup page, else these demo endpoints.
    */
   spotifyEndpoints?: SpotifyEndpoints;
   /** Tests sharing one database: their own row of `spotify_app` (the setup page's client id). */
@@ -162,7 +162,7 @@ export function composePacebeat(o: ComposeOptions) {
     onMusicAccountGone: [(userId) => events.emit('gone', userId)],
   });
   // Tempo: the real Deezer, ReccoBeats and GetSongBPM; in demo mode the simulated ones (with its key),
-  // until an admin leaves demo mode on the setup page: then the real ones, asked per lookup (issue 26).
+  // until an admin leaves demo mode on the setup page: then the real ones, asked per lookup.
   const tempoOptions: TempoModuleOptions = {
     ...o.overrides?.tempo,
     ...(o.estimatePreview
@@ -268,7 +268,7 @@ export function composePacebeat(o: ComposeOptions) {
     fetch: o.overrides?.spotify?.fetch,
   });
 
-  // The admin page (issue 33): who may sign up, invitations, and the runners against development mode's 5.
+  // The admin page: who may sign up, invitations, and the runners against development mode's 5.
   const admin = createAdminService({
     accounts: accounts.accounts,
     users: accounts.users,

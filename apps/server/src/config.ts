@@ -72,7 +72,7 @@ const ConfigSchema = z.object({
   /**
    * Comma-separated emails of admins (they may use `?sudo=`), once the address is verified (a verified
    * local account, or a Firebase identity with a verified email); without SMTP_URL nothing is verified, so
-   * grant admin with `npm run admin -- grant EMAIL` instead (issue 33).
+   * grant admin with `npm run admin -- grant EMAIL` instead.
    */
   ADMIN_EMAILS: commaList(z.email()),
   /**

@@ -170,7 +170,7 @@ async function main(): Promise<void> {
     : undefined;
   running.changes = changes;
   // Spotify: the real one when a client id is set (SPOTIFY_CLIENT_ID, or saved on the setup page);
-  // otherwise demo mode, the simulated world, until an admin saves a client id (issue 26).
+  // otherwise demo mode, the simulated world, until an admin saves a client id.
   const savedApp = realSpotify(config) ? undefined : await createSpotifyAppRepository(db.db).get();
   const origins = servesHttp ? appOrigins(config) : undefined;
   if (!realSpotify(config) && !savedApp) {
@@ -221,7 +221,7 @@ async function main(): Promise<void> {
         ...app.routes,
         webDistDir: config.WEB_DIST_DIR,
         origins: origins!,
-        // Per answer: the Spotify accounts origin follows the client id in force (the setup page, issue 26).
+        // Per answer: the Spotify accounts origin follows the client id in force (the setup page may set it).
         csp: cspInForce(() => app.spotifyApp.current(), {
           firebase:
             config.authProvider === 'firebase'

@@ -39,7 +39,7 @@ export type LoginDataBody = z.infer<typeof LoginDataBody>;
 export const FirebaseWebConfig = z.record(z.string(), z.string());
 export type FirebaseWebConfig = z.infer<typeof FirebaseWebConfig>;
 
-/** Who may sign up now (issue 33), for the sign-in page. */
+/** Who may sign up now, for the sign-in page. */
 export const SignupState = z.object({
   /** `open`, `invite` (an invitation link is needed) or `closed`. */
   mode: z.enum(SIGNUP_MODES),

@@ -1,4 +1,4 @@
-// Who may sign up, and the admin page (issue 33), without zod: the modes, the invitation link's shape and
+// Who may sign up, and the admin page, without zod: the modes, the invitation link's shape and
 // the texts the server answers and the pages show.
 
 export const SIGNUP_MODES = ['open', 'invite', 'closed'] as const;

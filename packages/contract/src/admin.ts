@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Email } from './accounts.ts';
 import { SIGNUP_MODES } from './admin.rules.ts';
 
-// The admin page (issue 33), under /api/admin: who may sign up, invitations, and the installation's counts.
+// The admin page, under /api/admin: who may sign up, invitations, and the installation's counts.
 // Admins only, never in sudo mode.
 
 export const SignupMode = z.enum(SIGNUP_MODES);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SudoQuery } from './common.ts';
 import { CORRECTION_MIN_BPM, CORRECTION_MAX_BPM } from './choices.rules.ts';
 
-// A runner's control over their tracks (issue 15, items 2–4): what each target holds, waits for and
+// A runner's control over their tracks: what each target holds, waits for and
 // skipped, tempo corrections and exclusions.
 
 /** A recording as the tempo cache keys it: `isrc:<ISRC>` or `spotify:<track id>`. */
@@ -34,7 +34,7 @@ export const SkipReason = z.enum([
   'uncertain',
   'excluded_track',
   'excluded_artist',
-  // The target's filters (issue 15, item 5): explicit, too short or long, not from Liked Songs.
+  // The target's filters: explicit, too short or long, not from Liked Songs.
   'explicit',
   'duration',
   'not_liked',

@@ -51,12 +51,12 @@ export const ENDPOINT_PATHS = {
   'choices.restore': { method: 'DELETE', path: '/api/spotify/exclusions/:kind/:key' },
   // Public: which tempo sources the footer credits.
   'tempo.credits': { method: 'GET', path: '/api/tempo/credits' },
-  // The admin's setup page (issue 26): the Spotify app in force, and the checks against Spotify.
+  // The admin's setup page: the Spotify app in force, and the checks against Spotify.
   'setup.spotifyApp': { method: 'GET', path: '/api/admin/spotify_app' },
   'setup.saveSpotifyApp': { method: 'PUT', path: '/api/admin/spotify_app' },
   'setup.checkRedirects': { method: 'POST', path: '/api/admin/spotify_app/check_redirects' },
   'setup.checkAccount': { method: 'POST', path: '/api/admin/spotify_app/check_account' },
-  // The admin page (issue 33): who may sign up, invitations, and the installation's counts.
+  // The admin page: who may sign up, invitations, and the installation's counts.
   'admin.signup': { method: 'GET', path: '/api/admin/signup' },
   'admin.setSignupMode': { method: 'PUT', path: '/api/admin/signup' },
   'admin.invite': { method: 'POST', path: '/api/admin/invitations' },

@@ -49,7 +49,7 @@ export const SourcesReply = z.object({
   data: z.object({
     sources: z.array(Source),
     /** The whole library at a glance: songs (one per recording) of the enabled sources, and how many have a
-     *  tempo Pacebeat trusts: the same figures as GET tempo_histogram's (issue 23). */
+     *  tempo Pacebeat trusts: the same figures as GET tempo_histogram's. */
     summary: z.object({
       tracks_known: z.number().int().nonnegative(),
       tracks_with_tempo: z.number().int().nonnegative(),
@@ -70,7 +70,7 @@ export type SourceChangeBody = z.infer<typeof SourceChangeBody>;
 export const SourceChangeReply = z.object({ data: z.object({ source: Source }) });
 export type SourceChangeReply = z.infer<typeof SourceChangeReply>;
 
-// ---- refresh now and the tempo chart (issue 15) ------------------------------------------------
+// ---- refresh now and the tempo chart -----------------------------------------------------------
 
 /** POST /api/spotify/refresh: a rescan of one source (kind and source_id) or, empty, of everything. */
 export const RefreshBody = z
@@ -111,7 +111,7 @@ export const TempoHistogramReply = z.object({
 export type TempoHistogramReply = z.infer<typeof TempoHistogramReply>;
 
 /**
- * GET /api/spotify/targets, `first_fill` (issue 23): while the runner has no playlist yet, how far the first
+ * GET /api/spotify/targets, `first_fill`: while the runner has no playlist yet, how far the first
  * fill is: Pacebeat creates the playlists at once when `matches` reaches `needed`, or with fewer a few
  * seconds after the first match (the writer's `firstFillWaitMs`, 15 s). Null once a playlist exists.
  */

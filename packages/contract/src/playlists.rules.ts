@@ -1,4 +1,4 @@
-// Editing targets (issue 15), without zod: the limits, the texts of each refusal and the checks the web
+// Editing targets, without zod: the limits, the texts of each refusal and the checks the web
 // app's forms apply before sending, and the server's schemas (playlists.ts) apply again.
 
 /** The BPM ranges a target may have (a runner's cadence, or half of it for a slow song's beat). */

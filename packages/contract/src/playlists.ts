@@ -9,7 +9,7 @@ import {
   targetNameProblem,
 } from './playlists.rules.ts';
 
-// ---- editing targets (issue 15) ----------------------------------------------------------------
+// ---- editing targets ---------------------------------------------------------------------------
 
 const Bpm = z
   .number(TARGET_TEXTS.bpmNotNumber)

@@ -1,4 +1,4 @@
-// The admin's setup page (issue 26), without zod: the client id's pattern and the page's texts.
+// The admin's setup page, without zod: the client id's pattern and the page's texts.
 
 /** A client id as Spotify's dashboard shows it: 32 hexadecimal characters today; letters and digits, 8 to 64. */
 export const SPOTIFY_CLIENT_ID_PATTERN = /^[A-Za-z0-9]{8,64}$/;

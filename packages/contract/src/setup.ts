@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SPOTIFY_CLIENT_ID_PATTERN, SETUP_TEXTS } from './setup.rules.ts';
 
-// The admin's setup page (issue 26): connecting a real Spotify app from the browser, under
+// The admin's setup page: connecting a real Spotify app from the browser, under
 // /api/admin/spotify_app. Admins only, never in sudo mode.
 
 /** Where the client id in force comes from. */

@@ -106,7 +106,7 @@ export const createAccountsService = (d: AccountsDeps) => {
   const now = d.now ?? (() => new Date());
   const local = !d.firebase;
   // ADMIN_EMAILS counts only for a verified address: without mail nothing is verified, and whoever signed
-  // up first with a listed address would otherwise own the installation (issue 33).
+  // up first with a listed address would otherwise own the installation.
   const isAdmin = (u: Pick<User, 'email' | 'isAdmin' | 'emailVerifiedAt'>) =>
     u.isAdmin || (u.emailVerifiedAt !== null && d.adminEmails.includes(u.email));
   const acting = (u: User): ActingUser => ({ id: u.id, email: u.email, name: u.name, isAdmin: isAdmin(u) });

@@ -1,4 +1,4 @@
-// `npm run admin -- grant EMAIL | revoke EMAIL | list` (issue 33): who is an admin, set on the server itself.
+// `npm run admin -- grant EMAIL | revoke EMAIL | list`: who is an admin, set on the server itself.
 // It reads the database of the settings as `npm run backup` does: DATABASE_URL, or the embedded server of
 // DATA_DIR, whether Pacebeat is running it or not (then it is started for the command and stopped after).
 // In a container: `docker compose exec pacebeat npm run admin -- grant EMAIL`.

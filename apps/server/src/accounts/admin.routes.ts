@@ -13,7 +13,7 @@ export interface AdminRoutesOptions {
 const ok = { data: { ok: true as const } };
 
 /**
- * The admin page (issue 33), /api/admin/signup and /api/admin/invitations (the endpoint table's `admin.*`):
+ * The admin page, /api/admin/signup and /api/admin/invitations (the endpoint table's `admin.*`):
  * admins only, never in sudo mode (`requireAdmin`; a visitor gets 401 first); CSRF as every /api route.
  */
 export async function adminRoutes(app: FastifyInstance, opts: AdminRoutesOptions) {

@@ -1,4 +1,4 @@
-// The admin page (issue 33): who may sign up, the invitations, and the counts against development mode's
+// The admin page: who may sign up, the invitations, and the counts against development mode's
 // 5 runners. The accounts module's parts, and the Spotify module's count of connected runners.
 import { DEVELOPMENT_MODE_RUNNERS, type AdminSignupReply, type SignupMode } from '@pacebeat/contract';
 import type { AccountsService } from './accounts.service.ts';

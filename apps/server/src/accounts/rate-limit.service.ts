@@ -26,7 +26,7 @@ export const CONNECT_MAX_PER_USER = 10;
 
 /**
  * Runner actions that cost Spotify calls from the day the runners share, each with a limit of its own per
- * runner (issue 24), far above what a person does by hand: a loop is stopped within minutes, and a
+ * runner, far above what a person does by hand: a loop is stopped within minutes, and a
  * disconnect does not reset the counts (they are kept by account, not by Spotify connection).
  */
 export const ACTION_LIMITS = {

@@ -1,4 +1,4 @@
-// Who may sign up, and who becomes the first admin (issue 33). Decided from the settings and the database,
+// Who may sign up, and who becomes the first admin. Decided from the settings and the database,
 // never from whether the database is the embedded one:
 //
 // - Mode: SIGNUP_MODE when set (it wins over the admin page, as SPOTIFY_CLIENT_ID does over the setup

@@ -1,4 +1,4 @@
-// Who may sign up (issue 33): the invitations, the mode an admin set, and the one transaction that makes a
+// Who may sign up: the invitations, the mode an admin set, and the one transaction that makes a
 // new account under those rules. New accounts are inserted here, not in user.repository.ts, because the
 // decision (is there an admin yet? does the invitation still work?) and the insert must be one transaction,
 // serialised by an advisory lock, so two sign-ups at once can neither both become the first admin nor both

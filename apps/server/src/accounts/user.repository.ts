@@ -23,7 +23,7 @@ export const isAdminSql = (adminEmails: readonly string[]) =>
 
 /**
  * The SQL on the users table, but for the insert of a new account: that is signup.repository.ts's, in one
- * transaction with the sign-up rules (issue 33).
+ * transaction with the sign-up rules (so two sign-ups at once never make two first admins).
  */
 export const createUserRepository = (db: Db) => ({
   async findById(id: string): Promise<User | undefined> {

@@ -1,4 +1,4 @@
-// Heavy reads of one user, one at a time (issue 24: eight Waiting/Skipped reads of a large library in flight
+// Heavy reads of one user, one at a time (eight Waiting/Skipped reads of a large library in flight
 // slowed every other runner's requests twentyfold). Per process: it bounds what one user's requests cost this
 // process, and holds no state a second process would need.
 

@@ -1,4 +1,4 @@
-// A runner's tracks and choices under /api/spotify (issue 15, items 2–4): a target's lists, tempo
+// A runner's tracks and choices under /api/spotify: a target's lists, tempo
 // corrections and exclusions. Reads serve sudo mode (an admin looks at another user's); writes are refused
 // in it. Every call is the signed-in user's own: another user's target answers 404.
 import type { FastifyInstance } from 'fastify';

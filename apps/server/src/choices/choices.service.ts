@@ -40,7 +40,7 @@ export function createChoicesService(deps: ChoicesServiceDeps) {
   const { repo, lists } = deps;
 
   // A runner acts only on their own library: an id outside it answers as an unknown one, so nobody learns
-  // what another runner's library holds (issue 24).
+  // what another runner's library holds.
   const trackNotFound = () => notFound('No such track in the library.', 'TrackNotFound');
 
   async function namesOf(

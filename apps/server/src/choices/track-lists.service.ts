@@ -1,4 +1,4 @@
-// A target's three lists (issue 15, item 2): what Pacebeat placed (newest first, paged in SQL), what fits
+// A target's three lists: what Pacebeat placed (newest first, paged in SQL), what fits
 // and waits, and what it skips (both computed by the writer's own rules over the user's library, then paged).
 import {
   spotifyLink,

@@ -66,7 +66,7 @@ export const sessions = pgTable(
 );
 
 /**
- * Invitations to sign up (issue 33): a link an admin made on the admin page (optionally for one email
+ * Invitations to sign up: a link an admin made on the admin page (optionally for one email
  * address), or the one-time setup link printed in the log when an installation on a public address has no
  * admin yet (`makesAdmin`). Only the SHA-256 of the link's secret is kept; a link works once, until it
  * expires or is revoked.
@@ -93,7 +93,7 @@ export const invitations = pgTable(
 );
 
 /**
- * Who may sign up, as an admin set it on the admin page (issue 33): one row (`id` = 'signup'); none: the
+ * Who may sign up, as an admin set it on the admin page: one row (`id` = 'signup'); none: the
  * default (SIGNUP_MODE in the environment wins over both).
  */
 export const signupSettings = pgTable('signup_settings', {

@@ -1,5 +1,5 @@
-// The database of the settings as a Drizzle handle, for a command run on the server (`npm run admin`,
-// issue 33): found as `npm run backup` finds it (DATABASE_URL, or the embedded server of DATA_DIR, running
+// The database of the settings as a Drizzle handle, for a command run on the server (`npm run admin`):
+// found as `npm run backup` finds it (DATABASE_URL, or the embedded server of DATA_DIR, running
 // or started for the command and stopped after).
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';

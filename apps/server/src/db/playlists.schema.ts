@@ -62,7 +62,7 @@ export const playlistTargets = pgTable(
     /** Bumped by every edit of the name or range; the writer sends the playlist's details until synced catches up. */
     detailsVersion: integer('details_version').notNull().default(0),
     detailsSyncedVersion: integer('details_synced_version').notNull().default(0),
-    /** Filters (issue 15): leave out explicit tracks; duration limits; only tracks of Liked Songs. */
+    /** Filters: leave out explicit tracks; duration limits; only tracks of Liked Songs. */
     noExplicit: boolean('no_explicit').notNull().default(false),
     minDurationMs: integer('min_duration_ms'),
     maxDurationMs: integer('max_duration_ms'),
@@ -79,7 +79,7 @@ export const playlistTargets = pgTable(
     writeRefusal: text('write_refusal'),
     /**
      * While the user has no playlist yet (the first fill): the matches the writer has planned for this
-     * target so far (issue 23: the status page says how far the first fill is). Null once it is filled.
+     * target so far (the status page says how far the first fill is). Null once it is filled.
      */
     firstFillMatches: integer('first_fill_matches'),
   },

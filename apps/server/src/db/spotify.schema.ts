@@ -54,7 +54,7 @@ export const spotifyCallSlots = pgTable(
     priority: smallint('priority').notNull(),
     /**
      * The runner the call was made for (their user id): their fair share of the day is counted here, so
-     * it stays counted after a disconnect (issue 24). '' for slots from before this was kept.
+     * it stays counted after a disconnect. '' for slots from before this was kept.
      */
     userKey: text('user_key').notNull().default(''),
   },
@@ -117,7 +117,7 @@ export const spotifyBudgetState = pgTable('spotify_budget_state', {
 
 /**
  * The Spotify app this installation uses when SPOTIFY_CLIENT_ID is not set: the client id an admin saved
- * on the setup page (issue 26). One row (`id` = 'spotify'); none: demo mode. A change NOTIFYs
+ * on the setup page. One row (`id` = 'spotify'); none: demo mode. A change NOTIFYs
  * `spotify_app:spotify`, so every process reads the new one at once (spotify/spotify-app.service.ts).
  */
 export const spotifyApp = pgTable('spotify_app', {

@@ -1,6 +1,6 @@
 // A preHandler for the routes whose action costs Spotify calls: the runner's own limit for that kind of
 // action (accounts/rate-limit.service.ts ACTION_LIMITS, counted in PostgreSQL for every process) is taken
-// before the route runs, so a loop on any of them cannot spend the day the runners share (issue 24).
+// before the route runs, so a loop on any of them cannot spend the day the runners share.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SpotifyAction } from '../accounts/rate-limit.service.ts';
 

@@ -35,7 +35,7 @@ export interface AppDeps extends HealthDeps {
   origins: AppOrigins;
   /**
    * The Content-Security-Policy header (`contentSecurityPolicy(...)`), or how to build it per answer (the
-   * Spotify accounts origin changes when an admin leaves demo mode: issue 26); default: this origin only.
+   * Spotify accounts origin changes when an admin leaves demo mode); default: this origin only.
    */
   csp?: string | (() => Promise<string>);
   /** Sign-in, sessions and the user status (accounts module). */
@@ -52,11 +52,11 @@ export interface AppDeps extends HealthDeps {
   playlists?: PlaylistsRoutesOptions;
   /** A target's track lists, tempo corrections and exclusions (choices module). */
   choices?: ChoicesRoutesOptions;
-  /** Each runner's limits on actions that cost Spotify calls (accounts module; issue 24). */
+  /** Each runner's limits on actions that cost Spotify calls (accounts module). */
   actionLimits?: ActionLimiter;
-  /** The admin's setup page: connecting a real Spotify app (issue 26). */
+  /** The admin's setup page: connecting a real Spotify app. */
   setup?: SetupRoutesOptions;
-  /** The admin page: who may sign up, invitations, the counts (issue 33). */
+  /** The admin page: who may sign up, invitations, the counts. */
   admin?: Omit<AdminRoutesOptions, 'linkOrigin'>;
   /** Demo mode: the simulated Spotify's consent page and token exchange on this origin (spotify/demo.ts). */
   demoAccounts?: DemoAccountsRoutesOptions;
@@ -89,7 +89,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
 
   // The client's address, read while its connection is open: Node keeps it once read. Read later (a GET
   // with a body runs its hooks after the body came), a client that has reset the connection meanwhile
-  // would have none (issue 35: the per-address limits threw, and an error-level line was written).
+  // would have none (the per-address limits then threw, and an error-level line was written).
   app.addHook('onRequest', async (request) => {
     void request.ip;
   });

@@ -1,6 +1,6 @@
 // The `timestamp_*_str` fields: a time as the user reads it, in their time zone (the browser's, given
 // at sign-in) and in the reader's locale (the request's Accept-Language: the web app formats its own times
-// with the same options in the browser's locale, so every time on screen has one style, issue 23); English
+// with the same options in the browser's locale, so every time on screen has one style); English
 // (en-GB) without one. An unknown or missing zone falls back to UTC, and says so.
 const formats = new Map<string, Intl.DateTimeFormat>();
 

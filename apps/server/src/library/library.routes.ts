@@ -14,7 +14,7 @@ import { readerKey } from '../http/format-time.ts';
 
 export interface LibraryRoutesOptions {
   library: Pick<LibraryService, 'sources' | 'changeSource' | 'statusPagePolled'>;
-  /** "Refresh now" and the tempo chart (issue 15); absent: not served. */
+  /** "Refresh now" and the tempo chart; absent: not served. */
   refresh?: RefreshService;
 }
 

@@ -88,7 +88,7 @@ export function createLibraryService(deps: LibraryServiceDeps) {
     summary: Awaited<ReturnType<SourceStatsRepository['summary']>>;
   };
   async function compute(userId: string): Promise<Counts> {
-    // One moment for all three when the repository can (issue 23: numbers that agree).
+    // One moment for all three when the repository can (so the numbers agree).
     if (deps.stats.snapshot) return deps.stats.snapshot(userId);
     const [members, catalogs, summary] = await Promise.all([
       deps.stats.memberCounts(userId),

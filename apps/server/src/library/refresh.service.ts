@@ -1,4 +1,4 @@
-// "Refresh now" and the tempo chart (issue 15). A refresh is the library's own rescan, queued as a
+// "Refresh now" and the tempo chart. A refresh is the library's own rescan, queued as a
 // library-scan job like any other, so it keeps the budget rules: it runs at the scans' priority, and when
 // Spotify's call budget is spent it waits, and the answer says until when.
 import type { RefreshBody, RefreshReply, TempoHistogramReply } from '@pacebeat/contract';

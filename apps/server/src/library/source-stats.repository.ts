@@ -1,7 +1,7 @@
 // The status page's counts: songs each source holds and how many have a tempo (reads the tempo cache,
 // tempo_recordings, by recording key), and the library at a glance. Read-only SQL.
 //
-// Every count here means what the tempo chart's does (issue 23: one runner, one moment, one number): a song
+// Every count here means what the tempo chart's does (so the page's numbers agree): a song
 // is a recording (`recording_key`: one however many tracks carry it), and "with a tempo" is a tempo the
 // playlists' writer trusts (above 0 BPM, confidence at least `minConfidence`); anything else is "without".
 import { sql } from 'drizzle-orm';
@@ -122,7 +122,7 @@ export function createSourceStatsRepository(db: Db, o: { minConfidence?: number 
     },
 
     /**
-     * The three at one moment (issue 23): one read-only repeatable-read transaction, so a scan storing a
+     * The three at one moment: one read-only repeatable-read transaction, so a scan storing a
      * page between two of the queries cannot make the summary and the source rows disagree.
      */
     async snapshot(userId: string) {

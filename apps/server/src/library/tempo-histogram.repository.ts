@@ -1,4 +1,4 @@
-// The tempo chart's data (issue 15): how many of a user's songs (the tracks of their enabled sources, one
+// The tempo chart's data: how many of a user's songs (the tracks of their enabled sources, one
 // per recording) have each tempo the resolver trusts, aggregated in SQL by tempo to 0.1 BPM; folding into
 // the running octave happens in tempo-histogram.ts.
 import { sql } from 'drizzle-orm';

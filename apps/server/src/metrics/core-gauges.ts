@@ -23,7 +23,7 @@ function sharedRead<T>(read: () => Promise<T>, ttlMs = 1000): () => Promise<T> {
 export function registerCoreGauges(
   metrics: Metrics,
   repo: MetricsRepository,
-  /** The budget in force, or how to read it (the Spotify app may change while running: issue 26). */
+  /** The budget in force, or how to read it (the Spotify app may change while running). */
   budgetNow: BudgetSettings | (() => Promise<BudgetSettings>),
 ): void {
   const current = async () => (typeof budgetNow === 'function' ? budgetNow() : budgetNow);

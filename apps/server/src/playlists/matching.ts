@@ -89,7 +89,7 @@ export interface TargetRange extends Partial<TargetFilters> {
   maxBpm: number;
 }
 
-/** A target's filters (issue 15); absent ones let every track through. */
+/** A target's filters; absent ones let every track through. */
 export interface TargetFilters {
   /** Leave out tracks Spotify marks explicit. */
   noExplicit: boolean;
@@ -236,7 +236,7 @@ export interface AddPolicy {
   /** A match that is not part of a full batch waits at most this long for others to share its call. */
   maxWaitMs: number;
   /**
-   * A first fill short of `firstFill` matches waits at most this long after its first match (issue 23: the
+   * A first fill short of `firstFill` matches waits at most this long after its first match (the
    * runner watches the page; a few add calls more are worth playlists within seconds). Default: maxWaitMs.
    */
   firstFillWaitMs?: number;

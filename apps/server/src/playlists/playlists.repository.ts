@@ -64,7 +64,7 @@ export function createPlaylistsRepository(db: Db) {
         .orderBy(asc(playlistTargets.position), asc(playlistTargets.minBpm));
     },
 
-    /** Per target: tracks Pacebeat added that the playlist holds now (issue 23), in all and since `since`. */
+    /** Per target: tracks Pacebeat added that the playlist holds now, in all and since `since`. */
     async statsOf(targetIds: string[], since: Date): Promise<Map<string, TargetStats>> {
       if (targetIds.length === 0) return new Map();
       const rows = await db

@@ -1,5 +1,5 @@
 // /api/spotify/targets: the status page's "Target playlists" table (spec §3, §7), read-only, so it serves
-// sudo mode too (an admin reads another user's targets); and (issue 15) the runner's edits of their
+// sudo mode too (an admin reads another user's targets); and the runner's edits of their
 // targets, refused in sudo mode. Only the user's own targets: another's answers 404.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

@@ -62,7 +62,7 @@ export function presentTarget(t: TargetRow, s: TargetStats | undefined, timeZone
 }
 
 /**
- * How far the first fill is (issue 23): the matches the writer planned, while no target has a playlist yet
+ * How far the first fill is: the matches the writer planned, while no target has a playlist yet
  * (and the writer has planned at least once); null otherwise.
  */
 export function presentFirstFill(rows: TargetsWithStats, needed: number): FirstFill | null {

@@ -1,4 +1,4 @@
-// What counts as one song in a Pacebeat playlist (issue 22: "no song twice as a runner hears it").
+// What counts as one song in a Pacebeat playlist, so that a runner never hears a song twice.
 // A song is placed once, and a track is the same song as a placed one when any of these holds:
 //   - the same Spotify track id (whatever Pacebeat learned about it since: an ISRC makes its recording
 //     key change from `spotify:<id>` to `isrc:<ISRC>`, so the key alone cannot be the identity);

@@ -57,7 +57,7 @@ export interface WriterSettings {
   minConfidence: number;
   /** A user's first placements wait for this many matches (one add per playlist shows them all)... */
   firstFill: number;
-  /** ...or at most this long after the first match (issue 23: the first playlists within seconds). */
+  /** ...or at most this long after the first match (so the first playlists come within seconds). */
   firstFillWaitMs: number;
   /** Matches short of a full batch of 100 wait at most this long for others to share their add call. */
   maxWaitMs: number;

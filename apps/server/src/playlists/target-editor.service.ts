@@ -1,4 +1,4 @@
-// The runner's own edits of their targets (issue 15): add, rename, change the range or the filters,
+// The runner's own edits of their targets: add, rename, change the range or the filters,
 // delete (in Pacebeat only: the Spotify playlist stays), and ask for what no longer fits to be removed.
 // Every change asks for a writer run: new matches are placed, a new name goes to Spotify.
 import {

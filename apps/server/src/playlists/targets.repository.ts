@@ -1,4 +1,4 @@
-// The SQL of editing targets (issue 15): a runner's own targets by id, adding, editing (name, range,
+// The SQL of editing targets: a runner's own targets by id, adding, editing (name, range,
 // filters), deleting in Pacebeat (archived: the Spotify playlist stays) and the playlist details the
 // writer still owes Spotify. Composed into the playlists repository.
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
@@ -33,7 +33,7 @@ export function createTargetsRepository(db: Db) {
     );
 
   /**
-   * "Tracks added" (issue 23): what Pacebeat added that the playlist holds now. Songs the runner removed
+   * "Tracks added": what Pacebeat added that the playlist holds now. Songs the runner removed
    * in Spotify, or Pacebeat removed on request (or is removing), no longer count.
    */
   const added = sql`${playlistTargetTracks.state} = 'added'`;
@@ -67,7 +67,7 @@ export function createTargetsRepository(db: Db) {
     },
 
     /**
-     * The first fill's progress (issue 23): each target's matches planned so far, written only where it
+     * The first fill's progress: each target's matches planned so far, written only where it
      * changed (each write tells the targets caches); null clears it once a playlist exists.
      */
     async recordFirstFill(userId: string, counts: Map<string, number> | null): Promise<void> {

@@ -203,7 +203,7 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
       );
     }
     const { due, nextAt } = dueNow(waiting, phase, { ...settings, batch: ADD_BATCH }, c.now());
-    // The status page says how far the first fill is (issue 23); cleared once a playlist exists.
+    // The status page says how far the first fill is; cleared once a playlist exists.
     if (firstFill)
       await deps.repo.recordFirstFill?.(
         userId,

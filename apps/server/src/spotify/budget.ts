@@ -9,7 +9,7 @@ export const priorityRank = (p: Priority): number => PRIORITIES.indexOf(p);
  * Share of each window a priority may fill. Lower priorities stop earlier, so what is left of a window
  * (and of the day) stays free for what a user is waiting for. The last tenth of every 30 s is theirs
  * alone: with writes allowed the whole window, a storm of runners' playlist writes left no call for a
- * newcomer's connect (issue 27: 5 of 100 connects answered 503 in the crowd benchmark).
+ * newcomer's connect (5 of 100 connects answered 503 in the crowd benchmark).
  */
 export const CEILINGS: Record<Priority, { rate: number; daily: number }> = {
   interactive: { rate: 1, daily: 1 },
@@ -52,7 +52,7 @@ export const DEV_MODE_MAX_RUNNERS = 5;
 export const KEPT_FOR_NEXT_RUNNER = 0.1;
 
 /**
- * A runner's fair share of the daily quota (issue 24): what no other runner can spend. The day, less the
+ * A runner's fair share of the daily quota: what no other runner can spend. The day, less the
  * part kept for the next runner, is split evenly between the connected runners. Each runner's own
  * priorities apply within their share (`CEILINGS`: what they wait for first, then their writes, scans and
  * catalogs), and the installation's ceilings still apply to all calls together.

@@ -236,7 +236,7 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
 
     /**
      * When this runner's Spotify work of `priority` resumes, and why it waits: a cooldown Spotify asked for,
-     * the installation's daily quota, or the runner's own fair share of the day (issue 24); null when it
+     * the installation's daily quota, or the runner's own fair share of the day; null when it
      * runs now. The budget's own rules decide (`waitsUntil`), so what is shown is what the jobs meet.
      */
     async workWait(

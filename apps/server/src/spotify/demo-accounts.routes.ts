@@ -8,7 +8,7 @@
 // Only three exact paths go through (DEMO_ACCOUNTS_ALLOWED), matched on the raw request target: a path with
 // a backslash, a percent escape, a dot segment or a doubled slash is none of them, so it answers 404 before
 // anything is forwarded (the WHATWG URL parser that builds the forwarded URL would otherwise turn `\` into
-// `/` and resolve `..`, and reach the world's admin API: issue 33). The forwarded URL is built from the
+// `/` and resolve `..`, and reach the world's admin API). The forwarded URL is built from the
 // allow-listed path and a re-encoded query, never from the raw target. A malformed percent escape anywhere
 // in the target is a 400.
 import fastifyReplyFrom from '@fastify/reply-from';

@@ -4,7 +4,7 @@
 /** The call was not made (or was refused by Spotify) because the shared budget or a cooldown says wait. */
 export class SpotifyDeferredError extends Error {
   readonly retryAt: Date;
-  /** `share`: the runner's own fair share of the day is spent (issue 24); the others' work goes on. */
+  /** `share`: the runner's own fair share of the day is spent; the others' work goes on. */
   readonly reason: 'rate' | 'quota' | 'share' | 'unavailable';
   constructor(reason: 'rate' | 'quota' | 'share' | 'unavailable', retryAt: Date, message?: string) {
     super(message ?? `Spotify work is paused (${reason}) until ${retryAt.toISOString()}`);

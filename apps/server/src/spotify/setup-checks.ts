@@ -1,4 +1,4 @@
-// The setup page's checks (issue 26): what Spotify says about the redirect URIs (its authorize page) and
+// The setup page's checks: what Spotify says about the redirect URIs (its authorize page) and
 // about an account (the code the check window came back with, exchanged, then `GET /me`), in plain
 // sentences for the admin. Only base URLs differ from the real Spotify's: the same calls either way.
 import { SPOTIFY_SCOPES, type SetupCheckOutcome } from '@pacebeat/contract';

@@ -9,7 +9,7 @@ export interface SetupRoutesOptions {
 }
 
 /**
- * The admin's setup page (issue 26), /api/admin/spotify_app (the endpoint table's `setup.*`): admins only, never in sudo mode
+ * The admin's setup page, /api/admin/spotify_app (the endpoint table's `setup.*`): admins only, never in sudo mode
  * (`requireAdmin`, after the sudo hook; a visitor gets 401 first); CSRF as every /api route (auth plugin).
  */
 export async function setupRoutes(app: FastifyInstance, opts: SetupRoutesOptions) {

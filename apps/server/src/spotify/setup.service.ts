@@ -1,4 +1,4 @@
-// The admin's setup page (issue 26): which Spotify is in force, the redirect URIs to paste into Spotify's
+// The admin's setup page: which Spotify is in force, the redirect URIs to paste into Spotify's
 // dashboard, saving a client id (leaving demo mode), and the checks of what Spotify says about the
 // redirect URIs and an account (setup-checks.ts).
 import type { Logger } from 'pino';

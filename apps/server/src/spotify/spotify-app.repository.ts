@@ -1,4 +1,4 @@
-// The only SQL on spotify_app: the client id an admin saved on the setup page (issue 26).
+// The only SQL on spotify_app: the client id an admin saved on the setup page.
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { spotifyApp } from '../db/spotify.schema.ts';

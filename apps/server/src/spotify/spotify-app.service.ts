@@ -1,4 +1,4 @@
-// Which Spotify this installation talks to, read at request time from one place (issue 26): the client id
+// Which Spotify this installation talks to, read at request time from one place: the client id
 // from SPOTIFY_CLIENT_ID (it wins), else the one an admin saved on the setup page (the database), else the
 // simulated Spotify of demo mode. The real Spotify's base URLs are SPOTIFY_ACCOUNTS_URL and SPOTIFY_API_URL
 // whichever way the client id came, so the code that talks to Spotify is the same code; only URLs differ.

@@ -54,10 +54,10 @@ export interface SpotifyAppInUse extends SpotifyAppNow {
 
 /**
  * Wires the Spotify repositories, tokens, client and connect service (used by main.ts and the tests).
- * `spotify`: fixed endpoints, or a reader asked before every call (the setup page's client id, issue 26).
+ * `spotify`: fixed endpoints, or a reader asked before every call (the setup page's client id).
  */
 export interface SpotifyModuleDeps extends SpotifyModuleOverrides {
-  /** Fixed endpoints, or a reader asked before every call (the setup page's client id, issue 26). */
+  /** Fixed endpoints, or a reader asked before every call (the setup page's client id). */
   spotify: SpotifyEndpoints | SpotifyAppReader;
   settings: SpotifySettings;
   log: Logger;
@@ -122,7 +122,7 @@ export function createSpotifyModule(db: Db, deps: SpotifyModuleDeps) {
     },
   });
   return {
-    /** The Spotify in force now and its budget limits (read at call time; issue 26). */
+    /** The Spotify in force now and its budget limits (read at call time: the setup page may change it). */
     app,
     accounts,
     budget,

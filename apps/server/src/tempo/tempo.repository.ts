@@ -58,7 +58,7 @@ export function createTempoRepository(db: Db) {
     },
 
     /**
-     * Empties the tempo cache: leaving demo mode (issue 26), every row came from the simulated world, whose
+     * Empties the tempo cache: leaving demo mode, every row came from the simulated world, whose
      * ISRCs look like real ones, so a real track must not find a simulated tempo. Answers the rows deleted.
      */
     async forgetAll(): Promise<number> {
@@ -70,8 +70,8 @@ export function createTempoRepository(db: Db) {
      * Takes the next call slot of a service (GCRA, atomic across processes): now when the service is not
      * cooling down and its theoretical arrival time is at most `burstMs` ahead of `now`, else reserved up
      * to `maxWaitMs` ahead, so a caller that must wait waits for its own slot and does not
-     * ask again (many waiters asking again at the same instant made one row every process fought for: the
-     * crowd benchmark, issue 27). Refused during a cooldown or when the next slot is further ahead.
+     * ask again (many waiters asking again at the same instant made one row every process fought for in the
+     * crowd benchmark). Refused during a cooldown or when the next slot is further ahead.
      */
     async takeSlot(
       service: string,
