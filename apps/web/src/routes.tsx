@@ -39,7 +39,7 @@ export const routes: RouteObject[] = [
         '/disconnect/spotify',
         async () => (await import('./pages/DisconnectSpotifyPage.tsx')).DisconnectSpotifyPage,
       ),
-      // Beside the spec's pages (issue 15): the runner's paces, filters, tempo chart and "refresh now".
+      // Beside the spec's pages: the runner's paces, filters, tempo chart and "refresh now".
       lazyRoute('/paces', async () => (await import('./pages/PacesPage.tsx')).PacesPage),
       // and a target's tracks, and the Excluded list.
       lazyRoute(
@@ -47,12 +47,12 @@ export const routes: RouteObject[] = [
         async () => (await import('./pages/TargetTracksPage.tsx')).TargetTracksPage,
       ),
       lazyRoute('/excluded', async () => (await import('./pages/ExcludedPage.tsx')).ExcludedPage),
-      // The admin's setup page (issue 26): connecting a real Spotify app.
+      // The admin's setup page: connecting a real Spotify app.
       lazyRoute(
         '/setup/spotify',
         async () => (await import('./pages/SetupSpotifyPage.tsx')).SetupSpotifyPage,
       ),
-      // The admin page (issue 33): who may sign up, invitations, and the runners against Spotify's 5.
+      // The admin page: who may sign up, invitations, and the runners against Spotify's 5.
       lazyRoute('/admin', async () => (await import('./pages/AdminPage.tsx')).AdminPage),
       { path: '*', element: <SudoNavigate to="/" /> },
     ],

@@ -1,4 +1,4 @@
-// The admin page's calls (issue 33): who may sign up, invitations, the counts. Admins only: the server
+// The admin page's calls: who may sign up, invitations, the counts. Admins only: the server
 // refuses everyone else (and sudo mode), so the page asks only for an admin acting as themselves.
 import type { InvitationBody, SignupMode } from '@pacebeat/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-// The admin page's texts (issue 33): who may sign up, invitations, and development mode's 5 runners.
+// The admin page's texts: who may sign up, invitations, and development mode's 5 runners.
 import type { SignupMode } from '@pacebeat/contract';
 
 export const ADMIN_PAGE = {

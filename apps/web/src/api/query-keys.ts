@@ -18,14 +18,14 @@ export const queryKeys = {
     sources: (sudo: string | null) => ['spotify', 'sources', { sudo }] as const,
     sourceChange: (sudo: string | null) => ['spotify', 'source_change', { sudo }] as const,
     connectData: (sudo: string | null) => ['spotify', 'connect_data', { sudo }] as const,
-    /** The paces page (issue 15): the tempo chart's data. */
+    /** The paces page: the tempo chart's data. */
     tempoHistogram: (sudo: string | null) => ['spotify', 'tempo_histogram', { sudo }] as const,
   },
-  /** The admin's setup page (issue 26): server-wide, and never read in sudo mode. */
+  /** The admin's setup page: server-wide, and never read in sudo mode. */
   setup: {
     spotifyApp: ['setup', 'spotify_app'] as const,
   },
-  /** The admin page (issue 33): server-wide, and never read in sudo mode. */
+  /** The admin page: server-wide, and never read in sudo mode. */
   admin: {
     signup: ['admin', 'signup'] as const,
   },

@@ -1,4 +1,4 @@
-// The paces feature's calls (issue 15): the targets and sources (the status page's own queries), the
+// The paces feature's calls: the targets and sources (the status page's own queries), the
 // tempo chart's data, and the writes (each refreshes what it changed).
 import type { NewTargetBody, RefreshBody, TargetEditBody } from '@pacebeat/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

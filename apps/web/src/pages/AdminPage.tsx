@@ -24,7 +24,7 @@ type AdminData = AdminSignupReply['data'];
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
- * /admin (issue 33): who may sign up (open, by invitation, closed), invitation links, and the runners
+ * /admin: who may sign up (open, by invitation, closed), invitation links, and the runners
  * against development mode's 5. Only the admin, not in sudo mode; the server checks it on every call.
  */
 export function AdminPage() {

@@ -22,7 +22,7 @@ import { SudoLink } from '../session/sudo-navigation.tsx';
 import { shortTime } from '../status/status-format.ts';
 
 /**
- * /excluded (issue 15, item 4): every excluded track and artist, each restorable (not in sudo mode), with
+ * /excluded: every excluded track and artist, each restorable (not in sudo mode), with
  * Undo after a restore. A visitor is sent to /login.
  */
 export function ExcludedPage() {

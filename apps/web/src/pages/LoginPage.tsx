@@ -55,7 +55,7 @@ export function LoginPage() {
   const isActionLink =
     (actionMode === 'verifyEmail' || actionMode === 'resetPassword') && Boolean(actionCode);
 
-  // An invitation link (`/login?invite=…`, issue 33): asked about only when it has the shape of one.
+  // An invitation link (`/login?invite=…`): asked about only when it has the shape of one.
   const inviteParam = params.get('invite');
   const invitation =
     inviteParam !== null && INVITATION_TOKEN_PATTERN.test(inviteParam) ? inviteParam : undefined;
@@ -212,7 +212,7 @@ export function LoginPage() {
 }
 
 /**
- * Who may sign up, said plainly (issue 33): the invitation the page was opened with (or why it does not
+ * Who may sign up, said plainly: the invitation the page was opened with (or why it does not
  * work), else, when a new account needs one, that sign-up is by invitation or closed.
  */
 function SignupNotice({ state, malformedInvite }: { state?: SignupState; malformedInvite: boolean }) {

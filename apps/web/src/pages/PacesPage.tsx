@@ -36,7 +36,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 type Dialog = { kind: 'add' } | { kind: 'edit' | 'delete' | 'prune'; target: Target } | null;
 
 /**
- * /paces (issue 15, beside the spec's pages): the runner's targets (add, edit with presets and filters,
+ * /paces (beside the spec's pages): the runner's targets (add, edit with presets and filters,
  * delete, remove what no longer fits), their library's tempo chart, and "refresh now". Sudo reads only.
  */
 export function PacesPage() {

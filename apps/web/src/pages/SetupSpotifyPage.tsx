@@ -24,7 +24,7 @@ type SetupData = SpotifyAppSetupReply['data'];
 const DASHBOARD_URL = 'https://developer.spotify.com/dashboard';
 
 /**
- * /setup/spotify (issue 26): the admin connects a real Spotify app. The steps in Spotify's dashboard, the
+ * /setup/spotify: the admin connects a real Spotify app. The steps in Spotify's dashboard, the
  * redirect URIs to paste (with copy buttons), the development-mode rules, the client id, and a check of
  * what Spotify says. Only the admin, not in sudo mode; the server checks it on every call.
  */

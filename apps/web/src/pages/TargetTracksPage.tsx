@@ -30,7 +30,7 @@ const ORDER: readonly TrackList[] = ['placed', 'waiting', 'skipped'];
 const asList = (v: string | null): TrackList => ORDER.find((l) => l === v) ?? 'placed';
 
 /**
- * /targets/:targetId (issue 15, item 2): what Pacebeat placed in one target and why, what fits and waits,
+ * /targets/:targetId: what Pacebeat placed in one target and why, what fits and waits,
  * and what it skips; each track's tempo can be fixed and a track or artist excluded (not in sudo mode).
  * The list and the page are in the address (`?list=waiting&offset=25`), so a reload or a link keeps them;
  * an offset past the end of the list goes to its last page. A visitor is sent to /login.

@@ -16,7 +16,7 @@ import { SETUP_PAGE as T } from './setup-texts.ts';
 const handled = new Set<string>();
 
 /**
- * The connect page in the setup check's window (issue 26): Spotify sent it back here, so it accepted the
+ * The connect page in the setup check's window: Spotify sent it back here, so it accepted the
  * redirect URI. The code goes to the server (POST check_account), which asks Spotify about the account;
  * the outcome shows here and on the setup page.
  */

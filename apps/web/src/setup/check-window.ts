@@ -1,4 +1,4 @@
-// The setup page's account check (issue 26): Spotify's authorize page opens in a window of its own; Spotify
+// The setup page's account check: Spotify's authorize page opens in a window of its own; Spotify
 // sends it back to the connect page (the redirect URI the admin registered), which sees by `state` that it
 // is the check's answer, hands the code to the server (POST check_account) and tells the setup page the
 // outcome through a BroadcastChannel (same origin; works whatever Spotify's page does to `window.opener`).

@@ -1,4 +1,4 @@
-// The setup page's calls (issue 26): which Spotify is in force, saving a client id, and the checks.
+// The setup page's calls: which Spotify is in force, saving a client id, and the checks.
 // Admins only: the server refuses everyone else (and sudo mode), so the page asks only for an admin.
 import type { SetupAccountCheckBody, SpotifyAppBody } from '@pacebeat/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-// The setup page's texts (issue 26): what to do in Spotify's dashboard, and what happens on leaving demo mode.
+// The setup page's texts: what to do in Spotify's dashboard, and what happens on leaving demo mode.
 export const SETUP_PAGE = {
   title: 'Connect a real Spotify',
   notAdmin: 'This page is for the admin of this Pacebeat, signed in as themselves.',

@@ -34,7 +34,7 @@ export function targetNameState(t: Target): TargetNameState {
 }
 
 /**
- * One time format everywhere (issue 23): the options the server formats the tables' times with
+ * One time format everywhere: the options the server formats the tables' times with
  * (apps/server/src/http/format-time.ts, in the locale the browser sends), in the browser's zone and locale.
  */
 const timeFormat = new Intl.DateTimeFormat(undefined, {
@@ -90,7 +90,7 @@ export const tempoLine = (p: SourceProgress, known: number | undefined) =>
   known ? `${count(p.tracks_with_tempo)} with a known tempo` : null;
 
 /**
- * What happens before the first playlists exist (issue 23): how many songs at the runner's paces were found
+ * What happens before the first playlists exist: how many songs at the runner's paces were found
  * so far and at how many the playlists appear. Null once a playlist exists (or with no targets).
  */
 export function firstFillText(firstFill: FirstFill | null, targets: Target[]): string | null {

@@ -10,8 +10,8 @@ import { useSession } from '../session/session-context.ts';
 /** After a successful load the status page reloads every 15 s (spec §4, §9). */
 export const RELOAD_AFTER_SUCCESS_MS = 15_000;
 /**
- * While the first fill is under way (no playlist exists yet), the targets are read every 5 s instead
- * (issue 23): the line saying how far it is shows within seconds of Proceed, and the first playlists,
+ * While the first fill is under way (no playlist exists yet), the targets are read every 5 s instead,
+ * so the line saying how far it is shows within seconds of Proceed, and the first playlists,
  * which go out within 15 s of the first match, show within seconds too, not at the next 15 s poll. A new
  * runner's first minute or so only; then the spec's 15 s.
  */
@@ -47,7 +47,7 @@ const firstFillUnderWay = (data: unknown) => {
 /**
  * The library summary still says nothing is read while a first fill runs or a playlist already has tracks:
  * the sources are then read every 5 s too, or the page would say "no songs found yet" beside filled
- * playlists until the next 15 s poll (seen in the container walk of issue 26). Once songs show, 15 s.
+ * playlists until the next 15 s poll. Once songs show, 15 s.
  */
 export const libraryBehind = (sources: unknown, targets: unknown) => {
   const summary = (sources as SourcesReply | undefined)?.data.summary;
@@ -107,7 +107,7 @@ export function useStatusData() {
 
   return {
     targets: targets.data?.data.targets,
-    /** How far the first fill is, while the runner has no playlist yet (issue 23). */
+    /** How far the first fill is, while the runner has no playlist yet. */
     firstFill: targets.data?.data.first_fill ?? null,
     sources: sources.data?.data.sources,
     summary: sources.data?.data.summary,

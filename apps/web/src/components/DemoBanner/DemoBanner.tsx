@@ -7,7 +7,7 @@ import { SPOTIFY_TEXTS } from '../../spotify/texts.ts';
 
 /**
  * Shown above every page while the server runs against its simulated Spotify (no client id set). The
- * admin, as themselves, finds the setup page here (issue 26); no one else sees the link.
+ * admin, as themselves, finds the setup page here; no one else sees the link.
  */
 export function DemoBanner() {
   const { services, user, sudo } = useSession();

@@ -17,7 +17,7 @@ export function LibrarySummary({ summary }: { summary: Summary }) {
     );
   }
   const percent = Math.floor((summary.tracks_with_tempo / summary.tracks_known) * 100);
-  // "11 with a known tempo (0 %)" reads as a contradiction (seen in issue 26's walk): under 1 % says so.
+  // "11 with a known tempo (0 %)" reads as a contradiction: under 1 % says so.
   const share = percent === 0 && summary.tracks_with_tempo > 0 ? '<1' : String(percent);
   return (
     <Typography color="text.secondary" data-testid="library-summary">

@@ -36,7 +36,7 @@ export interface LocalLoginFormProps {
   onEmailNotVerified: (email: string, password: string) => void;
   /** A new account whose verification mail already went out. */
   onVerificationSent: () => void;
-  /** Sign-up is taken now (open, the first admin, or a working invitation); false hides it (issue 33). */
+  /** Sign-up is taken now (open, the first admin, or a working invitation); false hides it. */
   canSignUp?: boolean;
   /** The working invitation the page was opened with: the form starts on sign-up and sends it. */
   invitation?: string;

@@ -6,7 +6,7 @@ import { formatTime } from '../../status/status-format.ts';
 
 /**
  * When the call budget is spent or Spotify asked us to wait, says when Spotify work resumes; when it is the
- * runner's own fair share of the day that is used (issue 24), says so.
+ * runner's own fair share of the day that is used, says so.
  */
 export function SpotifyPausedNotice() {
   const { services, disabled_services } = useSession();
@@ -29,7 +29,7 @@ const DAILY_LIMIT_WAIT_S = 10 * 60;
 const CATALOG_KINDS: ReadonlyArray<Source['kind']> = ['followed_artists', 'artist_catalogs'];
 
 /**
- * Near the top of the status page (issue 23): when Spotify's daily limit stops reading sources, what waits,
+ * Near the top of the status page: when Spotify's daily limit stops reading sources, what waits,
  * why, until when, and what goes on meanwhile. From the sources' own waits (`progress.resumes_at`).
  */
 export function DailyLimitNotice({ sources }: { sources: Source[] }) {

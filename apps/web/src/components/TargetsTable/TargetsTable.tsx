@@ -77,13 +77,13 @@ function TracksAdded({ target }: { target: Target }) {
 }
 
 const HEAD = ['Name', 'BPM', 'Last update', 'Tracks added', 'In 7 days'] as const;
-/** What the counts count (issue 23), on hover over the spec's column names. */
+/** What the counts count, on hover over the spec's column names. */
 const HEAD_NOTES: Partial<Record<(typeof HEAD)[number], string>> = {
   'Tracks added': 'Songs Pacebeat added that the playlist holds now (not those removed since)',
   'In 7 days': 'Of those, the ones added in the last 7 days',
 };
 
-/** Before the first playlists exist: what is happening and how far it is (issue 23). */
+/** Before the first playlists exist: what is happening and how far it is. */
 export function FirstFillNotice({ firstFill, targets }: { firstFill: FirstFill | null; targets: Target[] }) {
   const text = firstFillText(firstFill, targets);
   if (!text) return null;

@@ -1,4 +1,4 @@
-// The library's tempo at a glance (issue 15): songs per BPM, folded into the running octave, with the
+// The library's tempo at a glance: songs per BPM, folded into the running octave, with the
 // runner's targets drawn over it (bars inside a target coloured, each target's edges marked). This file
 // alone imports @mui/x-charts, and the paces page loads it lazily: nobody else's first load carries it.
 import type { Target, TempoHistogramReply } from '@pacebeat/contract';
@@ -73,7 +73,7 @@ export default function TempoChart({ histogram, targets }: { histogram: Histogra
           />
         ))}
       </BarChart>
-      {/* A long pace name wraps instead of widening the page (issue 23: /paces at 360 px). */}
+      {/* A long pace name wraps instead of widening the page (as /paces did at 360 px). */}
       <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
         {count(histogram.tracks_with_tempo)} songs with a known tempo; {count(histogram.tracks_without_tempo)}{' '}
         still without one. Coloured bars are inside one of your paces:{' '}
