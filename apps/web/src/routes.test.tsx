@@ -36,7 +36,7 @@ describe('routes', () => {
     expect(screen.queryByText('Not signed in.')).toBeNull();
   });
 
-  // Issue 23: the track lists are for signed-in users too, and said "Not signed in." to a visitor.
+  // The track lists are for signed-in users too, and once said "Not signed in." to a visitor.
   it.each(['/targets/3f1c2b7e-0000-4000-8000-000000000001', '/excluded'])(
     'sends a visitor on %s to /login without calling the API for it',
     async (path) => {

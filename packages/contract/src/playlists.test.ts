@@ -8,7 +8,7 @@ import {
   targetNameProblem,
 } from './playlists.rules.ts';
 
-// Names are text as people type it (issue 23): emoji sequences pass, length counts what a person sees.
+// Names are text as people type it: emoji sequences pass, length counts what a person sees.
 describe('TargetName', () => {
   it('takes joined emoji, flags and variation selectors', () => {
     for (const name of [

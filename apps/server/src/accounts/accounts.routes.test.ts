@@ -271,7 +271,7 @@ describe('accounts routes (local provider, no SMTP)', () => {
     expect(visitor.status).toBe(401);
 
     const { cookie: adminCookie } = await signUp(t, admin);
-    // ADMIN_EMAILS names it, but without mail nothing is verified: no admin yet (issue 33).
+    // ADMIN_EMAILS names it, but without mail nothing is verified: no admin yet.
     expect(WhoamiReply.parse((await whoami(t, adminCookie)).body).data.user?.is_admin).toBe(false);
     await markEmailVerified(admin);
     const adminMe = WhoamiReply.parse((await whoami(t, adminCookie)).body).data;
@@ -439,7 +439,7 @@ describe('behind a TLS proxy (TRUST_PROXY)', () => {
 
 describe('session cookie over HTTPS', () => {
   it('is Secure when PUBLIC_URL is https, and then only that origin may post', async () => {
-    // Sign-up on a public address is by invitation by default (issue 33): open here, for the cookie.
+    // Sign-up on a public address is by invitation by default: open here, for the cookie.
     const t = await buildTestApp({ env: { PUBLIC_URL: 'https://pace.example.org', SIGNUP_MODE: 'open' } });
     try {
       const payload = { email: uniqueEmail(), name: 'R', password: PASSWORD };

@@ -1,4 +1,4 @@
-// A runner's action limits (issue 24) without the database: a refused loop is refused again by the
+// A runner's action limits without the database: a refused loop is refused again by the
 // process for a few seconds without a transaction per request, then asks PostgreSQL again.
 import { describe, expect, it } from 'vitest';
 import { ACTION_LIMITS, createRateLimitService, REFUSAL_REMEMBERED_MS } from './rate-limit.service.ts';

@@ -1,4 +1,4 @@
-// Issue 33: a first admin on every installation (whatever the database), ADMIN_EMAILS only for verified
+// A first admin on every installation (whatever the database), ADMIN_EMAILS only for verified
 // addresses, the admin CLI, and who may sign up (open, invite, closed). Each describe has a database of its
 // own: the first admin and the sign-up mode are facts of one installation.
 import { execFile } from 'node:child_process';

@@ -1,5 +1,5 @@
 // A measurement, not a check (run with MEASURE_TRACK_LISTS=1): another runner's latency while one runner
-// keeps eight Waiting/Skipped reads of a 1,850-track library in flight (issue 24, item 2).
+// keeps eight Waiting/Skipped reads of a 1,850-track library in flight.
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WhoamiReply } from '@pacebeat/contract';

@@ -1,5 +1,5 @@
 // The Waiting and Skipped lists are computed over the whole library: one user's burst of reads must not run
-// side by side (issue 24, item 2), and a read never gets a list computed before it arrived.
+// side by side, and a read never gets a list computed before it arrived.
 import { describe, expect, it } from 'vitest';
 import type { MatchCandidate } from '../playlists/candidates.ts';
 import { candidate } from '../playlists/candidates.test-helper.ts';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { afterAll, describe, expect, it } from 'vitest';
 import { installErrorHandler } from './error-handler.ts';
 
-// The pace dialog's and the address's refusals as the API phrases them (issue 23): sentences for people,
+// The pace dialog's and the address's refusals as the API phrases them: sentences for people,
 // with the field paths beside them, never "body: name: …" or "params: targetId: Invalid UUID".
 const app = Fastify();
 app.setValidatorCompiler(validatorCompiler);

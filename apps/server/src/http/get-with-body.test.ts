@@ -1,6 +1,6 @@
-// Issue 24, "error-log spam": a GET (or HEAD) with a body, to a page, a static file or the API, without
+// No error-log spam: a GET (or HEAD) with a body, to a page, a static file or the API, without
 // signing in, answers as a client mistake (below 500) and writes no error-level line, over a real socket as
-// well as through inject. Issue 35 found how it happened: the client resets the connection right after the
+// well as through inject. How it happened: the client resets the connection right after the
 // body, so the hooks that run after the body (the per-address limits) found no client address (app.ts now
 // reads it on arrival). And a malformed percent escape in a path answers 400 in the app's envelope.
 import fs from 'node:fs/promises';
@@ -137,7 +137,7 @@ describe('a GET with a body', () => {
     });
   }
 
-  // Issue 35: a GET or TRACE with a body, its client gone (reset) before its hooks ran, had no address: the
+  // Once, a GET or TRACE with a body, its client gone (reset) before its hooks ran, had no address: the
   // per-address limits' key threw (`addressKey`: a TypeError), written as an error-level "unhandled error".
   it('a GET, HEAD, TRACE or POST with a body whose client resets the connection: no error logged', async () => {
     if (!app.server.listening) await app.listen({ host: '127.0.0.1', port: 0 });

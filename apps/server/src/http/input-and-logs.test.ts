@@ -70,7 +70,7 @@ describe('logs', () => {
       '/login?mode=resetPassword&code=%5Bredacted%5D',
     );
     expect(redactUrl('/connect/spotify?code=xyz&state=1')).not.toContain('xyz');
-    // An invitation link's secret (issue 33): whoever reads the request log must not sign up with it.
+    // An invitation link's secret: whoever reads the request log must not sign up with it.
     expect(redactUrl('/login?invite=AbC_dEf-123')).not.toContain('AbC_dEf-123');
     expect(redactUrl('/api/whoami?sudo=a%40b.org')).toBe('/api/whoami?sudo=a%40b.org');
   });

@@ -1,4 +1,4 @@
-// One runner, one moment, one number (issue 23): the status page's library line (GET sources' summary), the
+// One runner, one moment, one number: the status page's library line (GET sources' summary), the
 // tempo chart (GET tempo_histogram) and each source row count the same things: songs (one per recording,
 // however many tracks carry it) and, of them, those with a tempo Pacebeat trusts. Compared here with the
 // figures computed straight from the database, with a song on two tracks and an untrusted tempo in play.

@@ -1,4 +1,4 @@
-// "Refresh now" says when it runs (issues 23, 24): a rescan is a library scan, so it waits for the scans' part
+// "Refresh now" says when it runs: a rescan is a library scan, so it waits for the scans' part
 // (80 %) of the runner's fair share of the day, or for Spotify's whole day when that is spent, and says which.
 // On the real test PostgreSQL's call budget.
 import { randomUUID } from 'node:crypto';

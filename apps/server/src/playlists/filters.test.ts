@@ -1,4 +1,4 @@
-// Per-target filters (issue 15) in matching: pure functions, no I/O.
+// Per-target filters in matching: pure functions, no I/O.
 import { describe, expect, it } from 'vitest';
 import type { MatchCandidate } from './candidates.ts';
 import { candidate } from './candidates.test-helper.ts';

@@ -93,7 +93,7 @@ describe('playlists repository', () => {
       'isrc:C': 'present',
     });
     const stats = await repo.statsOf([t!.id], new Date(Date.now() - 7 * 86_400_000));
-    // Tracks added (issue 23): what Pacebeat added that the playlist holds now; B was removed by the user.
+    // Tracks added: what Pacebeat added that the playlist holds now; B was removed by the user.
     expect(stats.get(t!.id)).toEqual({ tracksAdded: 1, tracksAdded7Days: 1 });
     const later = await repo.statsOf([t!.id], new Date(Date.now() + 60_000));
     expect(later.get(t!.id)).toEqual({ tracksAdded: 1, tracksAdded7Days: 0 });

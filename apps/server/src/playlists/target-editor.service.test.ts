@@ -1,4 +1,4 @@
-// A double click on "Add" (issue 23): the same add request twice, one after the other or both at once,
+// A double click on "Add": the same add request twice, one after the other or both at once,
 // makes one target and answers it both times; another request with that name is still a conflict.
 import { randomUUID } from 'node:crypto';
 import type { NewTargetBody } from '@pacebeat/contract';

@@ -1,4 +1,4 @@
-// Issue 15's API through app.inject, with the real accounts, Spotify and library modules and the
+// The target-editing API through app.inject, with the real accounts, Spotify and library modules and the
 // in-process sandbox: editing targets (validation, 404 for another user's, sudo reads but never writes),
 // "refresh now" (queued, and when it runs while Spotify's budget is spent) and the tempo chart's data.
 import { randomUUID } from 'node:crypto';

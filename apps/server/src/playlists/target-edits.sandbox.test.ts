@@ -1,4 +1,4 @@
-// The runner's edits of their targets (issue 15) against the simulated Spotify: a changed range places
+// The runner's edits of their targets against the simulated Spotify: a changed range places
 // the new matches and keeps what is there; a rename renames the Spotify playlist; a deleted target keeps
 // its playlist and is no longer written to; removal on request takes out only what Pacebeat added and
 // no longer fits, is never undone while it does not fit, survives unclear answers and the daily quota.

@@ -1,4 +1,4 @@
-// A song's identity under the writer (issue 22): what Pacebeat learns about a track after placing it (its
+// A song's identity under the writer: what Pacebeat learns about a track after placing it (its
 // ISRC, which changes its recording key from `spotify:<id>` to `isrc:<ISRC>`; another track id of the same
 // recording) never places it a second time. Seen on main at 9c45752: a second runner's catalog tracks were
 // placed under `spotify:<id>`, then again under `isrc:<ISRC>` once their Liked Songs scan learned the ISRC.

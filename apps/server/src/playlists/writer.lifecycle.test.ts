@@ -38,7 +38,7 @@ const postsTo = (r: Runner, path: RegExp) =>
 
 /**
  * The user deletes a playlist in their Spotify app: `DELETE /playlists/{id}/followers` with their token.
- * Until the simulated world has that endpoint (issue 17), the same change is made to the world directly:
+ * Until the simulated world has that endpoint, the same change is made to the world directly:
  * the playlist leaves the user's library and still exists (as on Spotify, where the owner can restore it).
  */
 async function deleteAsUser(r: Runner, playlistId: string) {

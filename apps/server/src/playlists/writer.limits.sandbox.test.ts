@@ -1,4 +1,4 @@
-// The playlist writer at Spotify's limits (issue 22): a playlist at its most items is noticed at the first
+// The playlist writer at Spotify's limits: a playlist at its most items is noticed at the first
 // refusal, costs no more calls, and goes on in a new playlist; a write Spotify refuses for good (403) stops
 // that target's writes after the first and says why until the runner edits the target.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -105,7 +105,7 @@ describe('the playlist writer', () => {
     expect(first).toMatchObject({ status: 'done', added: 0 });
     expect(first.status === 'done' && first.followUpAt!.getTime()).toBeGreaterThan(Date.now());
     expect(requests(r, 'POST', /\/items$/)).toEqual([]);
-    // The status page says how far it is (issue 23): the matches planned so far, out of the 50.
+    // The status page says how far it is: the matches planned so far, out of the 50.
     const waiting = await ph.service.targetsReply(r.userId, 'UTC');
     expect(waiting.first_fill).toEqual({ matches: expect.any(Number), needed: 50 });
     expect(waiting.first_fill!.matches).toBeGreaterThan(0);
@@ -175,7 +175,7 @@ describe('the playlist writer', () => {
     expect(states.get(fitting[0]!)).toBe('removed');
     expect(states.get(fitting[3]!)).toBe('removed');
     expect(states.get(fitting[12]!)).toBe('present');
-    // "Tracks added" (issue 23): what Pacebeat added that the playlist holds now: 13 of the fitting songs
+    // "Tracks added": what Pacebeat added that the playlist holds now: 13 of the fitting songs
     // less the two the user removed, and the pool's own matches; the removed ones no longer count.
     const added = 11 + before.filter((id) => !fitting.includes(id)).length;
     expect(added).toBe(

@@ -149,7 +149,7 @@ describe('call budget', () => {
       { endpoint: 'GET /me/tracks', purpose: 'scan:liked', calls: 2, failures: 1 },
       { endpoint: 'POST /api/token', purpose: 'refresh', calls: 1, failures: 0 },
     ]);
-    // After a disconnect today's rows stay the user's (what they may still spend today, issue 24); earlier
+    // After a disconnect today's rows stay the user's (what they may still spend today); earlier
     // days' rows leave the user and still count, under `gone`.
     await processA.db.execute(
       sql`update spotify_call_ledger set day = day - 1 where user_key = ${user} and purpose = 'scan:liked'`,

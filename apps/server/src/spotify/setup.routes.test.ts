@@ -1,4 +1,4 @@
-// The admin's setup page (issue 26) through app.inject: who may see and change it, validation, the client
+// The admin's setup page through app.inject: who may see and change it, validation, the client
 // id kept in the database, SPOTIFY_CLIENT_ID winning, and the switch from demo mode to a real Spotify (a
 // second simulated world standing in for it) without a restart, in this "process" and in another one
 // that learns it from the change feed (LISTEN/NOTIFY on the real test database).
@@ -114,7 +114,7 @@ async function processOf(row: string, env: Record<string, string> = {}) {
       payload: { email, name: 'Runner', password: 'run4fun!' },
     });
     expect(res.statusCode, res.body).toBe(200);
-    // ADMIN_EMAILS counts once the address is verified (issue 33).
+    // ADMIN_EMAILS counts once the address is verified.
     if (email === adminEmail) await markEmailVerified(email);
     const c = res.cookies.find((x) => x.name === 'pacebeat_session')!;
     return { cookie: `pacebeat_session=${c.value}`, email };

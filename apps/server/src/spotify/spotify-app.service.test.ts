@@ -1,4 +1,4 @@
-// Which Spotify is in force (issue 26): SPOTIFY_CLIENT_ID wins, else the saved client id, else demo mode;
+// Which Spotify is in force: SPOTIFY_CLIENT_ID wins, else the saved client id, else demo mode;
 // read once per process and read again when the change feed says it changed, or every 5 s without a feed.
 import { describe, expect, it } from 'vitest';
 import { fakeFeed } from '../cache/fake-feed.test-helper.ts';

@@ -102,7 +102,7 @@ describe('connect', () => {
     await p.connect.connect(userId, { ...tokens, refresh_token: tokens.refresh_token! });
     expect((await row(userId))!.accountId).toBe(other.accountId);
     expect(gone).toEqual([userId]);
-    // Today's calls stay counted for the user (a new account does not reset their share; issue 24).
+    // Today's calls stay counted for the user (a new account does not reset their share).
     const after = await p.budget.ledger({ userKey: userId });
     expect(after.find((r) => r.endpoint === 'GET /me' && r.purpose === 'test')).toEqual(
       spent.find((r) => r.endpoint === 'GET /me' && r.purpose === 'test'),

@@ -211,7 +211,7 @@ describe('ConnectSpotifyPage', () => {
     expect(fetchMock.mock.calls.some(([p]) => String(p) === pending.token_url)).toBe(false);
   });
 
-  // Issue 23: after the refusal, Proceed → / → /connect/spotify said "Welcome!" and no longer why.
+  // Once, after the refusal, Proceed → / → /connect/spotify said "Welcome!" and no longer why.
   it('keeps Spotify’s refusal of the account on the Welcome page after leaving it', async () => {
     savePending(pending);
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -232,7 +232,7 @@ describe('ConnectSpotifyPage', () => {
     expect(screen.getByRole('alert').textContent).toContain(`Reason: ${reason.replace(/\.$/, '')}.`);
   });
 
-  // Issue 23: a reload during "Processing authorization result…" showed "Welcome!" though the connect finished.
+  // Once, a reload during "Processing authorization result…" showed "Welcome!" though the connect finished.
   it('after a reload during processing, waits for whoami and shows the connect that finished', async () => {
     markConnecting();
     let whoamis = 0;

@@ -39,7 +39,7 @@ function api(o: { sudo?: string; total?: number; at?: (offset: number) => boolea
 afterEach(() => vi.restoreAllMocks());
 
 describe('the Excluded page', () => {
-  // Issue 23: restoring closed without a word.
+  // Restoring used to close without a word.
   it('confirms a restore in a snackbar whose Undo excludes it again', async () => {
     const { fake, calls } = api();
     renderApp('/excluded', fake);

@@ -99,7 +99,7 @@ describe('/paces', () => {
     expect(writes).toEqual([]);
   });
 
-  // Issue 23, messages and forms.
+  // Messages and forms: refusals as sentences under their fields, one add per click, preset names.
   const validation = (field: string, message: string) =>
     jsonReply(400, {
       error: { code: 'ValidationError', message, fields: [{ field, message }] },

@@ -202,7 +202,7 @@ describe('a target’s page', () => {
     );
   });
 
-  // Issue 23: "No track is skipped." above "0 of 220" for an offset past the end.
+  // Once, "No track is skipped." above "0 of 220" for an offset past the end.
   it('an offset past the end goes to the last page, never saying the list is empty', async () => {
     const { fake, calls } = api({
       tracks: (list, offset) => ({
@@ -223,7 +223,7 @@ describe('a target’s page', () => {
     expect(calls.some((c) => c.path.includes('offset=200'))).toBe(true);
   });
 
-  // Issue 23: saving a tempo closed the dialog without a word.
+  // Saving a tempo used to close the dialog without a word.
   it('confirms a saved tempo in a snackbar whose Undo removes the correction again', async () => {
     const { fake, calls } = api();
     renderApp('/targets/t1', fake);
@@ -260,7 +260,7 @@ describe('a target’s page', () => {
     );
   });
 
-  // Issue 23: the dialog asked to tap along without letting the runner hear the song.
+  // The dialog used to ask to tap along without letting the runner hear the song.
   it('plays the song in Spotify’s embed player in the fix-tempo dialog', async () => {
     const { fake } = api();
     renderApp('/targets/t1', fake);

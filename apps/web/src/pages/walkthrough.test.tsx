@@ -1,4 +1,4 @@
-// The walk-through of issue 12: each finding, fixed, with the behaviour a user sees.
+// A walk-through of the app: each finding, fixed, with the behaviour a user sees.
 import { SPOTIFY_ERRORS, SPOTIFY_SCOPES } from '@pacebeat/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';

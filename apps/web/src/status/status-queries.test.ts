@@ -1,5 +1,5 @@
 // When the status page reads the sources sooner than every 15 s: while the library summary lags the
-// playlists (issue 26's container walk saw "no songs found yet" beside filled playlists).
+// playlists (the page said "no songs found yet" beside filled playlists).
 import { describe, expect, it } from 'vitest';
 import type { SourcesReply, Target, TargetsReply } from '@pacebeat/contract';
 import { libraryBehind } from './status-queries.ts';

@@ -1,4 +1,4 @@
-// Many tempo lookups waiting for one outside service, on the real test PostgreSQL (issue 27): each call
+// Many tempo lookups waiting for one outside service, on the real test PostgreSQL: each call
 // takes one pacing statement. Before, every waiter slept until the next free slot, all woke together and
 // asked again, one won: a statement per waiter per slot on the one row every process shares (the crowd
 // benchmark: 26,041 such statements in 5 minutes for 10 runners, 15 ms each, the top of pg_stat_statements).
