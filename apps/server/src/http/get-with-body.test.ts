@@ -1,6 +1,6 @@
 // No error-log spam: a GET (or HEAD) with a body, to a page, a static file or the API, without
 // signing in, answers as a client mistake (below 500) and writes no error-level line, over a real socket as
-// well as through inject. How it happened: the client resets the connection right after the
+// well as through inject. How the spam came about: the client resets the connection right after the
 // body, so the hooks that run after the body (the per-address limits) found no client address (app.ts now
 // reads it on arrival). And a malformed percent escape in a path answers 400 in the app's envelope.
 import fs from 'node:fs/promises';
