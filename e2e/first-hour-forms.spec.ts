@@ -8,7 +8,7 @@ import {
   WIDTHS,
 } from './support.ts';
 
-// Issue 23, "Messages and forms", in the browser: the pace dialog's refusal is a sentence under the field
+// Messages and forms, in the browser: the pace dialog's refusal is a sentence under the field
 // it concerns and in view (at a desktop's and a phone's width), a joined emoji is a name, a double click
 // on "Add" adds one pace, and the sign-in page links the terms and the privacy policy.
 

@@ -10,7 +10,7 @@ import {
   WIDTHS,
 } from './support.ts';
 
-// Issue 23, "Pages and states": what a visitor, an admin in sudo mode and a first load of a lazy page
+// Pages and states: what a visitor, an admin in sudo mode and a first load of a lazy page
 // see, at a desktop's and a phone's width.
 
 for (const { name, viewport } of WIDTHS) {

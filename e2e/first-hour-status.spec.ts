@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { connectThroughConsent, newSpotifyUser, scrollsSideways, signUpByApi } from './support.ts';
 
-// A runner's first hour on the status page (issue 23): the waits say what happens (the first fill, Spotify's
+// A runner's first hour on the status page: the waits say what happens (the first fill, Spotify's
 // daily limit), every count says what it counts and agrees with the others, and nothing scrolls sideways.
 // SHOTS_DIR=… keeps the screenshots of each state at 1280 and 360 px (else the test's output folder).
 

@@ -9,7 +9,7 @@ import {
   WIDTHS,
 } from './support.ts';
 
-// Issue 22, "Done when": two runners on one installation, one of them disconnecting and connecting
+// No song twice: two runners on one installation, one of them disconnecting and connecting
 // again, walked in a real browser, find no duplicate in any playlist. Demo mode: the simulated Spotify
 // runs in the server's process, and its admin API tells the truth about every track (its recording's
 // ISRC and the song it is, as a runner hears it), so the playlists are checked from outside.

@@ -9,7 +9,7 @@ import {
   WIDTHS,
 } from './support.ts';
 
-// The paces page (issue 15) on the demo world: a runner edits a target's range and watches its Spotify
+// The paces page on the demo world: a runner edits a target's range and watches its Spotify
 // playlist change (renamed, and the songs of the wider range arrive), adds a pace without explicit tracks,
 // and the page works at a phone's width.
 
@@ -46,7 +46,7 @@ test('edit a target’s range and watch its playlist change; a pace without expl
   test.setTimeout(720_000);
   const { user, admin } = await connectedRunner(page, 300);
   // The product fills the default playlists on its own (checked tempos). About 30 s on quiet cores; beside
-  // Vitest and two busy loops it took over 200 s once (issue 25), so the wait allows 320 s.
+  // Vitest and two busy loops it took over 200 s once, so the wait allows 320 s.
   await expect
     .poll(async () => (await byName(page, admin, user, 'Pacebeat 170–180 BPM')) !== undefined, {
       timeout: 320_000,

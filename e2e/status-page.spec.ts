@@ -9,7 +9,7 @@ import {
   WIDTHS,
 } from './support.ts';
 
-// The status page a runner opens every day (issue 12), at a desktop's and a phone's width.
+// The status page a runner opens every day, at a desktop's and a phone's width.
 
 for (const { name, viewport } of WIDTHS) {
   test.describe(name, () => {

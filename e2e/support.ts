@@ -26,7 +26,7 @@ export async function signUpByApi(page: Page, email = uniqueEmail('runner'), nam
 }
 
 /**
- * `npm run admin -- grant EMAIL` on the server under test (issue 33), as an operator runs it: it finds the
+ * `npm run admin -- grant EMAIL` on the server under test, as an operator runs it: it finds the
  * running embedded PostgreSQL of the server's data folder (E2E_DATA_DIR, set by playwright.config.ts).
  */
 export function grantAdmin(email: string) {

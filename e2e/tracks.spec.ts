@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { connectThroughConsent, newSpotifyUser, scrollsSideways, signUpByApi } from './support.ts';
 
-// A runner's tracks (issue 15, items 2–4) on the demo world, at a phone's width (360 px): a target's page
+// A runner's tracks on the demo world, at a phone's width (360 px): a target's page
 // from the status page, a tempo fixed by tapping (at a steady beat on the page's clock) that moves the track
 // to another target, an artist excluded and restored.
 
@@ -82,7 +82,7 @@ test('fix a tempo by tapping and watch the track move; exclude an artist and res
     await page.reload();
     await expect(moved).toBeVisible({ timeout: 2_000 });
   }).toPass({ timeout: 60_000 });
-  // The runner's own tempo leads the row (issue 23).
+  // The runner's own tempo leads the row.
   await expect(moved.getByTestId('track-tempo')).toContainText('Your tempo: 155 BPM');
   expect(await scrollsSideways(page)).toBe(false);
   // The same page on a desktop, for a look.

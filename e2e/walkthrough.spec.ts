@@ -9,7 +9,7 @@ import {
   WIDTHS,
 } from './support.ts';
 
-// What the walk-through of issue 12 found, fixed, at a desktop's and a phone's width.
+// What a walk-through of the app found, fixed, at a desktop's and a phone's width.
 
 for (const { name, viewport } of WIDTHS) {
   test.describe(name, () => {

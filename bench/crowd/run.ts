@@ -1,4 +1,4 @@
-// A thousand runners (issue 27): how Pacebeat's cost grows with the crowd, on an extended-quota
+// A thousand runners: how Pacebeat's cost grows with the crowd, on an extended-quota
 // installation. The scale-out shape (1 `serve` + 3 `work` processes on one PostgreSQL, the cluster of
 // apps/server/test/scaleout), one simulated world in extended-quota semantics shared by all (no daily
 // quota, its rolling rate limit), a crowd whose libraries share artists by Zipf's law, arriving as a storm,

@@ -1,4 +1,4 @@
-// bench/first-link: a new runner's wait for their first playlist (issue 23). The built web app served by
+// bench/first-link: a new runner's wait for their first playlist. The built web app served by
 // the real server (demo mode: the simulated Spotify and tempo sources), a fresh account in Chromium,
 // Spotify connected through the consent page, then Proceed: the time from Proceed until the status page
 // shows the first-fill line ("Finding songs at your paces: …") and until it shows the first playlist link.

@@ -1,4 +1,4 @@
-// Issue 24's figures of a run (kept in its `--json` as `fair`): each runner's time from their first connect
+// Fair-share figures of a run (kept in its `--json` as `fair`): each runner's time from their first connect
 // to their first playlist link, Pacebeat entries placed per day, the Spotify calls of the installation and
 // of each runner (the simulated Spotify's request log and the product's own ledger), and the looper's
 // requests by status. `fairCompare` prints a run without the looper beside one with it.

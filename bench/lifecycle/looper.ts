@@ -1,4 +1,4 @@
-// The looper (issue 24, `--looper NAME`): one connected runner whose client loops, for the whole of each
+// The looper (`--looper NAME`): one connected runner whose client loops, for the whole of each
 // simulated day, over every runner route that costs Spotify calls, as fast as the server answers, as a
 // hostile or buggy client would: add a target, rename it, change its range, delete it; refresh everything
 // and one source; switch a source off and on; correct a tempo and undo it; exclude a track and an artist

@@ -1,4 +1,4 @@
-// Lifecycle: an installation's first weeks (issue 22). The real server process as production runs it
+// Lifecycle: an installation's first weeks. The real server process as production runs it
 // (`scripts/server.ts all`), on a PostgreSQL of its own and the simulated world (development mode: one
 // shared 1,000-call daily quota, five runners), simulated days passing fast, the runners' lives scripted,
 // and everything scored from outside at the end of each day. Not a test. See README.md beside this file.
@@ -42,7 +42,7 @@ const { values: opt } = parseArgs({
     json: { type: 'string' },
     /** Print the tables of an earlier run's `--json` file and exit. */
     reprint: { type: 'string' },
-    /** Issue 24: this runner's client loops over every route that costs Spotify calls (looper.ts). */
+    /** This runner's client loops over every route that costs Spotify calls (looper.ts). */
     looper: { type: 'string' },
     /** The looper disconnects and connects again every so many real seconds. */
     'looper-reconnect-s': { type: 'string', default: '60' },
@@ -245,7 +245,7 @@ async function connect(day: number, id: RunnerId, why: string) {
   if (!firstLink.has(id)) watchFirstLink(id, day);
 }
 
-// ---- issue 24: the first playlist link of each runner, and the looper ------------------------------
+// ---- fairness: the first playlist link of each runner, and the looper ------------------------------
 
 /** Real-time intervals the server was down for the night (left out of the time to a first playlist). */
 const nights: Array<[number, number]> = [];

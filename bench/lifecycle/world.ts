@@ -52,7 +52,7 @@ export class Truth {
   /**
    * The song as a runner hears it (the world's `songId` truth, `heardSongOf`): a remaster, a single's
    * version, a compilation copy are their original's song; a live take is a song of its own (another tempo
-   * and feel). A world without `heardSongOf` (before issue 22): `songOf`, live takes kept apart.
+   * and feel). A world without `heardSongOf` (an older world): `songOf`, live takes kept apart.
    */
   song(trackId: string): number {
     const g = this.g(trackId);

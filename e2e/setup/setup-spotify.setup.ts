@@ -11,7 +11,7 @@ import {
 } from '../../playwright.setup.config.ts';
 import { PASSWORD, scrollsSideways } from '../support.ts';
 
-// Issue 26, "done when": a new admin in demo mode finds the setup page from the status page, follows it,
+// Setup in the browser: a new admin in demo mode finds the setup page from the status page, follows it,
 // and Pacebeat is on a (simulated) real Spotify without a restart: the checks report what Spotify says
 // (a refused redirect URI, an unlisted account, then all well), and the admin connects their real account.
 

@@ -7,7 +7,7 @@ import { SIGNUP_TEXTS } from '@pacebeat/contract/rules';
 import { SETUP_ADMIN_EMAIL } from '../../playwright.setup.config.ts';
 import { PASSWORD, scrollsSideways } from '../support.ts';
 
-// Issue 33, "done when": who may sign up, through the pages. The admin sets sign-up to "by invitation" on
+// Who may sign up, through the pages. The admin sets sign-up to "by invitation" on
 // /admin and makes a link; a runner in another browser is refused without it and signs up with it; the
 // link does not work twice; with sign-up closed the sign-in page says so. Here, not in the main browser
 // run: the sign-up mode is the whole installation's, and the main run's tests sign up all the time.

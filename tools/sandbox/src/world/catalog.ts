@@ -101,7 +101,7 @@ export class Catalog extends CatalogSkeleton {
   }
 
   /**
-   * The song as a runner hears it (issue 22: no song twice), from the skeleton alone: the reference
+   * The song as a runner hears it (so no song comes twice), from the skeleton alone: the reference
    * recording (a track number) shared by every version and copy of one song. A single's version, a
    * remaster, a compilation or box-set copy are their original's song; a live take is its own song
    * (another tempo and feel).

@@ -1,4 +1,4 @@
-// A crowd's libraries (issue 27): the same from the same seed, and sharing artists the way listeners do:
+// A crowd's libraries: the same from the same seed, and sharing artists the way listeners do:
 // the most popular artists in many libraries, most artists in few.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../index.ts';

@@ -1,4 +1,4 @@
-// A crowd of listeners (issue 27): N users whose libraries lean on artists the way real listeners' do, a
+// A crowd of listeners: N users whose libraries lean on artists the way real listeners' do, a
 // few very popular artists in almost everyone's library and a long tail that few share. Each user's
 // favourite artists are drawn by Zipf's law over the artists ranked by popularity, deterministic from the
 // world's seed and the crowd's prefix, so the crowd benchmark can measure how shared catalogs make the

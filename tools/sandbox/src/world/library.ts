@@ -201,7 +201,7 @@ export class LibraryFactory {
   }
 
   /**
-   * One song twice in the user's own library, under two recordings (issue 22): a liked single's (or
+   * One song twice in the user's own library, under two recordings: a liked single's (or
    * EP's) version of an album song, and the album's track in the user's first playlist (or the other
    * way round). Its own generator: the rest of the library is as before.
    */

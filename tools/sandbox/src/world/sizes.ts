@@ -29,7 +29,7 @@ export interface UserSpec {
   podcastEpisodes?: number;
   /**
    * One song twice in their library under two recordings: a liked single's version of an album song,
-   * and the album's track in their first playlist (issue 22).
+   * and the album's track in their first playlist.
    */
   sameSongTwice?: boolean;
 }

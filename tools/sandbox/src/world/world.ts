@@ -212,7 +212,7 @@ export class World {
   }
 
   /**
-   * The song a track is as a runner hears it (issue 22: no song twice in a playlist): a stable id
+   * The song a track is as a runner hears it (so no song comes twice in a playlist): a stable id
    * shared by every version and copy of one song (the single and the album version, a radio edit, a
    * remaster, a mono version, compilation and box-set copies), and by no other track. It is the track
    * id of the song's reference recording (the album's track; a remaster's original). A live take is its
