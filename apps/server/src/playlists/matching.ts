@@ -20,7 +20,7 @@ export const DEFAULT_TARGETS: ReadonlyArray<{ minBpm: number; maxBpm: number }> 
  * 3:2 dispute the audio's clear answer settled) 0.8–0.99 (0.75 for a GetSongBPM value that only won a
  * dispute), an unchecked one less: a lone source 0.6–0.75 (its confidence − 0.15), the audio alone
  * ≤ 0.7, anything at 3:2 or against the audio ≤ 0.6. 0.76 places checked tempos only.
- * docs/how-it-works.md "Target playlists" has the benchmark's figures behind it.
+ * bench/RESULTS.md "From docs/how-it-works.md: the target playlists, measured" has the figures behind it.
  */
 export const MIN_CONFIDENCE = 0.76;
 
@@ -34,7 +34,7 @@ export function fitsRange(bpm: number, minBpm: number, maxBpm: number): boolean 
  * a per cent off (the audio too), and songs are often at a round tempo: a song at exactly 160 BPM,
  * reported as 159.5, belongs to 160–170, not 150–160. Just above a min there is no such mass, so the
  * margin is on one side. 0.4 %: a source's noise (the simulated ones ±0.4 %; the audio 0.16 % median,
- * 0.37 % at the 95th percentile). docs/how-it-works.md "Target playlists" has the benchmark's figures behind the value.
+ * 0.37 % at the 95th percentile). bench/RESULTS.md "From docs/how-it-works.md: the target playlists, measured" has the figures.
  */
 export const EDGE_MARGIN = 0.004;
 
