@@ -34,7 +34,7 @@ export function fitsRange(bpm: number, minBpm: number, maxBpm: number): boolean 
  * a per cent off (the audio too), and songs are often at a round tempo: a song at exactly 160 BPM,
  * reported as 159.5, belongs to 160–170, not 150–160. Just above a min there is no such mass, so the
  * margin is on one side. 0.4 %: a source's noise (the simulated ones ±0.4 %; the audio 0.16 % median,
- * 0.37 % at the 95th percentile). bench/RESULTS.md "From docs/how-it-works.md: the target playlists, measured" has the figures.
+ * 0.37 % at the 95th percentile). The figures: bench/RESULTS.md, "the target playlists, measured".
  */
 export const EDGE_MARGIN = 0.004;
 
