@@ -209,6 +209,37 @@ export async function playlistsInSpotify(c: Reachable, r: Runner) {
   return out;
 }
 
+/**
+ * The songs of each target that are ready but not placed (the target page's Waiting tab, as the runner sees
+ * it), by range: which of a runner's songs wait for other artists' company depends on the order their
+ * tempos came in, so two runs compare what is placed and waiting together.
+ */
+export async function waitingInPacebeat(c: Reachable, r: Runner) {
+  const targets = await withDb(c, async (db) => {
+    const rows = await db.query('select id, min_bpm, max_bpm from playlist_targets where user_id = $1', [
+      r.userId,
+    ]);
+    return rows.rows as Array<{ id: string; min_bpm: number; max_bpm: number }>;
+  });
+  const out = new Map<string, string[]>();
+  for (const t of targets) {
+    const ids: string[] = [];
+    for (let offset: number | null = 0; offset !== null;) {
+      const page = await api(
+        c,
+        r.cookie,
+        'GET',
+        `/api/spotify/targets/${t.id}/tracks?list=waiting&limit=100&offset=${offset}`,
+      );
+      if (page.status !== 200) throw new Error(`waiting list: ${page.status} ${JSON.stringify(page.body)}`);
+      ids.push(...page.body.data.tracks.map((x: { track_id: string }) => x.track_id));
+      offset = page.body.data.next_offset;
+    }
+    out.set(`${t.min_bpm}-${t.max_bpm}`, ids);
+  }
+  return out;
+}
+
 /** The runner's Spotify calls since they connected, from the sandbox's request log. */
 export async function spotifyCalls(c: Reachable, r: Runner): Promise<LoggedRequest[]> {
   const log = await c.admin<LoggedRequest[] | { requests: LoggedRequest[] }>(
