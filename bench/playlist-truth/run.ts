@@ -14,8 +14,8 @@ import path from 'node:path';
 import { PgBoss } from 'pg-boss';
 import pino from 'pino';
 import { startSandbox, type FaultRule } from '@pacebeat/sandbox';
-import { composePacebeat, type Pacebeat } from '@pacebeat/server/src/compose.ts';
-import { loadConfig } from '@pacebeat/server/src/config.ts';
+import { composePacebeat, type Pacebeat } from '@pacebeat/server/src/app/compose.ts';
+import { loadConfig } from '@pacebeat/server/src/app/config.ts';
 import { createDb } from '@pacebeat/server/src/db/client.ts';
 import { startEmbeddedPostgres } from '@pacebeat/server/src/db/embedded.ts';
 import { runMigrations } from '@pacebeat/server/src/db/migrate.ts';
@@ -24,7 +24,7 @@ import {
   jobRegistry,
   setupQueues,
   startWorkers,
-} from '@pacebeat/server/src/jobs/registry.ts';
+} from '@pacebeat/server/src/app/job-registry.ts';
 import type { MatchCandidate } from '@pacebeat/server/src/library/library.repository.ts';
 import { MIN_CONFIDENCE } from '@pacebeat/server/src/playlists/matching.ts';
 import { sandboxSpotifyEndpoints } from '@pacebeat/server/src/spotify/demo.ts';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
+import type { Config } from '../app/config.ts';
 import type { ChangeFeed } from '../cache/change-feed.ts';
 import { createLiveCache } from '../cache/live-cache.ts';
 import { createAccountsService } from './accounts.service.ts';

@@ -2,7 +2,7 @@
 // issue 33): found as `npm run backup` finds it (DATABASE_URL, or the embedded server of DATA_DIR, running
 // or started for the command and stopped after).
 import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
+import type { Config } from '../app/config.ts';
 import { backupSource } from './backup/target.ts';
 import { createDb } from './client.ts';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
+import type { Config } from '../app/config.ts';
 import { createDb, type DbHandle } from './client.ts';
 import { startEmbeddedPostgres, type EmbeddedHooks } from './embedded.ts';
 

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import type { SandboxOptions } from '@pacebeat/sandbox';
 import { composeOnHarness } from '../../test/composed-app.ts';
-import type { ComposeOptions, Pacebeat } from '../compose.ts';
+import type { ComposeOptions, Pacebeat } from '../app/compose.ts';
 import { startHarness, type Harness } from '../spotify/sandbox-harness.test-helper.ts';
 import { TempoConfigSchema } from '../tempo/tempo.config.ts';
 import { createTempoModule } from '../tempo/tempo.module.ts';

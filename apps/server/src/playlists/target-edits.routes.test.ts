@@ -18,8 +18,8 @@ import {
   TempoHistogramReply,
 } from '@pacebeat/contract';
 import { createAccountsModule } from '../accounts/accounts.module.ts';
-import { loadConfig } from '../config.ts';
-import { buildApp } from '../http/app.ts';
+import { loadConfig } from '../app/config.ts';
+import { buildApp } from '../app/http-app.ts';
 import { createRefreshService } from '../library/refresh.service.ts';
 import {
   startLibraryHarness,

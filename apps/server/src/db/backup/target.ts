@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../app/config.ts';
 import { AlreadyRunningError, DB_APP_USER, DB_NAME, startEmbeddedPostgres } from '../embedded.ts';
 import { RestoreRefusedError } from './restore.ts';
 

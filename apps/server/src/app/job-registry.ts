@@ -6,7 +6,7 @@ import type { ScanService } from '../library/scan.service.ts';
 import { PlaylistSyncPayload, type PlaylistSyncJobs } from '../playlists/playlists.jobs.ts';
 import { SpotifyDeferredError } from '../spotify/errors.ts';
 import { TempoLookupPayload, type TempoLookups } from '../tempo/tempo.jobs.ts';
-import type { HousekeepingService } from './housekeeping.service.ts';
+import type { HousekeepingService } from '../jobs/housekeeping.service.ts';
 
 /** What a handler reports; a thrown error means "failed" and pg-boss retries per the queue's policy. */
 export type JobOutcome = { status: 'success' | 'skipped'; detail?: Record<string, unknown> };

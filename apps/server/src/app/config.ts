@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { commaList, optionalString } from './config.fields.ts';
-import { appOrigins, OriginSettingsError } from './http/origins.ts';
-import { MetricsSettings, metricsSettingsProblem } from './metrics/metrics.config.ts';
-import { LibrarySettingsSchema } from './library/library.config.ts';
-import { SpotifySettings } from './spotify/spotify.config.ts';
-import { TempoSettings } from './tempo/tempo.config.ts';
+import { commaList, optionalString } from '../config.fields.ts';
+import { appOrigins, OriginSettingsError } from '../http/origins.ts';
+import { MetricsSettings, metricsSettingsProblem } from '../metrics/metrics.config.ts';
+import { LibrarySettingsSchema } from '../library/library.config.ts';
+import { SpotifySettings } from '../spotify/spotify.config.ts';
+import { TempoSettings } from '../tempo/tempo.config.ts';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 const port = z.coerce.number().int().min(0).max(65535);
 
