@@ -7,9 +7,7 @@ import { PlaylistSyncPayload, type PlaylistSyncJobs } from '../playlists/playlis
 import { SpotifyDeferredError } from '../spotify/errors.ts';
 import { TempoLookupPayload, type TempoLookups } from '../tempo/tempo.jobs.ts';
 import type { HousekeepingService } from '../jobs/housekeeping.service.ts';
-
-/** What a handler reports; a thrown error means "failed" and pg-boss retries per the queue's policy. */
-export type JobOutcome = { status: 'success' | 'skipped'; detail?: Record<string, unknown> };
+import type { JobOutcome } from '../jobs/job-outcome.ts';
 
 /** The services job handlers may call. */
 export interface JobServices {

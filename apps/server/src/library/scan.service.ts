@@ -4,7 +4,7 @@
 // remains. Spotify's "wait" (rate limit, daily quota) is not a failure: the source shows it and the
 // job is queued again for when Spotify work resumes (app/job-registry.ts runJob).
 import type { Logger } from 'pino';
-import type { JobOutcome } from '../app/job-registry.ts';
+import type { JobOutcome } from '../jobs/job-outcome.ts';
 import type { SpotifyAccountRepository } from '../spotify/account.repository.ts';
 import {
   SpotifyAccountDisabledError,
