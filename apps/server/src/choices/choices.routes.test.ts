@@ -10,7 +10,8 @@ import { playlistTargets } from '../db/playlists.schema.ts';
 import type { buildApp } from '../app/http-app.ts';
 import { testDb } from '../../test/db.ts';
 import type { MatchCandidate } from '../playlists/candidates.ts';
-import { candidatesOf, choicesApp, choicesFixtures, type SeededTrack } from './choices.test-helper.ts';
+import { choicesApp } from '../../test/choices-app.ts';
+import { candidatesOf, choicesFixtures, type SeededTrack } from './choices.test-helper.ts';
 import type { AddedPair } from './track-lists.repository.ts';
 
 const handle = testDb();

@@ -7,7 +7,7 @@ import { signUpThroughApi } from '../../test/accounts-app.ts';
 import { ErrorReply, SourceChangeReply, SourcesReply } from '@pacebeat/contract';
 import type { buildApp } from '../app/http-app.ts';
 import { composedHttpApp } from '../../test/composed-app.ts';
-import { startLibraryHarness, type LibraryHarness, type LibraryProcess } from './library.test-helper.ts';
+import { startLibraryHarness, type LibraryHarness, type LibraryProcess } from '../../test/library-harness.ts';
 
 let h: LibraryHarness;
 let p: LibraryProcess;

@@ -8,7 +8,7 @@ import { createJobQueue, jobRegistry, setupQueues, startWorkers } from '../app/j
 import { cancelUserJobs } from '../spotify/user-jobs.ts';
 import type { TempoLookups } from '../tempo/tempo.jobs.ts';
 import { createPlaylistSyncJobs } from './playlists.jobs.ts';
-import { startPlaylistHarness, type PlaylistHarness } from './playlists.test-helper.ts';
+import { startPlaylistHarness, type PlaylistHarness } from '../../test/playlists-harness.ts';
 
 let ph: PlaylistHarness;
 const boss = new PgBoss({

@@ -12,7 +12,7 @@ import {
   startPlaylistHarness,
   type PlaylistHarness,
   type Runner,
-} from './playlists.test-helper.ts';
+} from '../../test/playlists-harness.ts';
 import { losingAnswers, lateAnswers } from './network.test-helper.ts';
 
 let ph: PlaylistHarness;
