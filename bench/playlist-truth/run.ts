@@ -11,7 +11,6 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PgBoss } from 'pg-boss';
 import pino from 'pino';
 import { startSandbox, type FaultRule } from '@pacebeat/sandbox';
 import { composePacebeat, type Pacebeat } from '@pacebeat/server/src/app/compose.ts';
@@ -20,6 +19,7 @@ import { createDb } from '@pacebeat/server/src/db/client.ts';
 import { startEmbeddedPostgres } from '@pacebeat/server/src/db/embedded.ts';
 import { runMigrations } from '@pacebeat/server/src/db/migrate.ts';
 import {
+  createBoss,
   createJobQueue,
   jobRegistry,
   setupQueues,
@@ -59,7 +59,8 @@ async function runFor(user: string): Promise<string> {
   await runMigrations(handle);
   const sandbox = await startSandbox({ size: user === 'max.miles' ? 'large' : 'default', faults: FAULTS });
   const pool = createEstimatorPool();
-  const boss = new PgBoss({ connectionString: pg.url, schema: 'pgboss' });
+  // pg-boss as the product's `work` process builds it (its 15 s supervision, not pg-boss's 60 s defaults).
+  const boss = createBoss(pg.url, { runsJobs: true });
   boss.on('error', () => undefined);
   try {
     await boss.start();

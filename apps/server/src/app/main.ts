@@ -6,7 +6,7 @@
 //   migrate        apply database migrations and exit
 import closeWithGrace from 'close-with-grace';
 import dotenv from 'dotenv';
-import { PgBoss } from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 import type { AccountsModule } from '../accounts/accounts.module.ts';
 import { startChangeFeed, type ChangeFeed } from '../cache/change-feed.ts';
 import { composePacebeat } from './compose.ts';
@@ -20,7 +20,7 @@ import { NotReadyError } from '../http/health.routes.ts';
 import { startMetricsServer, type MetricsServer } from '../http/metrics-server.ts';
 import { appOrigins } from '../http/origins.ts';
 import { createLogger } from '../log.ts';
-import { createJobQueue, jobRegistry, setupQueues, startWorkers, SUPERVISE_SECONDS } from './job-registry.ts';
+import { createBoss, createJobQueue, jobRegistry, setupQueues, startWorkers } from './job-registry.ts';
 import { registerCoreGauges } from '../metrics/core-gauges.ts';
 import { createMetrics } from '../metrics/metrics.ts';
 import { createMetricsRepository } from '../metrics/metrics.repository.ts';
@@ -129,20 +129,7 @@ async function main(): Promise<void> {
   const runsJobs = command === 'all' || command === 'work';
   const servesHttp = command === 'all' || command === 'serve';
 
-  // Producers (serve) and consumers (work) share one queue in PostgreSQL; only consumers supervise and schedule.
-  const boss = new PgBoss({
-    connectionString: db.url,
-    schema: 'pgboss',
-    max: 4,
-    application_name: 'pacebeat-jobs',
-    supervise: runsJobs,
-    superviseIntervalSeconds: SUPERVISE_SECONDS,
-    monitorIntervalSeconds: SUPERVISE_SECONDS, // the pass that fails expired and heartbeat-less jobs
-    // Workers skip a user's scan or writer job while the cached queue stats list that user's job as active;
-    // after a restart those stats are from before the stop, so this bounds how long the work waits.
-    queueCacheIntervalSeconds: SUPERVISE_SECONDS,
-    schedule: runsJobs,
-  });
+  const boss = createBoss(db.url, { runsJobs });
   boss.on('error', (err) => {
     // The embedded PostgreSQL's own shutdown may end a connection pg-boss is still closing: not an error.
     if (stopping && (err as { code?: unknown }).code === '57P01') return;
