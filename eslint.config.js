@@ -4,6 +4,28 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+// Who may issue SQL: repositories, db/ itself, and tests (STYLE.md §1), and what the rest is told.
+const mayUseDbClient = [
+  'apps/server/src/**/*.repository.ts',
+  'apps/server/src/db/**',
+  'apps/server/src/**/*.test.ts',
+  'apps/server/src/jobs/**',
+  'apps/server/src/http/health.routes.ts',
+];
+const onlyRepositoriesUseDb = {
+  group: ['**/db/client', '**/db/client.ts'],
+  message: 'Only *.repository.ts files (and db/) may use the database client.',
+};
+// app/ is the top floor, knowing every feature (STYLE.md §24): nothing below it imports it, so a feature
+// never depends on the whole. Tests are exempt: nothing imports them, and route tests need the whole app.
+const nothingBelowImportsApp = {
+  regex: '^(\\.\\.?/)+app/',
+  message:
+    'app/ (the composition, settings, HTTP app, job registry) is the top floor: import down, never up. ' +
+    'Define what you need in your module (or below it) and let app/ compose it.',
+};
+const serverImports = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+
 export default tseslint.config(
   {
     ignores: [
@@ -79,29 +101,21 @@ export default tseslint.config(
       ],
     },
   },
+  // Two import rules on the server's files, written as one `no-restricted-imports` per file set: a later
+  // config's options for a rule replace an earlier one's, they do not add up.
   {
-    // Only repositories, db/ itself, and tests may issue SQL (STYLE.md §1).
     files: ['apps/server/src/**/*.ts'],
-    ignores: [
-      'apps/server/src/**/*.repository.ts',
-      'apps/server/src/db/**',
-      'apps/server/src/**/*.test.ts',
-      'apps/server/src/main.ts',
-      'apps/server/src/jobs/**',
-      'apps/server/src/http/health.routes.ts',
-    ],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/db/client', '**/db/client.ts'],
-              message: 'Only *.repository.ts files (and db/) may use the database client.',
-            },
-          ],
-        },
-      ],
-    },
+    ignores: ['apps/server/src/app/**', 'apps/server/src/**/*.test.ts'],
+    rules: serverImports(nothingBelowImportsApp),
+  },
+  {
+    files: ['apps/server/src/**/*.ts'],
+    ignores: [...mayUseDbClient, 'apps/server/src/app/**'],
+    rules: serverImports(onlyRepositoriesUseDb, nothingBelowImportsApp),
+  },
+  {
+    files: ['apps/server/src/app/**/*.ts'],
+    ignores: mayUseDbClient,
+    rules: serverImports(onlyRepositoriesUseDb),
   },
 );

@@ -39,10 +39,10 @@ export const SANDBOX_ADMIN_TOKEN = (process.env['E2E_SANDBOX_ADMIN_TOKEN'] ??=
 /** The headers of every call to that admin API. */
 export const sandboxAdminHeaders = { authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}` };
 
-/** Playwright's `webServer` entry for `node apps/server/src/main.ts all` on `port`. */
+/** Playwright's `webServer` entry for `node apps/server/src/app/main.ts all` on `port`. */
 export function pacebeatServer(port: number, dataDir: string, env: Record<string, string>) {
   return {
-    command: 'node apps/server/src/main.ts all',
+    command: 'node apps/server/src/app/main.ts all',
     url: `http://127.0.0.1:${port}/readyz`,
     reuseExistingServer: false,
     timeout: 60_000,

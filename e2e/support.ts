@@ -32,7 +32,7 @@ export async function signUpByApi(page: Page, email = uniqueEmail('runner'), nam
 export function grantAdmin(email: string) {
   const dataDir = process.env.E2E_DATA_DIR;
   if (!dataDir) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it)');
-  execFileSync(process.execPath, ['apps/server/src/accounts/admin-cli.ts', 'grant', email], {
+  execFileSync(process.execPath, ['apps/server/src/app/admin-cli.ts', 'grant', email], {
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: 'pipe',
   });

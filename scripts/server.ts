@@ -7,4 +7,4 @@ import { enableCompileCache } from 'node:module';
 enableCompileCache();
 
 // Same process: signals reach the server directly, so it shuts down gracefully.
-await import('../apps/server/src/main.ts');
+await import('../apps/server/src/app/main.ts');

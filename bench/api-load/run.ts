@@ -88,7 +88,7 @@ const serve = spawn(
   [
     ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values.profile)}`] : []),
     '--max-semi-space-size=16', // as `npm run serve` runs it
-    path.join(repoRoot, 'apps/server/src/main.ts'),
+    path.join(repoRoot, 'apps/server/src/app/main.ts'),
     'serve',
   ],
   {

@@ -11,20 +11,20 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PgBoss } from 'pg-boss';
 import pino from 'pino';
 import { startSandbox, type FaultRule } from '@pacebeat/sandbox';
-import { composePacebeat, type Pacebeat } from '@pacebeat/server/src/compose.ts';
-import { loadConfig } from '@pacebeat/server/src/config.ts';
+import { composePacebeat, type Pacebeat } from '@pacebeat/server/src/app/compose.ts';
+import { loadConfig } from '@pacebeat/server/src/app/config.ts';
 import { createDb } from '@pacebeat/server/src/db/client.ts';
 import { startEmbeddedPostgres } from '@pacebeat/server/src/db/embedded.ts';
 import { runMigrations } from '@pacebeat/server/src/db/migrate.ts';
 import {
+  createBoss,
   createJobQueue,
   jobRegistry,
   setupQueues,
   startWorkers,
-} from '@pacebeat/server/src/jobs/registry.ts';
+} from '@pacebeat/server/src/app/job-registry.ts';
 import type { MatchCandidate } from '@pacebeat/server/src/library/library.repository.ts';
 import { MIN_CONFIDENCE } from '@pacebeat/server/src/playlists/matching.ts';
 import { sandboxSpotifyEndpoints } from '@pacebeat/server/src/spotify/demo.ts';
@@ -59,7 +59,8 @@ async function runFor(user: string): Promise<string> {
   await runMigrations(handle);
   const sandbox = await startSandbox({ size: user === 'max.miles' ? 'large' : 'default', faults: FAULTS });
   const pool = createEstimatorPool();
-  const boss = new PgBoss({ connectionString: pg.url, schema: 'pgboss' });
+  // pg-boss as the product's `work` process builds it (its 15 s supervision, not pg-boss's 60 s defaults).
+  const boss = createBoss(pg.url, { runsJobs: true });
   boss.on('error', () => undefined);
   try {
     await boss.start();

@@ -21,7 +21,7 @@ export const sandboxAdminHeaders = { authorization: `Bearer ${SANDBOX_ADMIN_TOKE
 export async function startServer(o: { port: number; webDist: string; tag: string }): Promise<ChildProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `pacebeat-bench-${o.tag}-`));
   fs.chmodSync(dataDir, 0o755); // the postgres OS user (when run as root) must reach it
-  const child = spawn(process.execPath, [path.join(root, 'apps/server/src/main.ts'), 'all'], {
+  const child = spawn(process.execPath, [path.join(root, 'apps/server/src/app/main.ts'), 'all'], {
     env: {
       ...process.env,
       DATA_DIR: dataDir,

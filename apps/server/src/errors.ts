@@ -18,3 +18,13 @@ export const notFound = (message = 'Not found.', code = 'NotFound') => new AppEr
 export const conflict = (message: string, code = 'Conflict') => new AppError(code, 409, message);
 export const tooManyRequests = (message: string, code = 'TooManyRequests') =>
   new AppError(code, 429, message);
+
+/** Settings that are wrong, every one listed (thrown by loadConfig, and by parts that find one wrong only in use). */
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid environment variables:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}

@@ -12,9 +12,9 @@ import {
 } from '../src/accounts/accounts.module.ts';
 import type { FirebaseVerifier } from '../src/accounts/firebase.ts';
 import type { ChangeFeed } from '../src/cache/change-feed.ts';
-import { loadConfig, type Config } from '../src/config.ts';
+import { loadConfig, type Config } from '../src/app/config.ts';
 import { appOrigins, type AppOrigins } from '../src/http/origins.ts';
-import { buildApp, type AppDeps } from '../src/http/app.ts';
+import { buildApp, type AppDeps } from '../src/app/http-app.ts';
 import type { UserServicesStatus } from '../src/accounts/accounts.routes.ts';
 import type { SpotifyModule } from '../src/spotify/spotify.module.ts';
 import { createAdminService } from '../src/accounts/admin.service.ts';

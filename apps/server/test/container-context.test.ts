@@ -60,7 +60,7 @@ function shLines(doc: string, heading: string): string[] {
 /**
  * The files a documented command line writes on the host, relative to the clone: `docker compose cp
  * service:FROM TO`, a `> FILE` redirection, and `npm run backup` run on the host (its default folder is
- * `backups/`, apps/server/src/db/backup/cli.ts). Placeholders (`$(date …)`, `…`, `<…>`) become a time.
+ * `backups/`, apps/server/src/app/backup-cli.ts). Placeholders (`$(date …)`, `…`, `<…>`) become a time.
  */
 function hostFilesWritten(line: string): string[] {
   const command = line.replace(/#.*$/, '').replace(/\$\([^)]*\)|…|<[^>]*>/g, '20261128-031500');
@@ -139,7 +139,7 @@ describe('nothing secret in the build context or in git, after the documented ba
         'package.json',
         'package-lock.json',
         'bench/package.json',
-        'apps/server/src/main.ts',
+        'apps/server/src/app/main.ts',
         'apps/web/index.html',
         'scripts/server.ts',
       ]),

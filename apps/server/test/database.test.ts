@@ -6,7 +6,7 @@ import path from 'node:path';
 import { PgBoss } from 'pg-boss';
 import pino from 'pino';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig } from '../src/app/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { runMigrations } from '../src/db/migrate.ts';
 

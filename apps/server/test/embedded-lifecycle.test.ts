@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/app/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import pg from 'pg';
 import { createDb } from '../src/db/client.ts';
@@ -16,7 +16,7 @@ import { lockDataFolder, AlreadyRunningError, startEmbeddedPostgres } from '../s
 import { runMigrations } from '../src/db/migrate.ts';
 
 const log = pino({ level: 'silent' });
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const MAIN = fileURLToPath(new URL('../src/app/main.ts', import.meta.url));
 
 const alive = (pid: number) => {
   try {

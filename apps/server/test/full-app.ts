@@ -3,7 +3,7 @@
 // document's coverage). A feature that adds routes adds them in compose.ts, and these tests cover them.
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { startLibraryHarness, type LibraryHarness } from '../src/library/library.test-helper.ts';
+import { startLibraryHarness, type LibraryHarness } from './library-harness.ts';
 import { composedHttpApp, composeOnHarness } from './composed-app.ts';
 
 export interface FullApp {

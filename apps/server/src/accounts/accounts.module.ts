@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
 import type { ChangeFeed } from '../cache/change-feed.ts';
 import { createLiveCache } from '../cache/live-cache.ts';
+import type { AccountsConfig } from './accounts.config.ts';
 import { createAccountsService } from './accounts.service.ts';
 import { createAuthAttemptRepository } from './auth-attempt.repository.ts';
 import { createEmailCodeRepository } from './email-code.repository.ts';
@@ -25,34 +25,14 @@ export const SESSION_CACHE_MAX_AGE_MS = 5000;
 /** The Drizzle handle the repositories take (only repositories import the client itself). */
 type Db = Parameters<typeof createUserRepository>[0];
 
-export type AccountsSettings = Pick<
-  Config,
-  | 'authProvider'
-  | 'ADMIN_EMAILS'
-  | 'SIGNUP_MODE'
-  | 'PUBLIC_URL'
-  | 'HOST'
-  | 'PORT'
-  | 'ALLOWED_ORIGINS'
-  | 'SPOTIFY_CLIENT_ID'
-  | 'SESSION_IDLE_HOURS'
-  | 'SESSION_ABSOLUTE_HOURS'
-  | 'LOGIN_MAX_FAILURES_PER_ACCOUNT'
-  | 'LOGIN_MAX_FAILURES_PER_ACCOUNT_ALL_ADDRESSES'
-  | 'LOGIN_MAX_FAILURES_PER_ADDRESS'
-  | 'SIGNUP_MAX_PER_ADDRESS'
-  | 'CONNECT_MAX_PER_ADDRESS'
-  | 'MAIL_MAX_PER_RECIPIENT'
-  | 'LOGIN_WINDOW_MINUTES'
-  | 'SMTP_URL'
-  | 'SMTP_FROM'
-  | 'FIREBASE_PROJECT_ID'
-  | 'FIREBASE_WEB_CONFIG'
-  | 'FIREBASE_AUTH_EMULATOR_HOST'
-> & {
-  /** The database is the embedded one (kept for the callers; the sign-up rules do not depend on it). */
-  embedded: boolean;
-};
+/** What the module reads of the settings (app/config.ts composes them). */
+export type AccountsSettings = AccountsConfig &
+  Parameters<typeof appOrigins>[0] & {
+    SPOTIFY_CLIENT_ID?: string;
+    authProvider: 'local' | 'firebase';
+    /** The database is the embedded one (kept for the callers; the sign-up rules do not depend on it). */
+    embedded: boolean;
+  };
 
 export interface AccountsModuleDeps {
   settings: AccountsSettings;

@@ -1,4 +1,4 @@
-// What `npm run admin` does (admin-cli.ts), on a database handle, so the tests run it as the CLI does.
+// What `npm run admin` does (app/admin-cli.ts), on a database handle, so the tests run it as the CLI does.
 import { createUserRepository } from './user.repository.ts';
 
 /** The Drizzle handle the repositories take (only repositories import the client itself). */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshTestDb } from '../../test/db.ts';
 import type { DbHandle } from '../db/client.ts';
 import { createAccountsModule } from './accounts.module.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../app/config.ts';
 
 // Needs an empty users table, so it runs on its own fresh database in the shared test server.
 describe('the first local account of an installation without an admin is the admin, embedded or not', () => {

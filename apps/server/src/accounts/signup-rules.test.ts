@@ -251,7 +251,7 @@ describe('npm run admin (grant, revoke, list)', () => {
     await c.signUp(email);
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['apps/server/src/accounts/admin-cli.ts', 'grant', email],
+      ['apps/server/src/app/admin-cli.ts', 'grant', email],
       { cwd: REPO, env: { ...process.env, DATABASE_URL: f.url, DATA_DIR: '/nonexistent' } },
     );
     expect(stdout).toContain(`${email} is an admin now`);

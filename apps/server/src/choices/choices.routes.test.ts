@@ -7,10 +7,11 @@ import { signUpThroughApi } from '../../test/accounts-app.ts';
 import { ErrorReply, ExclusionsReply, TargetTracksReply, TempoCorrectionReply } from '@pacebeat/contract';
 import { eq } from 'drizzle-orm';
 import { playlistTargets } from '../db/playlists.schema.ts';
-import type { buildApp } from '../http/app.ts';
+import type { buildApp } from '../app/http-app.ts';
 import { testDb } from '../../test/db.ts';
 import type { MatchCandidate } from '../playlists/candidates.ts';
-import { candidatesOf, choicesApp, choicesFixtures, type SeededTrack } from './choices.test-helper.ts';
+import { choicesApp } from '../../test/choices-app.ts';
+import { candidatesOf, choicesFixtures, type SeededTrack } from './choices.test-helper.ts';
 import type { AddedPair } from './track-lists.repository.ts';
 
 const handle = testDb();

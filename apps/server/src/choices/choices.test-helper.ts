@@ -1,22 +1,12 @@
 // Test fixtures for the choices module on the real test PostgreSQL: users, their default targets, library
 // tracks with artists and a cached tempo, and tracks Pacebeat placed in a target. Only tests import this file.
 import { randomBytes, randomUUID } from 'node:crypto';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import pino from 'pino';
-import { testOrigins } from '../../test/accounts-app.ts';
-import { createAccountsModule } from '../accounts/accounts.module.ts';
-import { loadConfig } from '../config.ts';
-import { buildApp } from '../http/app.ts';
 import { catalogQueries } from '../library/catalog.repository.ts';
 import type { MatchCandidate } from '../playlists/candidates.ts';
 import { createPlaylistsRepository } from '../playlists/playlists.repository.ts';
 import { createPlaylistsService } from '../playlists/playlists.service.ts';
 import { createTempoRepository } from '../tempo/tempo.repository.ts';
-import { createChoicesModule } from './choices.module.ts';
-
-type ChoicesDeps = Parameters<typeof createChoicesModule>[1];
 
 /** The Drizzle handle repositories take (only repositories import the client itself). */
 type Db = Parameters<typeof createTempoRepository>[0];
@@ -154,38 +144,3 @@ export const candidatesOf = (tracks: SeededTrack[]): MatchCandidate[] =>
     fromLikedSongs: true,
     rank,
   }));
-
-/**
- * The HTTP app with the accounts and choices routes on these fixtures' tempo cache and placed songs: the
- * library and the removals are the test's own.
- */
-export async function choicesApp(
-  db: Db,
-  fx: ReturnType<typeof choicesFixtures>,
-  o: {
-    env?: Record<string, string>;
-    listMatchCandidates: ChoicesDeps['listMatchCandidates'];
-    removeFromTargets?: ChoicesDeps['removeFromTargets'];
-  },
-) {
-  const log = pino({ level: 'silent' });
-  const config = loadConfig(o.env ?? {});
-  const accounts = createAccountsModule(db, { settings: { ...config, embedded: false }, log });
-  const choices = createChoicesModule(db, {
-    listMatchCandidates: o.listMatchCandidates,
-    tempos: fx.tempo,
-    placedSongs: fx.playlists.placedSongs,
-    removeFromTargets: o.removeFromTargets ?? (async () => 0),
-    triggerSync: async () => undefined,
-  });
-  return buildApp(
-    {
-      webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),
-      origins: testOrigins(config),
-      checkReady: async () => undefined,
-      accounts: { accounts: accounts.accounts, sessions: accounts.sessions },
-      choices: { choices: choices.service, trackLists: choices.trackLists },
-    },
-    { loggerInstance: log },
-  );
-}

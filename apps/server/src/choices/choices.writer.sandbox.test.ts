@@ -8,11 +8,7 @@ import { createTrackListsRepository } from './track-lists.repository.ts';
 import type { MatchCandidate } from '../playlists/candidates.ts';
 import { songOf } from '../playlists/matching.ts';
 import { createPlaylistsService } from '../playlists/playlists.service.ts';
-import {
-  likedCandidates,
-  startPlaylistHarness,
-  type PlaylistHarness,
-} from '../playlists/playlists.test-helper.ts';
+import { likedCandidates, startPlaylistHarness, type PlaylistHarness } from '../../test/playlists-harness.ts';
 
 let ph: PlaylistHarness;
 let choices: ReturnType<typeof createChoicesService>;

@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { WhoamiReply } from '@pacebeat/contract';
 import { createLibraryRepository } from '../library/library.repository.ts';
 import { testDb } from '../../test/db.ts';
-import { choicesApp, choicesFixtures } from './choices.test-helper.ts';
+import { choicesApp } from '../../test/choices-app.ts';
+import { choicesFixtures } from './choices.test-helper.ts';
 
 const LIBRARY = 1850;
 const IN_FLIGHT = 8;

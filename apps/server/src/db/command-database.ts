@@ -2,11 +2,11 @@
 // found as `npm run backup` finds it (DATABASE_URL, or the embedded server of DATA_DIR, running
 // or started for the command and stopped after).
 import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
+import type { DatabaseSettings } from './database.ts';
 import { backupSource } from './backup/target.ts';
 import { createDb } from './client.ts';
 
-export async function commandDatabase(config: Config, log: Logger) {
+export async function commandDatabase(config: DatabaseSettings, log: Logger) {
   const source = await backupSource(config, log);
   const handle = createDb(source.url, { max: 1 });
   return {

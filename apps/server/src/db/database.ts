@@ -1,8 +1,17 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
 import { createDb, type DbHandle } from './client.ts';
 import { startEmbeddedPostgres, type EmbeddedHooks } from './embedded.ts';
+
+/** The settings that say where the database is (part of the app's settings, app/config.ts). */
+export interface DatabaseSettings {
+  /** An external PostgreSQL; unset: the embedded one in `<dataDir>/pg`. */
+  DATABASE_URL?: string | undefined;
+  /** DATA_DIR as set, for messages. */
+  DATA_DIR: string;
+  /** DATA_DIR resolved. */
+  dataDir: string;
+}
 
 export interface Database extends DbHandle {
   url: string;
@@ -11,7 +20,7 @@ export interface Database extends DbHandle {
 
 /** Connects to DATABASE_URL, or starts the embedded server in `<DATA_DIR>/pg`. `close()` stops both. */
 export async function openDatabase(
-  config: Config,
+  config: DatabaseSettings,
   log: Logger,
   hooks: EmbeddedHooks = {},
 ): Promise<Database> {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../errors.ts';
 
 const execFileAsync = promisify(execFile);
 

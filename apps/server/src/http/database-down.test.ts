@@ -5,9 +5,9 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { testOrigins } from '../../test/accounts-app.ts';
 import { createAccountsModule } from '../accounts/accounts.module.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../app/config.ts';
 import { createDb } from '../db/client.ts';
-import { buildApp } from './app.ts';
+import { buildApp } from '../app/http-app.ts';
 import { isDatabaseUnavailable } from './error-handler.ts';
 
 describe('database unreachable', () => {

@@ -1,7 +1,7 @@
 // No error-log spam: a GET (or HEAD) with a body, to a page, a static file or the API, without
 // signing in, answers as a client mistake (below 500) and writes no error-level line, over a real socket as
 // well as through inject. How the spam came about: the client resets the connection right after the
-// body, so the hooks that run after the body (the per-address limits) found no client address (app.ts now
+// body, so the hooks that run after the body (the per-address limits) found no client address (http-app.ts now
 // reads it on arrival). And a malformed percent escape in a path answers 400 in the app's envelope.
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -15,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testOrigins } from '../../test/accounts-app.ts';
 import { testDb } from '../../test/db.ts';
 import { createAccountsModule } from '../accounts/accounts.module.ts';
-import { loadConfig } from '../config.ts';
-import { buildApp } from './app.ts';
+import { loadConfig } from '../app/config.ts';
+import { buildApp } from '../app/http-app.ts';
 
 /** The app on a web build of one page (and, with `asset`, one script), its log lines kept in `lines`. */
 async function appWithLog(lines: Array<{ level: number }>, asset: boolean): Promise<FastifyInstance> {

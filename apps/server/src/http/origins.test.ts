@@ -2,7 +2,7 @@
 // and requests addressed to another host (forged Host, DNS rebinding) are refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, uniqueEmail, uniqueIp } from '../../test/accounts-app.ts';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, loadConfig } from '../app/config.ts';
 import { appOrigins, localhostRedirect, requestOrigin, spotifyRedirectProblem } from './origins.ts';
 
 type TestApp = Awaited<ReturnType<typeof buildTestApp>>;

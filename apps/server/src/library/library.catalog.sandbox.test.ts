@@ -3,7 +3,7 @@
 // pages (`tracks.next`), and a new release found by the low-rate check of a read catalog.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLibraryHarness, type LibraryHarness } from './library.test-helper.ts';
+import { startLibraryHarness, type LibraryHarness } from '../../test/library-harness.ts';
 
 let h: LibraryHarness;
 beforeAll(async () => {

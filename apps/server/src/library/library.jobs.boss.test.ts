@@ -5,10 +5,10 @@ import { PgBoss } from 'pg-boss';
 import pino from 'pino';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import type { HousekeepingService } from '../jobs/housekeeping.service.ts';
-import { createJobQueue, jobRegistry, setupQueues, startWorkers } from '../jobs/registry.ts';
+import { createJobQueue, jobRegistry, setupQueues, startWorkers } from '../app/job-registry.ts';
 import { cancelUserJobs } from '../spotify/user-jobs.ts';
 import { libraryScanQueue } from './library.module.ts';
-import { startLibraryHarness, type LibraryHarness, type LibraryProcess } from './library.test-helper.ts';
+import { startLibraryHarness, type LibraryHarness, type LibraryProcess } from '../../test/library-harness.ts';
 
 let h: LibraryHarness;
 let p: LibraryProcess;

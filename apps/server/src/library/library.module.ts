@@ -25,7 +25,7 @@ export interface LibraryScanQueue {
   later(userId: string, startAfter: Date): Promise<void>;
 }
 
-/** The job queue as the library uses it (jobs/registry.ts `createJobQueue`). */
+/** The job queue as the library uses it (app/job-registry.ts `createJobQueue`). */
 export const libraryScanQueue = (queue: {
   send(name: 'library-scan', payload: { userId: string }, options: { startAfter: Date }): Promise<unknown>;
   wake(name: 'library-scan', payload: { userId: string }): Promise<void>;

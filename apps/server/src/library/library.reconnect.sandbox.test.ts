@@ -3,7 +3,7 @@
 // goes beyond that share; the artist catalogs still wait. Simulated Spotify, real test PostgreSQL.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLibraryHarness, type LibraryHarness, type LibraryProcess } from './library.test-helper.ts';
+import { startLibraryHarness, type LibraryHarness, type LibraryProcess } from '../../test/library-harness.ts';
 
 let h: LibraryHarness;
 let p: LibraryProcess;

@@ -5,9 +5,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpThroughApi } from '../../test/accounts-app.ts';
 import { ErrorReply, SourceChangeReply, SourcesReply } from '@pacebeat/contract';
-import type { buildApp } from '../http/app.ts';
+import type { buildApp } from '../app/http-app.ts';
 import { composedHttpApp } from '../../test/composed-app.ts';
-import { startLibraryHarness, type LibraryHarness, type LibraryProcess } from './library.test-helper.ts';
+import { startLibraryHarness, type LibraryHarness, type LibraryProcess } from '../../test/library-harness.ts';
 
 let h: LibraryHarness;
 let p: LibraryProcess;

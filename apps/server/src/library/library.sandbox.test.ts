@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { targetDescription } from '../playlists/matching.ts';
 import { TEMPO_PRIORITY } from '../tempo/tempo.jobs.ts';
-import { startLibraryHarness, type LibraryHarness, type LibraryProcess } from './library.test-helper.ts';
+import { startLibraryHarness, type LibraryHarness, type LibraryProcess } from '../../test/library-harness.ts';
 
 let h: LibraryHarness;
 let p: LibraryProcess;

@@ -2,9 +2,9 @@
 // waits for them: playlist discovery, Liked Songs, playlists (in the user's order), Followed artists,
 // then artist catalogs. Each step commits its rows and cursor; the unit queues the next one while work
 // remains. Spotify's "wait" (rate limit, daily quota) is not a failure: the source shows it and the
-// job is queued again for when Spotify work resumes (jobs/registry.ts runJob).
+// job is queued again for when Spotify work resumes (app/job-registry.ts runJob).
 import type { Logger } from 'pino';
-import type { JobOutcome } from '../jobs/registry.ts';
+import type { JobOutcome } from '../jobs/job-outcome.ts';
 import type { SpotifyAccountRepository } from '../spotify/account.repository.ts';
 import {
   SpotifyAccountDisabledError,

@@ -16,7 +16,7 @@ import { LEARNED_RATE_TTL_MS } from '../spotify/budget.repository.ts';
 
 const num = (v: unknown) => Number(v ?? 0);
 
-/** `jobSchema`: pg-boss's schema (main.ts starts it with `schema: 'pgboss'`). */
+/** `jobSchema`: pg-boss's schema (app/job-registry.ts `createBoss` builds it with `schema: 'pgboss'`). */
 export function createMetricsRepository(db: Db, o: { jobSchema?: string } = {}) {
   const jobSchema = o.jobSchema ?? 'pgboss';
   if (!/^[a-z_][a-z0-9_]*$/.test(jobSchema)) throw new Error(`bad job schema name: ${jobSchema}`);

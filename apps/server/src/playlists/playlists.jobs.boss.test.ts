@@ -4,11 +4,11 @@ import { PgBoss } from 'pg-boss';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { HousekeepingService } from '../jobs/housekeeping.service.ts';
-import { createJobQueue, jobRegistry, setupQueues, startWorkers } from '../jobs/registry.ts';
+import { createJobQueue, jobRegistry, setupQueues, startWorkers } from '../app/job-registry.ts';
 import { cancelUserJobs } from '../spotify/user-jobs.ts';
 import type { TempoLookups } from '../tempo/tempo.jobs.ts';
 import { createPlaylistSyncJobs } from './playlists.jobs.ts';
-import { startPlaylistHarness, type PlaylistHarness } from './playlists.test-helper.ts';
+import { startPlaylistHarness, type PlaylistHarness } from '../../test/playlists-harness.ts';
 
 let ph: PlaylistHarness;
 const boss = new PgBoss({

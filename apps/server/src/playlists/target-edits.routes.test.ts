@@ -18,14 +18,10 @@ import {
   TempoHistogramReply,
 } from '@pacebeat/contract';
 import { createAccountsModule } from '../accounts/accounts.module.ts';
-import { loadConfig } from '../config.ts';
-import { buildApp } from '../http/app.ts';
+import { loadConfig } from '../app/config.ts';
+import { buildApp } from '../app/http-app.ts';
 import { createRefreshService } from '../library/refresh.service.ts';
-import {
-  startLibraryHarness,
-  type LibraryHarness,
-  type LibraryProcess,
-} from '../library/library.test-helper.ts';
+import { startLibraryHarness, type LibraryHarness, type LibraryProcess } from '../../test/library-harness.ts';
 import { createTempoHistogramRepository } from '../library/tempo-histogram.repository.ts';
 import { createTempoRepository } from '../tempo/tempo.repository.ts';
 import { testOrigins, signUpThroughApi } from '../../test/accounts-app.ts';

@@ -4,14 +4,14 @@
 // no longer fits, is never undone while it does not fit, survives unclear answers and the daily quota.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SpotifyDeferredError } from '../spotify/errors.ts';
-import { likedCandidates } from './playlists.test-helper.ts';
+import { likedCandidates } from '../../test/playlists-harness.ts';
 import {
   catalogTracksIn,
   seedTrueTempos,
   startPlaylistHarness,
   type PlaylistHarness,
   type Runner,
-} from './playlists.test-helper.ts';
+} from '../../test/playlists-harness.ts';
 import { losingAnswers } from './network.test-helper.ts';
 import { createTargetEditor } from './target-editor.service.ts';
 

@@ -2,7 +2,7 @@
 // lost, late answers, two writers at once, 429 and the daily quota in the middle of a write.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db.ts';
-import { jobRegistry, runJob, type JobDefinition, type JobServices } from '../jobs/registry.ts';
+import { jobRegistry, runJob, type JobDefinition, type JobServices } from '../app/job-registry.ts';
 import { SpotifyDeferredError } from '../spotify/errors.ts';
 import { createPlaylistSyncJobs } from './playlists.jobs.ts';
 import { createPlaylistsRepository } from './playlists.repository.ts';
@@ -12,7 +12,7 @@ import {
   startPlaylistHarness,
   type PlaylistHarness,
   type Runner,
-} from './playlists.test-helper.ts';
+} from '../../test/playlists-harness.ts';
 import { losingAnswers, lateAnswers } from './network.test-helper.ts';
 
 let ph: PlaylistHarness;

@@ -10,7 +10,7 @@ import {
   seedTrueTempos,
   startPlaylistHarness,
   type PlaylistHarness,
-} from './playlists.test-helper.ts';
+} from '../../test/playlists-harness.ts';
 
 let ph: PlaylistHarness;
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import {
   startPlaylistHarness,
   type PlaylistHarness,
   type Runner,
-} from './playlists.test-helper.ts';
+} from '../../test/playlists-harness.ts';
 
 /** The runner's own playlists in the simulated world: name → track ids in order. */
 const ownPlaylists = (r: Runner) =>

@@ -10,7 +10,7 @@ import {
   startPlaylistHarness,
   type PlaylistHarness,
   type Runner,
-} from './playlists.test-helper.ts';
+} from '../../test/playlists-harness.ts';
 import { PLAYLIST_MAX_ITEMS } from './spotify-playlists.ts';
 import { createTargetEditor } from './target-editor.service.ts';
 

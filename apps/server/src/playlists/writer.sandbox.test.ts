@@ -8,7 +8,7 @@ import {
   startPlaylistHarness,
   type PlaylistHarness,
   type Runner,
-} from './playlists.test-helper.ts';
+} from '../../test/playlists-harness.ts';
 
 let ph: PlaylistHarness;
 beforeAll(async () => {

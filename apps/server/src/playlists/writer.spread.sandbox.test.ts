@@ -9,7 +9,7 @@ import {
   startPlaylistHarness,
   type PlaylistHarness,
   type Runner,
-} from './playlists.test-helper.ts';
+} from '../../test/playlists-harness.ts';
 import { bestArtistRun, closestSameArtist, longestArtistRun, SPREAD_WINDOW } from './spread.ts';
 
 let ph: PlaylistHarness;

@@ -1,7 +1,7 @@
 // Jobs that call Spotify: a SpotifyDeferredError re-queues the job for when work may resume.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runJob, type JobDefinition, type JobServices } from '../jobs/registry.ts';
+import { runJob, type JobDefinition, type JobServices } from '../app/job-registry.ts';
 import { SpotifyDeferredError } from './errors.ts';
 
 const services = {} as JobServices;

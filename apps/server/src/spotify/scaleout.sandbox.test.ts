@@ -4,7 +4,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { startSandbox } from '@pacebeat/sandbox';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, loadConfig } from '../app/config.ts';
 import { testDb } from '../../test/db.ts';
 import { DEMO_ACCOUNTS_PATH, sandboxSpotifyEndpoints, startDemoSpotify } from './demo.ts';
 import { keyId } from './token-crypto.ts';

@@ -17,8 +17,8 @@ import {
 import { startSandbox, type Sandbox } from '@pacebeat/sandbox';
 import { createAccountsModule } from '../accounts/accounts.module.ts';
 import { startChangeFeed, type ChangeFeed } from '../cache/change-feed.ts';
-import { loadConfig } from '../config.ts';
-import { buildApp } from '../http/app.ts';
+import { loadConfig } from '../app/config.ts';
+import { buildApp } from '../app/http-app.ts';
 import { markEmailVerified, spotifyTestAppDeps, testOrigins, uniqueIp } from '../../test/accounts-app.ts';
 import { sandboxSpotifyEndpoints } from './demo.ts';
 import { startHarness, type Harness } from './sandbox-harness.test-helper.ts';

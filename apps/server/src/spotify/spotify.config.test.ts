@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, loadConfig } from '../app/config.ts';
 
 describe('Spotify settings', () => {
   it('defaults to demo mode, Spotify URLs, and development-mode budgets', () => {

@@ -11,9 +11,9 @@ import {
   WhoamiReply,
 } from '@pacebeat/contract';
 import { createAccountsModule } from '../accounts/accounts.module.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../app/config.ts';
 import { spotifyAccounts } from '../db/spotify.schema.ts';
-import { buildApp } from '../http/app.ts';
+import { buildApp } from '../app/http-app.ts';
 import { spotifyTestAppDeps, testOrigins, uniqueIp, signUpThroughApi } from '../../test/accounts-app.ts';
 import { startHarness, type Harness } from './sandbox-harness.test-helper.ts';
 

@@ -2,7 +2,7 @@
 // outside the database (TOKEN_ENCRYPTION_KEY, or <DATA_DIR>/secret.key, which each machine would create
 // for itself), so the first process records the key's id in PostgreSQL and a process with another key
 // refuses to start instead of failing on every token another process sealed.
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../errors.ts';
 import type { TokenKeyRepository } from './token-key.repository.ts';
 
 export const TOKEN_KEY_FACT = 'token_key_id';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { PgBoss } from 'pg-boss';
 import pino from 'pino';
 import { afterAll, expect, inject, it, onTestFinished } from 'vitest';
-import { createJobQueue, setupQueues, startWorkers } from '../jobs/registry.ts';
+import { createJobQueue, setupQueues, startWorkers } from '../app/job-registry.ts';
 import type { HousekeepingService } from '../jobs/housekeeping.service.ts';
 import { createTempoLookups, TEMPO_PRIORITY } from './tempo.jobs.ts';
 import { startTempoHarness, type TempoHarness } from './tempo.test-helper.ts';

@@ -15,7 +15,7 @@ import pino from 'pino';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/db/embedded.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const MAIN = path.join(repoRoot, 'apps/server/src/main.ts');
+const MAIN = path.join(repoRoot, 'apps/server/src/app/main.ts');
 const SANDBOX_CLI = path.join(repoRoot, 'tools/sandbox/src/cli.ts');
 
 export type Role = 'serve' | 'work';

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { Config } from '../../config.ts';
+import type { DatabaseSettings } from '../database.ts';
 import { AlreadyRunningError, DB_APP_USER, DB_NAME, startEmbeddedPostgres } from '../embedded.ts';
 import { RestoreRefusedError } from './restore.ts';
 
@@ -27,7 +27,7 @@ async function runningServerUrl(pgDir: string): Promise<string> {
   return `postgres://${DB_APP_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DB_NAME}`;
 }
 
-export async function backupSource(config: Config, log: Logger): Promise<DatabaseTarget> {
+export async function backupSource(config: DatabaseSettings, log: Logger): Promise<DatabaseTarget> {
   if (config.DATABASE_URL) return { url: config.DATABASE_URL, where: 'DATABASE_URL', close: nothing };
   const pgDir = path.join(config.dataDir, 'pg');
   if (!existsSync(path.join(pgDir, 'PG_VERSION'))) {
@@ -48,7 +48,7 @@ export async function backupSource(config: Config, log: Logger): Promise<Databas
 
 /** The empty database to restore into; `discard` removes an embedded data folder made for a failed restore. */
 export async function restoreTarget(
-  config: Config,
+  config: DatabaseSettings,
   log: Logger,
 ): Promise<DatabaseTarget & { discard(): Promise<void> }> {
   if (config.DATABASE_URL) {

@@ -3,30 +3,30 @@
 // the whole app and the benchmarks that run the pipeline all build the app here, so what they run is what
 // production runs. Adding a feature means adding its module and its subscriptions below, nowhere else.
 import type { Logger } from 'pino';
-import { createAccountsModule } from './accounts/accounts.module.ts';
-import { createAdminService } from './accounts/admin.service.ts';
-import type { ChangeFeed } from './cache/change-feed.ts';
-import { createChoicesModule } from './choices/choices.module.ts';
+import { createAccountsModule } from '../accounts/accounts.module.ts';
+import { createAdminService } from '../accounts/admin.service.ts';
+import type { ChangeFeed } from '../cache/change-feed.ts';
+import { createChoicesModule } from '../choices/choices.module.ts';
 import type { Config } from './config.ts';
-import type { AppDeps } from './http/app.ts';
-import { createHousekeepingService } from './jobs/housekeeping.service.ts';
-import type { JobQueue, JobServices } from './jobs/registry.ts';
-import { createLibraryModule, libraryScanQueue } from './library/library.module.ts';
-import type { Metrics } from './metrics/metrics.ts';
-import { createPlaylistsModule, type PlaylistsModuleDeps } from './playlists/playlists.module.ts';
-import { appOrigins, type AppOrigins } from './http/origins.ts';
-import type { DemoAccountsRoutesOptions } from './spotify/demo-accounts.routes.ts';
-import { createSetupService, type SetupServiceDeps } from './spotify/setup.service.ts';
-import { createSpotifyAppRepository } from './spotify/spotify-app.repository.ts';
-import { createSpotifyAppSettings } from './spotify/spotify-app.service.ts';
+import type { AppDeps } from './http-app.ts';
+import { createHousekeepingService } from '../jobs/housekeeping.service.ts';
+import type { JobQueue, JobServices } from './job-registry.ts';
+import { createLibraryModule, libraryScanQueue } from '../library/library.module.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import { createPlaylistsModule, type PlaylistsModuleDeps } from '../playlists/playlists.module.ts';
+import { appOrigins, type AppOrigins } from '../http/origins.ts';
+import type { DemoAccountsRoutesOptions } from '../spotify/demo-accounts.routes.ts';
+import { createSetupService, type SetupServiceDeps } from '../spotify/setup.service.ts';
+import { createSpotifyAppRepository } from '../spotify/spotify-app.repository.ts';
+import { createSpotifyAppSettings } from '../spotify/spotify-app.service.ts';
 import {
   createSpotifyModule,
   type SpotifyEndpoints,
   type SpotifyModuleOverrides,
-} from './spotify/spotify.module.ts';
-import { spotifyAudioFeaturesFor } from './tempo/spotify-audio-features.ts';
-import { createTempoLookups } from './tempo/tempo.jobs.ts';
-import { createTempoModule, type TempoModuleOptions } from './tempo/tempo.module.ts';
+} from '../spotify/spotify.module.ts';
+import { spotifyAudioFeaturesFor } from '../tempo/spotify-audio-features.ts';
+import { createTempoLookups } from '../tempo/tempo.jobs.ts';
+import { createTempoModule, type TempoModuleOptions } from '../tempo/tempo.module.ts';
 
 /** The Drizzle handle the modules take (only repositories import the client itself). */
 type Db = Parameters<typeof createAccountsModule>[0];
@@ -284,7 +284,7 @@ export function composePacebeat(o: ComposeOptions) {
     codes: accounts.codes,
     attempts: accounts.attempts,
   });
-  /** What the job workers run (jobs/registry.ts `startWorkers`). */
+  /** What the job workers run (job-registry.ts `startWorkers`). */
   const jobServices: JobServices = {
     housekeeping,
     tempoLookups,

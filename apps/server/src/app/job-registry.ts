@@ -1,4 +1,4 @@
-import type { PgBoss, Queue, SendOptions } from 'pg-boss';
+import { PgBoss, type Queue, type SendOptions } from 'pg-boss';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { LibraryService } from '../library/library.service.ts';
@@ -6,10 +6,8 @@ import type { ScanService } from '../library/scan.service.ts';
 import { PlaylistSyncPayload, type PlaylistSyncJobs } from '../playlists/playlists.jobs.ts';
 import { SpotifyDeferredError } from '../spotify/errors.ts';
 import { TempoLookupPayload, type TempoLookups } from '../tempo/tempo.jobs.ts';
-import type { HousekeepingService } from './housekeeping.service.ts';
-
-/** What a handler reports; a thrown error means "failed" and pg-boss retries per the queue's policy. */
-export type JobOutcome = { status: 'success' | 'skipped'; detail?: Record<string, unknown> };
+import type { HousekeepingService } from '../jobs/housekeeping.service.ts';
+import type { JobOutcome } from '../jobs/job-outcome.ts';
 
 /** The services job handlers may call. */
 export interface JobServices {
@@ -46,7 +44,27 @@ const define = <S extends z.ZodType>(d: JobDefinition<S>) => d;
  */
 const HEARTBEAT_SECONDS = 30;
 /** How often `work` processes look for expired and heartbeat-less jobs (pg-boss's default is 60 s). */
-export const SUPERVISE_SECONDS = 15;
+const SUPERVISE_SECONDS = 15;
+
+/**
+ * The job queue's pg-boss, built the same way by every process and by the benchmarks. Producers (serve)
+ * and consumers (work) share one queue in PostgreSQL; only consumers (`runsJobs`) supervise and schedule.
+ */
+export function createBoss(connectionString: string, { runsJobs }: { runsJobs: boolean }): PgBoss {
+  return new PgBoss({
+    connectionString,
+    schema: 'pgboss',
+    max: 4,
+    application_name: 'pacebeat-jobs',
+    supervise: runsJobs,
+    superviseIntervalSeconds: SUPERVISE_SECONDS,
+    monitorIntervalSeconds: SUPERVISE_SECONDS, // the pass that fails expired and heartbeat-less jobs
+    // Workers skip a user's scan or writer job while the cached queue stats list that user's job as active;
+    // after a restart those stats are from before the stop, so this bounds how long the work waits.
+    queueCacheIntervalSeconds: SUPERVISE_SECONDS,
+    schedule: runsJobs,
+  });
+}
 
 /** Every job Pacebeat runs: one payload schema, one queue policy and one handler per name. */
 export const jobRegistry = {

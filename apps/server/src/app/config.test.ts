@@ -6,7 +6,7 @@ import { ConfigError, loadConfig, SETTING_NAMES } from './config.ts';
 
 describe('docs/settings.md', () => {
   const doc = fs.readFileSync(
-    path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/settings.md'),
+    path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../docs/settings.md'),
     'utf8',
   );
   /** The table's rows: name and default as written (`| \`NAME\` | default | meaning |`). */

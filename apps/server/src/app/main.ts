@@ -6,35 +6,29 @@
 //   migrate        apply database migrations and exit
 import closeWithGrace from 'close-with-grace';
 import dotenv from 'dotenv';
-import { PgBoss } from 'pg-boss';
-import type { AccountsModule } from './accounts/accounts.module.ts';
-import { startChangeFeed, type ChangeFeed } from './cache/change-feed.ts';
+import type { PgBoss } from 'pg-boss';
+import type { AccountsModule } from '../accounts/accounts.module.ts';
+import { startChangeFeed, type ChangeFeed } from '../cache/change-feed.ts';
 import { composePacebeat } from './compose.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { openDatabase, type Database } from './db/database.ts';
-import { AlreadyRunningError } from './db/embedded.ts';
-import { runMigrations } from './db/migrate.ts';
-import { buildApp } from './http/app.ts';
-import { cspInForce } from './http/csp.ts';
-import { NotReadyError } from './http/health.routes.ts';
-import { startMetricsServer, type MetricsServer } from './http/metrics-server.ts';
-import { appOrigins } from './http/origins.ts';
-import { createLogger } from './log.ts';
-import {
-  createJobQueue,
-  jobRegistry,
-  setupQueues,
-  startWorkers,
-  SUPERVISE_SECONDS,
-} from './jobs/registry.ts';
-import { registerCoreGauges } from './metrics/core-gauges.ts';
-import { createMetrics } from './metrics/metrics.ts';
-import { createMetricsRepository } from './metrics/metrics.repository.ts';
-import type { DemoSpotify } from './spotify/demo.ts';
-import { createSpotifyAppRepository } from './spotify/spotify-app.repository.ts';
-import { realSpotify } from './spotify/spotify.module.ts';
-import { cancelUserJobs } from './spotify/user-jobs.ts';
-import { createEstimatorPool, type EstimatorPool } from './tempo/estimator/index.ts';
+import { openDatabase, type Database } from '../db/database.ts';
+import { AlreadyRunningError } from '../db/embedded.ts';
+import { runMigrations } from '../db/migrate.ts';
+import { buildApp } from './http-app.ts';
+import { cspInForce } from './csp.ts';
+import { NotReadyError } from '../http/health.routes.ts';
+import { startMetricsServer, type MetricsServer } from '../http/metrics-server.ts';
+import { appOrigins } from '../http/origins.ts';
+import { createLogger } from '../log.ts';
+import { createBoss, createJobQueue, jobRegistry, setupQueues, startWorkers } from './job-registry.ts';
+import { registerCoreGauges } from '../metrics/core-gauges.ts';
+import { createMetrics } from '../metrics/metrics.ts';
+import { createMetricsRepository } from '../metrics/metrics.repository.ts';
+import type { DemoSpotify } from '../spotify/demo.ts';
+import { createSpotifyAppRepository } from '../spotify/spotify-app.repository.ts';
+import { realSpotify } from '../spotify/spotify.module.ts';
+import { cancelUserJobs } from '../spotify/user-jobs.ts';
+import { createEstimatorPool, type EstimatorPool } from '../tempo/estimator/index.ts';
 
 const COMMANDS = ['all', 'serve', 'work', 'migrate'] as const;
 type Command = (typeof COMMANDS)[number];
@@ -75,7 +69,7 @@ async function main(): Promise<void> {
     changes?: ChangeFeed;
   } = {};
   // Aborted when the shutdown begins: running jobs stop at their next step and queue what is left of their
-  // work again, for the next process (jobs/registry.ts).
+  // work again, for the next process (job-registry.ts).
   const stopWork = new AbortController();
   const shutdownMs = config.SHUTDOWN_TIMEOUT_SECONDS * 1000;
   // Past the time limit close-with-grace exits at once ("killed by timeout"); the embedded PostgreSQL is
@@ -135,20 +129,7 @@ async function main(): Promise<void> {
   const runsJobs = command === 'all' || command === 'work';
   const servesHttp = command === 'all' || command === 'serve';
 
-  // Producers (serve) and consumers (work) share one queue in PostgreSQL; only consumers supervise and schedule.
-  const boss = new PgBoss({
-    connectionString: db.url,
-    schema: 'pgboss',
-    max: 4,
-    application_name: 'pacebeat-jobs',
-    supervise: runsJobs,
-    superviseIntervalSeconds: SUPERVISE_SECONDS,
-    monitorIntervalSeconds: SUPERVISE_SECONDS, // the pass that fails expired and heartbeat-less jobs
-    // Workers skip a user's scan or writer job while the cached queue stats list that user's job as active;
-    // after a restart those stats are from before the stop, so this bounds how long the work waits.
-    queueCacheIntervalSeconds: SUPERVISE_SECONDS,
-    schedule: runsJobs,
-  });
+  const boss = createBoss(db.url, { runsJobs });
   boss.on('error', (err) => {
     // The embedded PostgreSQL's own shutdown may end a connection pg-boss is still closing: not an error.
     if (stopping && (err as { code?: unknown }).code === '57P01') return;
@@ -175,7 +156,7 @@ async function main(): Promise<void> {
   const origins = servesHttp ? appOrigins(config) : undefined;
   if (!realSpotify(config) && !savedApp) {
     // Loaded only in demo mode: a real Spotify never loads the simulated world's modules.
-    const { demoRedirectUris, startDemoSpotify } = await import('./spotify/demo.ts');
+    const { demoRedirectUris, startDemoSpotify } = await import('../spotify/demo.ts');
     running.demo = await startDemoSpotify({
       log,
       transientFailures: config.DEMO_TRANSIENT_FAILURES,

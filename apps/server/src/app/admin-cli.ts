@@ -3,12 +3,12 @@
 // DATA_DIR, whether Pacebeat is running it or not (then it is started for the command and stopped after).
 // In a container: `docker compose exec pacebeat npm run admin -- grant EMAIL`.
 import dotenv from 'dotenv';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, loadConfig } from './config.ts';
 import { AlreadyRunningError } from '../db/embedded.ts';
 import { RestoreRefusedError } from '../db/backup/restore.ts';
 import { commandDatabase } from '../db/command-database.ts';
 import { createLogger } from '../log.ts';
-import { ADMIN_USAGE, runAdminCommand } from './admin-command.ts';
+import { ADMIN_USAGE, runAdminCommand } from '../accounts/admin-command.ts';
 
 async function main(): Promise<void> {
   dotenv.config({ quiet: true });

@@ -11,12 +11,12 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDb } from '../client.ts';
-import { startEmbeddedPostgres } from '../embedded.ts';
-import { runMigrations } from '../migrate.ts';
-import { releaseVersion } from '../../version.ts';
+import { createDb } from '../db/client.ts';
+import { startEmbeddedPostgres } from '../db/embedded.ts';
+import { runMigrations } from '../db/migrate.ts';
+import { releaseVersion } from '../version.ts';
 
-const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), 'cli.ts');
+const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), 'backup-cli.ts');
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pacebeat-backup-cli-'));
 fs.chmodSync(root, 0o755); // the postgres OS user (when we run as root) must reach the data folders
 const log = pino({ level: 'silent' });

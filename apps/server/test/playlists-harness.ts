@@ -5,19 +5,19 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import type { SandboxOptions } from '@pacebeat/sandbox';
-import { composeOnHarness } from '../../test/composed-app.ts';
-import type { ComposeOptions, Pacebeat } from '../compose.ts';
-import { startHarness, type Harness } from '../spotify/sandbox-harness.test-helper.ts';
-import { TempoConfigSchema } from '../tempo/tempo.config.ts';
-import { createTempoModule } from '../tempo/tempo.module.ts';
-import { tempoKey } from '../tempo/tempo.service.ts';
-import type { MatchCandidate } from './candidates.ts';
-import { placeable } from './matching.ts';
-import { createPlaylistsRepository } from './playlists.repository.ts';
-import { createPlaylistsService } from './playlists.service.ts';
-import { SongSet } from './song-identity.ts';
-import type { WriterSettings } from './sync-context.ts';
-import { createPlaylistWriter, type PlaylistWriterDeps } from './writer.ts';
+import { composeOnHarness } from './composed-app.ts';
+import type { ComposeOptions, Pacebeat } from '../src/app/compose.ts';
+import { startHarness, type Harness } from '../src/spotify/sandbox-harness.test-helper.ts';
+import { TempoConfigSchema } from '../src/tempo/tempo.config.ts';
+import { createTempoModule } from '../src/tempo/tempo.module.ts';
+import { tempoKey } from '../src/tempo/tempo.service.ts';
+import type { MatchCandidate } from '../src/playlists/candidates.ts';
+import { placeable } from '../src/playlists/matching.ts';
+import { createPlaylistsRepository } from '../src/playlists/playlists.repository.ts';
+import { createPlaylistsService } from '../src/playlists/playlists.service.ts';
+import { SongSet } from '../src/playlists/song-identity.ts';
+import type { WriterSettings } from '../src/playlists/sync-context.ts';
+import { createPlaylistWriter, type PlaylistWriterDeps } from '../src/playlists/writer.ts';
 
 /** Candidates from a simulated user's liked songs, as the library module will list them. */
 export function likedCandidates(sandbox: Harness['sandbox'], spotifyUserId: string): MatchCandidate[] {

@@ -2,15 +2,15 @@
 // composed as main.ts composes it per "process" (test/composed-app.ts), its jobs recorded instead of run:
 // tempo lookups and scan units (tests run the units themselves). Only tests import this file.
 import type { SandboxOptions } from '@pacebeat/sandbox';
-import { startHarness, type Harness } from '../spotify/sandbox-harness.test-helper.ts';
-import type { TrackInput } from '../tempo/tempo.service.ts';
-import { composeOnHarness } from '../../test/composed-app.ts';
-import type { ComposeOptions, Pacebeat } from '../compose.ts';
-import type { Config } from '../config.ts';
-import { jobRegistry, type JobQueue } from '../jobs/registry.ts';
-import type { LibraryModule } from './library.module.ts';
-import type { LibrarySettings } from './scan-context.ts';
-import { SpotifyDeferredError } from '../spotify/errors.ts';
+import { startHarness, type Harness } from '../src/spotify/sandbox-harness.test-helper.ts';
+import type { TrackInput } from '../src/tempo/tempo.service.ts';
+import { composeOnHarness } from './composed-app.ts';
+import type { ComposeOptions, Pacebeat } from '../src/app/compose.ts';
+import type { Config } from '../src/app/config.ts';
+import { jobRegistry, type JobQueue } from '../src/app/job-registry.ts';
+import type { LibraryModule } from '../src/library/library.module.ts';
+import type { LibrarySettings } from '../src/library/scan-context.ts';
+import { SpotifyDeferredError } from '../src/spotify/errors.ts';
 
 export interface LibraryProcess {
   spotify: Pacebeat['spotify'];

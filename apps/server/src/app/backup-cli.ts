@@ -2,14 +2,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import dotenv from 'dotenv';
-import { ConfigError, loadConfig } from '../../config.ts';
-import { createLogger } from '../../log.ts';
-import { findKey, keyId } from '../../spotify/token-crypto.ts';
-import { AlreadyRunningError } from '../embedded.ts';
-import { writeBackup } from './backup.ts';
-import { BackupFormatError } from './format.ts';
-import { checkKey, readBackupMeta, restoreBackup, RestoreRefusedError } from './restore.ts';
-import { backupSource, restoreTarget } from './target.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { createLogger } from '../log.ts';
+import { findKey, keyId } from '../spotify/token-crypto.ts';
+import { AlreadyRunningError } from '../db/embedded.ts';
+import { writeBackup } from '../db/backup/backup.ts';
+import { BackupFormatError } from '../db/backup/format.ts';
+import { checkKey, readBackupMeta, restoreBackup, RestoreRefusedError } from '../db/backup/restore.ts';
+import { backupSource, restoreTarget } from '../db/backup/target.ts';
 
 const stamp = () => new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
 const size = (bytes: number) =>

@@ -5,9 +5,9 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composePacebeat, createEventBus, type Pacebeat } from './compose.ts';
 import { loadConfig } from './config.ts';
-import type { JobQueue } from './jobs/registry.ts';
-import { startLibraryHarness, type LibraryHarness } from './library/library.test-helper.ts';
-import { sandboxSpotifyEndpoints } from './spotify/demo.ts';
+import type { JobQueue } from './job-registry.ts';
+import { startLibraryHarness, type LibraryHarness } from '../../test/library-harness.ts';
+import { sandboxSpotifyEndpoints } from '../spotify/demo.ts';
 
 let h: LibraryHarness;
 let app: Pacebeat;

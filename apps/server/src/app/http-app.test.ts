@@ -9,10 +9,10 @@ import { ErrorReply } from '@pacebeat/contract';
 import { testOrigins } from '../../test/accounts-app.ts';
 import { testDb } from '../../test/db.ts';
 import { createAccountsModule } from '../accounts/accounts.module.ts';
-import { loadConfig } from '../config.ts';
-import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { buildApp } from './http-app.ts';
 import { contentSecurityPolicy } from './csp.ts';
-import { NotReadyError } from './health.routes.ts';
+import { NotReadyError } from '../http/health.routes.ts';
 
 const INDEX_HTML = '<!doctype html><title>Pacebeat</title><div id="root"></div>';
 
@@ -74,7 +74,7 @@ describe('http app', () => {
   it("allows Spotify's token endpoint, and Firebase only when its widget is used", () => {
     const plain = contentSecurityPolicy({ spotifyAccountsUrl: 'https://accounts.spotify.com/api/token' });
     expect(plain).toContain("connect-src 'self' https://accounts.spotify.com;");
-    // Spotify's embed player, for the fix-tempo dialog (http/csp.test.ts); nothing else is framed.
+    // Spotify's embed player, for the fix-tempo dialog (csp.test.ts); nothing else is framed.
     expect(plain).toContain('frame-src https://open.spotify.com;');
     const firebase = contentSecurityPolicy({
       firebase: { authDomain: 'pace.firebaseapp.com', emulatorUrl: 'http://127.0.0.1:9099' },

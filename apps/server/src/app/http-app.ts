@@ -1,4 +1,4 @@
-import type { ActionLimiter } from './action-limits.ts';
+import type { ActionLimiter } from '../http/action-limits.ts';
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -7,18 +7,18 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { API_BASE } from '@pacebeat/contract';
 import { accountsRoutes, type AccountsRoutesOptions } from '../accounts/accounts.routes.ts';
 import { choicesRoutes, type ChoicesRoutesOptions } from '../choices/choices.routes.ts';
-import { apiDocs } from './api-docs.ts';
-import { authPlugin } from './auth.plugin.ts';
-import { addressKey } from './client-address.ts';
+import { apiDocs } from '../http/api-docs.ts';
+import { authPlugin } from '../http/auth.plugin.ts';
+import { addressKey } from '../http/client-address.ts';
 import { contentSecurityPolicy } from './csp.ts';
 import { AppError } from '../errors.ts';
-import { localhostRedirect, requestHost, type AppOrigins } from './origins.ts';
-import { frameworkErrorReply, installErrorHandler } from './error-handler.ts';
-import { installInputGuard } from './input-guard.ts';
-import { healthRoutes, type HealthDeps } from './health.routes.ts';
-import { httpMetrics } from './metrics.plugin.ts';
+import { localhostRedirect, requestHost, type AppOrigins } from '../http/origins.ts';
+import { frameworkErrorReply, installErrorHandler } from '../http/error-handler.ts';
+import { installInputGuard } from '../http/input-guard.ts';
+import { healthRoutes, type HealthDeps } from '../http/health.routes.ts';
+import { httpMetrics } from '../http/metrics.plugin.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import { pingRoutes } from './ping.routes.ts';
+import { pingRoutes } from '../http/ping.routes.ts';
 import { libraryRoutes, type LibraryRoutesOptions } from '../library/library.routes.ts';
 import { playlistsRoutes, type PlaylistsRoutesOptions } from '../playlists/playlists.routes.ts';
 import { demoAccountsRoutes, type DemoAccountsRoutesOptions } from '../spotify/demo-accounts.routes.ts';
@@ -26,7 +26,7 @@ import { setupRoutes, type SetupRoutesOptions } from '../spotify/setup.routes.ts
 import { adminRoutes, type AdminRoutesOptions } from '../accounts/admin.routes.ts';
 import { spotifyRoutes, type SpotifyRoutesOptions } from '../spotify/spotify.routes.ts';
 import { tempoRoutes, type TempoRoutesOptions } from '../tempo/tempo.routes.ts';
-import { webApp } from './web.ts';
+import { webApp } from '../http/web.ts';
 import { redactUrl } from '../log.ts';
 
 export interface AppDeps extends HealthDeps {
