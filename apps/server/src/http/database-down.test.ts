@@ -2,7 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { testOrigins } from '../../test/accounts-app.ts';
 import { createAccountsModule } from '../accounts/accounts.module.ts';
 import { loadConfig } from '../app/config.ts';
@@ -32,6 +32,37 @@ describe('database unreachable', () => {
       expect(res.statusCode).toBe(503);
       expect(res.headers['retry-after']).toBe('5');
       expect(res.json()).toMatchObject({ error_name: 'DatabaseUnavailable' });
+    } finally {
+      await app.close();
+      await handle.close();
+    }
+  });
+
+  it('answers 503 when every connection of the pool stays busy, instead of no answer at all', async () => {
+    const handle = createDb(inject('databaseUrl'), { max: 1, waitMs: 500 });
+    const busy = await handle.pool.connect(); // the pool's only connection, held as a long job would
+    const config = loadConfig({});
+    const accounts = createAccountsModule(handle.db, {
+      settings: { ...config, embedded: false },
+      log: pino({ level: 'silent' }),
+    });
+    const app = await buildApp(
+      {
+        webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),
+        origins: testOrigins(config),
+        accounts: { accounts: accounts.accounts, sessions: accounts.sessions },
+        checkReady: async () => undefined,
+      },
+      { loggerInstance: pino({ level: 'silent' }) },
+    );
+    try {
+      const res = await app.inject({ url: '/api/whoami', headers: { cookie: 'pacebeat_session=abc' } });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ error_name: 'DatabaseUnavailable' });
+      // Once the connection is free again, the same request is answered as usual.
+      busy.release();
+      const after = await app.inject({ url: '/api/whoami', headers: { cookie: 'pacebeat_session=abc' } });
+      expect(after.statusCode).toBe(200);
     } finally {
       await app.close();
       await handle.close();

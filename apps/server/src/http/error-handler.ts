@@ -59,7 +59,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && DB_DOWN_CODES.has(code)) return true;
     if (
-      /Connection terminated|connect ECONNREFUSED|the database system is (starting up|shutting down)/.test(
+      /Connection terminated|connect ECONNREFUSED|the database system is (starting up|shutting down)|timeout exceeded when trying to connect/.test(
         e.message,
       )
     )
