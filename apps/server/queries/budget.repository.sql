@@ -7,11 +7,24 @@ begin;
 select
   set_config('synchronous_commit', 'off', true),
   pg_advisory_xact_lock(hashtextextended ($1, 0));
--- params: ["spotify-client-id","spotify-client-id","spotify-client-id","30250 milliseconds","spotify-client-id","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","3600000 milliseconds"]
+-- params: ["spotify-client-id","spotify-client-id","spotify-client-id","spotify-client-id","30250 milliseconds","spotify-client-id","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","3600000 milliseconds"]
+-- A slot's time is kept to the millisecond (what a JS Date carries back) and never repeats within a
+-- budget: learnRate counts the slots before a refused one by time, and two calls in one millisecond
+-- made one of them uncounted (a learned rate one too low).
 with
   t as (
     select
-      clock_timestamp() as now
+      greatest(
+        date_trunc('milliseconds', clock_timestamp()),
+        (
+          select
+            max("spotify_call_slots"."at") + interval '1 millisecond'
+          from
+            "spotify_call_slots"
+          where
+            "spotify_call_slots"."budget" = $1
+        )
+      ) as now
   )
 select
   t.now,
@@ -21,7 +34,7 @@ select
     from
       "spotify_cooldowns"
     where
-      "spotify_cooldowns"."budget" = $1
+      "spotify_cooldowns"."budget" = $2
       and "spotify_cooldowns"."until" > t.now
   ) as cooldown_until,
   (
@@ -30,7 +43,7 @@ select
     from
       "spotify_cooldowns"
     where
-      "spotify_cooldowns"."budget" = $2
+      "spotify_cooldowns"."budget" = $3
       and "spotify_cooldowns"."until" > t.now
   ) as quota_cooldown,
   (
@@ -39,8 +52,8 @@ select
     from
       "spotify_call_slots"
     where
-      "spotify_call_slots"."budget" = $3
-      and "spotify_call_slots"."at" > t.now - $4::interval
+      "spotify_call_slots"."budget" = $4
+      and "spotify_call_slots"."at" > t.now - $5::interval
   ) as in_rate,
   (
     select
@@ -48,8 +61,8 @@ select
     from
       "spotify_call_slots"
     where
-      "spotify_call_slots"."budget" = $5
-      and "spotify_call_slots"."at" > t.now - $6::interval
+      "spotify_call_slots"."budget" = $6
+      and "spotify_call_slots"."at" > t.now - $7::interval
   ) as in_day,
   (
     select
@@ -57,9 +70,9 @@ select
     from
       "spotify_call_slots"
     where
-      "spotify_call_slots"."budget" = $7
-      and "spotify_call_slots"."user_key" = $8
-      and "spotify_call_slots"."at" > t.now - $9::interval
+      "spotify_call_slots"."budget" = $8
+      and "spotify_call_slots"."user_key" = $9
+      and "spotify_call_slots"."at" > t.now - $10::interval
   ) as in_day_runner,
   (
     select
@@ -69,9 +82,9 @@ select
       join "spotify_accounts" on "spotify_accounts"."user_id"::text = "spotify_call_slots"."user_key"
       and "spotify_accounts"."disabled_reason" is null
     where
-      "spotify_call_slots"."budget" = $10
-      and "spotify_call_slots"."user_key" <> $11
-      and "spotify_call_slots"."at" > t.now - $12::interval
+      "spotify_call_slots"."budget" = $11
+      and "spotify_call_slots"."user_key" <> $12
+      and "spotify_call_slots"."at" > t.now - $13::interval
   ) as runners,
   (
     select
@@ -79,8 +92,8 @@ select
     from
       "spotify_budget_state"
     where
-      "spotify_budget_state"."budget" = $13
-      and "spotify_budget_state"."learned_at" > t.now - $14::interval
+      "spotify_budget_state"."budget" = $14
+      and "spotify_budget_state"."learned_at" > t.now - $15::interval
   ) as learned_rate
 from
   t;
@@ -128,11 +141,24 @@ begin;
 select
   set_config('synchronous_commit', 'off', true),
   pg_advisory_xact_lock(hashtextextended ($1, 0));
--- params: ["spotify-client-id","spotify-client-id","spotify-client-id","30250 milliseconds","spotify-client-id","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","3600000 milliseconds"]
+-- params: ["spotify-client-id","spotify-client-id","spotify-client-id","spotify-client-id","30250 milliseconds","spotify-client-id","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","3600000 milliseconds"]
+-- A slot's time is kept to the millisecond (what a JS Date carries back) and never repeats within a
+-- budget: learnRate counts the slots before a refused one by time, and two calls in one millisecond
+-- made one of them uncounted (a learned rate one too low).
 with
   t as (
     select
-      clock_timestamp() as now
+      greatest(
+        date_trunc('milliseconds', clock_timestamp()),
+        (
+          select
+            max("spotify_call_slots"."at") + interval '1 millisecond'
+          from
+            "spotify_call_slots"
+          where
+            "spotify_call_slots"."budget" = $1
+        )
+      ) as now
   )
 select
   t.now,
@@ -142,7 +168,7 @@ select
     from
       "spotify_cooldowns"
     where
-      "spotify_cooldowns"."budget" = $1
+      "spotify_cooldowns"."budget" = $2
       and "spotify_cooldowns"."until" > t.now
   ) as cooldown_until,
   (
@@ -151,7 +177,7 @@ select
     from
       "spotify_cooldowns"
     where
-      "spotify_cooldowns"."budget" = $2
+      "spotify_cooldowns"."budget" = $3
       and "spotify_cooldowns"."until" > t.now
   ) as quota_cooldown,
   (
@@ -160,8 +186,8 @@ select
     from
       "spotify_call_slots"
     where
-      "spotify_call_slots"."budget" = $3
-      and "spotify_call_slots"."at" > t.now - $4::interval
+      "spotify_call_slots"."budget" = $4
+      and "spotify_call_slots"."at" > t.now - $5::interval
   ) as in_rate,
   (
     select
@@ -169,8 +195,8 @@ select
     from
       "spotify_call_slots"
     where
-      "spotify_call_slots"."budget" = $5
-      and "spotify_call_slots"."at" > t.now - $6::interval
+      "spotify_call_slots"."budget" = $6
+      and "spotify_call_slots"."at" > t.now - $7::interval
   ) as in_day,
   (
     select
@@ -178,9 +204,9 @@ select
     from
       "spotify_call_slots"
     where
-      "spotify_call_slots"."budget" = $7
-      and "spotify_call_slots"."user_key" = $8
-      and "spotify_call_slots"."at" > t.now - $9::interval
+      "spotify_call_slots"."budget" = $8
+      and "spotify_call_slots"."user_key" = $9
+      and "spotify_call_slots"."at" > t.now - $10::interval
   ) as in_day_runner,
   (
     select
@@ -190,9 +216,9 @@ select
       join "spotify_accounts" on "spotify_accounts"."user_id"::text = "spotify_call_slots"."user_key"
       and "spotify_accounts"."disabled_reason" is null
     where
-      "spotify_call_slots"."budget" = $10
-      and "spotify_call_slots"."user_key" <> $11
-      and "spotify_call_slots"."at" > t.now - $12::interval
+      "spotify_call_slots"."budget" = $11
+      and "spotify_call_slots"."user_key" <> $12
+      and "spotify_call_slots"."at" > t.now - $13::interval
   ) as runners,
   (
     select
@@ -200,8 +226,8 @@ select
     from
       "spotify_budget_state"
     where
-      "spotify_budget_state"."budget" = $13
-      and "spotify_budget_state"."learned_at" > t.now - $14::interval
+      "spotify_budget_state"."budget" = $14
+      and "spotify_budget_state"."learned_at" > t.now - $15::interval
   ) as learned_rate
 from
   t;
@@ -256,11 +282,24 @@ returning
   learned_rate as learned;
 
 -- BudgetRepository.waitsUntil (the runner’s share of the day spent)
--- params: ["spotify-client-id","spotify-client-id","spotify-client-id","30250 milliseconds","spotify-client-id","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","3600000 milliseconds"]
+-- params: ["spotify-client-id","spotify-client-id","spotify-client-id","spotify-client-id","30250 milliseconds","spotify-client-id","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","3600000 milliseconds"]
+-- A slot's time is kept to the millisecond (what a JS Date carries back) and never repeats within a
+-- budget: learnRate counts the slots before a refused one by time, and two calls in one millisecond
+-- made one of them uncounted (a learned rate one too low).
 with
   t as (
     select
-      clock_timestamp() as now
+      greatest(
+        date_trunc('milliseconds', clock_timestamp()),
+        (
+          select
+            max("spotify_call_slots"."at") + interval '1 millisecond'
+          from
+            "spotify_call_slots"
+          where
+            "spotify_call_slots"."budget" = $1
+        )
+      ) as now
   )
 select
   t.now,
@@ -270,7 +309,7 @@ select
     from
       "spotify_cooldowns"
     where
-      "spotify_cooldowns"."budget" = $1
+      "spotify_cooldowns"."budget" = $2
       and "spotify_cooldowns"."until" > t.now
   ) as cooldown_until,
   (
@@ -279,7 +318,7 @@ select
     from
       "spotify_cooldowns"
     where
-      "spotify_cooldowns"."budget" = $2
+      "spotify_cooldowns"."budget" = $3
       and "spotify_cooldowns"."until" > t.now
   ) as quota_cooldown,
   (
@@ -288,8 +327,8 @@ select
     from
       "spotify_call_slots"
     where
-      "spotify_call_slots"."budget" = $3
-      and "spotify_call_slots"."at" > t.now - $4::interval
+      "spotify_call_slots"."budget" = $4
+      and "spotify_call_slots"."at" > t.now - $5::interval
   ) as in_rate,
   (
     select
@@ -297,8 +336,8 @@ select
     from
       "spotify_call_slots"
     where
-      "spotify_call_slots"."budget" = $5
-      and "spotify_call_slots"."at" > t.now - $6::interval
+      "spotify_call_slots"."budget" = $6
+      and "spotify_call_slots"."at" > t.now - $7::interval
   ) as in_day,
   (
     select
@@ -306,9 +345,9 @@ select
     from
       "spotify_call_slots"
     where
-      "spotify_call_slots"."budget" = $7
-      and "spotify_call_slots"."user_key" = $8
-      and "spotify_call_slots"."at" > t.now - $9::interval
+      "spotify_call_slots"."budget" = $8
+      and "spotify_call_slots"."user_key" = $9
+      and "spotify_call_slots"."at" > t.now - $10::interval
   ) as in_day_runner,
   (
     select
@@ -318,9 +357,9 @@ select
       join "spotify_accounts" on "spotify_accounts"."user_id"::text = "spotify_call_slots"."user_key"
       and "spotify_accounts"."disabled_reason" is null
     where
-      "spotify_call_slots"."budget" = $10
-      and "spotify_call_slots"."user_key" <> $11
-      and "spotify_call_slots"."at" > t.now - $12::interval
+      "spotify_call_slots"."budget" = $11
+      and "spotify_call_slots"."user_key" <> $12
+      and "spotify_call_slots"."at" > t.now - $13::interval
   ) as runners,
   (
     select
@@ -328,8 +367,8 @@ select
     from
       "spotify_budget_state"
     where
-      "spotify_budget_state"."budget" = $13
-      and "spotify_budget_state"."learned_at" > t.now - $14::interval
+      "spotify_budget_state"."budget" = $14
+      and "spotify_budget_state"."learned_at" > t.now - $15::interval
   ) as learned_rate
 from
   t;

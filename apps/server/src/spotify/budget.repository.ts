@@ -128,7 +128,16 @@ export function createBudgetRepository(db: Db) {
       runners: string;
       learned_rate: number | null;
     }>(sql`
-      with t as (select clock_timestamp() as now)
+      -- A slot's time is kept to the millisecond (what a JS Date carries back) and never repeats within a
+      -- budget: learnRate counts the slots before a refused one by time, and two calls in one millisecond
+      -- made one of them uncounted (a learned rate one too low).
+      with t as (
+        select greatest(
+          date_trunc('milliseconds', clock_timestamp()),
+          (select max(${spotifyCallSlots.at}) + interval '1 millisecond' from ${spotifyCallSlots}
+            where ${spotifyCallSlots.budget} = ${limits.key})
+        ) as now
+      )
       select t.now,
         (select max(${spotifyCooldowns.until}) from ${spotifyCooldowns}
           where ${spotifyCooldowns.budget} = ${limits.key} and ${spotifyCooldowns.until} > t.now) as cooldown_until,
