@@ -34,6 +34,11 @@ export const WhoamiReply = z.object({
          * `share` (this runner's fair share of the day is spent; the others' work goes on).
          */
         work_waits_for: z.enum(['spotify', 'share']).nullable().optional(),
+        /**
+         * Why reading the runner's artists' catalogs waits (they stop first, before the playlist updates
+         * that `work_waits_for` tells about), as `work_waits_for`; null when it does not.
+         */
+        catalogs_wait_for: z.enum(['spotify', 'share']).nullable().optional(),
       }),
     ),
     disabled_services: z.array(DisabledService),

@@ -62,7 +62,8 @@ describe('connect status cache', () => {
     const s = setup();
     expect(await s.status('u1')).toEqual({ connected: false, resumes: null });
     expect(await s.status('u1')).toEqual({ connected: false, resumes: null });
-    expect(s.reads).toEqual({ accounts: 1, budget: 1 });
+    // One budget read for the playlist updates' wait, one for the catalogs' (each cached).
+    expect(s.reads).toEqual({ accounts: 1, budget: 2 });
     s.rows.set('u1', { disabledReason: null }); // connected in another process
     expect((await s.status('u1')).connected).toBe(false); // not yet told
     s.feed.notify('spotify:u1');

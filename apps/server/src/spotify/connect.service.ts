@@ -202,6 +202,7 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
           demo: boolean;
           work_resumes_at: number | null;
           work_waits_for: 'spotify' | 'share' | null;
+          catalogs_wait_for: 'spotify' | 'share' | null;
         }
       >;
       disabled_services: DisabledService[];
@@ -216,9 +217,14 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
       const key = app.limits.key;
       // What the runner sees stop: their playlists' updates (writes stop before the share's last calls).
       const readWait = () => this.workWait('playlist_write', userId);
-      const [account, wait] = await Promise.all([
+      // And why the catalogs wait (the lowest priority, they stop first): the runner's share or Spotify's.
+      const readCatalogWait = () => this.workWait('catalog_expansion', userId);
+      const [account, wait, catalogWait] = await Promise.all([
         cache ? cache.accounts.get(userId, readAccount, () => [`spotify:${userId}`]) : readAccount(),
         cache ? cache.resumes.get(`${key}:${userId}`, readWait, () => [`budget:${key}`]) : readWait(),
+        cache
+          ? cache.resumes.get(`${key}:${userId}:catalogs`, readCatalogWait, () => [`budget:${key}`])
+          : readCatalogWait(),
       ]);
       const disabled = account.disabledReason != null ? [{ reason: account.disabledReason }] : [];
       return {
@@ -228,6 +234,7 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
             demo: app.demo,
             work_resumes_at: wait ? Math.ceil(wait.until.getTime() / 1000) : null,
             work_waits_for: wait?.reason ?? null,
+            catalogs_wait_for: catalogWait?.reason ?? null,
           },
         },
         disabled_services: disabled.map((d) => ({ service: 'spotify' as const, reason: d.reason })),

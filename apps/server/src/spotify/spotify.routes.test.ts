@@ -188,6 +188,7 @@ describe('/api/spotify', () => {
       demo: true,
       work_resumes_at: null,
       work_waits_for: null,
+      catalogs_wait_for: null,
     });
 
     const second = await signUp();

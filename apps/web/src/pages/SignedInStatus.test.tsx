@@ -215,6 +215,26 @@ describe('the signed-in status page: tables (spec §2)', () => {
     expect(screen.queryByRole('status', { name: "Spotify's daily limit" })).toBeNull();
   });
 
+  it('when only the runner’s part for reading catalogs is used, says it is their share, not Spotify’s limit', async () => {
+    const until = Math.floor(Date.now() / 1000) + 6 * 3600;
+    const catalogs = source({
+      kind: 'artist_catalogs',
+      progress: { ...source().progress, state: 'waiting', resumes_at: until },
+    });
+    const { api } = statusApi({
+      whoami: () => jsonReply(200, whoamiReply({ catalogsWaitFor: 'share' })),
+      sources: () => jsonReply(200, sourcesReply([catalogs])),
+    });
+    renderApp('/', api);
+    const notice = await screen.findByRole('status', { name: "Your share of Spotify's calls" });
+    expect(notice.textContent).toContain("Your share of today's Spotify calls is used");
+    expect(notice.textContent).toContain(
+      "your part for reading is used today, so reading your artists' catalogs waits",
+    );
+    expect(notice.textContent).toContain('new matches still go into your playlists');
+    expect(screen.queryByText(/daily limit reached/)).toBeNull();
+  });
+
   it('shows a card per row on a phone, so nothing scrolls sideways', async () => {
     vi.stubGlobal('matchMedia', (query: string) => ({
       matches: /max-width:\s*599\.95px/.test(query),

@@ -9,6 +9,8 @@ export const whoamiReply = (
     disabled?: { service: 'spotify'; reason: string }[];
     /** Work waits until then (unix seconds), for Spotify or for the runner's share of the day. */
     waits?: { until: number; for: 'spotify' | 'share' };
+    /** Why reading the artists' catalogs waits. */
+    catalogsWaitFor?: 'spotify' | 'share';
   } = {},
 ) => ({
   data: {
@@ -20,6 +22,7 @@ export const whoamiReply = (
         demo: false,
         work_resumes_at: opts.waits?.until ?? null,
         work_waits_for: opts.waits?.for ?? null,
+        catalogs_wait_for: opts.catalogsWaitFor ?? null,
       },
     },
     disabled_services: opts.disabled ?? [],

@@ -34,13 +34,20 @@ const CATALOG_KINDS: ReadonlyArray<Source['kind']> = ['followed_artists', 'artis
  */
 export function DailyLimitNotice({ sources }: { sources: Source[] }) {
   const { disabled_services, services } = useSession();
-  const text = dailyLimitText(sources);
+  // The runner's own part of the day for reading catalogs is used, not Spotify's limit for everyone.
+  const share = services['spotify']?.catalogs_wait_for === 'share';
+  const text = dailyLimitText(sources, { share });
   // "Nothing to do on your side" would contradict the red alert of a disabled (revoked) connection.
   if (!text || disabled_services.some((d) => d.service === 'spotify')) return null;
   // The runner's own share of the day is used, not Spotify's limit: the paused notice says so, and that
   // their playlist updates wait too (they stop before the share's last calls), which this text would deny.
   if (services['spotify']?.work_waits_for === 'share') return null;
-  return (
+  return share ? (
+    <Alert severity="info" role="status" aria-label="Your share of Spotify's calls">
+      <AlertTitle>Your share of today&apos;s Spotify calls is used</AlertTitle>
+      {text}
+    </Alert>
+  ) : (
     <Alert severity="info" role="status" aria-label="Spotify's daily limit">
       <AlertTitle>Spotify&apos;s daily limit reached</AlertTitle>
       {text}
@@ -48,8 +55,14 @@ export function DailyLimitNotice({ sources }: { sources: Source[] }) {
   );
 }
 
-/** The notice's text, or null when no source waits for the daily limit. */
-export function dailyLimitText(sources: Source[], now = Date.now()): string | null {
+/**
+ * The notice's text, or null when no source waits for the daily limit. `share`: what is used is the
+ * runner's own equal part of the day, not the installation's whole day.
+ */
+export function dailyLimitText(
+  sources: Source[],
+  { now = Date.now(), share = false }: { now?: number; share?: boolean } = {},
+): string | null {
   const waiting = sources.filter(
     (s) =>
       s.enabled &&
@@ -60,16 +73,19 @@ export function dailyLimitText(sources: Source[], now = Date.now()): string | nu
   if (waiting.length === 0) return null;
   const until = formatTime(Math.max(...waiting.map((s) => s.progress.resumes_at!)));
   const libraryWaits = waiting.some((s) => !CATALOG_KINDS.includes(s.kind));
+  const why = share
+    ? `Spotify allows Pacebeat only so many calls a day, shared equally by the runners here, and your part ` +
+      `for reading is used today, so reading `
+    : `Spotify allows Pacebeat only so many calls a day, shared equally by the runners here, so reading `;
   if (!libraryWaits)
     return (
-      `Spotify allows Pacebeat only so many calls a day, shared equally by the runners here, so reading ` +
+      `${why}` +
       `your artists' catalogs waits until ` +
       `${until}. Meanwhile your liked songs and playlists are still read, tempos are still found, and ` +
       `new matches still go into your playlists. Nothing to do on your side.`
     );
   return (
-    `Spotify allows Pacebeat only so many calls a day, shared equally by the runners here, so reading ` +
-    `your library waits until ${until}. ` +
+    `${why}your library waits until ${until}. ` +
     `Meanwhile tempos are still found for the songs already read, and new matches still go into your ` +
     `playlists. Nothing to do on your side.`
   );
