@@ -1,8 +1,9 @@
-// Issue 35's walk: two runners in demo mode, one of them disconnecting and connecting again the same day,
-// walked in Chromium at 1280 px and 360 px as new users would, with every Pacebeat playlist counted from
-// outside (the simulated world's admin API: items in order, each track's artists, ISRC, song and true tempo)
-// and compared with the status page's "tracks added". Also looks for items 4-9 of the issue on the way
-// (item 10, the odd requests, is curl against the server: see the report). Everything goes to OUT: the
+// The two-runner walk (artists spread, a same-day reconnect, the first hour's rough edges): two runners
+// in demo mode, one disconnecting and connecting again the same day, walked in Chromium at 1280 px and 360 px
+// as new users would, with every Pacebeat playlist counted from outside (the simulated world's admin API:
+// items in order, each track's artists, ISRC, song and true tempo)
+// and compared with the status page's "tracks added". Also looks for the first hour's rough edges on the way
+// (the odd requests with bodies and bad escapes are curl against the server, not here). Everything goes to OUT: the
 // screenshots, walk.log (what was seen, with times) and outside-*.json (each count from outside).
 //
 // Start Pacebeat in demo mode first, with the in-process world's admin API on a known port and token:
@@ -333,18 +334,16 @@ async function addPaceDialog(page: Page) {
   const dialog = page.getByRole('dialog');
   await dialog.waitFor();
   await sleep(800);
-  const cut = await dialog
-    .locator('label')
-    .evaluateAll((els) =>
-      els
-        .map((e) => ({
-          text: e.textContent ?? '',
-          cut: e.scrollWidth > e.clientWidth + 1,
-          w: e.clientWidth,
-          sw: e.scrollWidth,
-        }))
-        .filter((x) => x.text.trim()),
-    );
+  const cut = await dialog.locator('label').evaluateAll((els) =>
+    els
+      .map((e) => ({
+        text: e.textContent ?? '',
+        cut: e.scrollWidth > e.clientWidth + 1,
+        w: e.clientWidth,
+        sw: e.scrollWidth,
+      }))
+      .filter((x) => x.text.trim()),
+  );
   say(`item 8 add-a-pace labels at 360: ${JSON.stringify(cut)}`);
   await shot(page, '06-add-a-pace-dialog-360', false);
   await dialog.evaluate((d) => d.querySelector('[class*="DialogContent"]')?.scrollTo(0, 10_000));
