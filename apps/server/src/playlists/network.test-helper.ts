@@ -44,17 +44,25 @@ export function losingAnswers(m: Match & { mode: 'reset' | 502 }) {
 export function lateAnswers(m: Match & { applyAfterMs: number }) {
   let left = m.times ?? 1;
   let late = 0;
+  let applied = 0;
   const f: typeof fetch = async (input, init) => {
     if (left > 0 && matches(m, input, init)) {
       left--;
       late++;
       const { signal: _ignored, ...rest } = init ?? {};
-      setTimeout(() => void fetch(input, rest).then((r) => r.text()), m.applyAfterMs);
+      setTimeout(
+        () =>
+          void fetch(input, rest)
+            .then((r) => r.text())
+            .then(() => applied++),
+        m.applyAfterMs,
+      );
       throw new DOMException('The operation was aborted due to timeout', 'TimeoutError');
     }
     return fetch(input, init);
   };
-  return { fetch: f, late: () => late };
+  /** `applied`: the late requests Spotify has answered (applied) so far. */
+  return { fetch: f, late: () => late, applied: () => applied };
 }
 
 /** Spotify refuses the matching requests with 403 and never applies them (a playlist write it forbids). */
