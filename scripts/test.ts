@@ -21,12 +21,10 @@ interface Step {
   /** The later steps need it to pass (the checks and the build); the test steps do not need each other. */
   gate?: boolean;
 }
-/**
- * The stages, in order; the steps of one stage run at the same time (issue 25: the whole run under 12
- * minutes on 2 cores). Lint and typecheck only read; the unit tests and the browser tests share nothing
- * but the machine (their own PostgreSQL, ports and data folders), and both spend most of their time
- * waiting on servers, so they overlap well. The browser tests need the build first.
- */
+// Steps run side by side where they can (the whole run under 12 minutes on 2 cores): lint and typecheck
+// only read; the unit tests and the browser tests share nothing but the machine (their own PostgreSQL,
+// ports and data folders), and both spend most of their time waiting on servers, so they overlap well.
+// The browser tests need the build first.
 // The cores this run may use (CPU affinity included: `taskset -c 0 npm test` has one). On 2 or more the
 // steps above overlap and Vitest runs three files at a time (they mostly wait on servers); on one core
 // every step runs alone, Vitest two files at a time and Playwright one browser, so no wait in a test
@@ -35,48 +33,48 @@ const cores = os.availableParallelism();
 const roomy = cores >= 2;
 const vitestWorkers = roomy ? 3 : 2;
 const browserWorkers = roomy ? 2 : 1;
-const side = (steps: Step[]): Step[][] => (roomy ? [steps] : steps.map((s) => [s]));
-
-const stages: Step[][] = [
-  ...side([
-    { name: 'lint', args: ['run', 'lint'], gate: true },
-    { name: 'typecheck', args: ['run', 'typecheck'], gate: true },
-  ]),
-  [{ name: 'production build', args: ['run', 'build'], gate: true }],
-  ...side([
-    {
-      name: 'unit and database tests (Vitest)',
-      args: [
-        'exec',
-        '--',
-        'vitest',
-        'run',
-        `--maxWorkers=${vitestWorkers}`,
-        '--reporter=default',
-        '--reporter=json',
-        `--outputFile.json=${VITEST_JSON}`,
-      ],
-    },
-    {
-      name: 'browser tests (Playwright, Chromium)',
-      args: ['run', 'test:e2e'],
-      env: { PLAYWRIGHT_JSON_OUTPUT_NAME: E2E_JSON, PLAYWRIGHT_WORKERS: String(browserWorkers) },
-    },
-  ]),
-  ...side([
-    {
-      name: 'browser tests, Firebase sign-in (Playwright + Auth emulator)',
-      args: ['run', 'test:e2e:firebase'],
-      env: { PLAYWRIGHT_JSON_OUTPUT_NAME: FIREBASE_E2E_JSON },
-    },
-    {
-      name: 'browser tests, setup from demo mode to a real Spotify (Playwright + a stand-in Spotify)',
-      args: ['run', 'test:e2e:setup'],
-      env: { PLAYWRIGHT_JSON_OUTPUT_NAME: SETUP_E2E_JSON },
-    },
-  ]),
-];
-const steps = stages.flat();
+const lint: Step = { name: 'lint', args: ['run', 'lint'], gate: true };
+const typecheck: Step = { name: 'typecheck', args: ['run', 'typecheck'], gate: true };
+const build: Step = { name: 'production build', args: ['run', 'build'], gate: true };
+const vitestStep: Step = {
+  name: 'unit and database tests (Vitest)',
+  args: [
+    'exec',
+    '--',
+    'vitest',
+    'run',
+    `--maxWorkers=${vitestWorkers}`,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${VITEST_JSON}`,
+  ],
+};
+const browserStep: Step = {
+  name: 'browser tests (Playwright, Chromium)',
+  args: ['run', 'test:e2e'],
+  env: { PLAYWRIGHT_JSON_OUTPUT_NAME: E2E_JSON, PLAYWRIGHT_WORKERS: String(browserWorkers) },
+};
+const firebaseStep: Step = {
+  name: 'browser tests, Firebase sign-in (Playwright + Auth emulator)',
+  args: ['run', 'test:e2e:firebase'],
+  env: { PLAYWRIGHT_JSON_OUTPUT_NAME: FIREBASE_E2E_JSON },
+};
+const setupStep: Step = {
+  name: 'browser tests, setup from demo mode to a real Spotify (Playwright + a stand-in Spotify)',
+  args: ['run', 'test:e2e:setup'],
+  env: { PLAYWRIGHT_JSON_OUTPUT_NAME: SETUP_E2E_JSON },
+};
+/**
+ * The stages, in order; each stage is lanes that run at the same time, each lane its steps one after
+ * another. On 2 or more cores the two short browser runs (their own servers, ports and output folders)
+ * follow Vitest in its lane, which ends a minute or two before the main browser run: they fit in that
+ * gap instead of adding their time after it. On one core every step runs alone.
+ */
+type Lane = Step[];
+const stages: Lane[][] = roomy
+  ? [[[lint], [typecheck]], [[build]], [[vitestStep, firebaseStep, setupStep], [browserStep]]]
+  : [lint, typecheck, build, vitestStep, browserStep, firebaseStep, setupStep].map((step) => [[step]]);
+const steps = stages.flat(2);
 console.log(
   `${cores} ${cores === 1 ? 'core' : 'cores'}: Vitest ${vitestWorkers} files at a time, ${browserWorkers} ${browserWorkers === 1 ? 'browser' : 'browsers'}, ${roomy ? 'independent steps side by side' : 'one step at a time'}`,
 );
@@ -209,7 +207,11 @@ function runStep(step: Step, alone: boolean): Promise<void> {
 
 const runStarted = Date.now();
 for (const stage of stages) {
-  await Promise.all(stage.map((step) => runStep(step, stage.length === 1)));
+  await Promise.all(
+    stage.map(async (lane) => {
+      for (const step of lane) await runStep(step, stage.length === 1);
+    }),
+  );
   // A failed check or build stops the run; a failed test step does not keep the others (run one after
   // another on one core) from running.
   if (results.some((r) => !r.ok && r.gate)) break;
