@@ -69,7 +69,9 @@ describe('every answer is checked before it is trusted', () => {
       expect(a.alternatives.some((x) => x.source === 'estimator')).toBe(true);
     }
     expect(caught).toBeGreaterThanOrEqual(5);
-    expect(h.requests.get('deezer-preview')).toBe(tracks.length);
+    // Every track's preview was fetched (each has the estimator's answer above); a slow answer may be
+    // fetched again, so the count is a floor.
+    expect(h.requests.get('deezer-preview')).toBeGreaterThanOrEqual(tracks.length);
   });
 
   it('without a second source or the audio, a lone answer is kept but not trusted', async () => {

@@ -56,8 +56,9 @@ export async function startTempoHarness(
     DEEZER_RATE_PER_SECOND: '200',
     PREVIEW_RATE_PER_SECOND: '200',
     RECCOBEATS_RATE_PER_MINUTE: '6000',
-    // The simulated Deezer synthesises each preview on the test's own thread: generous under load.
-    TEMPO_TIMEOUT_SECONDS: '30',
+    // The simulated Deezer synthesises each preview on the test's own thread: the longest the setting
+    // allows, so that a busy or one-core machine does not time previews out (the timeout has its own test).
+    TEMPO_TIMEOUT_SECONDS: '120',
     ...o.settings,
   });
   const module = createTempoModule(db.db, {
