@@ -6,27 +6,32 @@ import { describe, expect, inject, it } from 'vitest';
 import { testOrigins } from '../../test/accounts-app.ts';
 import { createAccountsModule } from '../accounts/accounts.module.ts';
 import { loadConfig } from '../app/config.ts';
-import { createDb } from '../db/client.ts';
+import { createDb, type DbHandle } from '../db/client.ts';
 import { buildApp } from '../app/http-app.ts';
 import { isDatabaseUnavailable } from './error-handler.ts';
+
+/** The HTTP app with the real accounts module on `handle`'s pool. */
+async function appOn(handle: DbHandle) {
+  const config = loadConfig({});
+  const accounts = createAccountsModule(handle.db, {
+    settings: { ...config, embedded: false },
+    log: pino({ level: 'silent' }),
+  });
+  return buildApp(
+    {
+      webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),
+      origins: testOrigins(config),
+      accounts: { accounts: accounts.accounts, sessions: accounts.sessions },
+      checkReady: async () => undefined,
+    },
+    { loggerInstance: pino({ level: 'silent' }) },
+  );
+}
 
 describe('database unreachable', () => {
   it('answers 503 DatabaseUnavailable with Retry-After', async () => {
     const handle = createDb('postgres://nobody:nothing@127.0.0.1:1/none', { max: 1 });
-    const config = loadConfig({});
-    const accounts = createAccountsModule(handle.db, {
-      settings: { ...config, embedded: false },
-      log: pino({ level: 'silent' }),
-    });
-    const app = await buildApp(
-      {
-        webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),
-        origins: testOrigins(config),
-        accounts: { accounts: accounts.accounts, sessions: accounts.sessions },
-        checkReady: async () => undefined,
-      },
-      { loggerInstance: pino({ level: 'silent' }) },
-    );
+    const app = await appOn(handle);
     try {
       const res = await app.inject({ url: '/api/whoami', headers: { cookie: 'pacebeat_session=abc' } });
       expect(res.statusCode).toBe(503);
@@ -41,20 +46,7 @@ describe('database unreachable', () => {
   it('answers 503 when every connection of the pool stays busy, instead of no answer at all', async () => {
     const handle = createDb(inject('databaseUrl'), { max: 1, waitMs: 500 });
     const busy = await handle.pool.connect(); // the pool's only connection, held as a long job would
-    const config = loadConfig({});
-    const accounts = createAccountsModule(handle.db, {
-      settings: { ...config, embedded: false },
-      log: pino({ level: 'silent' }),
-    });
-    const app = await buildApp(
-      {
-        webDistDir: path.join(os.tmpdir(), 'pacebeat-no-web-build'),
-        origins: testOrigins(config),
-        accounts: { accounts: accounts.accounts, sessions: accounts.sessions },
-        checkReady: async () => undefined,
-      },
-      { loggerInstance: pino({ level: 'silent' }) },
-    );
+    const app = await appOn(handle);
     try {
       const res = await app.inject({ url: '/api/whoami', headers: { cookie: 'pacebeat_session=abc' } });
       expect(res.statusCode).toBe(503);
