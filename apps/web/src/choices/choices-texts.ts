@@ -31,9 +31,9 @@ export const LISTS: Record<TrackList, { tab: string; about: string; empty: strin
     tab: 'Waiting',
     about:
       'Tracks that fit and will be added: Pacebeat adds them in batches, within Spotify’s daily call budget, ' +
-      'and keeps artists apart. A track whose artist is among the playlist’s last 5 songs waits here for ' +
-      'other artists’ songs, so that one band does not play many times in a row (after a day it goes with ' +
-      'at most 2 of its artist in a row).',
+      'and keeps artists apart. A track whose artist is among the playlist’s last 5 songs, or has more songs ' +
+      'waiting, waits here for other artists’ songs, so that one band does not play many times in a row ' +
+      '(after a day it goes with at most 2 of its artist in a row).',
     empty: 'No track is waiting: everything that fits is in the playlist.',
   },
   skipped: {

@@ -235,6 +235,25 @@ describe('the signed-in status page: tables (spec §2)', () => {
     expect(screen.queryByText(/daily limit reached/)).toBeNull();
   });
 
+  it('when only the catalogs wait and it is not the runner’s share, does not call it Spotify’s limit', async () => {
+    const until = Math.floor(Date.now() / 1000) + 6 * 3600;
+    const catalogs = source({
+      kind: 'artist_catalogs',
+      progress: { ...source().progress, state: 'waiting', resumes_at: until },
+    });
+    const { api } = statusApi({
+      whoami: () => jsonReply(200, whoamiReply({ catalogsWaitFor: 'spotify' })),
+      sources: () => jsonReply(200, sourcesReply([catalogs])),
+    });
+    renderApp('/', api);
+    const notice = await screen.findByRole('status', { name: "Spotify's daily limit" });
+    expect(notice.textContent).toContain("Reading artists' catalogs is paused");
+    expect(notice.textContent).toContain(
+      "Pacebeat keeps part of them for the runners' own libraries and playlists",
+    );
+    expect(screen.queryByText(/daily limit reached/)).toBeNull();
+  });
+
   it('shows a card per row on a phone, so nothing scrolls sideways', async () => {
     vi.stubGlobal('matchMedia', (query: string) => ({
       matches: /max-width:\s*599\.95px/.test(query),
