@@ -56,6 +56,8 @@ export function UndoSnackbarProvider({ children }: { children: ReactNode }) {
         onClose={(_e, reason) => reason !== 'clickaway' && setShown(null)}
         message={shown?.message}
         anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+        // Below a dialog opened meanwhile (the fix-tempo dialog again): at 360 px it covered its buttons.
+        sx={{ zIndex: (theme) => theme.zIndex.modal - 1 }}
         action={
           shown?.undo && (
             <Button color="inherit" size="small" disabled={busy} onClick={() => void undo(shown)}>
