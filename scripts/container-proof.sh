@@ -80,6 +80,16 @@ fail() {
 }
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+# The committed Caddyfile as Caddy runs it here: pace.test:8224 with its local CA, proxying to $2, in
+# $1/Caddyfile (the committed global options, the ACME email, give way to the script's).
+caddyfile_for() {
+  {
+    printf '{\n\tadmin off\n\thttp_port 8223\n\thttps_port 8224\n\tskip_install_trust\n'
+    printf '\tstorage file_system %s\n}\n\n' "$1/storage"
+    sed -e '/^{$/,/^}$/d' -e 's/^{\$DOMAIN} {$/pace.test:8224 {\n\ttls internal/' \
+      -e "s/reverse_proxy pacebeat:8080/reverse_proxy $2/" "$REPO/Caddyfile"
+  } >"$1/Caddyfile"
+}
 
 [ "$(id -u)" = 0 ] || fail "run as root (podman storage, chroot, mounts)"
 for tool in podman mmdebstrap curl chroot; do
@@ -425,13 +435,7 @@ if [ -n "$RAN" ] && command -v caddy >/dev/null; then
     ctr_addr=$("${PODMAN_RUN[@]}" inspect --format '{{.NetworkSettings.IPAddress}}' "$RUN_NAME")
     # This machine's address on the containers' bridge (there while a container runs): a second client.
     BRIDGE_ADDR=$(ip -4 -o addr show podman0 | awk '{ split($4, a, "/"); print a[1] }')
-    {
-      printf '{\n\tadmin off\n\thttp_port 8223\n\thttps_port 8224\n\tskip_install_trust\n'
-      printf '\tstorage file_system %s\n}\n\n' "$CADDY_DIR/storage"
-      # (The committed global options, the ACME email, give way to the script's.)
-      sed -e '/^{$/,/^}$/d' -e 's/^{\$DOMAIN} {$/pace.test:8224 {\n\ttls internal/' \
-        -e "s/reverse_proxy pacebeat:8080/reverse_proxy $ctr_addr:8080/" "$REPO/Caddyfile"
-    } >"$CADDY_DIR/Caddyfile"
+    caddyfile_for "$CADDY_DIR" "$ctr_addr:8080"
     caddy run --config "$CADDY_DIR/Caddyfile" --adapter caddyfile >"$CADDY_DIR/caddy.log" 2>&1 &
     CADDY_PID=$!
     t0=$(now)
@@ -619,12 +623,7 @@ if [ -n "$COMPOSE_READY" ] && [ -x "$CHROMIUM" ] && [ -d "$REPO/node_modules/@pl
     echo "public address (https://pace.test:8224 behind Caddy, SIGNUP_MODE=open), empty volumes: /readyz 200 after $APP_READY s"
     CADDY_DIR=$PROOF_DIR/caddy
     mkdir -p "$CADDY_DIR"
-    {
-      printf '{\n\tadmin off\n\thttp_port 8223\n\thttps_port 8224\n\tskip_install_trust\n'
-      printf '\tstorage file_system %s\n}\n\n' "$CADDY_DIR/storage"
-      sed -e '/^{$/,/^}$/d' -e 's/^{\$DOMAIN} {$/pace.test:8224 {\n\ttls internal/' \
-        -e "s/reverse_proxy pacebeat:8080/reverse_proxy 127.0.0.1:$POD_PORT/" "$REPO/Caddyfile"
-    } >"$CADDY_DIR/Caddyfile"
+    caddyfile_for "$CADDY_DIR" "127.0.0.1:$POD_PORT"
     caddy run --config "$CADDY_DIR/Caddyfile" --adapter caddyfile >"$CADDY_DIR/caddy-walk.log" 2>&1 &
     CADDY_PID=$!
     for _ in $(seq 1 300); do

@@ -12,7 +12,7 @@ import { runMigrations } from '../../apps/server/src/db/migrate.ts';
 import type { JobQueue } from '../../apps/server/src/app/job-registry.ts';
 import { PRIORITIES } from '../../apps/server/src/spotify/budget.ts';
 import { sandboxSpotifyEndpoints } from '../../apps/server/src/spotify/demo.ts';
-import { SpotifyDeferredError } from '../../apps/server/src/spotify/errors.ts';
+import { runUntilIdle } from '../../apps/server/src/library/scan.service.ts';
 
 const log = pino({ level: 'silent' });
 
@@ -104,17 +104,7 @@ export async function startScan(
     get tempoQueued() {
       return tempoQueued;
     },
-    async untilIdle() {
-      for (let units = 1; ; units++) {
-        try {
-          const out = await p.library.scans.runUnit(userId);
-          if (out.status !== 'success' || out.detail?.['idle']) return { units };
-        } catch (err) {
-          if (err instanceof SpotifyDeferredError) return { units, deferred: err.retryAt };
-          throw err;
-        }
-      }
-    },
+    untilIdle: () => runUntilIdle(p.library.scans, userId),
     async restart() {
       await p.accounts.close();
       p = make();

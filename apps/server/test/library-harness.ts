@@ -10,7 +10,7 @@ import type { Config } from '../src/app/config.ts';
 import { jobRegistry, type JobQueue } from '../src/app/job-registry.ts';
 import type { LibraryModule } from '../src/library/library.module.ts';
 import type { LibrarySettings } from '../src/library/scan-context.ts';
-import { SpotifyDeferredError } from '../src/spotify/errors.ts';
+import { runUntilIdle } from '../src/library/scan.service.ts';
 
 export interface LibraryProcess {
   spotify: Pacebeat['spotify'];
@@ -129,18 +129,7 @@ export async function startLibraryHarness(sandboxOptions: SandboxOptions = {}): 
           );
       return userId;
     },
-    async drain(p, userId, maxUnits = 500) {
-      for (let units = 1; units <= maxUnits; units++) {
-        try {
-          const out = await p.library.scans.runUnit(userId);
-          if (out.status !== 'success' || out.detail?.['idle']) return { units };
-        } catch (err) {
-          if (err instanceof SpotifyDeferredError) return { units, deferred: err.retryAt };
-          throw err;
-        }
-      }
-      throw new Error(`the scan of ${userId} did not finish in ${maxUnits} units`);
-    },
+    drain: (p, userId, maxUnits = 500) => runUntilIdle(p.library.scans, userId, maxUnits),
     apiRequests(spotifyUserId) {
       return h.sandbox.admin
         .requests({ service: 'spotify-api', userId: spotifyUserId })

@@ -212,3 +212,24 @@ export function createScanService(deps: ScanServiceDeps) {
   };
 }
 export type ScanService = ReturnType<typeof createScanService>;
+
+/**
+ * Runs a user's scan units one after another in this process until there is nothing to do (or Spotify
+ * defers the work: then when it may go on), without the job queue: the tests and the scan benchmark.
+ */
+export async function runUntilIdle(
+  scans: Pick<ScanService, 'runUnit'>,
+  userId: string,
+  maxUnits = Infinity,
+): Promise<{ units: number; deferred?: Date }> {
+  for (let units = 1; units <= maxUnits; units++) {
+    try {
+      const out = await scans.runUnit(userId);
+      if (out.status !== 'success' || out.detail?.['idle']) return { units };
+    } catch (err) {
+      if (err instanceof SpotifyDeferredError) return { units, deferred: err.retryAt };
+      throw err;
+    }
+  }
+  throw new Error(`the scan of ${userId} did not finish in ${maxUnits} units`);
+}

@@ -215,42 +215,36 @@ describe('the signed-in status page: tables (spec §2)', () => {
     expect(screen.queryByRole('status', { name: "Spotify's daily limit" })).toBeNull();
   });
 
-  it('when only the runner’s part for reading catalogs is used, says it is their share, not Spotify’s limit', async () => {
+  // Only the catalogs wait: neither is Spotify's limit, whether the runner's share or Pacebeat's part of
+  // the day for catalogs is what is used.
+  it.each([
+    {
+      why: 'share' as const,
+      name: "Your share of Spotify's calls",
+      title: "Your share of today's Spotify calls is used",
+      says: "your part for reading is used today, so reading your artists' catalogs waits",
+    },
+    {
+      why: 'spotify' as const,
+      name: "Spotify's daily limit",
+      title: "Reading artists' catalogs is paused",
+      says: "Pacebeat keeps part of them for the runners' own libraries and playlists",
+    },
+  ])('when only the catalogs wait ($why), titles it "$title"', async ({ why, name, title, says }) => {
     const until = Math.floor(Date.now() / 1000) + 6 * 3600;
     const catalogs = source({
       kind: 'artist_catalogs',
       progress: { ...source().progress, state: 'waiting', resumes_at: until },
     });
     const { api } = statusApi({
-      whoami: () => jsonReply(200, whoamiReply({ catalogsWaitFor: 'share' })),
+      whoami: () => jsonReply(200, whoamiReply({ catalogsWaitFor: why })),
       sources: () => jsonReply(200, sourcesReply([catalogs])),
     });
     renderApp('/', api);
-    const notice = await screen.findByRole('status', { name: "Your share of Spotify's calls" });
-    expect(notice.textContent).toContain("Your share of today's Spotify calls is used");
-    expect(notice.textContent).toContain(
-      "your part for reading is used today, so reading your artists' catalogs waits",
-    );
+    const notice = await screen.findByRole('status', { name });
+    expect(notice.textContent).toContain(title);
+    expect(notice.textContent).toContain(says);
     expect(notice.textContent).toContain('new matches still go into your playlists');
-    expect(screen.queryByText(/daily limit reached/)).toBeNull();
-  });
-
-  it('when only the catalogs wait and it is not the runner’s share, does not call it Spotify’s limit', async () => {
-    const until = Math.floor(Date.now() / 1000) + 6 * 3600;
-    const catalogs = source({
-      kind: 'artist_catalogs',
-      progress: { ...source().progress, state: 'waiting', resumes_at: until },
-    });
-    const { api } = statusApi({
-      whoami: () => jsonReply(200, whoamiReply({ catalogsWaitFor: 'spotify' })),
-      sources: () => jsonReply(200, sourcesReply([catalogs])),
-    });
-    renderApp('/', api);
-    const notice = await screen.findByRole('status', { name: "Spotify's daily limit" });
-    expect(notice.textContent).toContain("Reading artists' catalogs is paused");
-    expect(notice.textContent).toContain(
-      "Pacebeat keeps part of them for the runners' own libraries and playlists",
-    );
     expect(screen.queryByText(/daily limit reached/)).toBeNull();
   });
 
