@@ -210,6 +210,7 @@ export function composePacebeat(o: ComposeOptions) {
     // Pacebeat's own target playlists (deleted targets' too) are never sources.
     targetPlaylistIds: (userId) => playlists.repo.playlistIdsOf(userId),
     onTracksAdded: (userId) => events.emit('tracksAdded', userId),
+    placedCount: (userId, upTo) => playlists.repo.placedCount(userId, upTo),
     workWait: (priority, userId) => spotify.connect.workWait(priority, userId),
     ...o.overrides?.library,
   });
@@ -220,6 +221,7 @@ export function composePacebeat(o: ComposeOptions) {
     tempos: tempo.repo,
     listMatchCandidates: (userId) => library.listMatchCandidates(userId),
     runnerChoices: (userId) => choices.service.runnerChoices(userId),
+    rateInUse: () => spotify.connect.rateInUse(),
     queue: o.jobs,
     log,
     settings: {

@@ -23,6 +23,8 @@ export interface PlaylistsModuleDeps {
   listMatchCandidates: ListMatchCandidates;
   /** The runner's tempo corrections and exclusions (choices module). */
   runnerChoices?: PlaylistWriterDeps['runnerChoices'];
+  /** How busy Spotify's rate is (spotify module): how long an add waits for company. */
+  rateInUse?: PlaylistWriterDeps['rateInUse'];
   queue: PlaylistSyncQueue;
   log: Logger;
   settings?: PlaylistWriterDeps['settings'];

@@ -1,11 +1,13 @@
 // The playlist writer: one run brings a user's target playlists up to date with their library's tempos.
-// At most one run per user at a time (a lease in PostgreSQL, whatever pg-boss does); every Spotify call
-// at the "playlist writes" priority; Spotify deferring (rate limit, daily quota) ends the run with
-// SpotifyDeferredError, which the job turns into a run at `retryAt`, where this one left off.
+// At most one run per user at a time (a lease in PostgreSQL, whatever pg-boss does); every Spotify call at
+// the runner's "first songs" priority until they have them, then at "playlist writes"; Spotify deferring
+// (rate limit, daily quota) ends the run with SpotifyDeferredError, which the job turns into a run at
+// `retryAt`, where this one left off.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { SpotifyAccountRepository } from '../spotify/account.repository.ts';
 import type { SpotifyApi } from '../spotify/api.ts';
+import { FIRST_SONGS, inFirstSongs } from '../spotify/budget.ts';
 import type { CallContext } from '../spotify/client.ts';
 import { SpotifyAccountDisabledError, SpotifyApiError, SpotifyNotConnectedError } from '../spotify/errors.ts';
 import type { TempoRepository } from '../tempo/tempo.repository.ts';
@@ -43,13 +45,19 @@ import {
 export interface PlaylistWriterDeps {
   repo: WriterRepo &
     Pick<PlaylistsRepository, 'acquireLease' | 'releaseLease' | 'finishJob'> &
-    Partial<Pick<PlaylistsRepository, 'recordFirstFill'>>;
+    Partial<Pick<PlaylistsRepository, 'recordFirstFill' | 'placedCount'>>;
   accounts: Pick<SpotifyAccountRepository, 'get'>;
   api: (ctx: CallContext) => SpotifyApi;
   tempos: Pick<TempoRepository, 'getByKeys'>;
   listMatchCandidates: ListMatchCandidates;
   /** The runner's tempo corrections and exclusions (choices module); none when not given. */
   runnerChoices?: LoadRunnerChoices;
+  /**
+   * How much of Spotify's rate is in use now, 0 to 1 (1 on an installation with a daily quota, where every
+   * call counts): once a runner has their first songs, an add waits this share of `maxWaitMs` for company.
+   * Absent: 1.
+   */
+  rateInUse?: () => Promise<number>;
   log: Logger;
   settings?: Partial<WriterSettings>;
   now?: () => number;
@@ -202,7 +210,15 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
         order.map((p) => (artistsOf(p).some((a) => heldArtists.has(a)) ? { ...p, since: Infinity } : p)),
       );
     }
-    const { due, nextAt } = dueNow(waiting, phase, { ...settings, batch: ADD_BATCH }, c.now());
+    // Once the runner has their first songs, an add waits for company as long as Spotify's rate is busy:
+    // at once when it is idle (the calls would go unused), the whole `maxWaitMs` when it is full.
+    const inUse = phase === 'steady' && deps.rateInUse ? Math.min(1, Math.max(0, await deps.rateInUse())) : 1;
+    const { due, nextAt } = dueNow(
+      waiting,
+      phase,
+      { ...settings, maxWaitMs: settings.maxWaitMs * inUse, batch: ADD_BATCH },
+      c.now(),
+    );
     // The status page says how far the first fill is; cleared once a playlist exists.
     if (firstFill)
       await deps.repo.recordFirstFill?.(
@@ -252,8 +268,10 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
         const account = await deps.accounts.get(userId);
         if (!account) return { status: 'not-connected' };
         if (account.disabledReason) return { status: 'disabled' };
+        const placed = (await deps.repo.placedCount?.(userId, FIRST_SONGS)) ?? FIRST_SONGS;
         const c = createSyncContext({
           userId,
+          priority: inFirstSongs(account.authorizedAt, placed, now()) ? 'first_songs' : 'playlist_write',
           spotifyUserId: account.spotifyUserId,
           holder,
           repo: deps.repo,

@@ -20,7 +20,7 @@ import type { SpotifyTokens } from './tokens.service.ts';
 
 export interface SpotifyConnectDeps {
   accounts: Pick<SpotifyAccountRepository, 'get' | 'findByAccountId' | 'link' | 'delete'>;
-  budget: Pick<BudgetRepository, 'waitsUntil' | 'forgetUserInLedger' | 'ledger'>;
+  budget: Pick<BudgetRepository, 'waitsUntil' | 'forgetUserInLedger' | 'ledger' | 'usedSince'>;
   client: SpotifyClient;
   tokens: Pick<SpotifyTokens, 'forget'>;
   cipher: TokenCipher;
@@ -255,6 +255,18 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
       if (!wait || (wait.reason === 'rate' && wait.until.getTime() - now() < RATE_WINDOW_MS + 1_000))
         return null;
       return { until: wait.until, reason: wait.reason === 'share' ? 'share' : 'spotify' };
+    },
+
+    /**
+     * How much of Spotify's rolling rate is in use now, 0 to 1, for work that can choose when to call (the
+     * playlist writer's adds). On an installation with a daily quota every call is one fewer that day: 1.
+     */
+    async rateInUse(): Promise<number> {
+      const { limits } = await deps.app();
+      if (limits.dailyQuota !== null) return 1;
+      if (limits.ratePer30s === null) return 0;
+      const { used } = await deps.budget.usedSince(limits.key, RATE_WINDOW_MS);
+      return Math.min(1, used / limits.ratePer30s);
     },
 
     /** When this runner's work of `priority` resumes (see `workWait`); null when it runs now. */

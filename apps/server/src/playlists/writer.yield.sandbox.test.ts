@@ -1,0 +1,113 @@
+// What each of the writer's Spotify calls carries: once a runner has their first songs, an add waits for
+// company as long as Spotify's rate is busy; until then, the runner's writes go in the `first_songs` lane.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallContext } from '../spotify/client.ts';
+import {
+  catalogTracksIn,
+  seedTrueTempos,
+  startPlaylistHarness,
+  type PlaylistHarness,
+  type Runner,
+} from '../../test/playlists-harness.ts';
+
+let ph: PlaylistHarness;
+beforeAll(async () => {
+  ph = await startPlaylistHarness();
+}, 120_000);
+afterAll(() => ph.close());
+
+const adds = (r: Runner) =>
+  ph.h.sandbox.admin
+    .requests({ service: 'spotify-api', userId: r.spotifyUserId })
+    .filter((x) => x.method === 'POST' && /\/playlists\/\w+\/items$/.test(x.url.split('?')[0]!));
+
+const HOUR = 3600_000;
+
+describe('an add once the runner has their first songs', () => {
+  it('waits for company the longer the busier Spotify’s rate is: one call for many songs, or at once', async () => {
+    const r = await ph.runner();
+    const fitting = catalogTracksIn(ph, 160, 170, 90).slice(80);
+    await seedTrueTempos(ph, fitting);
+    // The first fill (firstFill 0: the runner "has" their first songs right after it).
+    ph.h.sandbox.admin.like(r.spotifyUserId, fitting.slice(0, 2).toReversed());
+    const settings = { firstFill: 0, maxWaitMs: HOUR };
+    await r.writer({ settings }).sync(r.userId);
+    // The playlist's songs of `fitting` (the runner's library has a few others of the range too).
+    const list = () =>
+      r
+        .playlists()
+        .get('Pacebeat 160–170 BPM')!
+        .filter((id) => fitting.includes(id));
+    expect(list().slice(0, 2)).toEqual(fitting.slice(0, 2));
+    const firstFill = adds(r).length;
+
+    // Tempos arriving one by one while the window is full: no add, one run an hour after the first.
+    const busy = r.writer({ settings, rateInUse: async () => 1 });
+    let followUp = 0;
+    for (const id of fitting.slice(2, 6)) {
+      ph.h.sandbox.admin.like(r.spotifyUserId, [id]);
+      const res = await busy.sync(r.userId);
+      expect(res).toMatchObject({ status: 'done', added: 0 });
+      followUp = res.status === 'done' ? res.followUpAt!.getTime() : 0;
+    }
+    expect(adds(r).length).toBe(firstFill);
+    expect(followUp).toBeGreaterThan(Date.now() + 0.9 * HOUR);
+    // Half full: half the wait.
+    const half = await r.writer({ settings, rateInUse: async () => 0.5 }).sync(r.userId);
+    expect(half).toMatchObject({ status: 'done', added: 0 });
+    const at = half.status === 'done' ? half.followUpAt!.getTime() : 0;
+    expect(at).toBeGreaterThan(Date.now() + 0.4 * HOUR);
+    expect(at).toBeLessThan(Date.now() + 0.55 * HOUR);
+
+    // The rate idle: what waited goes in one call, and each new song at once.
+    const idle = r.writer({ settings, rateInUse: async () => 0 });
+    expect(await idle.sync(r.userId)).toMatchObject({ status: 'done', added: 4 });
+    expect(adds(r).length).toBe(firstFill + 1);
+    for (const id of fitting.slice(6, 8)) {
+      ph.h.sandbox.admin.like(r.spotifyUserId, [id]);
+      expect(await idle.sync(r.userId)).toMatchObject({ status: 'done', added: 1 });
+    }
+    expect(adds(r).length).toBe(firstFill + 3);
+    // The waiting four in rank order (the newest liked first), then each song as it came.
+    expect(list()).toEqual([
+      ...fitting.slice(0, 2),
+      ...fitting.slice(2, 6).toReversed(),
+      ...fitting.slice(6, 8),
+    ]);
+  });
+});
+
+describe('the writer’s lane', () => {
+  it('is `first_songs` until the runner has 50 songs placed, then `playlist_write`', async () => {
+    const r = await ph.runner();
+    const fitting = catalogTracksIn(ph, 170, 180, 150).slice(90);
+    await seedTrueTempos(ph, fitting);
+    const lanes: string[] = [];
+    const api = (ctx: CallContext) => {
+      lanes.push(ctx.priority);
+      return r.p.api(ctx);
+    };
+    ph.h.sandbox.admin.like(r.spotifyUserId, fitting.slice(0, 55).toReversed());
+    await r.writer({ api }).sync(r.userId);
+    expect(lanes.length).toBeGreaterThan(0);
+    expect(new Set(lanes)).toEqual(new Set(['first_songs']));
+    expect((await ph.repo.placedCount(r.userId, 100)) >= 50).toBe(true);
+
+    lanes.length = 0;
+    ph.h.sandbox.admin.like(r.spotifyUserId, fitting.slice(55, 58).toReversed());
+    expect(await r.writer({ api }).sync(r.userId)).toMatchObject({ status: 'done', added: 3 });
+    expect(new Set(lanes)).toEqual(new Set(['playlist_write']));
+  });
+
+  it('is `playlist_write` an hour after the connect, however few songs the library gave', async () => {
+    const r = await ph.runner();
+    const lanes: string[] = [];
+    const api = (ctx: CallContext) => {
+      lanes.push(ctx.priority);
+      return r.p.api(ctx);
+    };
+    await r.writer({ api, now: () => Date.now() + 2 * HOUR }).sync(r.userId);
+    expect(lanes.length).toBeGreaterThan(0);
+    expect(new Set(lanes)).toEqual(new Set(['playlist_write']));
+  });
+});
