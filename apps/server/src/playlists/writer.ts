@@ -229,8 +229,16 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
       await deps.repo.recordFirstFill?.(userId, null);
     if (nextAt !== null) c.followUp(nextAt);
     // 3b. Spotify keeps taking adds to a playlist its owner deleted: each one this run adds to is checked
-    // first (one call for up to 40), unless step 2 just did.
-    const adding = open.filter((t) => t.state === 'active' && !checked.has(t.id) && (due.get(t.id) ?? 0) > 0);
+    // first (one call for up to 40), unless step 2 just did. While the runner's first songs go in small
+    // adds a few seconds apart, a playlist checked in the last `snapshotFreshMs` is not asked about again
+    // (that would be a check for every add of 5 songs; a deletion is then noticed at the next check).
+    const checkedLately = (t: TargetRow) =>
+      phase !== 'steady' &&
+      t.followCheckedAt !== null &&
+      c.now() - t.followCheckedAt.getTime() < settings.snapshotFreshMs;
+    const adding = open.filter(
+      (t) => t.state === 'active' && !checked.has(t.id) && !checkedLately(t) && (due.get(t.id) ?? 0) > 0,
+    );
     const { deleted } = await checkFollowed(c, adding, { always: true });
     for (const target of open) {
       const todo = (ready.get(target.id) ?? []).slice(0, due.get(target.id) ?? 0);

@@ -77,6 +77,35 @@ describe('an add once the runner has their first songs', () => {
   });
 });
 
+describe('the check that the runner still has their playlists', () => {
+  it('until the first 50, a check covers the small adds of the next minutes', async () => {
+    const r = await ph.runner();
+    const fitting = catalogTracksIn(ph, 150, 160, 80).slice(70);
+    await seedTrueTempos(ph, fitting);
+    const writer = r.writer({ settings: { firstFill: 50, firstFillWaitMs: 0, fillMin: 1 } });
+    await writer.sync(r.userId); // the first fill: the pool's songs
+    const contains = () =>
+      ph.h.sandbox.admin
+        .requests({ service: 'spotify-api', userId: r.spotifyUserId })
+        .filter((x) => x.url.includes('/me/library/contains')).length;
+    const before = adds(r).length;
+    for (const id of fitting.slice(0, 3)) {
+      ph.h.sandbox.admin.like(r.spotifyUserId, [id]);
+      expect(await writer.sync(r.userId)).toMatchObject({ status: 'done', added: 1 });
+    }
+    expect(adds(r).length).toBe(before + 3);
+    expect(contains()).toBe(0); // made a minute ago: the creation was the check
+    // Past `snapshotFreshMs` (60 s here): checked again before the next add.
+    const later = r.writer({
+      settings: { firstFill: 50, firstFillWaitMs: 0, fillMin: 1 },
+      now: () => Date.now() + 2 * 60_000,
+    });
+    ph.h.sandbox.admin.like(r.spotifyUserId, [fitting[3]!]);
+    expect(await later.sync(r.userId)).toMatchObject({ status: 'done', added: 1 });
+    expect(contains()).toBe(1);
+  });
+});
+
 describe('the writer’s lane', () => {
   it('is `first_songs` until the runner has 50 songs placed, then `playlist_write`', async () => {
     const r = await ph.runner();
