@@ -67,6 +67,13 @@ export function probe(adminUrl: string) {
       const r = await pool.query<{ b: string }>(`select pg_database_size(current_database()) b`);
       return Number(r.rows[0]!.b) / 1024 / 1024;
     },
+    /** Songs Pacebeat placed in all runners' playlists (what the add calls carried). */
+    async placedSongs(): Promise<number> {
+      const r = await pool.query<{ n: string }>(
+        `select count(*) n from playlist_target_tracks where state = 'added'`,
+      );
+      return Number(r.rows[0]!.n);
+    },
     /** The five statements that took the most time in all, with their calls and mean time. */
     async topStatements(): Promise<Array<{ query: string; calls: number; totalMs: number; meanMs: number }>> {
       const r = await pool.query<{ query: string; calls: string; total: number; mean: number }>(

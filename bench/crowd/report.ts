@@ -28,6 +28,17 @@ export interface CrowdResult {
     byRoute: Record<string, number>;
   };
   tempo: { resolvedPerHour: number; known: number; rows: number };
+  /**
+   * The playlist writer's calls (its routes, and `GET /me/playlists` beyond one per connected runner: the
+   * library's discovery reads it once) and the songs its adds carried.
+   */
+  writer?: { calls: number; adds: number; placed: number };
+  /**
+   * The least p95 connect → 50 placed Spotify's rate allows: each runner's first 50 cost `callsEach` calls
+   * (the median, with their token, of the runners who got there), served first-come at the first songs'
+   * ceiling of the rate (`perMinute`) as the runners arrive.
+   */
+  bound?: { callsEach: number; perMinute: number; p95: number };
   /** The largest backlog (created + retry) each queue had, and what was left at the end. */
   backlog: { peak: Record<string, number>; end: Record<string, number> };
   reads: Record<Route | 'all', { n: number; p50?: number; p99?: number; max?: number; errors: number }>;
@@ -48,6 +59,9 @@ export interface RunData {
   records: RunnerRecord[];
   reads: Read[];
   calls: CallLog;
+  placed?: number;
+  /** Spotify calls per minute the runners' first songs may have (the rate times their ceiling). */
+  firstSongsPerMinute?: number;
   samples: Sample[];
   dbMb: number;
   emptyDbMb: number;
@@ -66,6 +80,40 @@ function meanCalls(d: RunData, recs: RunnerRecord[], windowMs: number): number {
     return n + times.filter((t) => t >= r.connectedAt! - 60_000 && t <= r.connectedAt! + windowMs).length;
   }, 0);
   return total / got.length;
+}
+
+const WRITER_ROUTES = [
+  'POST /playlists/:playlist_id/items',
+  'POST /me/playlists',
+  'GET /me/library/contains',
+  'GET /playlists/:playlist_id',
+  'PUT /playlists/:playlist_id',
+  'DELETE /playlists/:playlist_id/items',
+];
+
+/**
+ * The p95, over runners, of the time a first-come queue served at `perMinute` takes to serve a runner's
+ * `each` calls after they arrive (`arrivals`, ms): the rate's own bound, before any tempo lookup or wait.
+ */
+export function rateBoundP95(arrivals: number[], each: number, perMinute: number): number {
+  const perMs = perMinute / 60_000;
+  let free = 0; // when the queue is next free, ms
+  const waits = [...arrivals]
+    .sort((a, b) => a - b)
+    .map((at) => {
+      free = Math.max(free, at) + each / perMs;
+      return free - at;
+    });
+  return (percentile(waits, 95) ?? 0) / 1000;
+}
+
+function callsBeforeFirstN(d: RunData): number | undefined {
+  const counts = d.records.flatMap((r) => {
+    if (r.connectedAt === undefined || r.firstNMs === undefined) return [];
+    const times = d.calls.byUser.get(r.spotifyUser) ?? [];
+    return [times.filter((t) => t >= r.connectedAt! - 60_000 && t <= r.connectedAt! + r.firstNMs!).length];
+  });
+  return percentile(counts, 50);
 }
 
 export function summarize(d: RunData): CrowdResult {
@@ -125,6 +173,29 @@ export function summarize(d: RunData): CrowdResult {
       rows: z?.tempoRows ?? 0,
     },
     backlog: { peak, end: z?.queued ?? {} },
+    writer: {
+      calls:
+        WRITER_ROUTES.reduce((n, route) => n + (d.calls.byRoute.get(route) ?? 0), 0) +
+        Math.max(0, (d.calls.byRoute.get('GET /me/playlists') ?? 0) - con.length),
+      adds: d.calls.byRoute.get('POST /playlists/:playlist_id/items') ?? 0,
+      placed: d.placed ?? NaN,
+    },
+    ...(() => {
+      const each = callsBeforeFirstN(d);
+      if (each === undefined || !d.firstSongsPerMinute) return {};
+      const perMinute = d.firstSongsPerMinute;
+      return {
+        bound: {
+          callsEach: each,
+          perMinute,
+          p95: rateBoundP95(
+            con.map((r) => r.arrival),
+            each,
+            perMinute,
+          ),
+        },
+      };
+    })(),
     reads,
     postgres: {
       mb: d.dbMb,
@@ -153,12 +224,23 @@ export function sideBySide(runs: CrowdResult[]): string {
       [r.firstN.p50, r.firstN.p95, r.firstN.p99].map((v) => fmt(v)).join(' / '),
     ),
     row('runners with 50 placed', (r) => `${r.firstN.reached}/${r.connected}`),
+    row('p95 to 50 placed the rate allows, s (calls each, per minute)', (r) =>
+      r.bound ? `${fmt(r.bound.p95)} (${fmt(r.bound.callsEach)}, ${fmt(r.bound.perMinute)})` : '-',
+    ),
     row(
       'connect → first playlist link p50 / p95 s',
       (r) => `${fmt(r.firstLink.p50)} / ${fmt(r.firstLink.p95)}`,
     ),
     row('Spotify Web API calls (429)', (r) => `${r.calls.total} (${r.calls.refused429})`),
     row('calls per runner', (r) => fmt(r.calls.perRunner, 1)),
+    row('playlist writer calls, share of all', (r) =>
+      r.writer ? `${r.writer.calls}, ${fmt((100 * r.writer.calls) / r.calls.total, 0, ' %')}` : '-',
+    ),
+    row('songs placed / add calls = songs per add', (r) =>
+      r.writer
+        ? `${fmt(r.writer.placed)} / ${r.writer.adds} = ${fmt(r.writer.placed / r.writer.adds, 1)}`
+        : '-',
+    ),
     row(
       'calls first tenth → last tenth (window)',
       (r) => `${fmt(r.calls.firstTenth, 1)} → ${fmt(r.calls.lastTenth, 1)} (${r.calls.windowS} s)`,

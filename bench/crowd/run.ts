@@ -15,6 +15,7 @@ import pino from 'pino';
 import pg from 'pg';
 import { freePort, startCluster } from '@pacebeat/server/test/scaleout/cluster.ts';
 import { startEmbeddedPostgres } from '@pacebeat/server/src/db/embedded.ts';
+import { CEILINGS } from '@pacebeat/server/src/spotify/budget.ts';
 import { AppClient } from '../lifecycle/app-client.ts';
 import { describeTree } from '../lifecycle/snapshot.ts';
 import { callHarvester } from './calls.ts';
@@ -174,6 +175,9 @@ const result: CrowdResult = summarize({
   records,
   reads,
   calls: calls.log,
+  placed: await db.placedSongs(),
+  // The product's default rate (SPOTIFY_RATE_PER_30S, 100) at the first songs' ceiling.
+  firstSongsPerMinute: 2 * 100 * CEILINGS.first_songs.rate,
   samples,
   dbMb: await db.dbSizeMb(),
   emptyDbMb,
