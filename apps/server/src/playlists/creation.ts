@@ -99,19 +99,30 @@ export async function settleCreation(c: SyncContext, t: TargetRow): Promise<Targ
   return { ...t, state: 'pending', creatingSince: null };
 }
 
-/** The target's playlist, created if it has none; null when it cannot be written to in this run. */
-export async function ensurePlaylist(c: SyncContext, target: TargetRow): Promise<TargetRow | null> {
+/**
+ * The target's playlist, created if it has none; null when it cannot be written to in this run. The
+ * connection's first creations (`firstOfConnection`: no target has a playlist yet) look at the user's own
+ * playlists first, to take back an earlier connection's or adopt one of the target's name; later ones do
+ * not read them again (that was a `GET /me/playlists` for each playlist made in a later run: 4 a runner).
+ */
+export async function ensurePlaylist(
+  c: SyncContext,
+  target: TargetRow,
+  o: { firstOfConnection: boolean },
+): Promise<TargetRow | null> {
   if (target.state === 'active') return target;
   if (target.state !== 'pending') return null;
   let t = target;
-  if (await takeBackEarlier(c)) {
-    const now = (await c.repo.listTargets(c.userId)).find((x) => x.id === t.id);
-    if (now?.state === 'active') return now; // it took back an earlier playlist of its range
-    if (now?.state !== 'pending') return null; // dropped: the earlier set replaced it
-    t = now;
+  if (o.firstOfConnection) {
+    if (await takeBackEarlier(c)) {
+      const now = (await c.repo.listTargets(c.userId)).find((x) => x.id === t.id);
+      if (now?.state === 'active') return now; // it took back an earlier playlist of its range
+      if (now?.state !== 'pending') return null; // dropped: the earlier set replaced it
+      t = now;
+    }
+    const existing = (await c.ownPlaylists()).find((p) => p.name === t.name);
+    if (existing) return adopt(c, t, existing);
   }
-  const existing = (await c.ownPlaylists()).find((p) => p.name === t.name);
-  if (existing) return adopt(c, t, existing);
 
   await c.guard();
   if (!(await c.repo.markCreating(t.id))) return null;

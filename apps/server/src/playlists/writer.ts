@@ -247,7 +247,7 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
       if (target.fullAt !== null || target.writeRefusedAt !== null) continue;
       if (stopped()) return counts;
       await onTarget(c, target, async () => {
-        const t = await ensurePlaylist(c, target);
+        const t = await ensurePlaylist(c, target, { firstOfConnection: firstFill });
         if (!t) return;
         if (target.state === 'pending' && t.snapshotId !== null) counts.created++;
         await ensureFresh(c, t);

@@ -106,6 +106,28 @@ describe('the check that the runner still has their playlists', () => {
   });
 });
 
+describe('a playlist made after the first fill', () => {
+  it('is made without reading the user’s playlists again', async () => {
+    const r = await ph.runner();
+    await r.writer().sync(r.userId); // the first fill: one look at the user's playlists
+    const looks = () =>
+      ph.h.sandbox.admin
+        .requests({ service: 'spotify-api', userId: r.spotifyUserId })
+        .filter((x) => x.method === 'GET' && x.url.split('?')[0]!.endsWith('/me/playlists')).length;
+    expect(looks()).toBe(1);
+    // A new pace whose first songs come later.
+    await ph.repo.createTargets(r.userId, [
+      { minBpm: 130, maxBpm: 140, name: 'Pacebeat 130–140 BPM', position: 9 },
+    ]);
+    const fitting = catalogTracksIn(ph, 130, 140, 3);
+    await seedTrueTempos(ph, fitting);
+    ph.h.sandbox.admin.like(r.spotifyUserId, fitting);
+    expect(await r.writer().sync(r.userId)).toMatchObject({ status: 'done', created: 1 });
+    expect(r.playlists().get('Pacebeat 130–140 BPM')).toEqual(expect.arrayContaining(fitting));
+    expect(looks()).toBe(1);
+  });
+});
+
 describe('the writer’s lane', () => {
   it('is `first_songs` until the runner has 50 songs placed, then `playlist_write`', async () => {
     const r = await ph.runner();
