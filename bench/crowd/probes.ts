@@ -74,6 +74,13 @@ export function probe(adminUrl: string) {
       );
       return Number(r.rows[0]!.n);
     },
+    /** Spotify calls the playlist writer made (its purposes in the call ledger: `sync:*`). */
+    async writerCalls(): Promise<number> {
+      const r = await pool.query<{ n: string }>(
+        `select coalesce(sum(calls), 0) n from spotify_call_ledger where purpose like 'sync:%'`,
+      );
+      return Number(r.rows[0]!.n);
+    },
     /** The five statements that took the most time in all, with their calls and mean time. */
     async topStatements(): Promise<Array<{ query: string; calls: number; totalMs: number; meanMs: number }>> {
       const r = await pool.query<{ query: string; calls: string; total: number; mean: number }>(

@@ -28,10 +28,7 @@ export interface CrowdResult {
     byRoute: Record<string, number>;
   };
   tempo: { resolvedPerHour: number; known: number; rows: number };
-  /**
-   * The playlist writer's calls (its routes, and `GET /me/playlists` beyond one per connected runner: the
-   * library's discovery reads it once) and the songs its adds carried.
-   */
+  /** The playlist writer's calls (the call ledger's `sync:*` purposes) and the songs its adds carried. */
   writer?: { calls: number; adds: number; placed: number };
   /**
    * The least p95 connect → 50 placed Spotify's rate allows: each runner's first 50 cost `callsEach` calls
@@ -60,6 +57,7 @@ export interface RunData {
   reads: Read[];
   calls: CallLog;
   placed?: number;
+  writerCalls?: number;
   /** Spotify calls per minute the runners' first songs may have (the rate times their ceiling). */
   firstSongsPerMinute?: number;
   samples: Sample[];
@@ -81,15 +79,6 @@ function meanCalls(d: RunData, recs: RunnerRecord[], windowMs: number): number {
   }, 0);
   return total / got.length;
 }
-
-const WRITER_ROUTES = [
-  'POST /playlists/:playlist_id/items',
-  'POST /me/playlists',
-  'GET /me/library/contains',
-  'GET /playlists/:playlist_id',
-  'PUT /playlists/:playlist_id',
-  'DELETE /playlists/:playlist_id/items',
-];
 
 /**
  * The p95, over runners, of the time a first-come queue served at `perMinute` takes to serve a runner's
@@ -174,9 +163,7 @@ export function summarize(d: RunData): CrowdResult {
     },
     backlog: { peak, end: z?.queued ?? {} },
     writer: {
-      calls:
-        WRITER_ROUTES.reduce((n, route) => n + (d.calls.byRoute.get(route) ?? 0), 0) +
-        Math.max(0, (d.calls.byRoute.get('GET /me/playlists') ?? 0) - con.length),
+      calls: d.writerCalls ?? NaN,
       adds: d.calls.byRoute.get('POST /playlists/:playlist_id/items') ?? 0,
       placed: d.placed ?? NaN,
     },

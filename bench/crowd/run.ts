@@ -176,6 +176,7 @@ const result: CrowdResult = summarize({
   reads,
   calls: calls.log,
   placed: await db.placedSongs(),
+  writerCalls: await db.writerCalls(),
   // The product's default rate (SPOTIFY_RATE_PER_30S, 100) at the first songs' ceiling.
   firstSongsPerMinute: 2 * 100 * CEILINGS.first_songs.rate,
   samples,

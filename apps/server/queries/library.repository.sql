@@ -279,7 +279,7 @@ returning
 
 -- LibraryRepository.requestRescan (asked: the sources become due)
 begin;
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","300000 milliseconds"]
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","300000 milliseconds","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
 update "library_users"
 set
   "rescan_requested_at" = now(),
@@ -290,6 +290,22 @@ where
     and (
       "library_users"."rescan_requested_at" is null
       or "library_users"."rescan_requested_at" <= now() - $2::interval
+    )
+    and "library_users"."discovery_due_at" is null
+    and "library_users"."discovery_offset" is null
+    and not exists (
+      select
+        1
+      from
+        "library_sources" s
+      where
+        s.user_id = $3
+        and s.enabled
+        and s.kind in ('liked_songs', 'followed_artists')
+        and (
+          s.due_at is not null
+          or s.cursor is not null
+        )
     )
   )
 returning

@@ -1,7 +1,7 @@
 // The only SQL on a user's library as a whole: the anchor row (created on connect, deleted on disconnect,
 // held by every scan step), rescans, and the tracks matching reads. It composes the source, artist-set
 // and shared-catalog queries, so services and scan steps take one repository.
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { SourceKind } from '@pacebeat/contract';
 import type { Db } from '../db/client.ts';
 import { librarySources, libraryUsers } from '../db/library.schema.ts';
@@ -97,8 +97,11 @@ export function createLibraryRepository(db: Db) {
     },
 
     /**
-     * Asks for a rescan unless one was asked for less than `minIntervalMs` ago: discovery, Liked Songs and
-     * Followed artists become due (playlists follow from discovery's snapshots). True when it was asked.
+     * Asks for a rescan unless one was asked for less than `minIntervalMs` ago, or the last one (or the
+     * connect's first read) has not read discovery, Liked Songs and Followed artists yet: those become due
+     * (playlists follow from discovery's snapshots). True when it was asked. (An open status page asked
+     * every 5 minutes while a new runner's first read still waited for Spotify's rate: a third of a
+     * 100-runner storm's calls re-read what was being read.)
      */
     async requestRescan(userId: string, minIntervalMs: number): Promise<boolean> {
       return db.transaction(async (tx) => {
@@ -113,6 +116,10 @@ export function createLibraryRepository(db: Db) {
             and(
               eq(libraryUsers.userId, userId),
               sql`(${libraryUsers.rescanRequestedAt} is null or ${libraryUsers.rescanRequestedAt} <= now() - ${since}::interval)`,
+              isNull(libraryUsers.discoveryDueAt),
+              isNull(libraryUsers.discoveryOffset),
+              sql`not exists (select 1 from ${librarySources} s where s.user_id = ${userId} and s.enabled
+                    and s.kind in ('liked_songs', 'followed_artists') and (s.due_at is not null or s.cursor is not null))`,
             ),
           )
           .returning({ userId: libraryUsers.userId });

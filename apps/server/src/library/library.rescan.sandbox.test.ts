@@ -57,6 +57,27 @@ describe('rescans', () => {
     );
   });
 
+  it('an open status page asks for none while the first read (or the last rescan) is still under way', async () => {
+    const u = newSpotifyUser({ liked: 120, owned: 1, followedArtists: 2, favouriteArtists: 3 });
+    const userId = await h.connect(p, u.id);
+    // Five minutes on (the connect counts as the last ask), with the first read still waiting for Spotify.
+    const fiveMinutesOn = () =>
+      h.db.db.execute(
+        sql`update library_users set rescan_requested_at = now() - interval '6 minutes' where user_id = ${userId}`,
+      );
+    await fiveMinutesOn();
+    // Discovery, Liked Songs and Followed artists are still to be read: asking again would add nothing.
+    expect(await p.library.service.statusPageOpened(userId)).toBe(false);
+    await p.library.scans.runUnit(userId); // part of the way (5 calls)
+    expect(await p.library.service.statusPageOpened(userId)).toBe(false);
+    await h.drain(p, userId);
+    await fiveMinutesOn();
+    const mark = h.apiRequests(u.id).length;
+    expect(await p.library.service.statusPageOpened(userId)).toBe(true); // read: a rescan may be asked
+    await h.drain(p, userId);
+    expect(paths(since(u.id, mark))).toContain('/me/tracks?offset=0&limit=50');
+  });
+
   it('reads new liked songs newest first, stopping at the first page with nothing new', async () => {
     const u = newSpotifyUser({ liked: 140, favouriteArtists: 4 });
     const userId = await h.connect(p, u.id, { catalogs: false });
