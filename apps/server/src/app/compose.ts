@@ -195,10 +195,7 @@ export function composePacebeat(o: ComposeOptions) {
   const tempoLookups = createTempoLookups({
     tempo: tempo.service,
     queue: o.jobs,
-    audioFeaturesFor: spotifyAudioFeaturesFor({
-      ...spotify,
-      placedCount: (userId, upTo) => playlists.repo.placedCount(userId, upTo),
-    }),
+    audioFeaturesFor: spotifyAudioFeaturesFor(spotify),
     onTemposFound: (userId) => events.emit('temposFound', userId),
   });
   // The library, the target playlists and the runner's choices ask one another (a runner's tracks, the

@@ -83,7 +83,7 @@ describe('a library scan', () => {
     expect(of((id) => !first.has(id) && !later.has(id))).toEqual(new Set([TEMPO_PRIORITY.catalog]));
   });
 
-  it('reads a new runner’s library (not the catalogs) in the first songs’ lane; an hour after the connect, in the scans’', async () => {
+  it('reads a new runner’s library and catalogs in the first songs’ lane; an hour after the connect, in the scans’', async () => {
     // The lane each call went in: the ledger's priority code per purpose (PRIORITIES' order).
     const lanes = async (userId: string) => {
       const rows = await h.db.db.execute<{ purpose: string; priority: number }>(
@@ -96,7 +96,7 @@ describe('a library scan', () => {
     const now = await lanes(fresh);
     expect(now.get('scan:liked-first')).toBe('interactive');
     expect(now.get('scan:followed')).toBe('first_songs');
-    expect(now.get('scan:catalog')).toBe('catalog_expansion');
+    expect(now.get('scan:catalog')).toBe('first_songs');
 
     const later = await h.connect(p, newSpotifyUser({ liked: 60, favouriteArtists: 2, followed: 2 }).id);
     await h.db.db.execute(

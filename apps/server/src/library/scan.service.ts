@@ -82,9 +82,8 @@ export function createScanService(deps: ScanServiceDeps) {
   const { repo, settings } = deps;
 
   /**
-   * The steps' context for this unit: a runner waiting for their first songs has their library's reads go
-   * first. Not their artists' catalogs: in a storm of new runners (bench/crowd) catalogs in that lane took
-   * the rate from the audio-features that bring tempos 100 a call, and fewer runners reached 50 songs.
+   * The steps' context for this unit: a runner waiting for their first songs has their library's reads and
+   * their artists' catalogs go first (a library of 20 liked songs has its first 50 in the catalogs).
    */
   async function laneOf(userId: string, account: { authorizedAt: Date }): Promise<ScanServiceDeps> {
     const now = Date.now();
@@ -93,7 +92,7 @@ export function createScanService(deps: ScanServiceDeps) {
     if (!inFirstSongs(account.authorizedAt, await deps.placedCount(userId, FIRST_SONGS), now)) return deps;
     return {
       ...deps,
-      api: (ctx) => deps.api(ctx.priority === 'library_scan' ? { ...ctx, priority: 'first_songs' } : ctx),
+      api: (ctx) => deps.api(ctx.priority === 'interactive' ? ctx : { ...ctx, priority: 'first_songs' }),
     };
   }
 

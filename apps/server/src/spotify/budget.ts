@@ -20,9 +20,10 @@ export const priorityRank = (p: Priority): number => PRIORITIES.indexOf(p);
  * - `interactive` (a connect, a runner's first pages) may fill it: the last tenth of every 30 s is theirs
  *   alone (with writes allowed the whole window, a storm of runners' playlist writes left no call for a
  *   newcomer's connect: 5 of 100 connects answered 503 in the crowd benchmark);
- * - `first_songs`: a runner's library reads, playlist writes and audio-features (tempos, 100 a call) until
- *   they have their first 50 songs placed (and for at most `FIRST_SONGS_MS` after connecting), before
- *   anyone's background work (their artists' catalogs stay with the catalogs: measured in bench/crowd);
+ * - `first_songs`: a runner's library reads, their artists' catalogs and their playlist writes until they
+ *   have their first 50 songs placed (and for at most `FIRST_SONGS_MS` after connecting), before anyone's
+ *   background work (their audio-features stay at the lowest: in that lane, small batches of them took a
+ *   quarter of a 100-runner storm's calls; bench/crowd);
  * - then the playlists that grow, the library scans, and the artists' catalogs, in that order.
  */
 export const CEILINGS: Record<Priority, { rate: number; daily: number }> = {

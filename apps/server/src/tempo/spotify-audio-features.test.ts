@@ -65,30 +65,4 @@ describe('spotifyAudioFeaturesFor', () => {
     expect(await forUser('none')).toBeUndefined();
     expect(contexts).toHaveLength(1);
   });
-
-  it('asks in the first songs’ lane for a runner who connected lately and has fewer than 50 placed', async () => {
-    const contexts: Array<{ priority: string }> = [];
-    const api = (ctx: { priority: string }) => {
-      contexts.push(ctx);
-      return { audioFeatures: async () => [] };
-    };
-    const now = Date.parse('2026-11-28T12:00:00Z');
-    const connected = (minutesAgo: number) => ({
-      get: async () => ({ disabledReason: null, authorizedAt: new Date(now - minutesAgo * 60_000) }) as never,
-    });
-    const lane = async (minutesAgo: number, placed: number) => {
-      const forUser = spotifyAudioFeaturesFor({
-        accounts: connected(minutesAgo),
-        api,
-        placedCount: async () => placed,
-        now: () => now,
-      });
-      await forUser('u');
-      return contexts.at(-1)!.priority;
-    };
-    expect(await lane(5, 0)).toBe('first_songs');
-    expect(await lane(5, 49)).toBe('first_songs');
-    expect(await lane(5, 50)).toBe('catalog_expansion');
-    expect(await lane(61, 0)).toBe('catalog_expansion');
-  });
 });

@@ -1,11 +1,9 @@
 // Spotify audio-features as a tempo source, through the Spotify module's client (its budget, its
 // remembered capabilities). A tempo-lookup job for a user's library uses that user's token: one
-// `GET /audio-features?ids=` per 100 tracks, at the lowest priority (a new runner's: their first songs').
-// A development-mode app gets 403 on its first call; the client remembers it, and from then on no call is
-// made (the source is 'unavailable').
+// `GET /audio-features?ids=` per 100 tracks, at the lowest priority. A development-mode app gets 403 on
+// its first call; the client remembers it, and from then on no call is made (the source is 'unavailable').
 import type { SpotifyAccountRepository } from '../spotify/account.repository.ts';
 import { AUDIO_FEATURES_MAX_IDS, type SpotifyApi } from '../spotify/api.ts';
-import { FIRST_SONGS, inFirstSongs } from '../spotify/budget.ts';
 import type { CallContext } from '../spotify/client.ts';
 import { SpotifyCapabilityMissingError } from '../spotify/errors.ts';
 import type { AudioFeatures } from './tempo.service.ts';
@@ -29,26 +27,16 @@ export function spotifyAudioFeatures(api: Pick<SpotifyApi, 'audioFeatures'>): Au
 
 /**
  * The audio-features source for a user's tempo lookups; undefined when the user has no live Spotify
- * connection (none, or disabled), so no Spotify call is made for them. Background work, at the lowest
- * priority, except for a runner waiting for their first songs (`placedCount`: budget.ts `inFirstSongs`):
- * one call brings up to 100 tempos, the cheapest way to their first playlists.
+ * connection (none, or disabled), so no Spotify call is made for them.
  */
 export function spotifyAudioFeaturesFor(spotify: {
   accounts: Pick<SpotifyAccountRepository, 'get'>;
   api: (ctx: CallContext) => Pick<SpotifyApi, 'audioFeatures'>;
-  placedCount?: (userId: string, upTo: number) => Promise<number>;
-  now?: () => number;
 }) {
-  const now = spotify.now ?? Date.now;
   return async (userId: string): Promise<AudioFeatures | undefined> => {
     const account = await spotify.accounts.get(userId);
     if (!account || account.disabledReason !== null) return undefined;
-    const first =
-      spotify.placedCount !== undefined &&
-      inFirstSongs(account.authorizedAt, 0, now()) &&
-      inFirstSongs(account.authorizedAt, await spotify.placedCount(userId, FIRST_SONGS), now());
-    return spotifyAudioFeatures(
-      spotify.api({ userId, purpose: 'tempo', priority: first ? 'first_songs' : 'catalog_expansion' }),
-    );
+    // Background work: it must never take budget from what a user is waiting for.
+    return spotifyAudioFeatures(spotify.api({ userId, purpose: 'tempo', priority: 'catalog_expansion' }));
   };
 }
