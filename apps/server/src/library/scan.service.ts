@@ -57,6 +57,8 @@ export interface ScanServiceDeps extends ScanContext {
   wake: (userId: string, startAfter?: Date) => Promise<void>;
   /** Called after a unit stored tracks (the target playlists' writer listens). */
   onTracksAdded?: (userId: string) => Promise<void>;
+  /** Called after a unit that called Spotify (what it stored may change the status page's counts). */
+  onCountsChanged?: (userId: string) => Promise<void>;
   log: Logger;
 }
 
@@ -206,6 +208,7 @@ export function createScanService(deps: ScanServiceDeps) {
         await deps.wake(userId);
         return { status: 'success', detail: { calls, tracks, more: true } };
       } finally {
+        if (calls > 0) await deps.onCountsChanged?.(userId);
         if (tracks > 0) await deps.onTracksAdded?.(userId);
       }
     },
