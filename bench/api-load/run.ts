@@ -182,8 +182,12 @@ for (const r of chosen) {
   // Every user's first read, on every serve process, before measuring: not what a poll costs later.
   if (r.signedIn)
     for (const s of serves)
-      for (const c of cookies.slice(1))
-        await fetch(`${s.origin}${new URL(r.url).pathname}`, { headers: { ...headers, cookie: c } });
+      for (const c of cookies.slice(s === serves[0] ? 1 : 0)) {
+        const first = await fetch(`${s.origin}${new URL(r.url).pathname}`, {
+          headers: { ...headers, origin: s.origin, cookie: c },
+        });
+        if (first.status !== 200) throw new Error(`${r.name} at ${s.origin}: ${first.status}`);
+      }
 }
 
 /** One load generator; signed in, its requests take the users' cookies in turn. */
@@ -192,7 +196,7 @@ function one(url: string, signedIn: boolean, o: { connections: number; overallRa
   return autocannon({
     url,
     duration: seconds,
-    headers: signedIn ? { ...headers, cookie } : {},
+    headers: signedIn ? { ...headers, origin: new URL(url).origin, cookie } : {},
     ...(signedIn && cookies.length > 1
       ? {
           requests: [
