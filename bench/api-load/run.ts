@@ -9,10 +9,15 @@
 // process: when it nears 1 s per s, the client, not the server, sets the pace).
 //
 //   node bench/api-load/run.ts [--seconds 8] [--tracks 10000] [--repeat 3] [--profile DIR] [--only whoami,targets]
+//     [--users 1] [--serves 1]
 //   (--profile: --cpu-prof of serve; --only: the bare route and these rows; --repeat: each measurement that
-//   many times, the median shown with the spread, lowest to highest, beside it)
+//   many times, the median shown with the spread, lowest to highest, beside it; --users N: N signed-in users,
+//   each with a library of --tracks, whose turns the signed-in requests take one after another, as N status
+//   pages polling would (one user's reads then come N requests apart, not back to back); --serves 2: a
+//   second serve process on the same PostgreSQL, the signed-in load split between the two by two load
+//   generators of --connections / 2 connections each, req/s summed)
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +29,7 @@ import pino from 'pino';
 import { createDb } from '@pacebeat/server/src/db/client.ts';
 import { startEmbeddedPostgres } from '@pacebeat/server/src/db/embedded.ts';
 import { runMigrations } from '@pacebeat/server/src/db/migrate.ts';
+import { hashSecret } from '@pacebeat/server/src/accounts/session.service.ts';
 import { freePort } from '@pacebeat/server/test/scaleout/cluster.ts';
 import { seedLargeLibrary } from './seed.ts';
 
@@ -34,6 +40,8 @@ const { values } = parseArgs({
     profile: { type: 'string' },
     only: { type: 'string' },
     repeat: { type: 'string', default: '1' },
+    users: { type: 'string', default: '1' },
+    serves: { type: 'string', default: '1' },
   },
 });
 const seconds = Number(values.seconds);
@@ -80,34 +88,40 @@ const bare = spawn(process.execPath, [path.join(here, 'bare-server.ts')], {
 });
 const barePort = Number(/on (\d+)/.exec(await waitForLine(bare, /bare listening/))![1]);
 
-const port = await freePort();
-const serveLog = await fs.open(path.join(dir, 'serve.log'), 'w');
-const origin = `http://127.0.0.1:${port}`;
-const serve = spawn(
-  process.execPath,
-  [
-    ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values.profile)}`] : []),
-    '--max-semi-space-size=16', // as `npm run serve` runs it
-    path.join(repoRoot, 'apps/server/src/app/main.ts'),
-    'serve',
-  ],
-  {
-    env: {
-      PATH: process.env['PATH'] ?? '',
-      DATABASE_URL: pgServer.url,
-      SPOTIFY_CLIENT_ID: 'pacebeatbench01',
-      TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-      DATA_DIR: path.join(dir, 'data'),
-      PORT: String(port),
-      LOG_LEVEL: 'info',
+/** A `serve` process (as `npm run serve` runs it) on the benchmark's PostgreSQL, its log in a file. */
+async function startServe(n: number) {
+  const port = await freePort();
+  const log = await fs.open(path.join(dir, `serve${n}.log`), 'w');
+  const origin = `http://127.0.0.1:${port}`;
+  const child = spawn(
+    process.execPath,
+    [
+      ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values.profile)}`] : []),
+      '--max-semi-space-size=16', // as `npm run serve` runs it
+      path.join(repoRoot, 'apps/server/src/app/main.ts'),
+      'serve',
+    ],
+    {
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        DATABASE_URL: pgServer.url,
+        SPOTIFY_CLIENT_ID: 'pacebeatbench01',
+        TOKEN_ENCRYPTION_KEY: tokenKey,
+        DATA_DIR: path.join(dir, `data${n}`),
+        PORT: String(port),
+        LOG_LEVEL: 'info',
+      },
+      // The request log goes straight to a file, as a supervisor would put it: piped through this process it
+      // would cost the load generator a read and a write per request (and only the logged routes).
+      stdio: ['ignore', log.fd, log.fd],
     },
-    // The request log goes straight to a file, as a supervisor would put it: piped through this process it
-    // would cost the load generator a read and a write per request (and only the logged routes).
-    stdio: ['ignore', serveLog.fd, serveLog.fd],
-  },
-);
-await waitUntilServing(`${origin}/readyz`, serve);
-
+  );
+  await waitUntilServing(`${origin}/readyz`, child);
+  return { child, origin, log };
+}
+const tokenKey = randomBytes(32).toString('hex');
+const serves = [await startServe(1)];
+const origin = serves[0]!.origin;
 const headers = { origin, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' };
 const signup = await fetch(`${origin}/api/signup`, {
   method: 'POST',
@@ -126,6 +140,32 @@ const userId = (await db.query(`select id from users where email = 'bench@exampl
 await db.end();
 await seedLargeLibrary(pgServer.url, userId, Number(values.tracks));
 
+// --users: more users like the first (its row copied, a session each: sign-up's argon2 and its limits would
+// take longer than the measurement), each with a library of their own.
+const cookies = [cookie];
+{
+  const c = new pg.Client({ connectionString: pgServer.url });
+  await c.connect();
+  for (let i = 1; i < Number(values.users); i++) {
+    const id = randomUUID();
+    await c.query(
+      `insert into users (id, email, name, password_hash, email_verified_at)
+       select $1, $2, name, password_hash, email_verified_at from users where id = $3`,
+      [id, `bench${i}@example.org`, userId],
+    );
+    const secret = randomBytes(32).toString('base64url');
+    await c.query(
+      `insert into sessions (id, user_id, expires_at, absolute_expires_at)
+       values ($1, $2, now() + interval '1 day', now() + interval '1 day')`,
+      [hashSecret(secret), id],
+    );
+    await seedLargeLibrary(pgServer.url, id, Number(values.tracks));
+    cookies.push(`pacebeat_session=${secret}`);
+  }
+  await c.end();
+}
+for (let n = 2; n <= Number(values.serves); n++) serves.push(await startServe(n));
+
 const routes = [
   { name: 'bare Fastify JSON', url: `http://127.0.0.1:${barePort}/bare`, signedIn: false },
   { name: 'GET /healthz', url: `${origin}/healthz`, signedIn: false },
@@ -139,10 +179,59 @@ for (const r of chosen) {
   const res = await fetch(r.url, { headers: r.signedIn ? { ...headers, cookie } : {} });
   if (res.status !== 200) throw new Error(`${r.name}: ${res.status} ${await res.text()}`);
   console.log(`${r.name}: ${(await res.text()).length} bytes`);
+  // Every user's first read, on every serve process, before measuring: not what a poll costs later.
+  if (r.signedIn)
+    for (const s of serves)
+      for (const c of cookies.slice(s === serves[0] ? 1 : 0)) {
+        const first = await fetch(`${s.origin}${new URL(r.url).pathname}`, {
+          headers: { ...headers, origin: s.origin, cookie: c },
+        });
+        if (first.status !== 200) throw new Error(`${r.name} at ${s.origin}: ${first.status}`);
+      }
 }
 
-const run = (url: string, signedIn: boolean, o: { connections: number; overallRate?: number }) =>
-  autocannon({ url, duration: seconds, headers: signedIn ? { ...headers, cookie } : {}, ...o });
+/** One load generator; signed in, its requests take the users' cookies in turn. */
+function one(url: string, signedIn: boolean, o: { connections: number; overallRate?: number }) {
+  let turn = 0;
+  return autocannon({
+    url,
+    duration: seconds,
+    headers: signedIn ? { ...headers, origin: new URL(url).origin, cookie } : {},
+    ...(signedIn && cookies.length > 1
+      ? {
+          requests: [
+            {
+              setupRequest: (req: autocannon.Request) => ({
+                ...req,
+                headers: { ...req.headers, cookie: cookies[turn++ % cookies.length]! },
+              }),
+            },
+          ],
+        }
+      : {}),
+    ...o,
+  });
+}
+type Result = Awaited<ReturnType<typeof autocannon>>;
+/** The load on the route; signed in with --serves 2, split between the serve processes and summed. */
+async function run(url: string, signedIn: boolean, o: { connections: number; overallRate?: number }) {
+  if (!signedIn || serves.length === 1) return one(url, signedIn, o);
+  const path = new URL(url).pathname;
+  const each = {
+    connections: Math.max(1, Math.round(o.connections / serves.length)),
+    ...(o.overallRate ? { overallRate: o.overallRate / serves.length } : {}),
+  };
+  const results: Result[] = await Promise.all(serves.map((s) => one(`${s.origin}${path}`, true, each)));
+  const sum = (f: (r: Result) => number) => results.reduce((n, r) => n + f(r), 0);
+  // Latency: the worse of the generators' (their requests are not merged).
+  const worst = (f: (r: Result) => number) => Math.max(...results.map(f));
+  return {
+    requests: { average: sum((r) => r.requests.average), total: sum((r) => r.requests.total) },
+    latency: { p50: worst((r) => r.latency.p50), p99: worst((r) => r.latency.p99) },
+    errors: sum((r) => r.errors),
+    non2xx: sum((r) => r.non2xx),
+  };
+}
 
 /** User plus system CPU time of a process so far, in milliseconds (Linux /proc; clock ticks of 10 ms). */
 async function cpuMs(pid: number): Promise<number> {
@@ -161,7 +250,8 @@ const spread = (xs: number[], digits = 0) =>
 const rows: string[][] = [];
 let bareRps = 0;
 for (const r of chosen) {
-  const pid = (r === routes[0] ? bare : serve).pid!;
+  const pids = r === routes[0] ? [bare.pid!] : serves.map((s) => s.child.pid!);
+  const cpuAll = async () => (await Promise.all(pids.map(cpuMs))).reduce((a, b) => a + b, 0);
   const runs: Array<{
     rps: number;
     p50: number;
@@ -172,11 +262,11 @@ for (const r of chosen) {
   let clientPerRequest = 0;
   let errors = 0;
   for (let i = 0; i < repeat; i++) {
-    const cpuBefore = await cpuMs(pid);
+    const cpuBefore = await cpuAll();
     const clientBefore = process.cpuUsage();
     const full = await run(r.url, r.signedIn, { connections: 10 });
     const client = process.cpuUsage(clientBefore);
-    cpuPerRequest += ((await cpuMs(pid)) - cpuBefore) / full.requests.total / repeat;
+    cpuPerRequest += ((await cpuAll()) - cpuBefore) / full.requests.total / repeat;
     clientPerRequest += (client.user + client.system) / 1000 / full.requests.total / repeat;
     const steady = await run(r.url, r.signedIn, { connections: 10, overallRate: 500 });
     errors += full.errors + full.non2xx + steady.errors + steady.non2xx;
@@ -202,10 +292,12 @@ for (const r of chosen) {
   console.log(rows.at(-1)!.join('  '));
 }
 
-serve.kill('SIGTERM');
 bare.kill('SIGTERM');
-await new Promise((r) => serve.once('exit', r));
-await serveLog.close();
+for (const s of serves) {
+  s.child.kill('SIGTERM');
+  await new Promise((r) => s.child.once('exit', r));
+  await s.log.close();
+}
 await pgServer.stop();
 await fs.rm(dir, { recursive: true, force: true });
 
@@ -224,7 +316,7 @@ const line = (r: string[]) =>
   `| ${r.map((v, i) => (i === 0 ? v.padEnd(width[i]!) : v.padStart(width[i]!))).join(' | ')} |`;
 console.log(
   [
-    `\n${os.cpus().length} cores, ${seconds} s per run, ${repeat} run(s) each${repeat > 1 ? ' (median, and lowest–highest)' : ''}, 10 connections, Node ${process.version}`,
+    `\n${os.cpus().length} cores, ${seconds} s per run, ${repeat} run(s) each${repeat > 1 ? ' (median, and lowest–highest)' : ''}, 10 connections, Node ${process.version}, ${cookies.length} user(s) of ${values.tracks} tracks, ${serves.length} serve process(es)`,
     line(head),
     `|${width.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|')}|`,
     ...rows.map(line),

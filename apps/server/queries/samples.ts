@@ -632,7 +632,12 @@ export const REPOSITORIES = [
       memberCounts: { args: [USER_ID] },
       catalogCounts: { args: [USER_ID] },
       summary: { args: [USER_ID] },
-      snapshot: { args: [USER_ID] },
+      snapshot: { args: [USER_ID], rows: { 'now()::text': [{ at: '2026-01-05 10:00:00+00' }] } },
+      counted: { args: [USER_ID], rows: { 'now()::text': [{ at: '2026-01-05 10:00:00+00' }] } },
+      recount: { args: [USER_ID], rows: { 'now()::text': [{ at: '2026-01-05 10:00:00+00' }] } },
+      stored: { args: [USER_ID, '2026-01-05 10:00:00+00'] },
+      markChanged: { args: [USER_ID] },
+      markAllChanged: { args: [] },
     },
   }),
   repository({

@@ -94,7 +94,7 @@ export async function startLibraryHarness(sandboxOptions: SandboxOptions = {}): 
         spotify: { sleep: async (ms) => void h.sleeps.push(ms), ...o.spotify },
         library: {
           settings: o.settings,
-          statsMaxAgeMs: 0, // the tests read counts right after writing the rows
+          countsDebounceMs: 0, // the tests read counts right after writing the rows
           ...(o.targetPlaylistIds ? { targetPlaylistIds: o.targetPlaylistIds } : {}),
         },
       },

@@ -105,7 +105,7 @@ export interface ComposeOptions {
     playlists?: Pick<PlaylistsModuleDeps, 'settings'>;
     library?: Pick<
       Parameters<typeof createLibraryModule>[1],
-      'settings' | 'statsMaxAgeMs' | 'targetPlaylistIds'
+      'settings' | 'countsDebounceMs' | 'targetPlaylistIds'
     >;
     /** Tests sharing one database: whose connections a saved client id ends, and the tempo cache it empties. */
     setup?: Partial<Pick<SetupServiceDeps, 'accounts' | 'forgetDemoTempos'>>;
@@ -251,9 +251,11 @@ export function composePacebeat(o: ComposeOptions) {
   if (o.cancelJobs) events.on('gone', o.cancelJobs);
   events.on('gone', (userId) => playlists.service.forgetUser(userId));
   events.on('gone', (userId) => choices.service.forgetUser(userId));
-  // New tracks or tempos may be placed at once.
+  // New tracks or tempos may be placed at once. Tempos found change the status page's counts (a scan unit's
+  // changes are counted by the library itself).
   events.on('tracksAdded', (userId) => playlists.jobs.trigger(userId));
   events.on('temposFound', (userId) => playlists.jobs.trigger(userId));
+  events.on('temposFound', (userId) => library.service.countsChanged(userId));
 
   // The admin's setup page: saving a client id ends every runner's (simulated) connection.
   const setup = createSetupService({
@@ -262,7 +264,11 @@ export function composePacebeat(o: ComposeOptions) {
     accounts: spotify.accounts,
     budget: spotify.budget,
     disconnect: (userId) => spotify.connect.disconnect(userId),
-    forgetDemoTempos: () => tempo.repo.forgetAll(),
+    forgetDemoTempos: async () => {
+      const forgotten = await tempo.repo.forgetAll();
+      await library.stats.markAllChanged(); // every runner's "with a tempo" counts
+      return forgotten;
+    },
     origins: () => o.origins ?? appOrigins(config),
     ...o.overrides?.setup,
     timeoutMs: config.SPOTIFY_TIMEOUT_SECONDS * 1000,

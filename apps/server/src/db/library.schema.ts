@@ -139,6 +139,23 @@ export const libraryUserArtists = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.artistId] })],
 );
 
+/**
+ * The status page's counts of a user (source-stats.repository.ts `snapshot`), stored so that a read selects
+ * this row instead of aggregating the library on every poll. The processes that write recount it (debounced,
+ * library.service.ts `countsChanged`); `changed_at` is the last change not yet counted, `pending_since` the
+ * first (a read recounts a change left uncounted too long: the writer stopped before its recount).
+ */
+export const librarySourceCounts = pgTable('library_source_counts', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => libraryUsers.userId, { onDelete: 'cascade' }),
+  counts: jsonb('counts').notNull(),
+  /** When the counted snapshot began: changes before it are in `counts`. */
+  computedAt: at('computed_at').notNull(),
+  changedAt: at('changed_at'),
+  pendingSince: at('pending_since'),
+});
+
 /** A source of the spec's Sources table, with its scan cursor and progress. */
 export const librarySources = pgTable(
   'library_sources',

@@ -53,13 +53,14 @@ export interface LibraryModuleDeps {
   placedCount?: ScanServiceDeps['placedCount'];
   /** When a runner's scans may call Spotify again, and why (spotify module), for "refresh now"'s answer. */
   workWait?: RefreshServiceDeps['workWait'];
-  /** How long a process reuses a user's status-page counts (LibraryServiceDeps; default 2 s). */
-  statsMaxAgeMs?: number;
-  /** Cross-process invalidation: with it, a user's source rows are cached per process (5 s at most). */
+  /** How long after a change a process recounts a user's status-page counts (LibraryServiceDeps; 3 s). */
+  countsDebounceMs?: number;
+  /** Cross-process invalidation: with it, a user's source rows and stored counts are cached per process (5 s at
+   *  most). */
   changes?: ChangeFeed;
 }
 
-/** How long a process serves a user's source rows it read (changes arrive by NOTIFY). */
+/** How long a process serves a user's source rows and stored counts it read (changes arrive by NOTIFY). */
 export const SOURCES_MAX_AGE_MS = 5000;
 
 export function createLibraryModule(db: Db, deps: LibraryModuleDeps) {
@@ -84,13 +85,20 @@ export function createLibraryModule(db: Db, deps: LibraryModuleDeps) {
     ...(deps.targetPlaylistIds ? { targetPlaylistIds: deps.targetPlaylistIds } : {}),
     ...(deps.onTracksAdded ? { onTracksAdded: deps.onTracksAdded } : {}),
     ...(deps.placedCount ? { placedCount: deps.placedCount } : {}),
+    onCountsChanged: (userId) => service.countsChanged(userId),
   });
   const service = createLibraryService({
     repo,
     stats,
     wake: (userId) => deps.queue.wake(userId),
-    settings: { rescanIntervalMs, statusRescanMinMs: 5 * 60_000, statsMaxAgeMs: deps.statsMaxAgeMs ?? 2_000 },
+    settings: {
+      rescanIntervalMs,
+      statusRescanMinMs: 5 * 60_000,
+      ...(deps.countsDebounceMs !== undefined ? { countsDebounceMs: deps.countsDebounceMs } : {}),
+    },
     sourcesCache: deps.changes && createLiveCache({ feed: deps.changes, maxAgeMs: SOURCES_MAX_AGE_MS }),
+    countsCache: deps.changes && createLiveCache({ feed: deps.changes, maxAgeMs: SOURCES_MAX_AGE_MS }),
+    log: deps.log.child({ module: 'library' }),
   });
   const refresh = createRefreshService({
     repo,

@@ -2,6 +2,7 @@
 // rescans (scheduled, and when the user opens the status page), the connect and disconnect hooks, and
 // the tracks the target playlists match against.
 import type { SourceChangeBody, SourcesReply } from '@pacebeat/contract';
+import type { Logger } from 'pino';
 import type { LiveCache } from '../cache/live-cache.ts';
 import { createPresentedMemo } from '../cache/presented.ts';
 import { conflict, notFound } from '../errors.ts';
@@ -10,7 +11,7 @@ import type { CatalogRepository } from './catalog.repository.ts';
 import type { LibraryRepository, MatchCandidate } from './library.repository.ts';
 import { NOT_READABLE, presentSource } from './present.ts';
 import { TEMPO_REQUEUE_MS, type TempoQueueOptions } from './scan-context.ts';
-import type { SourceStatsRepository } from './source-stats.repository.ts';
+import type { Counts, SourceStatsRepository } from './source-stats.repository.ts';
 import type { SourceRow } from './source.repository.ts';
 
 export interface LibraryServiceDeps {
@@ -25,8 +26,7 @@ export interface LibraryServiceDeps {
     | 'usersDueForRescan'
     | 'listMatchCandidates'
   >;
-  stats: Pick<SourceStatsRepository, 'memberCounts' | 'catalogCounts' | 'summary'> &
-    Partial<Pick<SourceStatsRepository, 'snapshot'>>;
+  stats: Pick<SourceStatsRepository, 'recount' | 'stored' | 'markChanged'>;
   /** Queues the user's next scan unit now. */
   wake: (userId: string) => Promise<void>;
   settings: {
@@ -35,17 +35,18 @@ export interface LibraryServiceDeps {
     /** Opening the status page asks for a rescan at most this often. */
     statusRescanMinMs: number;
     /**
-     * How long one process reuses a user's computed counts (member, catalog and summary counts: whole-
-     * library aggregates, tens of ms for 10,000 tracks). The source rows themselves (enabled, progress,
-     * errors) are read on every request, or from `sourcesCache` (dropped by NOTIFY on any change to
-     * them); a switch in this process drops the user's counts at once. Counts up to twice this age are
-     * still answered while one recount runs in the background. 0: computed on every request.
+     * After a change to a user's library or tempos, how long this process waits before recounting the
+     * stored counts (changes in the meantime share the recount). 0: recounted at once, before
+     * `countsChanged` returns (tests that read counts right after writing).
      */
-    statsMaxAgeMs?: number;
+    countsDebounceMs?: number;
   };
   /** A user's source rows, invalidated across processes (tag `sources:<userId>`; absent: read every time). */
   sourcesCache?: LiveCache<SourceRow[]>;
+  /** A user's stored counts, likewise (tag `counts:<userId>`, NOTIFYed when they are recounted). */
+  countsCache?: LiveCache<Counts>;
   now?: () => number;
+  log?: Pick<Logger, 'warn'>;
 }
 
 type SourcesData = SourcesReply['data'];
@@ -74,63 +75,82 @@ export function createTempoQueueing(deps: {
 /** After a refused rescan request, how long status page polls leave the database alone. */
 const STATUS_RECHECK_MS = 60_000;
 
+/**
+ * Stored counts a read answers with, but recounts behind it: counts this old (a change no write path of
+ * this user announces: a tempo found by another runner's lookup of a shared song, an artist's catalog
+ * read for another runner), or with a change left uncounted this long (its writer stopped first).
+ */
+export const COUNTS_MAX_AGE_MS = 5 * 60_000;
+export const COUNTS_PENDING_MAX_MS = 30_000;
+
 export function createLibraryService(deps: LibraryServiceDeps) {
   const now = deps.now ?? Date.now;
-  const maxAge = deps.settings.statsMaxAgeMs ?? 0;
-  // Per user: the counts' promise (concurrent polls share one computation), when it was started, and once
-  // known, the counts themselves and whether a recount runs in the background.
-  type Counted = { at: number; counts: Promise<Counts>; known?: boolean; recounting?: boolean };
-  const counted = new Map<string, Counted>();
+  const debounceMs = deps.settings.countsDebounceMs ?? 3_000;
+  // The status page's counts are stored per user (library_source_counts) and recounted by the process that
+  // changed what they count, so a poll reads one row instead of aggregating the library: at 1,000 runners
+  // the aggregates were what bounded `serve`. Per user in this process: the counts last read, by version
+  // (the presentation is memoised on their identity), and a recount that reads wait for or run behind.
+  const held = new Map<string, { at: string; counts: Counts }>();
+  const recounting = new Map<string, Promise<Counts>>();
+  /** Changed users whose recount waits out the debounce in this process. */
+  const due = new Map<string, NodeJS.Timeout>();
 
-  type Counts = {
-    members: Awaited<ReturnType<SourceStatsRepository['memberCounts']>>;
-    catalogs: Awaited<ReturnType<SourceStatsRepository['catalogCounts']>>;
-    summary: Awaited<ReturnType<SourceStatsRepository['summary']>>;
-  };
-  async function compute(userId: string): Promise<Counts> {
-    // One moment for all three when the repository can (so the numbers agree).
-    if (deps.stats.snapshot) return deps.stats.snapshot(userId);
-    const [members, catalogs, summary] = await Promise.all([
-      deps.stats.memberCounts(userId),
-      deps.stats.catalogCounts(userId),
-      deps.stats.summary(userId),
-    ]);
-    return { members, catalogs, summary };
-  }
-  /** Starts a count and keeps it as the user's (while no switch, connect or disconnect dropped it). */
-  function recount(userId: string, at: number): Counted {
-    const entry: Counted = { at, counts: compute(userId) };
-    if (counted.size > 1000) counted.clear(); // a handful of users per installation; a bound anyway
-    counted.set(userId, entry);
-    entry.counts.then(
-      () => void (entry.known = true),
-      () => void (counted.get(userId) === entry && counted.delete(userId)),
-    );
-    return entry;
+  function recount(userId: string): Promise<Counts> {
+    let p = recounting.get(userId);
+    if (!p) {
+      p = deps.stats.recount(userId).finally(() => recounting.delete(userId));
+      recounting.set(userId, p);
+    }
+    return p;
   }
   function counts(userId: string): Promise<Counts> {
-    const at = now();
-    const hit = counted.get(userId);
-    if (hit && at - hit.at < maxAge) return hit.counts;
-    if (maxAge <= 0) return compute(userId);
-    // Unknown, or older than twice the age: this read waits for a recount (tens of milliseconds). A status
-    // page polls every 15 s, so each of its polls gets counts made for it, never the last poll's.
-    if (!hit?.known || at - hit.at >= 2 * maxAge) return recount(userId, at).counts;
-    // Between one and two ages old (reads close together: several tabs, or load): this read answers with
-    // them while one recount runs in the background, and the next reads get the new counts. So no read
-    // waits behind the aggregates but the first, and counts are at most twice the age old.
-    if (!hit.recounting) {
-      hit.recounting = true;
-      const next: Counted = { at, counts: compute(userId) };
-      next.counts.then(
-        () => {
-          next.known = true;
-          if (counted.get(userId) === hit) counted.set(userId, next);
-        },
-        () => void (hit.recounting = false), // the next read tries again
+    const cache = deps.countsCache;
+    return cache
+      ? cache.get(
+          userId,
+          () => storedCounts(userId),
+          () => [`counts:${userId}`],
+        )
+      : storedCounts(userId);
+  }
+  async function storedCounts(userId: string): Promise<Counts> {
+    const mine = held.get(userId);
+    const stored = await deps.stats.stored(userId, mine?.at);
+    if (!stored) return recount(userId); // never counted: this read waits (once per user)
+    if (stored.ageMs > COUNTS_MAX_AGE_MS || (stored.pendingMs ?? 0) > COUNTS_PENDING_MAX_MS)
+      recount(userId).catch((err: unknown) =>
+        deps.log?.warn({ err, userId }, 'status counts recount failed'),
       );
-    }
-    return hit.counts;
+    if (!stored.counts) return mine!.counts;
+    if (held.size > 10_000) held.clear(); // a bound
+    held.set(userId, { at: stored.at, counts: stored.counts });
+    return stored.counts;
+  }
+  async function recountNow(userId: string): Promise<void> {
+    await deps.stats.recount(userId);
+  }
+  /**
+   * Something the user's counts depend on changed (a scan unit's pages, tempos found, a switch): marks the
+   * stored counts and recounts them after the debounce. A user never counted is left to their first read.
+   */
+  async function countsChanged(userId: string): Promise<void> {
+    if (!(await deps.stats.markChanged(userId))) return;
+    if (debounceMs <= 0) return recountNow(userId);
+    if (due.has(userId)) return;
+    const timer = setTimeout(() => {
+      due.delete(userId);
+      // On failure the mark stays, and a read recounts after COUNTS_PENDING_MAX_MS.
+      recountNow(userId).catch((err: unknown) =>
+        deps.log?.warn({ err, userId }, 'status counts recount failed'),
+      );
+    }, debounceMs);
+    timer.unref();
+    due.set(userId, timer);
+  }
+  function forgetCounts(userId: string) {
+    held.delete(userId);
+    clearTimeout(due.get(userId));
+    due.delete(userId);
   }
 
   /** The user looks at the status page: a rescan, at most every `statusRescanMinMs`. */
@@ -165,9 +185,8 @@ export function createLibraryService(deps: LibraryServiceDeps) {
     return present(rows, c, timeZone);
   }
 
-  // The reply, made once per source rows, counts and time zone: the same cached rows and counts (at most
-  // statsMaxAgeMs old) give the same answer, so a "waiting" or "scanning" state that depends on the clock
-  // may show that much late.
+  // The reply, made once per source rows, counts and time zone: the same cached rows and stored counts give
+  // the same answer, so a "waiting" or "scanning" state that depends on the clock may show that much late.
   const presented = createPresentedMemo(
     ([rows, c]: readonly [SourceRow[], Counts], timeZone: string | null): SourcesData => ({
       sources: present(rows, c, timeZone).map((s) => s.source),
@@ -182,16 +201,17 @@ export function createLibraryService(deps: LibraryServiceDeps) {
   return {
     /** After Spotify is connected (or connected again): the library exists and its scan starts. */
     async connected(userId: string, spotifyUserId: string): Promise<void> {
-      counted.delete(userId);
+      forgetCounts(userId);
       quietUntil.delete(userId);
       await deps.repo.connect(userId, spotifyUserId);
+      await countsChanged(userId);
       deps.sourcesCache?.drop(`sources:${userId}`);
       await deps.wake(userId);
     },
 
     /** After disconnect (or another Spotify account replaced this one): the user's library is deleted. */
     async gone(userId: string): Promise<void> {
-      counted.delete(userId);
+      forgetCounts(userId); // the stored counts go with the library (foreign key)
       quietUntil.delete(userId);
       await deps.repo.deleteUser(userId);
       deps.sourcesCache?.drop(`sources:${userId}`);
@@ -213,7 +233,9 @@ export function createLibraryService(deps: LibraryServiceDeps) {
       if (body.enabled && !existing.readable) throw conflict(NOT_READABLE, 'SourceNotReadable');
       if (existing.enabled !== body.enabled) {
         await deps.repo.setEnabled(userId, body.kind, body.source_id, body.enabled);
-        counted.delete(userId);
+        await deps.stats.markChanged(userId); // kept if the recount fails: a later read recounts
+        await recountNow(userId); // the reply, and every process's next read, shows the switch
+        deps.countsCache?.drop(`counts:${userId}`);
         deps.sourcesCache?.drop(`sources:${userId}`); // at once here; elsewhere by NOTIFY
         if (body.enabled) await deps.wake(userId);
       }
@@ -226,6 +248,8 @@ export function createLibraryService(deps: LibraryServiceDeps) {
 
     /** The user looks at the status page: a rescan, at most every `statusRescanMinMs`. */
     statusPageOpened,
+
+    countsChanged,
 
     /**
      * A poll of the status page (every 15 s while it is open): statusPageOpened, but without a database

@@ -1,17 +1,19 @@
-// The status page's counts cache (LibraryServiceDeps.settings.statsMaxAgeMs): concurrent polls share one
-// computation, counts are reused only for the set age, and a source switch in this process drops them. And
-// the status page's polls, which ask the database for a rescan only when it could say yes.
-import { describe, expect, it } from 'vitest';
-import { createLibraryService } from './library.service.ts';
+// The status page's counts, stored per user (library_source_counts): the first reads share one count, later
+// reads read the stored counts, a change is recounted once per debounce, and a change left uncounted or
+// counts too old are recounted behind a read. And the status page's polls, which ask the database for a
+// rescan only when it could say yes.
+import { describe, expect, it, vi } from 'vitest';
+import { COUNTS_MAX_AGE_MS, COUNTS_PENDING_MAX_MS, createLibraryService } from './library.service.ts';
+import type { Counts } from './source-stats.repository.ts';
 
-function harness(maxAge: number) {
+function harness(debounceMs = 3_000) {
   let clock = 1_000_000;
   let known = 10;
   // The database's answer to a rescan request: yes when the last one is at least statusRescanMinMs old.
   let lastRescan = -Infinity;
   let failing = false;
   const rescans = { asked: 0, granted: 0 };
-  const calls = { members: 0, catalogs: 0, summary: 0 };
+  const calls = { recounts: 0, reads: 0 };
   const row = {
     id: 1,
     kind: 'liked_songs',
@@ -19,6 +21,14 @@ function harness(maxAge: number) {
     enabled: true,
     readable: true,
   };
+  // library_source_counts as the repository keeps it (times on this clock).
+  let stored:
+    { at: number; counts: Counts; changedAt: number | null; pendingSince: number | null } | undefined;
+  const counts = (): Counts => ({
+    members: new Map(),
+    catalogs: new Map(),
+    summary: { knownTracks: known, tracksWithTempo: 0 },
+  });
   const service = createLibraryService({
     repo: {
       listSources: async () => [row],
@@ -34,16 +44,40 @@ function harness(maxAge: number) {
       },
     } as never,
     stats: {
-      memberCounts: async () => (calls.members++, new Map()),
-      catalogCounts: async () => (calls.catalogs++, new Map()),
-      summary: async () => {
-        calls.summary++;
+      recount: async () => {
+        calls.recounts++;
+        const at = clock;
+        await new Promise((r) => setImmediate(r)); // the aggregates take a while
         if (failing) throw new Error('database gone');
-        return { knownTracks: known, tracksWithTempo: 0 };
+        const c = counts();
+        const covered = stored?.changedAt == null || stored.changedAt <= at;
+        stored = {
+          at,
+          counts: c,
+          changedAt: covered ? null : stored!.changedAt,
+          pendingSince: covered ? null : at,
+        };
+        return c;
+      },
+      stored: async (_u: string, knownAt?: string) => {
+        calls.reads++;
+        if (!stored) return undefined;
+        return {
+          at: String(stored.at),
+          ...(knownAt === String(stored.at) ? {} : { counts: stored.counts }),
+          ageMs: clock - stored.at,
+          pendingMs: stored.pendingSince === null ? null : clock - stored.pendingSince,
+        };
+      },
+      markChanged: async () => {
+        if (!stored) return false;
+        stored.changedAt = clock;
+        stored.pendingSince ??= clock;
+        return true;
       },
     },
     wake: async () => {},
-    settings: { rescanIntervalMs: 1, statusRescanMinMs: 5 * 60_000, statsMaxAgeMs: maxAge },
+    settings: { rescanIntervalMs: 1, statusRescanMinMs: 5 * 60_000, countsDebounceMs: debounceMs },
     now: () => clock,
   });
   return {
@@ -52,60 +86,93 @@ function harness(maxAge: number) {
     rescans,
     rescanAskedElsewhere: () => void (lastRescan = clock),
     setKnown: (n: number) => void (known = n),
-    failSummary: (on: boolean) => void (failing = on),
+    failRecount: (on: boolean) => void (failing = on),
     tick: (ms: number) => void (clock += ms),
   };
 }
 
 const read = (s: ReturnType<typeof harness>['service']) =>
   s.sources('u1', { timeZone: null }).then((d) => d.summary.tracks_known);
+const settle = () => new Promise((r) => setTimeout(r, 20));
 
-describe('status-page counts cache', () => {
-  it('shares one computation between concurrent and recent reads, and recounts after the age', async () => {
-    const h = harness(2_000);
+describe('status-page counts, stored per user', () => {
+  it('the first reads share one count; later reads read the stored counts, however far apart', async () => {
+    const h = harness();
     expect(await Promise.all([read(h.service), read(h.service), read(h.service)])).toEqual([10, 10, 10]);
-    expect(h.calls).toEqual({ members: 1, catalogs: 1, summary: 1 });
-    h.setKnown(11);
-    h.tick(1_999);
+    expect(h.calls.recounts).toBe(1);
+    h.setKnown(11); // a change nobody announced: not counted yet
+    for (let i = 0; i < 10; i++) {
+      h.tick(15_000); // a status page polling every 15 s
+      expect(await read(h.service)).toBe(10);
+    }
+    expect(h.calls.recounts).toBe(1);
+  });
+
+  it('a change is recounted once after the debounce, however many come in it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const h = harness(3_000);
+      expect(await read(h.service)).toBe(10);
+      h.setKnown(12);
+      for (let i = 0; i < 5; i++) await h.service.countsChanged('u1');
+      expect(await read(h.service)).toBe(10); // before the debounce: the stored counts
+      expect(h.calls.recounts).toBe(1);
+      h.tick(3_000);
+      await vi.advanceTimersByTimeAsync(3_000);
+      vi.useRealTimers();
+      await settle();
+      expect(h.calls.recounts).toBe(2);
+      expect(await read(h.service)).toBe(12);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a user never counted is not counted on a change (the first read counts)', async () => {
+    const h = harness(0);
+    await h.service.countsChanged('u1');
+    expect(h.calls.recounts).toBe(0);
     expect(await read(h.service)).toBe(10);
+    expect(h.calls.recounts).toBe(1);
+  });
+
+  it('a change left uncounted (its process stopped), or counts too old, are recounted behind a read', async () => {
+    const h = harness(60 * 60_000); // the writer's recount never comes
+    expect(await read(h.service)).toBe(10);
+    h.setKnown(13);
+    await h.service.countsChanged('u1');
+    h.tick(COUNTS_PENDING_MAX_MS);
+    expect(await read(h.service)).toBe(10);
+    expect(h.calls.recounts).toBe(1);
     h.tick(1);
-    // Aged: these reads answer at once with the last counts, and start one recount between them.
-    expect(await Promise.all([read(h.service), read(h.service)])).toEqual([10, 10]);
-    expect(h.calls.summary).toBe(2);
-    await new Promise((r) => setImmediate(r));
-    expect(await read(h.service)).toBe(11);
-    expect(h.calls.summary).toBe(2);
+    expect(await read(h.service)).toBe(10); // answered at once, the recount behind it
+    await settle();
+    expect(h.calls.recounts).toBe(2);
+    expect(await read(h.service)).toBe(13);
+
+    h.setKnown(14);
+    h.tick(COUNTS_MAX_AGE_MS + 1);
+    expect(await read(h.service)).toBe(13);
+    await settle();
+    expect(await read(h.service)).toBe(14);
+    expect(h.calls.recounts).toBe(3);
   });
 
-  it('a read long after the last (a status page polls every 15 s) waits for new counts, not the last poll’s', async () => {
-    const h = harness(2_000);
+  it('a failed recount leaves the stored counts and the mark, and a later read tries again', async () => {
+    const h = harness(0);
     expect(await read(h.service)).toBe(10);
-    h.setKnown(40);
-    h.tick(15_000);
-    expect(await read(h.service)).toBe(40);
-    expect(h.calls.summary).toBe(2);
-    h.setKnown(41);
-    h.tick(3_999); // under twice the age: the last counts, and a recount behind them
-    expect(await read(h.service)).toBe(40);
-    await new Promise((r) => setImmediate(r));
-    expect(await read(h.service)).toBe(41);
-  });
-
-  it('a failed recount leaves the last counts, and the next aged read tries again', async () => {
-    const h = harness(2_000);
-    expect(await read(h.service)).toBe(10);
-    h.failSummary(true);
+    h.failRecount(true);
     h.setKnown(12);
-    h.tick(2_000);
+    await expect(h.service.countsChanged('u1')).rejects.toThrow('database gone');
     expect(await read(h.service)).toBe(10);
-    await new Promise((r) => setImmediate(r));
-    h.failSummary(false);
-    expect(await read(h.service)).toBe(10); // the last counts, while the retry runs
-    await new Promise((r) => setImmediate(r));
+    h.failRecount(false);
+    h.tick(COUNTS_PENDING_MAX_MS + 1);
+    expect(await read(h.service)).toBe(10);
+    await settle();
     expect(await read(h.service)).toBe(12);
   });
 
-  it('a source switch drops the user’s counts at once', async () => {
+  it('a source switch recounts at once', async () => {
     const h = harness(60_000);
     expect(await read(h.service)).toBe(10);
     h.setKnown(3);
@@ -116,18 +183,11 @@ describe('status-page counts cache', () => {
     );
     expect(await read(h.service)).toBe(3);
   });
-
-  it('0 computes on every read', async () => {
-    const h = harness(0);
-    await read(h.service);
-    await read(h.service);
-    expect(h.calls.summary).toBe(2);
-  });
 });
 
 describe('status page polls', () => {
   it('ask the database only when it could grant a rescan, and come at most a minute late', async () => {
-    const h = harness(0);
+    const h = harness();
     await h.service.statusPagePolled('u1'); // granted
     expect(h.rescans).toEqual({ asked: 1, granted: 1 });
     for (let i = 0; i < 19; i++) {

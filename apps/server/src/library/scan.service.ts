@@ -61,6 +61,8 @@ export interface ScanServiceDeps extends ScanContext {
   /** Songs placed in the user's playlists, counted up to `upTo` (playlists module): until the runner has
    *  their first songs, their scans and catalogs go at the `first_songs` priority (budget.ts). */
   placedCount?: (userId: string, upTo: number) => Promise<number>;
+  /** Called after a unit that called Spotify (what it stored may change the status page's counts). */
+  onCountsChanged?: (userId: string) => Promise<void>;
   log: Logger;
 }
 
@@ -231,6 +233,7 @@ export function createScanService(deps: ScanServiceDeps) {
         await deps.wake(userId);
         return { status: 'success', detail: { calls, tracks, more: true } };
       } finally {
+        if (calls > 0) await deps.onCountsChanged?.(userId);
         if (tracks > 0) await deps.onTracksAdded?.(userId);
       }
     },

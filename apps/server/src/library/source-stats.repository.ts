@@ -1,5 +1,6 @@
 // The status page's counts: songs each source holds and how many have a tempo (reads the tempo cache,
-// tempo_recordings, by recording key), and the library at a glance. Read-only SQL.
+// tempo_recordings, by recording key), and the library at a glance. The aggregates are read-only; their
+// results are stored per user (library_source_counts), so a status page poll reads one row.
 //
 // Every count here means what the tempo chart's does (so the page's numbers agree): a song
 // is a recording (`recording_key`: one however many tracks carry it), and "with a tempo" is a tempo the
@@ -24,6 +25,40 @@ export interface CatalogCounts extends SourceCounts {
   releases: number;
   releasesRead: number;
 }
+
+/** The three results of `snapshot`. */
+export interface Counts {
+  members: Map<number, SourceCounts>;
+  catalogs: Map<string, CatalogCounts>;
+  summary: SourceCounts;
+}
+
+/** A user's stored counts as a read finds them. */
+export interface StoredCounts {
+  /** When the counted snapshot began (PostgreSQL's text of `computed_at`): the row's version. */
+  at: string;
+  /** Absent when the caller already holds the counts of this `at`. */
+  counts?: Counts;
+  /** How long ago `at` was, and the first change not yet counted (null: none). */
+  ageMs: number;
+  pendingMs: number | null;
+}
+
+type CountsJson = {
+  members: [number, SourceCounts][];
+  catalogs: [string, CatalogCounts][];
+  summary: SourceCounts;
+};
+const toJson = (c: Counts): CountsJson => ({
+  members: [...c.members],
+  catalogs: [...c.catalogs],
+  summary: c.summary,
+});
+const fromJson = (j: CountsJson): Counts => ({
+  members: new Map(j.members),
+  catalogs: new Map(j.catalogs),
+  summary: j.summary,
+});
 
 export function createSourceStatsRepository(db: Db, o: { minConfidence?: number } = {}) {
   const minConfidence = o.minConfidence ?? MIN_CONFIDENCE;
@@ -125,15 +160,82 @@ export function createSourceStatsRepository(db: Db, o: { minConfidence?: number 
      * The three at one moment: one read-only repeatable-read transaction, so a scan storing a
      * page between two of the queries cannot make the summary and the source rows disagree.
      */
-    async snapshot(userId: string) {
+    async snapshot(userId: string): Promise<Counts> {
+      return (await repo.counted(userId)).counts;
+    },
+
+    /** `snapshot`, with the moment it was taken (PostgreSQL's text of the transaction's `now()`). */
+    async counted(userId: string): Promise<{ counts: Counts; at: string }> {
       return db.transaction(
-        async (tx) => ({
-          members: await repo.memberCounts(userId, tx),
-          catalogs: await repo.catalogCounts(userId, tx),
-          summary: await repo.summary(userId, tx),
-        }),
+        async (tx) => {
+          const at = await tx.execute<{ at: string }>(sql`select now()::text as at`);
+          return {
+            at: at.rows[0]!.at,
+            counts: {
+              members: await repo.memberCounts(userId, tx),
+              catalogs: await repo.catalogCounts(userId, tx),
+              summary: await repo.summary(userId, tx),
+            },
+          };
+        },
         { isolationLevel: 'repeatable read', accessMode: 'read only' },
       );
+    },
+
+    /**
+     * Counts the user's library now and stores it (unless a newer count is stored, or the library is
+     * gone); answers the counts. Changes marked up to the count's moment are cleared: they are in it.
+     */
+    async recount(userId: string): Promise<Counts> {
+      const { counts, at } = await repo.counted(userId);
+      await db.execute(sql`
+        insert into library_source_counts as c (user_id, counts, computed_at)
+        select ${userId}, ${JSON.stringify(toJson(counts))}::jsonb, ${at}::timestamptz
+        where exists (select 1 from library_users where user_id = ${userId})
+        on conflict (user_id) do update set
+          counts = excluded.counts, computed_at = excluded.computed_at,
+          changed_at = case when c.changed_at <= excluded.computed_at then null else c.changed_at end,
+          pending_since = case when c.changed_at <= excluded.computed_at then null
+                               else greatest(c.pending_since, excluded.computed_at) end
+        where c.computed_at <= excluded.computed_at`);
+      return counts;
+    },
+
+    /** The stored counts, without them when `knownAt` is the stored version; undefined when none. */
+    async stored(userId: string, knownAt?: string): Promise<StoredCounts | undefined> {
+      const rows = await db.execute<{
+        at: string;
+        counts: CountsJson | null;
+        age_ms: number;
+        pending_ms: number | null;
+      }>(sql`
+        select computed_at::text as at,
+               case when computed_at::text = ${knownAt ?? ''} then null else counts end as counts,
+               (extract(epoch from now() - computed_at) * 1000)::float8 as age_ms,
+               (extract(epoch from now() - pending_since) * 1000)::float8 as pending_ms
+        from library_source_counts where user_id = ${userId}`);
+      const r = rows.rows[0];
+      if (!r) return undefined;
+      return {
+        at: r.at,
+        ...(r.counts ? { counts: fromJson(r.counts) } : {}),
+        ageMs: r.age_ms,
+        pendingMs: r.pending_ms,
+      };
+    },
+
+    /** Something the counts depend on changed for the user: false when nothing is stored (nothing to mark). */
+    async markChanged(userId: string): Promise<boolean> {
+      const rows = await db.execute(sql`
+        update library_source_counts set changed_at = now(), pending_since = coalesce(pending_since, now())
+        where user_id = ${userId} returning user_id`);
+      return rows.rows.length > 0;
+    },
+
+    /** Every user's counts may have changed (the tempo cache emptied): each is recounted at its next read. */
+    async markAllChanged(): Promise<void> {
+      await db.execute(sql`
+        update library_source_counts set changed_at = now(), pending_since = coalesce(pending_since, now())`);
     },
   };
   return repo;

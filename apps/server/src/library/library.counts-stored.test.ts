@@ -1,0 +1,97 @@
+// A status page poll reads the user's stored counts: one row, no aggregate over the library. Statements
+// counted as PostgreSQL receives them (every pg client's query). Before, each poll ran the three
+// aggregates (member, catalog and summary counts): at 1,000 runners they were the top of
+// pg_stat_statements and what bounded `serve`. The counts are recounted by the process that changed them,
+// and another process's reads see them; a disconnect deletes them.
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTempoRepository } from '../tempo/tempo.repository.ts';
+import { startLibraryHarness, type LibraryHarness, type LibraryProcess } from '../../test/library-harness.ts';
+
+let h: LibraryHarness;
+let p: LibraryProcess;
+beforeAll(async () => {
+  h = await startLibraryHarness({ seed: 36_036 });
+  p = h.libraryProcess();
+}, 120_000);
+afterAll(() => h.close());
+
+/** The statements this test's processes send PostgreSQL while `f` runs. */
+async function statementsOf(f: () => Promise<unknown>): Promise<string[]> {
+  const seen: string[] = [];
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const query = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const config = args[0];
+    seen.push(typeof config === 'string' ? config : (config as { text: string }).text);
+    return query.apply(this, args);
+  };
+  try {
+    await f();
+  } finally {
+    proto.query = query;
+  }
+  return seen;
+}
+const aggregates = (statements: string[]) => statements.filter((s) => /\bcount\s*\(/i.test(s));
+
+describe('the status page’s counts', () => {
+  it('a poll reads the stored counts without aggregating; a change is counted by its writer', async () => {
+    const spotifyUser = h.spotifyUser({ liked: 20, owned: 1 });
+    const userId = await h.connect(p, spotifyUser.id, { catalogs: false });
+    await h.drain(p, userId);
+    const first = await p.library.service.sources(userId, { timeZone: 'UTC' });
+    expect(first.summary.tracks_known).toBeGreaterThan(0);
+
+    // Polls, as the status page makes them: not one aggregate, a handful of statements.
+    const polls = await statementsOf(async () => {
+      for (let i = 0; i < 3; i++) await p.library.service.sources(userId, { timeZone: 'UTC' });
+    });
+    expect(polls.length).toBeGreaterThan(0); // the counter sees this process's statements
+    expect(aggregates(polls)).toEqual([]);
+    expect(polls.length).toBeLessThanOrEqual(3 * 2); // the source rows and the stored counts
+
+    // Tempos found (as the lookup job announces them): the writer recounts, the reads stay aggregate-free.
+    const keys = [...new Set((await p.library.listMatchCandidates(userId)).map((s) => s.recordingKey))];
+    await createTempoRepository(h.db.db).save(
+      keys.slice(0, 5).map((key) => ({
+        key,
+        isrc: null,
+        spotifyId: null,
+        bpm: 160,
+        source: 'reccobeats' as const,
+        confidence: 0.9,
+        alternatives: [],
+        reason: null,
+        retryAt: null,
+        resolvedAt: new Date(),
+      })),
+    );
+    await p.pacebeat.events.emit('temposFound', userId);
+    let after!: Awaited<ReturnType<typeof p.library.service.sources>>;
+    const read = await statementsOf(async () => {
+      after = await p.library.service.sources(userId, { timeZone: 'UTC' });
+    });
+    expect(aggregates(read)).toEqual([]);
+    const truth = await p.library.stats.summary(userId);
+    expect(after.summary.tracks_with_tempo).toBe(truth.tracksWithTempo);
+    expect(after.summary.tracks_with_tempo).toBe(first.summary.tracks_with_tempo + 5);
+
+    // Another process (serve, while the work process counted) reads the same counts, without aggregating.
+    const other = h.libraryProcess();
+    const elsewhere = await statementsOf(async () => {
+      expect((await other.library.service.sources(userId, { timeZone: 'UTC' })).summary).toEqual(
+        after.summary,
+      );
+    });
+    expect(aggregates(elsewhere)).toEqual([]);
+
+    // A disconnect deletes them with the library.
+    await p.library.service.gone(userId);
+    const left = await h.db.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from library_source_counts where user_id = ${userId}`,
+    );
+    expect(left.rows[0]!.n).toBe(0);
+  });
+});
