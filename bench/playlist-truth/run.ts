@@ -30,6 +30,8 @@ import { MIN_CONFIDENCE } from '@pacebeat/server/src/playlists/matching.ts';
 import { sandboxSpotifyEndpoints } from '@pacebeat/server/src/spotify/demo.ts';
 import { cancelUserJobs } from '@pacebeat/server/src/spotify/user-jobs.ts';
 import { createEstimatorPool } from '@pacebeat/server/src/tempo/estimator/index.ts';
+import type { LookupTimings } from '@pacebeat/server/src/tempo/lookup-timings.ts';
+import type { LookupFacts, LookupJob } from './lookups.ts';
 import { report } from './report.ts';
 
 const args = process.argv.slice(2);
@@ -94,6 +96,7 @@ async function runFor(user: string): Promise<string> {
     ).rows as [{ id: string }];
     const tokens = sandbox.admin.connect({ userId: user });
     const t0 = performance.now();
+    const connectedAt = Date.now();
     await spotify.connect.connect(userId, { ...tokens, refresh_token: tokens.refresh_token! });
 
     // Watch: the first 50 placed, the user removing a few placed tracks, and the end.
@@ -126,6 +129,7 @@ async function runFor(user: string): Promise<string> {
       return jobs.every((j) => j.startAfter.getTime() >= Date.now() + 3_600_000) ? 'quota' : 'reading';
     };
     let candidates: MatchCandidate[] = [];
+    let at2min: LookupFacts['at2min'] = null;
     for (;;) {
       await sleep(250);
       const n = await placed();
@@ -143,6 +147,10 @@ async function runFor(user: string): Promise<string> {
         candidates = await library.listMatchCandidates(userId);
         const known = [...(await tempo.repo.getByKeys(candidates.map((c) => c.recordingKey))).values()];
         const trusted = known.filter((k) => k.bpm !== null && k.confidence >= MIN_CONFIDENCE).length;
+        if (!at2min && performance.now() - t0 >= 120_000) {
+          const scanned = new Set(candidates.map((c) => c.recordingKey)).size;
+          at2min = { scanned, resolved: known.length };
+        }
         const lookups = await live('tempo-lookup');
         log(
           `  ${user}: ${candidates.length} library tracks (scan ${await scanState()}), ${known.filter((k) => k.bpm !== null).length} tempos (${trusted} trusted), ${lookups.length} lookup jobs, ${n} placed, ${await webApiCalls()} Spotify calls, ${((performance.now() - t0) / 1000).toFixed(0)} s`,
@@ -155,6 +163,15 @@ async function runFor(user: string): Promise<string> {
       }
     }
     candidates = await library.listMatchCandidates(userId);
+    const tempos = await tempo.repo.getByKeys([...new Set(candidates.map((c) => c.recordingKey))]);
+    // The finished tempo-lookup jobs: pg-boss's times and the timings the job wrote in its output.
+    const jobs: LookupJob[] = [];
+    for (const j of await boss.findJobs('tempo-lookup'))
+      if (j.state === 'completed' && j.startedOn) {
+        const timings = (j.output as { detail?: { timings?: LookupTimings } } | null)?.detail?.timings;
+        if (timings)
+          jobs.push({ createdOn: j.createdOn, startAfter: j.startAfter, startedOn: j.startedOn, timings });
+      }
     return report({
       user,
       sandbox,
@@ -169,7 +186,15 @@ async function runFor(user: string): Promise<string> {
       rows: await Promise.all(
         (await playlists.repo.listTargets(userId)).map((t) => playlists.repo.tracksOf(t.id)),
       ),
-      tempos: await tempo.repo.getByKeys([...new Set(candidates.map((c) => c.recordingKey))]),
+      tempos,
+      lookups: {
+        connectedAt,
+        seconds: (performance.now() - t0) / 1000,
+        tempos,
+        at2min,
+        scanned: new Set(candidates.map((c) => c.recordingKey)).size,
+        jobs,
+      },
     });
   } finally {
     await boss.stop({ graceful: false, close: true });

@@ -28,7 +28,9 @@ beforeAll(async () => {
     cancelJobs: async (userId) => void (await cancelUserJobs(boss, Object.keys(jobRegistry), userId)),
   });
   const housekeeping = { run: async () => ({}) } as unknown as HousekeepingService;
-  const tempoLookups = { run: async () => ({ found: 0, unknown: 0, deferred: 0 }) };
+  const tempoLookups = {
+    run: async () => ({ found: 0, unknown: 0, deferred: 0, timings: { tracks: 0, totalMs: 0, ms: {} } }),
+  };
   await startWorkers(
     boss,
     {

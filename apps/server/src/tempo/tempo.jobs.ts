@@ -4,6 +4,7 @@
 // Spotify connection, if live, is asked for audio-features, and their target playlists are told when
 // tempos were found.
 import { z } from 'zod';
+import type { LookupTimings } from './lookup-timings.ts';
 import type { AudioFeatures, TempoService, TrackInput } from './tempo.service.ts';
 
 /** Tracks per job: one ReccoBeats round trip per 40, Deezer paced across the batch. */
@@ -69,6 +70,7 @@ export function createTempoLookups(deps: {
      * The job: resolve a batch; tracks a service deferred go back on the queue for when it allows. When
      * `stopping` is aborted (the process shuts down) the batch stops at its next track: what is decided is
      * kept, the rest goes back on the queue at once (the next process runs it; no retry is spent).
+     * The output says where the decided tracks' time went (`timings`, lookup-timings.ts).
      */
     async run(
       tracks: TrackInput[],
@@ -78,7 +80,9 @@ export function createTempoLookups(deps: {
       const audioFeatures =
         opts.userId && deps.audioFeaturesFor ? await deps.audioFeaturesFor(opts.userId) : undefined;
       const found = opts.userId && deps.onTemposFound ? deps.onTemposFound : undefined;
+      const timings: LookupTimings = { tracks: 0, totalMs: 0, ms: {} };
       const answers = await deps.tempo.resolveTempos(tracks, {
+        timings,
         ...(audioFeatures ? { audioFeatures } : {}),
         // The playlists can grow with the tempos known at once, before the slower sources answer.
         ...(found ? { onEarlyAnswers: () => found(opts.userId!) } : {}),
@@ -108,9 +112,17 @@ export function createTempoLookups(deps: {
         );
       if (undecided.length > 0) await deps.queue.send('tempo-lookup', { tracks: undecided, ...payload });
       if (opts.userId && counts.found > 0) await deps.onTemposFound?.(opts.userId);
-      return undecided.length > 0 ? { ...counts, handedBack: undecided.length } : counts;
+      const out = { ...counts, timings: rounded(timings) };
+      return undecided.length > 0 ? { ...out, handedBack: undecided.length } : out;
     },
   };
 }
+
+/** Whole milliseconds: the output is kept with the job and written in its log line. */
+const rounded = (t: LookupTimings): LookupTimings => ({
+  tracks: t.tracks,
+  totalMs: Math.round(t.totalMs),
+  ms: Object.fromEntries(Object.entries(t.ms).map(([k, v]) => [k, Math.round(v)])),
+});
 
 export type TempoLookups = ReturnType<typeof createTempoLookups>;

@@ -10,6 +10,7 @@ import type { Outcome } from './clients/outside.ts';
 import type { PreviewClient } from './clients/preview.client.ts';
 import { RECCOBEATS_BATCH, type ReccoBeatsClient } from './clients/reccobeats.client.ts';
 import { decide, octaveRelated, SOURCE_CONFIDENCE, type AudioEstimate, type TempoSource } from './decide.ts';
+import { addClock, addTime, timedWith, type LookupTimings, type StageMs } from './lookup-timings.ts';
 import { cleanTitle, pickSearchHit, primaryArtist, refusedVersion, sameName } from './match.ts';
 import type { CachedTempo, TempoRepository, TempoRow } from './tempo.repository.ts';
 
@@ -90,6 +91,8 @@ interface Work {
   /** The recording's ISRC as ReccoBeats knows it, for a track that came without one. */
   isrc?: string;
   estimate?: AudioEstimate;
+  /** Where its time went (lookup-timings.ts). */
+  clock: StageMs;
 }
 
 async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
@@ -119,8 +122,11 @@ export function createTempoService(deps: TempoServiceDeps) {
 
   async function fromSpotify(items: Work[], audioFeatures: AudioFeatures | undefined): Promise<void> {
     if (!audioFeatures || items.length === 0) return;
+    const start = performance.now();
     try {
-      const r = await audioFeatures(items.map((w) => w.track.spotifyId));
+      const r = await audioFeatures(items.map((w) => w.track.spotifyId)).finally(() => {
+        for (const w of items) addTime('http:spotify', performance.now() - start, w.clock);
+      });
       if (r === 'unavailable') return;
       for (const w of items) {
         const bpm = r.get(w.track.spotifyId);
@@ -135,7 +141,10 @@ export function createTempoService(deps: TempoServiceDeps) {
   async function fromReccoBeats(items: Work[]): Promise<void> {
     for (let i = 0; i < items.length; i += RECCOBEATS_BATCH) {
       const chunk = items.slice(i, i + RECCOBEATS_BATCH);
-      const r = await deps.reccobeats.tempos(chunk.map((w) => w.track.spotifyId));
+      // One call for the chunk: each of its tracks waited for all of it.
+      const shared: StageMs = {};
+      const r = await timedWith(shared, () => deps.reccobeats.tempos(chunk.map((w) => w.track.spotifyId)));
+      for (const w of chunk) addClock(w.clock, shared);
       for (const w of chunk) {
         if (r.kind !== 'ok') note(w, r);
         else {
@@ -209,7 +218,17 @@ export function createTempoService(deps: TempoServiceDeps) {
     const r = await deps.previews.download(w.preview);
     if (r.kind !== 'ok') return note(w, r);
     try {
+      const start = performance.now();
       const estimate = await deps.estimatePreview(r.value);
+      // Waiting for a thread of the pool, the CPU on it, and the rest on it (waiting for a core).
+      const spent = performance.now() - start;
+      const run = Math.min(spent, estimate.runMs ?? spent);
+      const cpu = Math.min(run, estimate.cpuMs ?? run);
+      addTime('estimator:wait', spent - run);
+      addTime('estimator:cpu', cpu);
+      addTime('estimator:off-cpu', run - cpu);
+      delete estimate.runMs;
+      delete estimate.cpuMs;
       w.estimate = w.bySearch ? { ...estimate, previewBySearch: true } : estimate;
     } catch (err) {
       // A shutdown ends the estimator's threads: that says nothing about the preview.
@@ -248,20 +267,25 @@ export function createTempoService(deps: TempoServiceDeps) {
        */
       onEarlyAnswers?: () => Promise<unknown>;
       stopping?: AbortSignal;
+      /** Summed into: where the time of each track decided and cached went (lookup-timings.ts). */
+      timings?: LookupTimings;
     } = {},
   ): Promise<Map<string, TempoAnswer>> {
     const stopped = () => opts.stopping?.aborted === true;
     const t0 = now();
+    const started = performance.now();
     const byKey = new Map<string, TrackInput>();
     for (const t of tracks) if (!byKey.has(tempoKey(t))) byKey.set(tempoKey(t), t);
     const cached = await deps.repo.getByKeys([...byKey.keys()]);
+    const cacheRead = performance.now() - started;
     const answers = new Map<string, TempoAnswer>();
     const work: Work[] = [];
     for (const [key, track] of byKey) {
       const c = cached.get(key);
       // A found tempo is kept for good, unless it could not be checked for a passing reason (retryAt).
       if (c && (c.retryAt === null ? c.bpm !== null : c.retryAt > t0)) answers.set(key, answerFromCache(c));
-      else work.push({ key, track, answers: [], notes: [], transient: false });
+      else
+        work.push({ key, track, answers: [], notes: [], transient: false, clock: { 'db:cache': cacheRead } });
     }
 
     /** Decides and caches these tracks (a deferred one is not cached). */
@@ -313,7 +337,18 @@ export function createTempoService(deps: TempoServiceDeps) {
           });
         }
       }
+      const saving = performance.now();
       await deps.repo.save(rows);
+      const saved = performance.now();
+      const timings = opts.timings;
+      if (!timings) return;
+      for (const w of ws) {
+        if (answers.get(w.key)?.status === 'deferred') continue;
+        addTime('db:save', saved - saving, w.clock);
+        timings.tracks++;
+        timings.totalMs += saved - started;
+        addClock(timings.ms, w.clock);
+      }
     }
 
     // Every answer is checked before it is trusted: a lone source's 3:2 or wrong value looks like any
@@ -349,22 +384,24 @@ export function createTempoService(deps: TempoServiceDeps) {
     // A shutdown stops the batch between tracks: a track not yet started stays undecided (not cached).
     await eachLimited(work, concurrency, async (w) => {
       if (stopped()) return;
-      await fromDeezer(w);
+      await timedWith(w.clock, () => fromDeezer(w));
       if (checked(w)) await done(w);
     });
+    /** The checks after Deezer, for a track Deezer did not settle. */
+    async function audioCheck(w: Work): Promise<void> {
+      if (stopped()) return;
+      // GetSongBPM (a text match) where nothing answered, or for a lone answer the audio cannot check (no
+      // preview, or only Deezer's answer for the very track whose preview the audio would hear).
+      const onlyItsOwnPreview = w.bySearch && w.answers.every((a) => a.source === 'deezer');
+      if (w.answers.length === 0 || !w.preview || onlyItsOwnPreview) await fromGetSongBpm(w);
+      // The audio checks or settles whatever is not yet checked (and answers where nobody knows).
+      if (!checked(w)) await fromAudio(w, opts.stopping);
+      if (!w.cutShort) await done(w);
+    }
     await eachLimited(
       work.filter((w) => !checked(w)),
       concurrency,
-      async (w) => {
-        if (stopped()) return;
-        // GetSongBPM (a text match) where nothing answered, or for a lone answer the audio cannot check (no
-        // preview, or only Deezer's answer for the very track whose preview the audio would hear).
-        const onlyItsOwnPreview = w.bySearch && w.answers.every((a) => a.source === 'deezer');
-        if (w.answers.length === 0 || !w.preview || onlyItsOwnPreview) await fromGetSongBpm(w);
-        // The audio checks or settles whatever is not yet checked (and answers where nobody knows).
-        if (!checked(w)) await fromAudio(w, opts.stopping);
-        if (!w.cutShort) await done(w);
-      },
+      (w) => timedWith(w.clock, () => audioCheck(w)),
     );
     await flush(false);
     const out = new Map<string, TempoAnswer>();
