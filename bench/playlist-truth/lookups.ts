@@ -114,16 +114,24 @@ export function lookupLines(f: LookupFacts): string[] {
     const sum = jobs.reduce((n, j) => n + r.perJob(j), 0);
     lines.push(`| ${r.name} | ${ms(quantile(vs, 0.5))} | ${ms(quantile(vs, 0.95))} | ${share(sum, total)} |`);
   }
-  // The stages by service, summed over every track.
-  const byStage = new Map<string, number>();
+  // The stages by service: mean per track, and per time entered (a call, a preview, an estimate).
+  const byStage = new Map<string, { ms: number; n: number }>();
   for (const j of jobs)
-    for (const [s, v] of Object.entries(j.timings.ms)) byStage.set(s, (byStage.get(s) ?? 0) + v);
+    for (const [s, v] of Object.entries(j.timings.ms)) {
+      const b = byStage.get(s) ?? { ms: 0, n: 0 };
+      b.ms += v;
+      b.n += j.timings.n?.[s] ?? 0;
+      byStage.set(s, b);
+    }
   lines.push('');
   lines.push(
-    'By stage and service, mean per track: ' +
+    'By stage and service, mean per track (per time entered, times entered per track): ' +
       [...byStage]
-        .sort(([, a], [, b]) => b - a)
-        .map(([s, v]) => `${s} ${ms(v / tracks)}`)
+        .sort(([, a], [, b]) => b.ms - a.ms)
+        .map(
+          ([s, v]) =>
+            `${s} ${ms(v.ms / tracks)} (${v.n ? ms(v.ms / v.n) : '-'}, ${(v.n / tracks).toFixed(2)})`,
+        )
         .join(', '),
   );
   return lines;

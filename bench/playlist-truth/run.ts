@@ -85,7 +85,10 @@ async function runFor(user: string): Promise<string> {
       estimatePreview: (mp3) => pool.estimateFromMp3(mp3),
     });
     const { spotify, tempo, playlists, library } = app;
-    await startWorkers(boss, app.jobServices, quiet);
+    // Aborted at the end: a running tempo-lookup stops at its next track and writes the timings of the
+    // tracks it decided (as at a shutdown), for the breakdown.
+    const stopping = new AbortController();
+    await startWorkers(boss, app.jobServices, quiet, stopping.signal);
 
     // Connect, as the connect page does after the token exchange.
     const [{ id: userId }] = (
@@ -164,6 +167,10 @@ async function runFor(user: string): Promise<string> {
     }
     candidates = await library.listMatchCandidates(userId);
     const tempos = await tempo.repo.getByKeys([...new Set(candidates.map((c) => c.recordingKey))]);
+    const seconds = (performance.now() - t0) / 1000;
+    stopping.abort();
+    for (let i = 0; i < 240 && (await boss.findJobs('tempo-lookup')).some((j) => j.state === 'active'); i++)
+      await sleep(250);
     // The finished tempo-lookup jobs: pg-boss's times and the timings the job wrote in its output.
     const jobs: LookupJob[] = [];
     for (const j of await boss.findJobs('tempo-lookup'))
@@ -176,7 +183,7 @@ async function runFor(user: string): Promise<string> {
       user,
       sandbox,
       userId,
-      seconds: (performance.now() - t0) / 1000,
+      seconds,
       scan: await scanState(),
       candidates,
       first50,
@@ -189,7 +196,7 @@ async function runFor(user: string): Promise<string> {
       tempos,
       lookups: {
         connectedAt,
-        seconds: (performance.now() - t0) / 1000,
+        seconds,
         tempos,
         at2min,
         scanned: new Set(candidates.map((c) => c.recordingKey)).size,

@@ -29,7 +29,12 @@ beforeAll(async () => {
   });
   const housekeeping = { run: async () => ({}) } as unknown as HousekeepingService;
   const tempoLookups = {
-    run: async () => ({ found: 0, unknown: 0, deferred: 0, timings: { tracks: 0, totalMs: 0, ms: {} } }),
+    run: async () => ({
+      found: 0,
+      unknown: 0,
+      deferred: 0,
+      timings: { tracks: 0, totalMs: 0, ms: {}, n: {} },
+    }),
   };
   await startWorkers(
     boss,

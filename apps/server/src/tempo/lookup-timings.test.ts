@@ -71,7 +71,7 @@ describe('lookup timings', () => {
       title: 'Song',
       durationMs: 200_000,
     }));
-    const timings: LookupTimings = { tracks: 0, totalMs: 0, ms: {} };
+    const timings: LookupTimings = { tracks: 0, totalMs: 0, ms: {}, n: {} };
     const answers = await resolver(60).resolveTempos(tracks, { timings });
     expect([...answers.values()].map((a) => a.status)).toEqual(['found', 'found', 'found']);
     expect(timings.tracks).toBe(3);
@@ -86,6 +86,14 @@ describe('lookup timings', () => {
     expect(m['estimator:off-cpu']).toBe(3 * 15);
     expect(m['estimator:wait']).toBeGreaterThanOrEqual(3 * 18);
     expect(m['db:cache']).toBeGreaterThanOrEqual(0);
+    // How many times: per track one Deezer call, one preview, one estimate, and the shared ReccoBeats call
+    // (one: none of the ids is known, so there is no second).
+    expect(timings.n).toMatchObject({
+      'http:deezer': 3,
+      'http:deezer-preview': 3,
+      'estimator:cpu': 3,
+      'http:reccobeats': 3,
+    });
     // The stages happen inside each track's time from the start to its row saved.
     const staged = Object.values(m).reduce((a, b) => a + b, 0);
     expect(timings.totalMs).toBeGreaterThanOrEqual(staged - 1);

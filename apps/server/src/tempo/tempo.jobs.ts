@@ -80,7 +80,7 @@ export function createTempoLookups(deps: {
       const audioFeatures =
         opts.userId && deps.audioFeaturesFor ? await deps.audioFeaturesFor(opts.userId) : undefined;
       const found = opts.userId && deps.onTemposFound ? deps.onTemposFound : undefined;
-      const timings: LookupTimings = { tracks: 0, totalMs: 0, ms: {} };
+      const timings: LookupTimings = { tracks: 0, totalMs: 0, ms: {}, n: {} };
       const answers = await deps.tempo.resolveTempos(tracks, {
         timings,
         ...(audioFeatures ? { audioFeatures } : {}),
@@ -123,6 +123,7 @@ const rounded = (t: LookupTimings): LookupTimings => ({
   tracks: t.tracks,
   totalMs: Math.round(t.totalMs),
   ms: Object.fromEntries(Object.entries(t.ms).map(([k, v]) => [k, Math.round(v)])),
+  n: t.n,
 });
 
 export type TempoLookups = ReturnType<typeof createTempoLookups>;

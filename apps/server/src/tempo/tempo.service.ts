@@ -10,7 +10,14 @@ import type { Outcome } from './clients/outside.ts';
 import type { PreviewClient } from './clients/preview.client.ts';
 import { RECCOBEATS_BATCH, type ReccoBeatsClient } from './clients/reccobeats.client.ts';
 import { decide, octaveRelated, SOURCE_CONFIDENCE, type AudioEstimate, type TempoSource } from './decide.ts';
-import { addClock, addTime, timedWith, type LookupTimings, type StageMs } from './lookup-timings.ts';
+import {
+  addClock,
+  addTime,
+  newClock,
+  timedWith,
+  type LookupTimings,
+  type StageMs,
+} from './lookup-timings.ts';
 import { cleanTitle, pickSearchHit, primaryArtist, refusedVersion, sameName } from './match.ts';
 import type { CachedTempo, TempoRepository, TempoRow } from './tempo.repository.ts';
 
@@ -142,7 +149,7 @@ export function createTempoService(deps: TempoServiceDeps) {
     for (let i = 0; i < items.length; i += RECCOBEATS_BATCH) {
       const chunk = items.slice(i, i + RECCOBEATS_BATCH);
       // One call for the chunk: each of its tracks waited for all of it.
-      const shared: StageMs = {};
+      const shared = newClock();
       const r = await timedWith(shared, () => deps.reccobeats.tempos(chunk.map((w) => w.track.spotifyId)));
       for (const w of chunk) addClock(w.clock, shared);
       for (const w of chunk) {
@@ -284,8 +291,7 @@ export function createTempoService(deps: TempoServiceDeps) {
       const c = cached.get(key);
       // A found tempo is kept for good, unless it could not be checked for a passing reason (retryAt).
       if (c && (c.retryAt === null ? c.bpm !== null : c.retryAt > t0)) answers.set(key, answerFromCache(c));
-      else
-        work.push({ key, track, answers: [], notes: [], transient: false, clock: { 'db:cache': cacheRead } });
+      else work.push({ key, track, answers: [], notes: [], transient: false, clock: newClock() });
     }
 
     /** Decides and caches these tracks (a deferred one is not cached). */
@@ -344,10 +350,11 @@ export function createTempoService(deps: TempoServiceDeps) {
       if (!timings) return;
       for (const w of ws) {
         if (answers.get(w.key)?.status === 'deferred') continue;
+        addTime('db:cache', cacheRead, w.clock);
         addTime('db:save', saved - saving, w.clock);
         timings.tracks++;
         timings.totalMs += saved - started;
-        addClock(timings.ms, w.clock);
+        addClock(timings, w.clock);
       }
     }
 
