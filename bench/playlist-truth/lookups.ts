@@ -23,6 +23,12 @@ export interface LookupFacts {
   at2min: { scanned: number; resolved: number } | null;
   scanned: number;
   jobs: LookupJob[];
+  /**
+   * CPU seconds of this process from connect to the end (the product, the simulated world with its
+   * preview synthesis, and the benchmark's own polling; PostgreSQL is another process): all its threads,
+   * and the main thread.
+   */
+  cpu: { all: number; main: number };
 }
 
 const FIRST_SECONDS = 120;
@@ -61,6 +67,30 @@ export function lookupLines(f: LookupFacts): string[] {
       (f.at2min
         ? ` (at ${FIRST_SECONDS} s, ${f.at2min.scanned - f.at2min.resolved} of ${f.at2min.scanned} scanned recordings were still waiting).`
         : '.'),
+  );
+  // Rows whose check failed for a passing reason (an error or a time-out: asked again after 6 hours), by
+  // the first failure in their reason.
+  const passing = new Map<string, number>();
+  for (const t of f.tempos.values()) {
+    const failure = t.reason
+      ?.split('; ')
+      .find((r) => /time|HTTP 5|network|reset|unreadable|failed/i.test(r) && !/not known|no result/.test(r));
+    if (!failure) continue;
+    const key = failure.replace(/\d+/g, 'N').slice(0, 80);
+    passing.set(key, (passing.get(key) ?? 0) + 1);
+  }
+  if (passing.size > 0)
+    lines.push(
+      `Rows with a check that failed for a passing reason: ${[...passing.values()].reduce((a, b) => a + b, 0)} (` +
+        [...passing]
+          .sort(([, a], [, b]) => b - a)
+          .slice(0, 4)
+          .map(([r, n]) => `${n} "${r}"`)
+          .join(', ') +
+        ').',
+    );
+  lines.push(
+    `CPU of the benchmark's process (product, simulated world, benchmark; PostgreSQL not counted): ${f.cpu.all.toFixed(0)} s in ${f.seconds.toFixed(0)} s (${(f.cpu.all / f.seconds).toFixed(2)} cores), ${f.cpu.main.toFixed(0)} s of it on the main thread.`,
   );
   const jobs = f.jobs.filter((j) => j.timings.tracks > 0);
   if (jobs.length === 0) return lines;

@@ -100,6 +100,7 @@ async function runFor(user: string): Promise<string> {
     const tokens = sandbox.admin.connect({ userId: user });
     const t0 = performance.now();
     const connectedAt = Date.now();
+    const cpu0 = { all: process.cpuUsage(), main: process.threadCpuUsage() };
     await spotify.connect.connect(userId, { ...tokens, refresh_token: tokens.refresh_token! });
 
     // Watch: the first 50 placed, the user removing a few placed tracks, and the end.
@@ -168,6 +169,11 @@ async function runFor(user: string): Promise<string> {
     candidates = await library.listMatchCandidates(userId);
     const tempos = await tempo.repo.getByKeys([...new Set(candidates.map((c) => c.recordingKey))]);
     const seconds = (performance.now() - t0) / 1000;
+    const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
+    const cpu = {
+      all: cpuSeconds(process.cpuUsage(cpu0.all)),
+      main: cpuSeconds(process.threadCpuUsage(cpu0.main)),
+    };
     stopping.abort();
     for (let i = 0; i < 240 && (await boss.findJobs('tempo-lookup')).some((j) => j.state === 'active'); i++)
       await sleep(250);
@@ -199,6 +205,7 @@ async function runFor(user: string): Promise<string> {
         seconds,
         tempos,
         at2min,
+        cpu,
         scanned: new Set(candidates.map((c) => c.recordingKey)).size,
         jobs,
       },
