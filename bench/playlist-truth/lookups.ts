@@ -7,6 +7,8 @@ import type { CachedTempo } from '@pacebeat/server/src/tempo/tempo.repository.ts
 
 /** What the benchmark keeps of a finished tempo-lookup job. */
 export interface LookupJob {
+  /** tempo-audio: the checks after Deezer that a lookup handed on (their time in it is in their timings). */
+  kind: 'tempo-lookup' | 'tempo-audio';
   createdOn: Date;
   startAfter: Date;
   startedOn: Date;
@@ -120,7 +122,7 @@ export function lookupLines(f: LookupFacts): string[] {
   const total = jobs.reduce((n, j) => n + totalOf(j), 0);
   lines.push('');
   lines.push(
-    `Where a lookup's time went, per track (${tracks} tracks decided by ${jobs.length} tempo-lookup jobs; p50 and p95 over the jobs of the per-track mean; share of all the tracks' time from their job's creation to their cache row):`,
+    `Where a lookup's time went, per track (${tracks} tracks decided by ${jobs.filter((j) => j.kind === 'tempo-lookup').length} tempo-lookup and ${jobs.filter((j) => j.kind === 'tempo-audio').length} tempo-audio jobs; p50 and p95 over the jobs of the per-track mean; share of all the tracks' time from their job's creation to their cache row; for a track a lookup handed to a tempo-audio job, its time in the lookup is counted, the lookup's own wait in the queue is not):`,
   );
   lines.push('');
   lines.push('| stage | p50 | p95 | share |');

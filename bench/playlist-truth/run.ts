@@ -120,10 +120,12 @@ async function runFor(user: string): Promise<string> {
     let removed: string[] = [];
     let lastLog = 0;
     // Work due within the hour; a job put off to tomorrow (the daily quota) is left for tomorrow.
-    const live = async (name: 'library-scan' | 'tempo-lookup' | 'playlist-sync') =>
-      (await boss.findJobs(name)).filter((j) => ['created', 'retry', 'active'].includes(j.state));
+    // A job name the product does not have (tempo-audio, before it had one) has no jobs.
+    const findJobs = (name: string) => boss.findJobs(name).catch(() => []);
+    const live = async (name: 'library-scan' | 'tempo-lookup' | 'tempo-audio' | 'playlist-sync') =>
+      (await findJobs(name)).filter((j) => ['created', 'retry', 'active'].includes(j.state));
     const busy = async () => {
-      for (const name of ['library-scan', 'tempo-lookup', 'playlist-sync'] as const)
+      for (const name of ['library-scan', 'tempo-lookup', 'tempo-audio', 'playlist-sync'] as const)
         if ((await live(name)).some((j) => j.startAfter.getTime() < Date.now() + 3_600_000)) return true;
       return false;
     };
@@ -155,7 +157,7 @@ async function runFor(user: string): Promise<string> {
           const scanned = new Set(candidates.map((c) => c.recordingKey)).size;
           at2min = { scanned, resolved: known.length };
         }
-        const lookups = await live('tempo-lookup');
+        const lookups = [...(await live('tempo-lookup')), ...(await live('tempo-audio'))];
         log(
           `  ${user}: ${candidates.length} library tracks (scan ${await scanState()}), ${known.filter((k) => k.bpm !== null).length} tempos (${trusted} trusted), ${lookups.length} lookup jobs, ${n} placed, ${await webApiCalls()} Spotify calls, ${((performance.now() - t0) / 1000).toFixed(0)} s`,
         );
@@ -175,16 +177,26 @@ async function runFor(user: string): Promise<string> {
       main: cpuSeconds(process.threadCpuUsage(cpu0.main)),
     };
     stopping.abort();
-    for (let i = 0; i < 240 && (await boss.findJobs('tempo-lookup')).some((j) => j.state === 'active'); i++)
-      await sleep(250);
-    // The finished tempo-lookup jobs: pg-boss's times and the timings the job wrote in its output.
+    const active = async () =>
+      [...(await findJobs('tempo-lookup')), ...(await findJobs('tempo-audio'))].some(
+        (j) => j.state === 'active',
+      );
+    for (let i = 0; i < 240 && (await active()); i++) await sleep(250);
+    // The finished tempo-lookup and tempo-audio jobs: pg-boss's times and the timings the job wrote in its output.
     const jobs: LookupJob[] = [];
-    for (const j of await boss.findJobs('tempo-lookup'))
-      if (j.state === 'completed' && j.startedOn) {
-        const timings = (j.output as { detail?: { timings?: LookupTimings } } | null)?.detail?.timings;
-        if (timings)
-          jobs.push({ createdOn: j.createdOn, startAfter: j.startAfter, startedOn: j.startedOn, timings });
-      }
+    for (const kind of ['tempo-lookup', 'tempo-audio'] as const)
+      for (const j of await findJobs(kind))
+        if (j.state === 'completed' && j.startedOn) {
+          const timings = (j.output as { detail?: { timings?: LookupTimings } } | null)?.detail?.timings;
+          if (timings)
+            jobs.push({
+              kind,
+              createdOn: j.createdOn,
+              startAfter: j.startAfter,
+              startedOn: j.startedOn,
+              timings,
+            });
+        }
     return report({
       user,
       sandbox,

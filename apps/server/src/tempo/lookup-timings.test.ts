@@ -1,76 +1,14 @@
 // Where a lookup's time goes: the resolver sums, per track decided, the pacing waits and calls of each
 // outside service (through the real service callers and clients), the preview, the estimator and the cache.
 import { describe, expect, it } from 'vitest';
-import { createDeezerClient } from './clients/deezer.client.ts';
-import { createServiceCaller, type Pacer } from './clients/outside.ts';
-import { createPreviewClient } from './clients/preview.client.ts';
-import { createReccoBeatsClient } from './clients/reccobeats.client.ts';
+import { fakeResolver, fakeTrack } from './fake-sources.test-helper.ts';
 import type { LookupTimings } from './lookup-timings.ts';
-import { createTempoService } from './tempo.service.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Every slot reserved `waitMs` ahead. */
-const pacer = (waitMs: number): Pacer => ({
-  takeSlot: async (_s, now) => ({ ok: true, at: new Date(now.getTime() + waitMs) }),
-  setCooldown: async () => undefined,
-});
-
-function resolver(estimateMs: number) {
-  const caller = (service: string, waitMs: number, answer: (url: string) => Response) =>
-    createServiceCaller({
-      service,
-      pacer: pacer(waitMs),
-      ratePerSecond: 1000,
-      timeoutMs: 5_000,
-      fetch: async (url) => {
-        await sleep(10);
-        return answer(String(url));
-      },
-    });
-  const track = (isrc: string) =>
-    Response.json({
-      id: 1,
-      title: 'Song',
-      duration: 200,
-      preview: 'https://cdns-preview.dzcdn.net/1.mp3',
-      artist: { name: 'Band' },
-      album: { title: 'Album' },
-      isrc,
-      bpm: 0,
-    });
-  return createTempoService({
-    repo: { getByKeys: async () => new Map(), save: async () => undefined },
-    reccobeats: createReccoBeatsClient({
-      baseUrl: 'https://reccobeats.test',
-      http: caller('reccobeats', 0, () => Response.json({ content: [] })),
-    }),
-    deezer: createDeezerClient({
-      baseUrl: 'https://deezer.test',
-      http: caller('deezer', 30, (url) => track(url.split('isrc:')[1] ?? '')),
-    }),
-    previews: createPreviewClient({
-      http: caller('deezer-preview', 20, () => new Response(new Uint8Array(10))),
-      allowedHosts: ['dzcdn.net'],
-    }),
-    estimatePreview: async () => {
-      await sleep(estimateMs);
-      // As the pool reports it: 40 ms on its thread, 25 of them on a CPU.
-      return { bpm: 170, confidence: 0.9, candidates: [{ bpm: 170, score: 1 }], runMs: 40, cpuMs: 25 };
-    },
-    settings: { retryUnknownDays: 30 },
-  });
-}
+const resolver = (estimateMs: number) => fakeResolver({ estimateMs });
 
 describe('lookup timings', () => {
   it('sums, per track decided, the pacing, the calls, the preview, the estimator and the cache', async () => {
-    const tracks = ['A', 'B', 'C'].map((c) => ({
-      spotifyId: `sp${c}`,
-      isrc: `USAAA260000${c.charCodeAt(0) - 60}`,
-      artists: ['Band'],
-      title: 'Song',
-      durationMs: 200_000,
-    }));
+    const tracks = ['A', 'B', 'C'].map(fakeTrack);
     const timings: LookupTimings = { tracks: 0, totalMs: 0, ms: {}, n: {} };
     const answers = await resolver(60).resolveTempos(tracks, { timings });
     expect([...answers.values()].map((a) => a.status)).toEqual(['found', 'found', 'found']);
