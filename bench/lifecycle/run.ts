@@ -390,7 +390,7 @@ async function busy(): Promise<{ active: number; due: number; lookups: number }>
     `select count(*) filter (where state = 'active')::int as active,
             count(*) filter (where state in ('created', 'retry')
                              and start_after <= now() + make_interval(secs => $1))::int as due,
-            count(*) filter (where name = 'tempo-lookup' and state in ('created', 'retry', 'active'))::int
+            count(*) filter (where name in ('tempo-lookup', 'tempo-audio') and state in ('created', 'retry', 'active'))::int
               as lookups
        from pgboss.job where name <> 'housekeeping'`,
     [LOOKAHEAD_S],

@@ -6,6 +6,7 @@ import { EDGE_MARGIN, fitsRange, MIN_CONFIDENCE } from '@pacebeat/server/src/pla
 import { spreadMeasures } from '@pacebeat/server/src/playlists/spread.ts';
 import type { TargetRow, TargetTrackRow } from '@pacebeat/server/src/playlists/playlists.repository.ts';
 import type { CachedTempo } from '@pacebeat/server/src/tempo/tempo.repository.ts';
+import { lookupLines, type LookupFacts } from './lookups.ts';
 import { bySourceAndConfidence, sweep, SWEEP, tempoError } from './truth.ts';
 
 export interface RunFacts {
@@ -21,6 +22,7 @@ export interface RunFacts {
   targets: TargetRow[];
   rows: TargetTrackRow[][];
   tempos: Map<string, CachedTempo>;
+  lookups: LookupFacts;
 }
 
 const DAILY_QUOTA = 1000;
@@ -149,6 +151,8 @@ export function report(f: RunFacts): string {
     'Calls by purpose: ' +
       [...new Set(f.ledger.map((e) => e.purpose))].map((p) => `${p} ${callsBy((x) => x === p)}`).join(', '),
   );
+  lines.push('');
+  lines.push(...lookupLines(f.lookups));
 
   const wrong = score.targets.flatMap((s) => s.wronglyPlaced.map((id) => ({ id, target: s.name })));
   if (wrong.length > 0) {

@@ -30,6 +30,8 @@ import { MIN_CONFIDENCE } from '@pacebeat/server/src/playlists/matching.ts';
 import { sandboxSpotifyEndpoints } from '@pacebeat/server/src/spotify/demo.ts';
 import { cancelUserJobs } from '@pacebeat/server/src/spotify/user-jobs.ts';
 import { createEstimatorPool } from '@pacebeat/server/src/tempo/estimator/index.ts';
+import type { LookupTimings } from '@pacebeat/server/src/tempo/lookup-timings.ts';
+import type { LookupFacts, LookupJob } from './lookups.ts';
 import { report } from './report.ts';
 
 const args = process.argv.slice(2);
@@ -83,7 +85,10 @@ async function runFor(user: string): Promise<string> {
       estimatePreview: (mp3) => pool.estimateFromMp3(mp3),
     });
     const { spotify, tempo, playlists, library } = app;
-    await startWorkers(boss, app.jobServices, quiet);
+    // Aborted at the end: a running tempo-lookup stops at its next track and writes the timings of the
+    // tracks it decided (as at a shutdown), for the breakdown.
+    const stopping = new AbortController();
+    await startWorkers(boss, app.jobServices, quiet, stopping.signal);
 
     // Connect, as the connect page does after the token exchange.
     const [{ id: userId }] = (
@@ -94,6 +99,8 @@ async function runFor(user: string): Promise<string> {
     ).rows as [{ id: string }];
     const tokens = sandbox.admin.connect({ userId: user });
     const t0 = performance.now();
+    const connectedAt = Date.now();
+    const cpu0 = { all: process.cpuUsage(), main: process.threadCpuUsage() };
     await spotify.connect.connect(userId, { ...tokens, refresh_token: tokens.refresh_token! });
 
     // Watch: the first 50 placed, the user removing a few placed tracks, and the end.
@@ -113,10 +120,12 @@ async function runFor(user: string): Promise<string> {
     let removed: string[] = [];
     let lastLog = 0;
     // Work due within the hour; a job put off to tomorrow (the daily quota) is left for tomorrow.
-    const live = async (name: 'library-scan' | 'tempo-lookup' | 'playlist-sync') =>
-      (await boss.findJobs(name)).filter((j) => ['created', 'retry', 'active'].includes(j.state));
+    // A job name the product does not have (tempo-audio, before it had one) has no jobs.
+    const findJobs = (name: string) => boss.findJobs(name).catch(() => []);
+    const live = async (name: 'library-scan' | 'tempo-lookup' | 'tempo-audio' | 'playlist-sync') =>
+      (await findJobs(name)).filter((j) => ['created', 'retry', 'active'].includes(j.state));
     const busy = async () => {
-      for (const name of ['library-scan', 'tempo-lookup', 'playlist-sync'] as const)
+      for (const name of ['library-scan', 'tempo-lookup', 'tempo-audio', 'playlist-sync'] as const)
         if ((await live(name)).some((j) => j.startAfter.getTime() < Date.now() + 3_600_000)) return true;
       return false;
     };
@@ -126,6 +135,7 @@ async function runFor(user: string): Promise<string> {
       return jobs.every((j) => j.startAfter.getTime() >= Date.now() + 3_600_000) ? 'quota' : 'reading';
     };
     let candidates: MatchCandidate[] = [];
+    let at2min: LookupFacts['at2min'] = null;
     for (;;) {
       await sleep(250);
       const n = await placed();
@@ -143,7 +153,11 @@ async function runFor(user: string): Promise<string> {
         candidates = await library.listMatchCandidates(userId);
         const known = [...(await tempo.repo.getByKeys(candidates.map((c) => c.recordingKey))).values()];
         const trusted = known.filter((k) => k.bpm !== null && k.confidence >= MIN_CONFIDENCE).length;
-        const lookups = await live('tempo-lookup');
+        if (!at2min && performance.now() - t0 >= 120_000) {
+          const scanned = new Set(candidates.map((c) => c.recordingKey)).size;
+          at2min = { scanned, resolved: known.length };
+        }
+        const lookups = [...(await live('tempo-lookup')), ...(await live('tempo-audio'))];
         log(
           `  ${user}: ${candidates.length} library tracks (scan ${await scanState()}), ${known.filter((k) => k.bpm !== null).length} tempos (${trusted} trusted), ${lookups.length} lookup jobs, ${n} placed, ${await webApiCalls()} Spotify calls, ${((performance.now() - t0) / 1000).toFixed(0)} s`,
         );
@@ -155,11 +169,39 @@ async function runFor(user: string): Promise<string> {
       }
     }
     candidates = await library.listMatchCandidates(userId);
+    const tempos = await tempo.repo.getByKeys([...new Set(candidates.map((c) => c.recordingKey))]);
+    const seconds = (performance.now() - t0) / 1000;
+    const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
+    const cpu = {
+      all: cpuSeconds(process.cpuUsage(cpu0.all)),
+      main: cpuSeconds(process.threadCpuUsage(cpu0.main)),
+    };
+    stopping.abort();
+    const active = async () =>
+      [...(await findJobs('tempo-lookup')), ...(await findJobs('tempo-audio'))].some(
+        (j) => j.state === 'active',
+      );
+    for (let i = 0; i < 240 && (await active()); i++) await sleep(250);
+    // The finished tempo-lookup and tempo-audio jobs: pg-boss's times and the timings the job wrote in its output.
+    const jobs: LookupJob[] = [];
+    for (const kind of ['tempo-lookup', 'tempo-audio'] as const)
+      for (const j of await findJobs(kind))
+        if (j.state === 'completed' && j.startedOn) {
+          const timings = (j.output as { detail?: { timings?: LookupTimings } } | null)?.detail?.timings;
+          if (timings)
+            jobs.push({
+              kind,
+              createdOn: j.createdOn,
+              startAfter: j.startAfter,
+              startedOn: j.startedOn,
+              timings,
+            });
+        }
     return report({
       user,
       sandbox,
       userId,
-      seconds: (performance.now() - t0) / 1000,
+      seconds,
       scan: await scanState(),
       candidates,
       first50,
@@ -169,7 +211,16 @@ async function runFor(user: string): Promise<string> {
       rows: await Promise.all(
         (await playlists.repo.listTargets(userId)).map((t) => playlists.repo.tracksOf(t.id)),
       ),
-      tempos: await tempo.repo.getByKeys([...new Set(candidates.map((c) => c.recordingKey))]),
+      tempos,
+      lookups: {
+        connectedAt,
+        seconds,
+        tempos,
+        at2min,
+        cpu,
+        scanned: new Set(candidates.map((c) => c.recordingKey)).size,
+        jobs,
+      },
     });
   } finally {
     await boss.stop({ graceful: false, close: true });

@@ -150,7 +150,7 @@ describe('a stop in the middle of the work', () => {
   async function work(userId: string) {
     const [row] = await query<{ lookups: number; scanning: number; added: number }>(
       `select
-         (select count(*)::int from pgboss.job where name = 'tempo-lookup' and state = 'active'
+         (select count(*)::int from pgboss.job where name in ('tempo-lookup', 'tempo-audio') and state = 'active'
             and data->>'userId' = $1) as lookups,
          (select count(*)::int from library_sources where user_id::text = $1 and enabled and readable
             and (cursor is not null or full_read_at is null)) as scanning,

@@ -188,6 +188,8 @@ export function composePacebeat(o: ComposeOptions) {
     service: {
       resolveTempos: async (...args: Parameters<typeof realTempo.service.resolveTempos>) =>
         (await tempoInForce()).service.resolveTempos(...args),
+      checkTempos: async (...args: Parameters<typeof realTempo.service.checkTempos>) =>
+        (await tempoInForce()).service.checkTempos(...args),
       credits: async () => (await tempoInForce()).service.credits(),
     },
   };
@@ -195,6 +197,7 @@ export function composePacebeat(o: ComposeOptions) {
   const tempoLookups = createTempoLookups({
     tempo: tempo.service,
     queue: o.jobs,
+    audioQueue: o.jobs,
     audioFeaturesFor: spotifyAudioFeaturesFor(spotify),
     onTemposFound: (userId) => events.emit('temposFound', userId),
   });

@@ -28,7 +28,11 @@ beforeAll(async () => {
     cancelJobs: async (userId) => void (await cancelUserJobs(boss, Object.keys(jobRegistry), userId)),
   });
   const housekeeping = { run: async () => ({}) } as unknown as HousekeepingService;
-  const tempoLookups = { run: async () => ({ found: 0, unknown: 0, deferred: 0 }) };
+  const none = { found: 0, unknown: 0, deferred: 0, timings: { tracks: 0, totalMs: 0, ms: {}, n: {} } };
+  const tempoLookups = {
+    run: async () => ({ ...none, toAudio: 0 }),
+    runChecks: async () => none,
+  };
   await startWorkers(
     boss,
     {

@@ -44,6 +44,9 @@ export interface AudioEstimate {
    * of each other; only an answer keyed by the Spotify track (ReccoBeats, Spotify) or another source can.
    */
   previewBySearch?: boolean;
+  /** When it ran on a thread of its own (the estimator's pool): ms there, and the CPU time of it. */
+  runMs?: number;
+  cpuMs?: number;
 }
 
 /** Whether the audio's agreement with answer `a` is a check: not when both describe the same search match. */

@@ -89,7 +89,7 @@ describe('tempo lookups as jobs', () => {
       queue,
     });
     const counts = await lookups.run([track(1), track(2), track(3), track(4)], { userId: USER });
-    expect(counts).toEqual({ found: 1, unknown: 1, deferred: 2 });
+    expect(counts).toMatchObject({ found: 1, unknown: 1, deferred: 2 });
     expect(queue.sent).toEqual([{ tracks: [track(3), track(4)], userId: USER, startAfter: later }]);
   });
 
@@ -112,7 +112,7 @@ describe('tempo lookups as jobs', () => {
       priority: 2,
       stopping: stop.signal,
     });
-    expect(counts).toEqual({ found: 1, unknown: 0, deferred: 0, handedBack: 2 });
+    expect(counts).toMatchObject({ found: 1, unknown: 0, deferred: 0, handedBack: 2 });
     expect(queue.sent).toEqual([{ tracks: [track(2), track(3)], userId: USER, priority: 2 }]);
   });
 

@@ -2,9 +2,11 @@
 // by one job, and tracks a service asked us to wait for are queued again with `startAfter`. A job
 // carries the `userId` whose library the tracks come from (so disconnecting cancels it): that user's
 // Spotify connection, if live, is asked for audio-features, and their target playlists are told when
-// tempos were found.
+// tempos were found. What Spotify, ReccoBeats and Deezer do not settle goes on to a tempo-audio job
+// (GetSongBPM, the preview and the estimator), in a queue of its own.
 import { z } from 'zod';
-import type { AudioFeatures, TempoService, TrackInput } from './tempo.service.ts';
+import type { LookupTimings } from './lookup-timings.ts';
+import type { AudioFeatures, PendingCheck, TempoService, TrackInput } from './tempo.service.ts';
 
 /** Tracks per job: one ReccoBeats round trip per 40, Deezer paced across the batch. */
 export const TEMPO_BATCH = 50;
@@ -37,6 +39,35 @@ export const TempoLookupPayload = z
   })
   .strict();
 
+const Ms = z.record(z.string().max(64), z.number().min(0));
+const PendingCheckSchema = z
+  .object({
+    track: TrackInputSchema,
+    answers: z
+      .array(z.object({ bpm: z.number(), source: z.string().max(32), confidence: z.number() }).strict())
+      .max(10),
+    notes: z.array(z.string().max(2000)).max(50),
+    transient: z.boolean(),
+    preview: z.string().max(2000).optional(),
+    bySearch: z.boolean().optional(),
+    isrc: z.string().max(32).optional(),
+    heldMs: z.number().min(0),
+    clock: z.object({ ms: Ms, n: Ms }).strict(),
+  })
+  .strict();
+
+/**
+ * The checks after Deezer (GetSongBPM, the audio on the preview) for tracks a tempo-lookup job handed on,
+ * in a queue of their own: a lookup whose sources agree is never queued behind other lookups' previews.
+ */
+export const TempoAudioPayload = z
+  .object({
+    checks: z.array(PendingCheckSchema).min(1).max(TEMPO_BATCH),
+    userId: z.uuid().optional(),
+    priority: z.number().int().min(0).max(9).optional(),
+  })
+  .strict();
+
 /** What the job needs from the queue: a way to send itself again later. */
 export interface TempoLookupQueue {
   send(
@@ -46,9 +77,20 @@ export interface TempoLookupQueue {
   ): Promise<string | null>;
 }
 
+/** The queue of the checks after Deezer (tempo-audio jobs). */
+export interface TempoAudioQueue {
+  send(
+    name: 'tempo-audio',
+    payload: z.infer<typeof TempoAudioPayload>,
+    options?: { startAfter?: Date },
+  ): Promise<string | null>;
+}
+
 export function createTempoLookups(deps: {
-  tempo: Pick<TempoService, 'resolveTempos'>;
+  tempo: Pick<TempoService, 'resolveTempos'> & Partial<Pick<TempoService, 'checkTempos'>>;
   queue: TempoLookupQueue;
+  /** With it, a lookup hands the checks after Deezer to tempo-audio jobs; without, it runs them itself. */
+  audioQueue?: TempoAudioQueue;
   /** A user's Spotify audio-features; undefined when they have no live connection. */
   audioFeaturesFor?: (userId: string) => Promise<AudioFeatures | undefined>;
   /** Told when a job of a user's library found tempos (their target playlists can grow: playlist-sync). */
@@ -69,6 +111,7 @@ export function createTempoLookups(deps: {
      * The job: resolve a batch; tracks a service deferred go back on the queue for when it allows. When
      * `stopping` is aborted (the process shuts down) the batch stops at its next track: what is decided is
      * kept, the rest goes back on the queue at once (the next process runs it; no retry is spent).
+     * The output says where the decided tracks' time went (`timings`, lookup-timings.ts).
      */
     async run(
       tracks: TrackInput[],
@@ -78,7 +121,24 @@ export function createTempoLookups(deps: {
       const audioFeatures =
         opts.userId && deps.audioFeaturesFor ? await deps.audioFeaturesFor(opts.userId) : undefined;
       const found = opts.userId && deps.onTemposFound ? deps.onTemposFound : undefined;
+      const timings: LookupTimings = { tracks: 0, totalMs: 0, ms: {}, n: {} };
+      const handed = new Set<string>();
+      const audioQueue = deps.audioQueue;
       const answers = await deps.tempo.resolveTempos(tracks, {
+        timings,
+        // What the sources did not settle is checked by tempo-audio jobs, not while this job holds a worker.
+        ...(audioQueue
+          ? {
+              checkLater: async (pending: PendingCheck[]) => {
+                for (let i = 0; i < pending.length; i += TEMPO_BATCH)
+                  await audioQueue.send('tempo-audio', {
+                    checks: pending.slice(i, i + TEMPO_BATCH),
+                    ...payload,
+                  });
+                for (const p of pending) handed.add(p.track.spotifyId);
+              },
+            }
+          : {}),
         ...(audioFeatures ? { audioFeatures } : {}),
         // The playlists can grow with the tempos known at once, before the slower sources answer.
         ...(found ? { onEarlyAnswers: () => found(opts.userId!) } : {}),
@@ -91,7 +151,7 @@ export function createTempoLookups(deps: {
       for (const t of tracks) {
         const a = answers.get(t.spotifyId);
         if (!a) {
-          undecided.push(t);
+          if (!handed.has(t.spotifyId)) undecided.push(t);
           continue;
         }
         counts[a.status]++;
@@ -108,9 +168,55 @@ export function createTempoLookups(deps: {
         );
       if (undecided.length > 0) await deps.queue.send('tempo-lookup', { tracks: undecided, ...payload });
       if (opts.userId && counts.found > 0) await deps.onTemposFound?.(opts.userId);
-      return undecided.length > 0 ? { ...counts, handedBack: undecided.length } : counts;
+      const out = { ...counts, toAudio: handed.size, timings: rounded(timings) };
+      return undecided.length > 0 ? { ...out, handedBack: undecided.length } : out;
+    },
+
+    /**
+     * The tempo-audio job: GetSongBPM and the audio for tracks a lookup handed on, each decided and cached
+     * when done. Those a service asked to wait for go back on the queue for when it allows; those a
+     * shutdown cut short, at once.
+     */
+    async runChecks(
+      checks: PendingCheck[],
+      opts: { userId?: string; priority?: number; stopping?: AbortSignal } = {},
+    ) {
+      const { stopping, ...payload } = opts;
+      const audioQueue = deps.audioQueue;
+      const checkTempos = deps.tempo.checkTempos;
+      if (!audioQueue || !checkTempos) throw new Error('tempo-audio jobs need their queue and checkTempos');
+      const found = opts.userId && deps.onTemposFound ? deps.onTemposFound : undefined;
+      const timings: LookupTimings = { tracks: 0, totalMs: 0, ms: {}, n: {} };
+      const { answers, later } = await checkTempos(checks, {
+        timings,
+        ...(found ? { onEarlyAnswers: () => found(opts.userId!) } : {}),
+        ...(stopping ? { stopping } : {}),
+      });
+      const counts = { found: 0, unknown: 0, deferred: 0 };
+      for (const a of answers.values()) counts[a.status]++;
+      const deferred = later.filter((l) => l.retryAt);
+      const now = later.filter((l) => !l.retryAt).map((l) => l.check);
+      if (deferred.length > 0)
+        await audioQueue.send(
+          'tempo-audio',
+          { checks: deferred.map((l) => l.check), ...payload },
+          { startAfter: new Date(Math.max(...deferred.map((l) => l.retryAt!.getTime()))) },
+        );
+      if (now.length > 0) await audioQueue.send('tempo-audio', { checks: now, ...payload });
+      counts.deferred = deferred.length;
+      if (opts.userId && counts.found > 0) await deps.onTemposFound?.(opts.userId);
+      const out = { ...counts, timings: rounded(timings) };
+      return now.length > 0 ? { ...out, handedBack: now.length } : out;
     },
   };
 }
+
+/** Whole milliseconds: the output is kept with the job and written in its log line. */
+const rounded = (t: LookupTimings): LookupTimings => ({
+  tracks: t.tracks,
+  totalMs: Math.round(t.totalMs),
+  ms: Object.fromEntries(Object.entries(t.ms).map(([k, v]) => [k, Math.round(v)])),
+  n: t.n,
+});
 
 export type TempoLookups = ReturnType<typeof createTempoLookups>;

@@ -1,8 +1,9 @@
 // The tempo resolver: the one way the rest of the server gets a track's tempo. For each track, in
 // order: the shared cache → Spotify audio-features (a user's lookup, when the app still has it) →
 // ReccoBeats (batched) → Deezer (ISRC, else cleaned artist + title) → GetSongBPM (with a key) → the
-// estimator on the Deezer preview. Every answer carries its source, a confidence and the alternatives
-// seen; a track nobody knows is "unknown" with a reason and a retry time, cached for every user.
+// estimator on the Deezer preview (these last two, the checks after Deezer, can be handed on and run
+// later: `checkTempos`). Every answer carries its source, a confidence and the alternatives seen; a track
+// nobody knows is "unknown" with a reason and a retry time, cached for every user.
 import type { TempoAlternative } from '../db/tempo.schema.ts';
 import type { DeezerClient, DeezerTrack } from './clients/deezer.client.ts';
 import type { GetSongBpmClient } from './clients/getsongbpm.client.ts';
@@ -10,6 +11,14 @@ import type { Outcome } from './clients/outside.ts';
 import type { PreviewClient } from './clients/preview.client.ts';
 import { RECCOBEATS_BATCH, type ReccoBeatsClient } from './clients/reccobeats.client.ts';
 import { decide, octaveRelated, SOURCE_CONFIDENCE, type AudioEstimate, type TempoSource } from './decide.ts';
+import {
+  addClock,
+  addTime,
+  newClock,
+  timedWith,
+  type LookupTimings,
+  type StageMs,
+} from './lookup-timings.ts';
 import { cleanTitle, pickSearchHit, primaryArtist, refusedVersion, sameName } from './match.ts';
 import type { CachedTempo, TempoRepository, TempoRow } from './tempo.repository.ts';
 
@@ -90,7 +99,59 @@ interface Work {
   /** The recording's ISRC as ReccoBeats knows it, for a track that came without one. */
   isrc?: string;
   estimate?: AudioEstimate;
+  /** Where its time went (lookup-timings.ts). */
+  clock: StageMs;
+  /** Time spent in earlier jobs (the lookup that handed it on), in ms. */
+  heldMs?: number;
+  /** Deezer was asked (a shutdown can stop the batch before). */
+  askedDeezer?: boolean;
 }
+
+/**
+ * A track the sources did not settle, as `resolveTempos` hands it on to be checked elsewhere (GetSongBPM,
+ * the audio): what it learnt so far, and where its time went.
+ */
+export interface PendingCheck {
+  track: TrackInput;
+  answers: TempoAlternative[];
+  notes: string[];
+  transient: boolean;
+  preview?: string;
+  bySearch?: boolean;
+  isrc?: string;
+  /** Its time so far (lookup-timings.ts): in ms, and by stage. */
+  heldMs: number;
+  clock: StageMs;
+}
+
+const pendingOf = (w: Work, held: number): PendingCheck => ({
+  track: w.track,
+  answers: w.answers,
+  // A check deferred again and again says the same thing each time: once, and the last few.
+  notes: [...new Set(w.notes)].slice(-20),
+  transient: w.transient,
+  ...(w.preview ? { preview: w.preview } : {}),
+  ...(w.bySearch ? { bySearch: true } : {}),
+  ...(w.isrc ? { isrc: w.isrc } : {}),
+  heldMs: Math.round((w.heldMs ?? 0) + held),
+  clock: {
+    ms: Object.fromEntries(Object.entries(w.clock.ms).map(([k, v]) => [k, Math.round(v)])),
+    n: w.clock.n,
+  },
+});
+
+const workOf = (p: PendingCheck): Work => ({
+  key: tempoKey(p.track),
+  track: p.track,
+  answers: p.answers,
+  notes: p.notes,
+  transient: p.transient,
+  ...(p.preview ? { preview: p.preview } : {}),
+  ...(p.bySearch ? { bySearch: true } : {}),
+  ...(p.isrc ? { isrc: p.isrc } : {}),
+  heldMs: p.heldMs,
+  clock: { ms: { ...p.clock.ms }, n: { ...p.clock.n } },
+});
 
 async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -119,8 +180,11 @@ export function createTempoService(deps: TempoServiceDeps) {
 
   async function fromSpotify(items: Work[], audioFeatures: AudioFeatures | undefined): Promise<void> {
     if (!audioFeatures || items.length === 0) return;
+    const start = performance.now();
     try {
-      const r = await audioFeatures(items.map((w) => w.track.spotifyId));
+      const r = await audioFeatures(items.map((w) => w.track.spotifyId)).finally(() => {
+        for (const w of items) addTime('http:spotify', performance.now() - start, w.clock);
+      });
       if (r === 'unavailable') return;
       for (const w of items) {
         const bpm = r.get(w.track.spotifyId);
@@ -135,7 +199,10 @@ export function createTempoService(deps: TempoServiceDeps) {
   async function fromReccoBeats(items: Work[]): Promise<void> {
     for (let i = 0; i < items.length; i += RECCOBEATS_BATCH) {
       const chunk = items.slice(i, i + RECCOBEATS_BATCH);
-      const r = await deps.reccobeats.tempos(chunk.map((w) => w.track.spotifyId));
+      // One call for the chunk: each of its tracks waited for all of it.
+      const shared = newClock();
+      const r = await timedWith(shared, () => deps.reccobeats.tempos(chunk.map((w) => w.track.spotifyId)));
+      for (const w of chunk) addClock(w.clock, shared);
       for (const w of chunk) {
         if (r.kind !== 'ok') note(w, r);
         else {
@@ -209,7 +276,17 @@ export function createTempoService(deps: TempoServiceDeps) {
     const r = await deps.previews.download(w.preview);
     if (r.kind !== 'ok') return note(w, r);
     try {
+      const start = performance.now();
       const estimate = await deps.estimatePreview(r.value);
+      // Waiting for a thread of the pool, the CPU on it, and the rest on it (waiting for a core).
+      const spent = performance.now() - start;
+      const run = Math.min(spent, estimate.runMs ?? spent);
+      const cpu = Math.min(run, estimate.cpuMs ?? run);
+      addTime('estimator:wait', spent - run);
+      addTime('estimator:cpu', cpu);
+      addTime('estimator:off-cpu', run - cpu);
+      delete estimate.runMs;
+      delete estimate.cpuMs;
       w.estimate = w.bySearch ? { ...estimate, previewBySearch: true } : estimate;
     } catch (err) {
       // A shutdown ends the estimator's threads: that says nothing about the preview.
@@ -231,38 +308,23 @@ export function createTempoService(deps: TempoServiceDeps) {
     };
   }
 
+  interface BatchOptions {
+    /**
+     * Called each time a group of tracks is decided and cached, before the rest of the batch is: a
+     * library's tempos arrive as they are checked.
+     */
+    onEarlyAnswers?: () => Promise<unknown>;
+    stopping?: AbortSignal;
+    /** Summed into: where the time of each track decided and cached went (lookup-timings.ts). */
+    timings?: LookupTimings;
+  }
+
   /**
-   * Tempo for each track (by Spotify id). Answers from the shared cache when it can, otherwise asks
-   * the sources in order and caches what it learns, including "unknown" with a retry time. Never
-   * throws for anything an outside service does. `audioFeatures`: Spotify's, for the user whose library
-   * the tracks come from (tempo-lookup jobs); without it Spotify is not asked. Once `stopping` is aborted
-   * (a shutdown) no further track is started: the tracks not decided by then have no answer in the map.
+   * Deciding and caching a batch's tracks as they are done (in groups when the caller is told early,
+   * one save at a time): `started` is when the batch's work began (performance.now()).
    */
-  async function resolveTempos(
-    tracks: TrackInput[],
-    opts: {
-      audioFeatures?: AudioFeatures;
-      /**
-       * Called each time a group of tracks is decided and cached, before the rest of the batch is: a
-       * library's tempos arrive as they are checked.
-       */
-      onEarlyAnswers?: () => Promise<unknown>;
-      stopping?: AbortSignal;
-    } = {},
-  ): Promise<Map<string, TempoAnswer>> {
-    const stopped = () => opts.stopping?.aborted === true;
-    const t0 = now();
-    const byKey = new Map<string, TrackInput>();
-    for (const t of tracks) if (!byKey.has(tempoKey(t))) byKey.set(tempoKey(t), t);
-    const cached = await deps.repo.getByKeys([...byKey.keys()]);
+  function batchOf(opts: BatchOptions, started: number) {
     const answers = new Map<string, TempoAnswer>();
-    const work: Work[] = [];
-    for (const [key, track] of byKey) {
-      const c = cached.get(key);
-      // A found tempo is kept for good, unless it could not be checked for a passing reason (retryAt).
-      if (c && (c.retryAt === null ? c.bpm !== null : c.retryAt > t0)) answers.set(key, answerFromCache(c));
-      else work.push({ key, track, answers: [], notes: [], transient: false });
-    }
 
     /** Decides and caches these tracks (a deferred one is not cached). */
     async function conclude(ws: Work[]): Promise<void> {
@@ -313,17 +375,20 @@ export function createTempoService(deps: TempoServiceDeps) {
           });
         }
       }
+      const saving = performance.now();
       await deps.repo.save(rows);
+      const saved = performance.now();
+      const timings = opts.timings;
+      if (!timings) return;
+      for (const w of ws) {
+        if (answers.get(w.key)?.status === 'deferred') continue;
+        addTime('db:save', saved - saving, w.clock);
+        timings.tracks++;
+        timings.totalMs += (w.heldMs ?? 0) + saved - started;
+        addClock(timings, w.clock);
+      }
     }
 
-    // Every answer is checked before it is trusted: a lone source's 3:2 or wrong value looks like any
-    // other. The checks cost no Spotify call: Deezer (by ISRC; its preview), then the audio.
-    const checked = (w: Work) => decide(w.answers).checked;
-    if (!stopped()) await fromSpotify(work, opts.audioFeatures);
-    // Batched and cheap (2 calls per 40 tracks): a second opinion even where Spotify answered.
-    if (!stopped()) await fromReccoBeats(work);
-
-    // Then each track on its own, so that a checked tempo is known as soon as it is checked.
     const ready: Work[] = [];
     let saved: Promise<void> = Promise.resolve();
     /** Decides and caches the tracks done so far (in order, one save at a time); tells the caller. */
@@ -340,6 +405,73 @@ export function createTempoService(deps: TempoServiceDeps) {
       ready.push(w);
       if (opts.onEarlyAnswers && ready.length >= EARLY_GROUP) await flush(true);
     };
+    return { answers, done, flush };
+  }
+
+  /** The checks after Deezer, for tracks Deezer did not settle: GetSongBPM where it can help, the audio. */
+  async function checkAfterDeezer(
+    work: Work[],
+    batch: ReturnType<typeof batchOf>,
+    stopping: AbortSignal | undefined,
+  ): Promise<void> {
+    await eachLimited(work, concurrency, (w) =>
+      timedWith(w.clock, async () => {
+        if (stopping?.aborted) return;
+        // GetSongBPM (a text match) where nothing answered, or for a lone answer the audio cannot check (no
+        // preview, or only Deezer's answer for the very track whose preview the audio would hear).
+        const onlyItsOwnPreview = w.bySearch && w.answers.every((a) => a.source === 'deezer');
+        if (w.answers.length === 0 || !w.preview || onlyItsOwnPreview) await fromGetSongBpm(w);
+        // The audio checks or settles whatever is not yet checked (and answers where nobody knows).
+        if (!decide(w.answers).checked) await fromAudio(w, stopping);
+        if (!w.cutShort) await batch.done(w);
+      }),
+    );
+  }
+
+  /**
+   * Tempo for each track (by Spotify id). Answers from the shared cache when it can, otherwise asks
+   * the sources in order and caches what it learns, including "unknown" with a retry time. Never
+   * throws for anything an outside service does. `audioFeatures`: Spotify's, for the user whose library
+   * the tracks come from (tempo-lookup jobs); without it Spotify is not asked. Once `stopping` is aborted
+   * (a shutdown) no further track is started: the tracks not decided by then have no answer in the map.
+   */
+  async function resolveTempos(
+    tracks: TrackInput[],
+    opts: BatchOptions & {
+      audioFeatures?: AudioFeatures;
+      /**
+       * When given, the tracks that Spotify, ReccoBeats and Deezer did not settle are handed to it, to be
+       * checked elsewhere (GetSongBPM, the audio: `checkTempos`, in tempo-audio jobs), instead of waiting
+       * here; they have no answer in the map. Without it they are checked here.
+       */
+      checkLater?: (pending: PendingCheck[]) => Promise<void>;
+    } = {},
+  ): Promise<Map<string, TempoAnswer>> {
+    const stopped = () => opts.stopping?.aborted === true;
+    const t0 = now();
+    const started = performance.now();
+    const byKey = new Map<string, TrackInput>();
+    for (const t of tracks) if (!byKey.has(tempoKey(t))) byKey.set(tempoKey(t), t);
+    const cached = await deps.repo.getByKeys([...byKey.keys()]);
+    const cacheRead = performance.now() - started;
+    const batch = batchOf(opts, started);
+    const { answers } = batch;
+    const work: Work[] = [];
+    for (const [key, track] of byKey) {
+      const c = cached.get(key);
+      // A found tempo is kept for good, unless it could not be checked for a passing reason (retryAt).
+      if (c && (c.retryAt === null ? c.bpm !== null : c.retryAt > t0)) answers.set(key, answerFromCache(c));
+      else work.push({ key, track, answers: [], notes: [], transient: false, clock: newClock() });
+    }
+    for (const w of work) addTime('db:cache', cacheRead, w.clock);
+
+    // Every answer is checked before it is trusted: a lone source's 3:2 or wrong value looks like any
+    // other. The checks cost no Spotify call: Deezer (by ISRC; its preview), then the audio.
+    const checked = (w: Work) => decide(w.answers).checked;
+    if (!stopped()) await fromSpotify(work, opts.audioFeatures);
+    // Batched and cheap (2 calls per 40 tracks): a second opinion even where Spotify answered.
+    if (!stopped()) await fromReccoBeats(work);
+
     // Deezer for every track first (a second source, and the preview the audio needs): network-paced and
     // quick, so what two sources agree on is placed before the slower audio runs for the rest. Deezer's
     // pace bounds how soon a new library's first playlists fill: tracks whose first answer is a running
@@ -349,24 +481,19 @@ export function createTempoService(deps: TempoServiceDeps) {
     // A shutdown stops the batch between tracks: a track not yet started stays undecided (not cached).
     await eachLimited(work, concurrency, async (w) => {
       if (stopped()) return;
-      await fromDeezer(w);
-      if (checked(w)) await done(w);
+      await timedWith(w.clock, () => fromDeezer(w));
+      w.askedDeezer = true;
+      if (checked(w)) await batch.done(w);
     });
-    await eachLimited(
-      work.filter((w) => !checked(w)),
-      concurrency,
-      async (w) => {
-        if (stopped()) return;
-        // GetSongBPM (a text match) where nothing answered, or for a lone answer the audio cannot check (no
-        // preview, or only Deezer's answer for the very track whose preview the audio would hear).
-        const onlyItsOwnPreview = w.bySearch && w.answers.every((a) => a.source === 'deezer');
-        if (w.answers.length === 0 || !w.preview || onlyItsOwnPreview) await fromGetSongBpm(w);
-        // The audio checks or settles whatever is not yet checked (and answers where nobody knows).
-        if (!checked(w)) await fromAudio(w, opts.stopping);
-        if (!w.cutShort) await done(w);
-      },
-    );
-    await flush(false);
+    const unsettled = work.filter((w) => w.askedDeezer && !checked(w));
+    if (opts.checkLater) {
+      // A track a service asked to wait for is looked up again whole, when it allows (deferred).
+      for (const w of unsettled) if (w.deferredUntil) await batch.done(w);
+      const later = unsettled.filter((w) => !w.deferredUntil);
+      const held = performance.now() - started;
+      if (later.length > 0) await opts.checkLater(later.map((w) => pendingOf(w, held)));
+    } else await checkAfterDeezer(unsettled, batch, opts.stopping);
+    await batch.flush(false);
     const out = new Map<string, TempoAnswer>();
     for (const t of tracks) {
       const a = answers.get(tempoKey(t));
@@ -375,8 +502,34 @@ export function createTempoService(deps: TempoServiceDeps) {
     return out;
   }
 
+  /**
+   * The checks after Deezer (GetSongBPM, the audio) for tracks `resolveTempos` handed on, decided and
+   * cached as they are done. Answers by Spotify id; the tracks to check again (a service asked to wait:
+   * `retryAt`; cut short by a shutdown: none) are in `later`, as they are now.
+   */
+  async function checkTempos(
+    pending: PendingCheck[],
+    opts: BatchOptions = {},
+  ): Promise<{ answers: Map<string, TempoAnswer>; later: Array<{ check: PendingCheck; retryAt?: Date }> }> {
+    const started = performance.now();
+    const batch = batchOf(opts, started);
+    const work = pending.map(workOf);
+    await checkAfterDeezer(work, batch, opts.stopping);
+    await batch.flush(false);
+    const answers = new Map<string, TempoAnswer>();
+    const later: Array<{ check: PendingCheck; retryAt?: Date }> = [];
+    const held = performance.now() - started;
+    for (const w of work) {
+      const a = batch.answers.get(w.key);
+      if (a && a.status !== 'deferred') answers.set(w.track.spotifyId, a);
+      else later.push({ check: pendingOf(w, held), ...(a?.retryAt ? { retryAt: a.retryAt } : {}) });
+    }
+    return { answers, later };
+  }
+
   return {
     resolveTempos,
+    checkTempos,
     /** Attributions the web app must show: GetSongBPM requires a visible link when its key is used. */
     credits: () => ({ getSongBpm: deps.getsongbpm !== undefined }),
   };

@@ -159,7 +159,7 @@ export async function outstanding(c: Reachable, userId: string): Promise<string[
       and name in ('library-scan','playlist-sync') and data->>'userId' = $1::text`);
     if (jobs) left.push(`${jobs} scan or writer job(s)`);
     const lookups = await q(`select count(*) n from pgboss.job where state in ('created','retry','active')
-      and name = 'tempo-lookup' and data->>'userId' = $1::text`);
+      and name in ('tempo-lookup', 'tempo-audio') and data->>'userId' = $1::text`);
     if (lookups) left.push(`${lookups} tempo lookup(s)`);
     const pending = await q(`select count(*) n from playlist_target_tracks tt join playlist_targets t
       on t.id = tt.target_id where t.user_id = $1 and tt.state = 'pending'`);

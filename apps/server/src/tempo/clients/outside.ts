@@ -9,6 +9,7 @@ import {
   parseRetryAfter,
   readLimited,
 } from '../../outbound/http.ts';
+import { addTime } from '../lookup-timings.ts';
 import type { SlotAnswer } from '../tempo.repository.ts';
 
 export type Outcome<T> =
@@ -96,13 +97,31 @@ export function createServiceCaller(deps: ServiceCallerDeps) {
     return { kind: 'deferred', retryAt: until, reason: `${svc}: ${reason}` };
   }
 
+  /** One call, its time added to the running track's clock: `pacing:<service>`, and the rest `http:<service>`. */
   async function send<B>(
     url: string,
     get: (url: string) => Promise<RawAnswer<B>>,
   ): Promise<Outcome<RawAnswer<B>>> {
+    const start = performance.now();
+    let paced = 0;
+    try {
+      return await attempts(url, get, (ms) => (paced += ms));
+    } finally {
+      addTime(`pacing:${svc}`, paced);
+      addTime(`http:${svc}`, performance.now() - start - paced);
+    }
+  }
+
+  async function attempts<B>(
+    url: string,
+    get: (url: string) => Promise<RawAnswer<B>>,
+    paced: (ms: number) => void,
+  ): Promise<Outcome<RawAnswer<B>>> {
     let lastReason = '';
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      const before = performance.now();
       const s = await slot();
+      paced(performance.now() - before);
       if (s.kind !== 'ok') return s;
       deps.onRequest?.(svc);
       let answer: RawAnswer<B>;

@@ -9,9 +9,18 @@ export interface WorkerResult extends TempoEstimate {
   seconds: number;
   /** The worker thread that did the work (for logs; never 0, the main thread). */
   threadId: number;
+  /** Time on the thread (ms), and the CPU time of it: the rest the thread waited for a core. */
+  runMs: number;
+  cpuMs: number;
 }
 
 export default async function estimateFromMp3(bytes: Uint8Array): Promise<WorkerResult> {
+  const start = performance.now();
+  const cpu = process.threadCpuUsage();
+  const spent = () => {
+    const used = process.threadCpuUsage(cpu);
+    return { runMs: performance.now() - start, cpuMs: (used.user + used.system) / 1000 };
+  };
   let audio;
   try {
     audio = await decodePreview(bytes);
@@ -24,12 +33,10 @@ export default async function estimateFromMp3(bytes: Uint8Array): Promise<Worker
         reason: `undecodable preview: ${err.message}`,
         seconds: 0,
         threadId,
+        ...spent(),
       };
     throw err;
   }
-  return {
-    ...estimateTempo(audio.pcm, audio.sampleRate),
-    seconds: audio.pcm.length / audio.sampleRate,
-    threadId,
-  };
+  const estimate = estimateTempo(audio.pcm, audio.sampleRate);
+  return { ...estimate, seconds: audio.pcm.length / audio.sampleRate, threadId, ...spent() };
 }

@@ -1,0 +1,108 @@
+// Test harness: the tempo resolver on the real service callers and clients, with outside services that
+// answer from a table after a short delay, a pacer that reserves every slot a little ahead, and no
+// database. Only tests import this file.
+import { createDeezerClient } from './clients/deezer.client.ts';
+import { createServiceCaller, type Pacer } from './clients/outside.ts';
+import { createPreviewClient } from './clients/preview.client.ts';
+import { createReccoBeatsClient } from './clients/reccobeats.client.ts';
+import type { AudioEstimate } from './decide.ts';
+import { createTempoService, type TrackInput } from './tempo.service.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Every slot reserved `waitMs` ahead; or refused until a second from now. */
+const pacer = (waitMs: number | 'refuse'): Pacer => ({
+  takeSlot: async (_s, now) =>
+    waitMs === 'refuse'
+      ? { ok: false, retryAt: new Date(now.getTime() + 1000), reason: 'pacing' }
+      : { ok: true, at: new Date(now.getTime() + waitMs) },
+  setCooldown: async () => undefined,
+});
+
+export const fakeTrack = (c: string): TrackInput => ({
+  spotifyId: `sp${c}`,
+  isrc: `USAAA26000${String(c.charCodeAt(0)).padStart(2, '0')}`,
+  artists: ['Band'],
+  title: 'Song',
+  durationMs: 200_000,
+});
+
+export interface FakeSources {
+  /** ReccoBeats' tempo by Spotify id (absent: not known). */
+  reccobeats?: Record<string, number>;
+  /** Deezer's bpm for every track (0: unknown). */
+  deezerBpm?: number;
+  /** Previews: answered after 10 ms, never (a CDN that hangs), or refused by the pacer. */
+  previews?: 'answer' | 'hang' | 'refuse';
+  /** The estimator's time, and its answer (as the pool reports it: 40 ms on its thread, 25 of CPU). */
+  estimateMs?: number;
+  estimate?: AudioEstimate;
+  saved?: Array<{ spotifyId: string | null; bpm: number | null }>;
+}
+
+export function fakeResolver(o: FakeSources = {}) {
+  const hang = new Promise<never>(() => undefined);
+  const caller = (service: string, waitMs: number | 'refuse', answer: (url: string) => Promise<Response>) =>
+    createServiceCaller({
+      service,
+      pacer: pacer(waitMs),
+      ratePerSecond: 1000,
+      timeoutMs: 60_000,
+      fetch: async (url) => {
+        await sleep(10);
+        return answer(String(url));
+      },
+    });
+  const track = (isrc: string) =>
+    Response.json({
+      id: 1,
+      title: 'Song',
+      duration: 200,
+      preview: 'https://cdns-preview.dzcdn.net/1.mp3',
+      artist: { name: 'Band' },
+      album: { title: 'Album' },
+      isrc,
+      bpm: o.deezerBpm ?? 0,
+    });
+  const recco = o.reccobeats ?? {};
+  return createTempoService({
+    repo: {
+      getByKeys: async () => new Map(),
+      save: async (rows) => void o.saved?.push(...rows.map((r) => ({ spotifyId: r.spotifyId, bpm: r.bpm }))),
+    },
+    reccobeats: createReccoBeatsClient({
+      baseUrl: 'https://reccobeats.test',
+      http: caller('reccobeats', 0, async (url) => {
+        const ids = decodeURIComponent(url.split('ids=')[1] ?? '').split(',');
+        if (url.includes('/track?'))
+          return Response.json({
+            content: ids
+              .filter((id) => recco[id] !== undefined)
+              .map((id) => ({ id: `r-${id}`, href: `https://open.spotify.com/track/${id}` })),
+          });
+        return Response.json({
+          content: ids.map((rid) => ({ id: rid, tempo: recco[rid.replace(/^r-/, '')] })),
+        });
+      }),
+    }),
+    deezer: createDeezerClient({
+      baseUrl: 'https://deezer.test',
+      http: caller('deezer', 30, async (url) => track(url.split('isrc:')[1] ?? '')),
+    }),
+    previews: createPreviewClient({
+      http: caller('deezer-preview', o.previews === 'refuse' ? 'refuse' : 20, async () =>
+        o.previews === 'hang' ? hang : new Response(new Uint8Array(10)),
+      ),
+      allowedHosts: ['dzcdn.net'],
+    }),
+    estimatePreview: async () => {
+      await sleep(o.estimateMs ?? 0);
+      return {
+        ...(o.estimate ?? { bpm: 170, confidence: 0.9, candidates: [{ bpm: 170, score: 1 }] }),
+        runMs: 40,
+        cpuMs: 25,
+      };
+    },
+    settings: { retryUnknownDays: 30 },
+  });
+}

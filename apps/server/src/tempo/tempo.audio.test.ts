@@ -1,0 +1,126 @@
+// The checks after Deezer in a queue of their own: a tempo-lookup job caches what two sources agree on
+// and hands the rest (GetSongBPM, the preview, the estimator) to tempo-audio jobs instead of holding its
+// worker while previews come. Before, a lookup waited for every preview of its batch, and the next
+// batches, whose sources might agree at once, waited in the queue behind it (bench/playlist-truth).
+import { describe, expect, it } from 'vitest';
+import { fakeResolver, fakeTrack } from './fake-sources.test-helper.ts';
+import { createTempoLookups, TempoAudioPayload } from './tempo.jobs.ts';
+import type { PendingCheck } from './tempo.service.ts';
+
+const USER = 'b1c2d3e4-0000-4000-8000-000000000000';
+
+function queues() {
+  const lookups: unknown[] = [];
+  const audio: Array<{ checks: PendingCheck[]; userId?: string; startAfter?: Date }> = [];
+  return {
+    lookups,
+    audio,
+    queue: {
+      send: async (_n: 'tempo-lookup', p: unknown) => {
+        lookups.push(p);
+        return 'id';
+      },
+    },
+    audioQueue: {
+      send: async (
+        _n: 'tempo-audio',
+        p: { checks: PendingCheck[]; userId?: string },
+        o?: { startAfter?: Date },
+      ) => {
+        // What pg-boss would store: the payload as the registry validates it, through JSON.
+        TempoAudioPayload.parse(JSON.parse(JSON.stringify(p)));
+        audio.push({ ...p, ...(o?.startAfter ? { startAfter: o.startAfter } : {}) });
+        return 'id';
+      },
+    },
+  };
+}
+
+const within = <T>(ms: number, p: Promise<T>) =>
+  Promise.race([
+    p,
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`still waiting after ${ms} ms`)), ms),
+    ),
+  ]);
+
+describe('tempo-audio jobs', () => {
+  it('a lookup does not wait for previews: it caches what two sources agree on and hands the rest on', async () => {
+    const saved: Array<{ spotifyId: string | null; bpm: number | null }> = [];
+    // A and B: ReccoBeats and Deezer agree (checked); C: Deezer alone (the audio must check it). The
+    // previews never come.
+    const tempo = fakeResolver({
+      reccobeats: { spA: 170, spB: 170 },
+      deezerBpm: 170,
+      previews: 'hang',
+      saved,
+    });
+    const q = queues();
+    const lookups = createTempoLookups({ tempo, queue: q.queue, audioQueue: q.audioQueue });
+    const out = await within(3_000, lookups.run(['A', 'B', 'C'].map(fakeTrack), { userId: USER }));
+    expect(out).toMatchObject({ found: 2, unknown: 0, deferred: 0, toAudio: 1 });
+    expect(saved.map((r) => r.spotifyId).sort()).toEqual(['spA', 'spB']);
+    expect(q.lookups).toEqual([]);
+    expect(q.audio).toHaveLength(1);
+    const [check] = q.audio[0]!.checks;
+    expect(q.audio[0]!.userId).toBe(USER);
+    expect(check).toMatchObject({
+      track: fakeTrack('C'),
+      answers: [{ bpm: 170, source: 'deezer' }],
+      preview: 'https://cdns-preview.dzcdn.net/1.mp3',
+    });
+    // Its time so far goes with it: the Deezer call it waited for.
+    expect(check!.heldMs).toBeGreaterThan(0);
+    expect(check!.clock.n['http:deezer']).toBe(1);
+  });
+
+  it('a tempo-audio job checks the tracks on the audio, caches them, and counts their whole time', async () => {
+    const q = queues();
+    const first = createTempoLookups({
+      tempo: fakeResolver({ deezerBpm: 170, previews: 'hang' }),
+      queue: q.queue,
+      audioQueue: q.audioQueue,
+    });
+    await first.run([fakeTrack('C')], { userId: USER });
+    const handed = q.audio.splice(0)[0]!.checks;
+
+    const saved: Array<{ spotifyId: string | null; bpm: number | null }> = [];
+    const found: string[] = [];
+    const second = createTempoLookups({
+      tempo: fakeResolver({ deezerBpm: 170, saved }),
+      queue: q.queue,
+      audioQueue: q.audioQueue,
+      onTemposFound: async (u) => void found.push(u),
+    });
+    const out = await second.runChecks(handed, { userId: USER });
+    expect(out).toMatchObject({ found: 1, unknown: 0, deferred: 0 });
+    expect(saved).toEqual([{ spotifyId: 'spC', bpm: 170 }]);
+    expect(found).toContain(USER);
+    expect(out.timings.tracks).toBe(1);
+    expect(out.timings.totalMs).toBeGreaterThanOrEqual(handed[0]!.heldMs);
+    expect(out.timings.n).toMatchObject({ 'http:deezer': 1, 'http:deezer-preview': 1, 'estimator:cpu': 1 });
+  });
+
+  it('a check whose preview must wait goes back on the queue for when the service allows', async () => {
+    const q = queues();
+    const first = createTempoLookups({
+      tempo: fakeResolver({ deezerBpm: 170, previews: 'hang' }),
+      queue: q.queue,
+      audioQueue: q.audioQueue,
+    });
+    await first.run([fakeTrack('C')], { userId: USER });
+    const handed = q.audio.splice(0)[0]!.checks;
+    const saved: Array<{ spotifyId: string | null; bpm: number | null }> = [];
+    const second = createTempoLookups({
+      tempo: fakeResolver({ deezerBpm: 170, previews: 'refuse', saved }),
+      queue: q.queue,
+      audioQueue: q.audioQueue,
+    });
+    const out = await second.runChecks(handed, { userId: USER });
+    expect(out).toMatchObject({ found: 0, deferred: 1 });
+    expect(saved).toEqual([]);
+    expect(q.audio).toHaveLength(1);
+    expect(q.audio[0]!.checks[0]!.track).toEqual(fakeTrack('C'));
+    expect(q.audio[0]!.startAfter!.getTime()).toBeGreaterThan(Date.now());
+  });
+});
