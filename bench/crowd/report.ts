@@ -32,8 +32,8 @@ export interface CrowdResult {
   writer?: { calls: number; adds: number; placed: number };
   /**
    * The least p95 connect → 50 placed Spotify's rate allows: each runner's first 50 cost `callsEach` calls
-   * (the median, with their token, of the runners who got there), served first-come at the first songs'
-   * ceiling of the rate (`perMinute`) as the runners arrive.
+   * (the median, with their token, of the runners who got there), served first-come at the highest
+   * ceiling of the rate below connects' (`perMinute`) as the runners arrive.
    */
   bound?: { callsEach: number; perMinute: number; p95: number };
   /** The largest backlog (created + retry) each queue had, and what was left at the end. */
@@ -58,7 +58,7 @@ export interface RunData {
   calls: CallLog;
   placed?: number;
   writerCalls?: number;
-  /** Spotify calls per minute the runners' first songs may have (the rate times their ceiling). */
+  /** Spotify calls per minute the runners' first songs may have (the rate times the writes' ceiling). */
   firstSongsPerMinute?: number;
   samples: Sample[];
   dbMb: number;

@@ -177,8 +177,8 @@ const result: CrowdResult = summarize({
   calls: calls.log,
   placed: await db.placedSongs(),
   writerCalls: await db.writerCalls(),
-  // The product's default rate (SPOTIFY_RATE_PER_30S, 100) at the first songs' ceiling.
-  firstSongsPerMinute: 2 * 100 * CEILINGS.first_songs.rate,
+  // The product's default rate (SPOTIFY_RATE_PER_30S, 100) at the highest ceiling below connects'.
+  firstSongsPerMinute: 2 * 100 * CEILINGS.playlist_write.rate,
   samples,
   dbMb: await db.dbSizeMb(),
   emptyDbMb,

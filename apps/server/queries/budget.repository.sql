@@ -231,7 +231,7 @@ select
   ) as learned_rate
 from
   t;
--- params: ["spotify-client-id","2026-01-05T09:59:29.750Z",8]
+-- params: ["spotify-client-id","2026-01-05T09:59:29.750Z",6]
 select
   "spotify_call_slots"."at" as at
 from

@@ -346,24 +346,6 @@ set
 where
   "playlist_targets"."user_id" = $1;
 
--- PlaylistsRepository.placedCount
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",50]
-select
-  count(*)::int as n
-from
-  (
-    select
-      1
-    from
-      playlist_target_tracks tt
-      join playlist_targets t on t.id = tt.target_id
-    where
-      t.user_id = $1
-      and tt.state = 'added'
-    limit
-      $2
-  ) x;
-
 -- PlaylistsRepository.placedSongs
 -- params: ["3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d"]
 with recursive

@@ -684,7 +684,6 @@ export const REPOSITORIES = [
       markFollowChecked: { args: [[TARGET_ID]] },
       setSnapshot: { args: [TARGET_ID, 'MiwxYmMy'] },
       finishJob: { args: [USER_ID] },
-      placedCount: { args: [USER_ID, 50] },
       placedSongs: { args: [[TARGET_ID]] },
       placedInOrder: { args: [[TARGET_ID]] },
       tracksOf: [

@@ -213,7 +213,6 @@ export function composePacebeat(o: ComposeOptions) {
     // Pacebeat's own target playlists (deleted targets' too) are never sources.
     targetPlaylistIds: (userId) => playlists.repo.playlistIdsOf(userId),
     onTracksAdded: (userId) => events.emit('tracksAdded', userId),
-    placedCount: (userId, upTo) => playlists.repo.placedCount(userId, upTo),
     workWait: (priority, userId) => spotify.connect.workWait(priority, userId),
     ...o.overrides?.library,
   });

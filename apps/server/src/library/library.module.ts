@@ -14,7 +14,7 @@ import { MIN_CONFIDENCE } from '../playlists/matching.ts';
 import { createRefreshService, type RefreshServiceDeps } from './refresh.service.ts';
 import { createTempoHistogramRepository } from './tempo-histogram.repository.ts';
 import { DEFAULT_LIBRARY_SETTINGS, type LibraryApi, type LibrarySettings } from './scan-context.ts';
-import { createScanService, type ScanServiceDeps } from './scan.service.ts';
+import { createScanService } from './scan.service.ts';
 import { createSourceStatsRepository } from './source-stats.repository.ts';
 
 type Db = Parameters<typeof createLibraryRepository>[0];
@@ -49,8 +49,6 @@ export interface LibraryModuleDeps {
   targetPlaylistIds?: (userId: string) => Promise<Set<string>>;
   /** Called after a scan unit stored tracks (the playlists module queues its writer). */
   onTracksAdded?: (userId: string) => Promise<void>;
-  /** Songs placed in the user's playlists, up to a count (playlists module): the first songs' lane. */
-  placedCount?: ScanServiceDeps['placedCount'];
   /** When a runner's scans may call Spotify again, and why (spotify module), for "refresh now"'s answer. */
   workWait?: RefreshServiceDeps['workWait'];
   /** How long after a change a process recounts a user's status-page counts (LibraryServiceDeps; 3 s). */
@@ -84,7 +82,6 @@ export function createLibraryModule(db: Db, deps: LibraryModuleDeps) {
     log: deps.log.child({ module: 'library' }),
     ...(deps.targetPlaylistIds ? { targetPlaylistIds: deps.targetPlaylistIds } : {}),
     ...(deps.onTracksAdded ? { onTracksAdded: deps.onTracksAdded } : {}),
-    ...(deps.placedCount ? { placedCount: deps.placedCount } : {}),
     onCountsChanged: (userId) => service.countsChanged(userId),
   });
   const service = createLibraryService({

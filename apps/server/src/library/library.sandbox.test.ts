@@ -4,7 +4,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { targetDescription } from '../playlists/matching.ts';
-import { PRIORITIES } from '../spotify/budget.ts';
 import { TEMPO_PRIORITY } from '../tempo/tempo.jobs.ts';
 import { startLibraryHarness, type LibraryHarness, type LibraryProcess } from '../../test/library-harness.ts';
 
@@ -81,32 +80,6 @@ describe('a library scan', () => {
     expect(of((id) => first.has(id))).toEqual(new Set([TEMPO_PRIORITY.firstPages]));
     expect(of((id) => later.has(id))).toEqual(new Set([TEMPO_PRIORITY.ownLibrary]));
     expect(of((id) => !first.has(id) && !later.has(id))).toEqual(new Set([TEMPO_PRIORITY.catalog]));
-  });
-
-  it('reads a new runner’s library and catalogs in the first songs’ lane; an hour after the connect, in the scans’', async () => {
-    // The lane each call went in: the ledger's priority code per purpose (PRIORITIES' order).
-    const lanes = async (userId: string) => {
-      const rows = await h.db.db.execute<{ purpose: string; priority: number }>(
-        sql`select purpose, priority from spotify_call_ledger where user_key = ${userId}`,
-      );
-      return new Map(rows.rows.map((r) => [r.purpose, PRIORITIES[r.priority]]));
-    };
-    const fresh = await h.connect(p, newSpotifyUser({ liked: 60, favouriteArtists: 2, followed: 2 }).id);
-    await h.drain(p, fresh);
-    const now = await lanes(fresh);
-    expect(now.get('scan:liked-first')).toBe('interactive');
-    expect(now.get('scan:followed')).toBe('first_songs');
-    expect(now.get('scan:catalog')).toBe('first_songs');
-
-    const later = await h.connect(p, newSpotifyUser({ liked: 60, favouriteArtists: 2, followed: 2 }).id);
-    await h.db.db.execute(
-      sql`update spotify_accounts set authorized_at = now() - interval '2 hours' where user_id = ${later}`,
-    );
-    await h.drain(p, later);
-    const then = await lanes(later);
-    expect(then.get('scan:liked-first')).toBe('interactive');
-    expect(then.get('scan:followed')).toBe('library_scan');
-    expect(then.get('scan:catalog')).toBe('catalog_expansion');
   });
 
   it('reads a playlist with local files, a removed track and a duplicate, skipping what is not a track', async () => {

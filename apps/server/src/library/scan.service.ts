@@ -6,7 +6,6 @@
 import type { Logger } from 'pino';
 import type { JobOutcome } from '../jobs/job-outcome.ts';
 import type { SpotifyAccountRepository } from '../spotify/account.repository.ts';
-import { FIRST_SONGS, inFirstSongs } from '../spotify/budget.ts';
 import {
   SpotifyAccountDisabledError,
   SpotifyApiError,
@@ -58,9 +57,6 @@ export interface ScanServiceDeps extends ScanContext {
   wake: (userId: string, startAfter?: Date) => Promise<void>;
   /** Called after a unit stored tracks (the target playlists' writer listens). */
   onTracksAdded?: (userId: string) => Promise<void>;
-  /** Songs placed in the user's playlists, counted up to `upTo` (playlists module): until the runner has
-   *  their first songs, their scans and catalogs go at the `first_songs` priority (budget.ts). */
-  placedCount?: (userId: string, upTo: number) => Promise<number>;
   /** Called after a unit that called Spotify (what it stored may change the status page's counts). */
   onCountsChanged?: (userId: string) => Promise<void>;
   log: Logger;
@@ -83,27 +79,7 @@ function describe(err: unknown): string {
 export function createScanService(deps: ScanServiceDeps) {
   const { repo, settings } = deps;
 
-  /**
-   * The steps' context for this unit: a runner waiting for their first songs has their library's reads and
-   * their artists' catalogs go first (a library of 20 liked songs has its first 50 in the catalogs).
-   */
-  async function laneOf(userId: string, account: { authorizedAt: Date }): Promise<ScanServiceDeps> {
-    const now = Date.now();
-    // Connected long ago: no need to count.
-    if (!deps.placedCount || !inFirstSongs(account.authorizedAt, 0, now)) return deps;
-    if (!inFirstSongs(account.authorizedAt, await deps.placedCount(userId, FIRST_SONGS), now)) return deps;
-    return {
-      ...deps,
-      api: (ctx) => deps.api(ctx.priority === 'interactive' ? ctx : { ...ctx, priority: 'first_songs' }),
-    };
-  }
-
-  async function runTask(
-    deps: ScanServiceDeps,
-    userId: string,
-    user: LibraryUserRow,
-    task: ScanTask,
-  ): Promise<StepResult> {
+  async function runTask(userId: string, user: LibraryUserRow, task: ScanTask): Promise<StepResult> {
     switch (task.kind) {
       case 'discovery':
         return discoveryStep(deps, user);
@@ -189,7 +165,6 @@ export function createScanService(deps: ScanServiceDeps) {
       if (account.disabledReason !== null) return { status: 'skipped', detail: { reason: 'disabled' } };
       let calls = 0;
       let tracks = 0;
-      const lane = await laneOf(userId, account);
       try {
         while (calls < settings.callsPerUnit && !stopping?.aborted) {
           const user = await repo.getUser(userId);
@@ -206,7 +181,7 @@ export function createScanService(deps: ScanServiceDeps) {
             };
           }
           try {
-            const r = await runTask(lane, userId, user, task);
+            const r = await runTask(userId, user, task);
             calls += r.calls;
             tracks += r.tracks;
             if (r.idle)

@@ -204,15 +204,6 @@ export function createPlaylistsRepository(db: Db) {
 
     // ---- recordings in a target ----------------------------------------------------------------
 
-    /** Songs added to the user's playlists, counted up to `upTo` (whether a runner has their first songs). */
-    async placedCount(userId: string, upTo: number): Promise<number> {
-      const rows = await db.execute<{ n: number }>(sql`
-        select count(*)::int as n from (
-          select 1 from playlist_target_tracks tt join playlist_targets t on t.id = tt.target_id
-          where t.user_id = ${userId} and tt.state = 'added' limit ${upTo}) x`);
-      return rows.rows[0]?.n ?? 0;
-    },
-
     /**
      * Per target, the songs it has in any state but `unplaced` (song-identity.ts), and those of the full
      * targets it continues: each row's track id and recording key as recorded, with its track's recording

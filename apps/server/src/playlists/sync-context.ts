@@ -1,10 +1,9 @@
-// One sync run's context: the user, the writer lease it holds, the Spotify API per purpose (all at one
-// priority: the runner's "first songs", then "playlist writes"), the user's own playlists (read at most
-// once per run), and when a follow-up run is needed to settle an unclear write.
+// One sync run's context: the user, the writer lease it holds, the Spotify API per purpose (all at the
+// "playlist writes" priority), the user's own playlists (read at most once per run), and when a
+// follow-up run is needed to settle an unclear write.
 import type { Logger } from 'pino';
 import type { CallContext } from '../spotify/client.ts';
 import type { SpotifyApi } from '../spotify/api.ts';
-import type { Priority } from '../spotify/budget.ts';
 import { listOwnPlaylists, type OwnPlaylist } from './spotify-playlists.ts';
 import { MIN_CONFIDENCE } from './matching.ts';
 import { SPREAD_WINDOW } from './spread.ts';
@@ -109,8 +108,6 @@ export function createSyncContext(o: {
   holder: string;
   repo: WriterRepo;
   api: (ctx: CallContext) => SpotifyApi;
-  /** `first_songs` until the runner has their first songs placed (budget.ts); else `playlist_write`. */
-  priority?: Extract<Priority, 'first_songs' | 'playlist_write'>;
   settings: WriterSettings;
   log: Logger;
   now: () => number;
@@ -136,7 +133,7 @@ export function createSyncContext(o: {
     api(purpose: SyncPurpose): SpotifyApi {
       let api = apis.get(purpose);
       if (!api) {
-        api = o.api({ userId: o.userId, purpose, priority: o.priority ?? 'playlist_write' });
+        api = o.api({ userId: o.userId, purpose, priority: 'playlist_write' });
         apis.set(purpose, api);
       }
       return api;

@@ -1,13 +1,11 @@
 // The playlist writer: one run brings a user's target playlists up to date with their library's tempos.
-// At most one run per user at a time (a lease in PostgreSQL, whatever pg-boss does); every Spotify call at
-// the runner's "first songs" priority until they have them, then at "playlist writes"; Spotify deferring
-// (rate limit, daily quota) ends the run with SpotifyDeferredError, which the job turns into a run at
-// `retryAt`, where this one left off.
+// At most one run per user at a time (a lease in PostgreSQL, whatever pg-boss does); every Spotify call
+// at the "playlist writes" priority; Spotify deferring (rate limit, daily quota) ends the run with
+// SpotifyDeferredError, which the job turns into a run at `retryAt`, where this one left off.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { SpotifyAccountRepository } from '../spotify/account.repository.ts';
 import type { SpotifyApi } from '../spotify/api.ts';
-import { FIRST_SONGS, inFirstSongs } from '../spotify/budget.ts';
 import type { CallContext } from '../spotify/client.ts';
 import { SpotifyAccountDisabledError, SpotifyApiError, SpotifyNotConnectedError } from '../spotify/errors.ts';
 import type { TempoRepository } from '../tempo/tempo.repository.ts';
@@ -45,7 +43,7 @@ import {
 export interface PlaylistWriterDeps {
   repo: WriterRepo &
     Pick<PlaylistsRepository, 'acquireLease' | 'releaseLease' | 'finishJob'> &
-    Partial<Pick<PlaylistsRepository, 'recordFirstFill' | 'placedCount'>>;
+    Partial<Pick<PlaylistsRepository, 'recordFirstFill'>>;
   accounts: Pick<SpotifyAccountRepository, 'get'>;
   api: (ctx: CallContext) => SpotifyApi;
   tempos: Pick<TempoRepository, 'getByKeys'>;
@@ -276,10 +274,8 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
         const account = await deps.accounts.get(userId);
         if (!account) return { status: 'not-connected' };
         if (account.disabledReason) return { status: 'disabled' };
-        const placed = (await deps.repo.placedCount?.(userId, FIRST_SONGS)) ?? FIRST_SONGS;
         const c = createSyncContext({
           userId,
-          priority: inFirstSongs(account.authorizedAt, placed, now()) ? 'first_songs' : 'playlist_write',
           spotifyUserId: account.spotifyUserId,
           holder,
           repo: deps.repo,

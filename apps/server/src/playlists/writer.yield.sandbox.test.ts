@@ -1,7 +1,6 @@
 // What each of the writer's Spotify calls carries: once a runner has their first songs, an add waits for
-// company as long as Spotify's rate is busy; until then, the runner's writes go in the `first_songs` lane.
+// company as long as Spotify's rate is busy; the checks and reads around the adds are made once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallContext } from '../spotify/client.ts';
 import {
   catalogTracksIn,
   seedTrueTempos,
@@ -125,40 +124,5 @@ describe('a playlist made after the first fill', () => {
     expect(await r.writer().sync(r.userId)).toMatchObject({ status: 'done', created: 1 });
     expect(r.playlists().get('Pacebeat 130–140 BPM')).toEqual(expect.arrayContaining(fitting));
     expect(looks()).toBe(1);
-  });
-});
-
-describe('the writer’s lane', () => {
-  it('is `first_songs` until the runner has 50 songs placed, then `playlist_write`', async () => {
-    const r = await ph.runner();
-    const fitting = catalogTracksIn(ph, 170, 180, 150).slice(90);
-    await seedTrueTempos(ph, fitting);
-    const lanes: string[] = [];
-    const api = (ctx: CallContext) => {
-      lanes.push(ctx.priority);
-      return r.p.api(ctx);
-    };
-    ph.h.sandbox.admin.like(r.spotifyUserId, fitting.slice(0, 55).toReversed());
-    await r.writer({ api }).sync(r.userId);
-    expect(lanes.length).toBeGreaterThan(0);
-    expect(new Set(lanes)).toEqual(new Set(['first_songs']));
-    expect((await ph.repo.placedCount(r.userId, 100)) >= 50).toBe(true);
-
-    lanes.length = 0;
-    ph.h.sandbox.admin.like(r.spotifyUserId, fitting.slice(55, 58).toReversed());
-    expect(await r.writer({ api }).sync(r.userId)).toMatchObject({ status: 'done', added: 3 });
-    expect(new Set(lanes)).toEqual(new Set(['playlist_write']));
-  });
-
-  it('is `playlist_write` an hour after the connect, however few songs the library gave', async () => {
-    const r = await ph.runner();
-    const lanes: string[] = [];
-    const api = (ctx: CallContext) => {
-      lanes.push(ctx.priority);
-      return r.p.api(ctx);
-    };
-    await r.writer({ api, now: () => Date.now() + 2 * HOUR }).sync(r.userId);
-    expect(lanes.length).toBeGreaterThan(0);
-    expect(new Set(lanes)).toEqual(new Set(['playlist_write']));
   });
 });

@@ -1,48 +1,22 @@
 // The call budget's rules, as data and pure functions; budget.repository.ts applies them in PostgreSQL.
 
-/**
- * Who is waiting for a call. The order is the code each call is stored with (ledger, slots): new kinds are
- * appended, never inserted. Who goes first when the budget is short is `CEILINGS`' business.
- */
-export const PRIORITIES = [
-  'interactive',
-  'playlist_write',
-  'library_scan',
-  'catalog_expansion',
-  'first_songs',
-] as const;
+/** Who is waiting for a call, highest first (spent in this order when the budget is short). */
+export const PRIORITIES = ['interactive', 'playlist_write', 'library_scan', 'catalog_expansion'] as const;
 export type Priority = (typeof PRIORITIES)[number];
 export const priorityRank = (p: Priority): number => PRIORITIES.indexOf(p);
 
 /**
  * Share of each window a priority may fill. Lower priorities stop earlier, so what is left of a window
- * (and of the day) stays free for what a user is waiting for:
- * - `interactive` (a connect, a runner's first pages) may fill it: the last tenth of every 30 s is theirs
- *   alone (with writes allowed the whole window, a storm of runners' playlist writes left no call for a
- *   newcomer's connect: 5 of 100 connects answered 503 in the crowd benchmark);
- * - `first_songs`: a runner's library reads, their artists' catalogs and their playlist writes until they
- *   have their first 50 songs placed (and for at most `FIRST_SONGS_MS` after connecting), before anyone's
- *   background work (their audio-features stay at the lowest: in that lane, small batches of them took a
- *   quarter of a 100-runner storm's calls; bench/crowd);
- * - then the playlists that grow, the library scans, and the artists' catalogs, in that order.
+ * (and of the day) stays free for what a user is waiting for. The last tenth of every 30 s is theirs
+ * alone: with writes allowed the whole window, a storm of runners' playlist writes left no call for a
+ * newcomer's connect (5 of 100 connects answered 503 in the crowd benchmark).
  */
 export const CEILINGS: Record<Priority, { rate: number; daily: number }> = {
   interactive: { rate: 1, daily: 1 },
-  first_songs: { rate: 0.9, daily: 0.95 },
-  playlist_write: { rate: 0.85, daily: 0.95 },
-  library_scan: { rate: 0.8, daily: 0.8 },
-  catalog_expansion: { rate: 0.75, daily: 0.6 },
+  playlist_write: { rate: 0.9, daily: 0.95 },
+  library_scan: { rate: 0.85, daily: 0.8 },
+  catalog_expansion: { rate: 0.8, daily: 0.6 },
 };
-
-/** A runner's first songs: this many placed... */
-export const FIRST_SONGS = 50;
-/** ...within this long of connecting (a library that holds fewer fitting songs does not keep the lane). */
-export const FIRST_SONGS_MS = 3600_000;
-
-/** Whether a runner's work goes in the `first_songs` lane: connected lately, fewer than 50 songs placed. */
-export function inFirstSongs(authorizedAt: Date, placed: number, now: number): boolean {
-  return placed < FIRST_SONGS && now - authorizedAt.getTime() < FIRST_SONGS_MS;
-}
 
 export interface BudgetLimits {
   /** Which budget: the Spotify app (its client id). Processes using the same key share the windows. */
