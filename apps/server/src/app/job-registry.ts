@@ -67,6 +67,18 @@ export function createBoss(connectionString: string, { runsJobs }: { runsJobs: b
 }
 
 /** Every job Pacebeat runs: one payload schema, one queue policy and one handler per name. */
+/** The tempo jobs' queue (lookups and audio checks alike): retried with backoff, half an hour each. */
+const TEMPO_QUEUE = {
+  policy: 'standard',
+  retryLimit: 5,
+  retryDelay: 60,
+  retryBackoff: true,
+  expireInSeconds: 1800,
+  heartbeatSeconds: HEARTBEAT_SECONDS,
+} as const;
+/** A runner's own tracks before catalogs (TEMPO_PRIORITY); pg-boss fetches by priority, then age. */
+const byPriority = ({ priority }: { priority?: number | undefined }) => (priority ? { priority } : {});
+
 export const jobRegistry = {
   housekeeping: define({
     payload: z.object({}).strict(),
@@ -80,21 +92,13 @@ export const jobRegistry = {
    */
   'tempo-lookup': define({
     payload: TempoLookupPayload,
-    queue: {
-      policy: 'standard',
-      retryLimit: 5,
-      retryDelay: 60,
-      retryBackoff: true,
-      expireInSeconds: 1800,
-      heartbeatSeconds: HEARTBEAT_SECONDS,
-    },
+    queue: TEMPO_QUEUE,
     // Six batches in flight: while some wait on a paced service others download or estimate, and the
     // early answers (ReccoBeats) of a new library's first 300 tracks reach its playlists within seconds
     // (bench/playlist-truth: first 50 placed in 13 s, 89 s with one worker). Every outside service is
     // paced for all processes in PostgreSQL, so more workers never mean more calls per second.
     workers: 6,
-    // A runner's own tracks before catalogs (TEMPO_PRIORITY); pg-boss fetches by priority, then age.
-    sendOptions: ({ priority }) => (priority ? { priority } : {}),
+    sendOptions: byPriority,
     handler: async ({ tempoLookups }, { tracks, userId, priority }, stopping) => ({
       status: 'success',
       detail: await tempoLookups.run(tracks, {
@@ -113,18 +117,11 @@ export const jobRegistry = {
    */
   'tempo-audio': define({
     payload: TempoAudioPayload,
-    queue: {
-      policy: 'standard',
-      retryLimit: 5,
-      retryDelay: 60,
-      retryBackoff: true,
-      expireInSeconds: 1800,
-      heartbeatSeconds: HEARTBEAT_SECONDS,
-    },
+    queue: TEMPO_QUEUE,
     // As many checks in flight as the lookups had before they were split off: the previews and the
     // estimator's threads set the pace, paced for all processes (previews) or per process (threads).
     workers: 6,
-    sendOptions: ({ priority }) => (priority ? { priority } : {}),
+    sendOptions: byPriority,
     handler: async ({ tempoLookups }, { checks, userId, priority }, stopping) => ({
       status: 'success',
       detail: await tempoLookups.runChecks(checks, {

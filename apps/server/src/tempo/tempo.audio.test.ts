@@ -74,15 +74,20 @@ describe('tempo-audio jobs', () => {
     expect(check!.clock.n['http:deezer']).toBe(1);
   });
 
-  it('a tempo-audio job checks the tracks on the audio, caches them, and counts their whole time', async () => {
-    const q = queues();
+  /** Track C, whose preview never comes in its lookup: the checks that lookup hands to a tempo-audio job. */
+  async function handedToAudio(q: ReturnType<typeof queues>) {
     const first = createTempoLookups({
       tempo: fakeResolver({ deezerBpm: 170, previews: 'hang' }),
       queue: q.queue,
       audioQueue: q.audioQueue,
     });
     await first.run([fakeTrack('C')], { userId: USER });
-    const handed = q.audio.splice(0)[0]!.checks;
+    return q.audio.splice(0)[0]!.checks;
+  }
+
+  it('a tempo-audio job checks the tracks on the audio, caches them, and counts their whole time', async () => {
+    const q = queues();
+    const handed = await handedToAudio(q);
 
     const saved: Array<{ spotifyId: string | null; bpm: number | null }> = [];
     const found: string[] = [];
@@ -103,13 +108,7 @@ describe('tempo-audio jobs', () => {
 
   it('a check whose preview must wait goes back on the queue for when the service allows', async () => {
     const q = queues();
-    const first = createTempoLookups({
-      tempo: fakeResolver({ deezerBpm: 170, previews: 'hang' }),
-      queue: q.queue,
-      audioQueue: q.audioQueue,
-    });
-    await first.run([fakeTrack('C')], { userId: USER });
-    const handed = q.audio.splice(0)[0]!.checks;
+    const handed = await handedToAudio(q);
     const saved: Array<{ spotifyId: string | null; bpm: number | null }> = [];
     const second = createTempoLookups({
       tempo: fakeResolver({ deezerBpm: 170, previews: 'refuse', saved }),
