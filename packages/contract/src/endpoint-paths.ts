@@ -49,6 +49,14 @@ export const ENDPOINT_PATHS = {
   'choices.exclusions': { method: 'GET', path: '/api/spotify/exclusions' },
   'choices.exclude': { method: 'PUT', path: '/api/spotify/exclusions/:kind/:key' },
   'choices.restore': { method: 'DELETE', path: '/api/spotify/exclusions/:kind/:key' },
+  // Runs: workouts built into one playlist each from the runner's songs.
+  'runs.list': { method: 'GET', path: '/api/spotify/runs' },
+  'runs.create': { method: 'POST', path: '/api/spotify/runs' },
+  'runs.get': { method: 'GET', path: '/api/spotify/runs/:id' },
+  'runs.edit': { method: 'PUT', path: '/api/spotify/runs/:id' },
+  'runs.remove': { method: 'DELETE', path: '/api/spotify/runs/:id' },
+  'runs.build': { method: 'POST', path: '/api/spotify/runs/:id/build' },
+  'runs.send': { method: 'POST', path: '/api/spotify/runs/:id/send' },
   // Public: which tempo sources the footer credits.
   'tempo.credits': { method: 'GET', path: '/api/tempo/credits' },
   // The admin's setup page: the Spotify app in force, and the checks against Spotify.

@@ -56,6 +56,7 @@ import {
   TargetReply,
   TargetsReply,
 } from './playlists.ts';
+import { RunBody, RunDeletedReply, RunParams, RunReply, RunsReply } from './runs.ts';
 import { PingReply, WhoamiReply } from './session.ts';
 import {
   SetupAccountCheckBody,
@@ -122,6 +123,13 @@ const SCHEMAS = {
     reply: ExclusionReply,
   },
   'choices.restore': { params: ExclusionParams, query: SudoQuery, reply: UndoReply },
+  'runs.list': { query: SudoQuery, reply: RunsReply },
+  'runs.create': { query: SudoQuery, body: RunBody, reply: RunReply },
+  'runs.get': { query: SudoQuery, params: RunParams, reply: RunReply },
+  'runs.edit': { query: SudoQuery, params: RunParams, body: RunBody, reply: RunReply },
+  'runs.remove': { query: SudoQuery, params: RunParams, reply: RunDeletedReply },
+  'runs.build': { query: SudoQuery, params: RunParams, reply: RunReply },
+  'runs.send': { query: SudoQuery, params: RunParams, reply: RunReply },
   'tempo.credits': { query: SudoQuery, reply: TempoCreditsReply },
   'setup.spotifyApp': { query: SudoQuery, reply: SpotifyAppSetupReply },
   'setup.saveSpotifyApp': { query: SudoQuery, body: SpotifyAppBody, reply: SpotifyAppSetupReply },

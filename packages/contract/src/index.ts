@@ -8,6 +8,7 @@ export * from './tempo.ts';
 export * from './library.ts';
 export * from './playlists.ts';
 export * from './choices.ts';
+export * from './runs.ts';
 export * from './setup.ts';
 export * from './admin.ts';
 export * from './rules.ts';

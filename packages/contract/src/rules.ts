@@ -6,6 +6,7 @@ export * from './accounts.rules.ts';
 export * from './spotify.rules.ts';
 export * from './playlists.rules.ts';
 export * from './choices.rules.ts';
+export * from './runs.rules.ts';
 export * from './tempo.rules.ts';
 export * from './setup.rules.ts';
 export * from './admin.rules.ts';
