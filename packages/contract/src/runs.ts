@@ -119,7 +119,7 @@ export const RunSong = z.object({
 export type RunSong = z.infer<typeof RunSong>;
 
 /** A segment of the unfolded run, with the songs of the runner's library that fit it. */
-export const RunPlanSegment = z.object({
+export const PlannedRunSegment = z.object({
   index: z.number().int(),
   label: z.string(),
   start_s: z.number().int(),
@@ -163,7 +163,7 @@ export const Run = z.object({
   planned_s: z.number().int(),
   /** The plan in words (also the playlist's description). */
   description: z.string(),
-  segments: z.array(RunPlanSegment),
+  segments: z.array(PlannedRunSegment),
   /** Where the library has too few songs, a sentence each with what would help; empty when it has enough. */
   pool_notes: z.array(z.string()),
   build: RunBuild.nullable(),
