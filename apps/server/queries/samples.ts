@@ -22,6 +22,7 @@ import { createSpotifyAppRepository } from '../src/spotify/spotify-app.repositor
 import { createTokenKeyRepository } from '../src/spotify/token-key.repository.ts';
 import { createMetricsRepository } from '../src/metrics/metrics.repository.ts';
 import { createTempoRepository } from '../src/tempo/tempo.repository.ts';
+import { createRunsRepository } from '../src/runs/runs.repository.ts';
 import type { Db } from '../src/db/client.ts';
 
 export type Method = (...args: never[]) => Promise<unknown>;
@@ -102,6 +103,29 @@ const RELEASE = {
   totalTracks: 14,
 };
 const ARTIST_ID = '0OdUWJ0sBjDrqHygGUXeCF';
+const RUN_ID = '9b2e4c6a-1d3f-4a5b-8c7d-2e4f6a8b0c1d';
+const BUILD_ID = '5d7f9b1c-3e5a-4c6d-9e8f-4a6c8e0b2d3f';
+const RUN_FIELDS = {
+  name: 'Saturday long run',
+  blocks: [{ kind: 'segment' as const, duration_s: 2700, min_bpm: 160, max_bpm: 170, label: 'Easy' }],
+  halfTime: true,
+  noExplicit: false,
+  likedOnly: false,
+};
+const RUN_SONG = {
+  trackId: TRACK.id,
+  recordingKey: TRACK.recordingKey,
+  title: TRACK.title,
+  artistIds: [ARTIST_ID],
+  artists: ['Band of Horses'],
+  durationMs: 215000,
+  bpm: 164.5,
+  fit: 'as_is' as const,
+  segment: 0,
+  startS: 0,
+  spans: false,
+  fresh: true,
+};
 const SOURCE_REF = 42;
 const PLAYLIST_ID = '37i9dQZF1DXcBWIGoYBM5M';
 const catalogSamples: Repository<CatalogRepository>['samples'] = {
@@ -758,6 +782,41 @@ export const REPOSITORIES = [
       artistNames: { args: [[ARTIST_ID]] },
       addedOfRecordings: { args: [USER_ID, [TRACK.recordingKey]] },
       addedOfArtist: { args: [USER_ID, ARTIST_ID] },
+    },
+  }),
+  repository({
+    source: 'runs/runs.repository.ts',
+    name: 'RunsRepository',
+    create: createRunsRepository,
+    samples: {
+      list: { args: [USER_ID] },
+      get: { args: [USER_ID, RUN_ID] },
+      create: {
+        args: [USER_ID, RUN_FIELDS, 20],
+        rows: { 'insert into runs': [{ id: RUN_ID }] },
+      },
+      update: { args: [USER_ID, RUN_ID, RUN_FIELDS] },
+      remove: { args: [USER_ID, RUN_ID] },
+      builds: { args: [RUN_ID, 2] },
+      addBuild: {
+        args: [RUN_ID, [RUN_SONG]],
+        rows: { 'insert into "run_builds"': [{ id: BUILD_ID, runId: RUN_ID }] },
+      },
+      setBuildSpotify: { args: [BUILD_ID, { state: 'written', message: null, calls: 2 }] },
+      markCreating: { args: [RUN_ID, 'Pacebeat run: Saturday long run'] },
+      setPlaylist: {
+        args: [
+          RUN_ID,
+          {
+            playlistId: '3cEYpjA9oz9GiPac4AsH4n',
+            publicUrl: 'https://open.spotify.com/playlist/3cEYpjA9oz9GiPac4AsH4n',
+            sentName: 'Pacebeat run: Saturday long run',
+            sentDescription: 'Built by Pacebeat from your songs.',
+          },
+        ],
+      },
+      playlistIdsOf: { args: [USER_ID] },
+      forgetMusicAccount: { args: [USER_ID] },
     },
   }),
 ];

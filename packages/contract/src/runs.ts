@@ -24,7 +24,6 @@ const Bpm = z
   .min(TARGET_BPM_MIN, TARGET_TEXTS.bpmTooLow)
   .max(TARGET_BPM_MAX, TARGET_TEXTS.bpmTooHigh);
 
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
 
 const Label = z

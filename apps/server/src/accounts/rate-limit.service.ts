@@ -38,6 +38,8 @@ export const ACTION_LIMITS = {
   sources: { max: 60, minutes: 60, what: 'source switches' },
   /** Tempo fixes, exclusions and their undos: playlist writes. */
   choices: { max: 120, minutes: 60, what: 'tempo fixes and exclusions' },
+  /** A run built (or its build sent again): its playlist replaced, 1 to 3 calls each. */
+  runs: { max: 20, minutes: 60, what: 'run builds' },
 } as const;
 export type SpotifyAction = keyof typeof ACTION_LIMITS;
 

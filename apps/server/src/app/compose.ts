@@ -14,6 +14,7 @@ import type { JobQueue, JobServices } from './job-registry.ts';
 import { createLibraryModule, libraryScanQueue } from '../library/library.module.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { createPlaylistsModule, type PlaylistsModuleDeps } from '../playlists/playlists.module.ts';
+import { createRunsModule } from '../runs/runs.module.ts';
 import { appOrigins, type AppOrigins } from '../http/origins.ts';
 import type { DemoAccountsRoutesOptions } from '../spotify/demo-accounts.routes.ts';
 import { createSetupService, type SetupServiceDeps } from '../spotify/setup.service.ts';
@@ -210,8 +211,12 @@ export function composePacebeat(o: ComposeOptions) {
     queue: libraryScanQueue(o.jobs),
     config,
     log,
-    // Pacebeat's own target playlists (deleted targets' too) are never sources.
-    targetPlaylistIds: (userId) => playlists.repo.playlistIdsOf(userId),
+    // Pacebeat's own target playlists (deleted targets' too) and runs' playlists are never sources.
+    targetPlaylistIds: async (userId) =>
+      new Set([
+        ...(await playlists.repo.playlistIdsOf(userId)),
+        ...(await runs.service.playlistIdsOf(userId)),
+      ]),
     onTracksAdded: (userId) => events.emit('tracksAdded', userId),
     workWait: (priority, userId) => spotify.connect.workWait(priority, userId),
     ...o.overrides?.library,
@@ -241,6 +246,16 @@ export function composePacebeat(o: ComposeOptions) {
     triggerSync: (userId) => playlists.jobs.trigger(userId),
   });
 
+  // Runs: workouts built from the same songs, under the same choices, into one playlist each.
+  const runs = createRunsModule(db, {
+    listMatchCandidates: (userId) => library.listMatchCandidates(userId),
+    tempos: tempo.repo,
+    runnerChoices: (userId) => choices.service.runnerChoices(userId),
+    artistNames: (ids) => choices.lists.artistNames(ids),
+    accounts: spotify.accounts,
+    api: spotify.api,
+  });
+
   // Every connect: the library scan starts; the default targets (idempotent) and a first writer run.
   events.on('connected', (userId, account) => library.service.connected(userId, account.spotifyUserId));
   events.on('connected', async (userId) => {
@@ -253,6 +268,7 @@ export function composePacebeat(o: ComposeOptions) {
   if (o.cancelJobs) events.on('gone', o.cancelJobs);
   events.on('gone', (userId) => playlists.service.forgetUser(userId));
   events.on('gone', (userId) => choices.service.forgetUser(userId));
+  events.on('gone', (userId) => runs.service.forgetMusicAccount(userId));
   // New tracks or tempos may be placed at once. Tempos found change the status page's counts (a scan unit's
   // changes are counted by the library itself).
   events.on('tracksAdded', (userId) => playlists.jobs.trigger(userId));
@@ -314,6 +330,7 @@ export function composePacebeat(o: ComposeOptions) {
     library: { library: library.service, refresh: library.refresh },
     playlists: { playlists: playlists.service, editor: playlists.editor },
     choices: { choices: choices.service, trackLists: choices.trackLists },
+    runs: { runs: runs.service },
     actionLimits: accounts.limits,
     setup: { setup },
     admin: { admin },
@@ -332,6 +349,7 @@ export function composePacebeat(o: ComposeOptions) {
     library,
     playlists,
     choices,
+    runs,
     housekeeping,
     jobServices,
     routes,

@@ -21,6 +21,7 @@ import type { Metrics } from '../metrics/metrics.ts';
 import { pingRoutes } from '../http/ping.routes.ts';
 import { libraryRoutes, type LibraryRoutesOptions } from '../library/library.routes.ts';
 import { playlistsRoutes, type PlaylistsRoutesOptions } from '../playlists/playlists.routes.ts';
+import { runsRoutes, type RunsRoutesOptions } from '../runs/runs.routes.ts';
 import { demoAccountsRoutes, type DemoAccountsRoutesOptions } from '../spotify/demo-accounts.routes.ts';
 import { setupRoutes, type SetupRoutesOptions } from '../spotify/setup.routes.ts';
 import { adminRoutes, type AdminRoutesOptions } from '../accounts/admin.routes.ts';
@@ -52,6 +53,8 @@ export interface AppDeps extends HealthDeps {
   playlists?: PlaylistsRoutesOptions;
   /** A target's track lists, tempo corrections and exclusions (choices module). */
   choices?: ChoicesRoutesOptions;
+  /** The runner's runs (workouts) and their builds (runs module). */
+  runs?: RunsRoutesOptions;
   /** Each runner's limits on actions that cost Spotify calls (accounts module). */
   actionLimits?: ActionLimiter;
   /** The admin's setup page: connecting a real Spotify app. */
@@ -154,6 +157,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
     if (deps.library) await api.register(libraryRoutes, deps.library);
     if (deps.playlists) await api.register(playlistsRoutes, deps.playlists);
     if (deps.choices) await api.register(choicesRoutes, deps.choices);
+    if (deps.runs) await api.register(runsRoutes, deps.runs);
     if (deps.tempo) await api.register(tempoRoutes, deps.tempo);
     if (deps.setup) await api.register(setupRoutes, deps.setup);
     if (deps.admin) await api.register(adminRoutes, { ...deps.admin, linkOrigin: deps.origins.linkOrigin });

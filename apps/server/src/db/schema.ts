@@ -15,5 +15,7 @@ export * from './library.schema.ts';
 export * from './playlists.schema.ts';
 // choices: a runner's tempo corrections and exclusions (owned by src/choices/)
 export * from './choices.schema.ts';
+// runs: a runner's saved workouts and their builds (owned by src/runs/)
+export * from './runs.schema.ts';
 // installation: facts every process of one installation must agree on (the token key's id; src/spotify/token-key.ts)
 export * from './installation.schema.ts';

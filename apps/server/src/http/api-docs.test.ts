@@ -31,6 +31,8 @@ const BODILESS = new Set([
   'POST /api/logout',
   'PUT /api/spotify/disconnect',
   'POST /api/spotify/targets/:id/remove_unfitting',
+  'POST /api/spotify/runs/:id/build',
+  'POST /api/spotify/runs/:id/send',
 ]);
 
 /** What each /api route of the route table lacks: its declared schemas, its place in the document. */

@@ -56,7 +56,10 @@ describe('buildRun', () => {
     const segments = unfoldRun(blocks);
     const songs = buildRun(segments, poolAt([160, 165, 173, 158], 60), options);
     expectWellFormed(songs, blocks);
-    const misses = boundaryMisses(segments, songs);
+    const misses = boundaryMisses(
+      segments,
+      songs.map((s) => ({ startS: s.startS, durationMs: s.song.durationMs })),
+    );
     expect(misses).toHaveLength(2);
     for (const m of misses) expect(m).toBeLessThanOrEqual(10);
     expect(songs.every((s) => !s.spans)).toBe(true);

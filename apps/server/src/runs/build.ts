@@ -109,10 +109,13 @@ export function poolSizes(
 }
 
 /** The distance from each planned change of segment to the nearest song boundary, in seconds. */
-export function boundaryMisses(segments: readonly RunPlanSegment[], songs: readonly BuiltSong[]): number[] {
+export function boundaryMisses(
+  segments: readonly RunPlanSegment[],
+  songs: ReadonlyArray<{ startS: number; durationMs: number }>,
+): number[] {
   const edges = [
     ...songs.map((s) => s.startS),
-    ...songs.slice(-1).map((s) => s.startS + s.song.durationMs / 1000),
+    ...songs.slice(-1).map((s) => s.startS + s.durationMs / 1000),
   ];
   return segments.slice(1).map((seg) => {
     let best = Infinity;

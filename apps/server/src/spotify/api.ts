@@ -301,6 +301,25 @@ export function spotifyApi(client: SpotifyClient, ctx: CallContext) {
       );
     },
 
+    /**
+     * `PUT /playlists/{id}/items` with `uris`: the playlist holds exactly these tracks (≤ 100; none clears
+     * it). The same replacement twice leaves the same playlist, so it is retried like a read.
+     */
+    replaceTracks: (playlistId: string, uris: string[]) => {
+      if (uris.length > 100) throw new Error('replaceTracks takes at most 100 URIs');
+      return client.request(
+        ctx,
+        {
+          method: 'PUT',
+          path: `/playlists/${enc(playlistId)}/items`,
+          endpoint: 'PUT /playlists/{id}/items',
+          body: { uris },
+          idempotent: true,
+        },
+        Snapshot,
+      );
+    },
+
     /** `PUT /playlists/{id}`: a new name or description. Setting the same details twice is harmless. */
     changePlaylistDetails: (playlistId: string, d: { name?: string; description?: string }) =>
       client.request(ctx, {
