@@ -47,6 +47,9 @@ export const routes: RouteObject[] = [
         async () => (await import('./pages/TargetTracksPage.tsx')).TargetTracksPage,
       ),
       lazyRoute('/excluded', async () => (await import('./pages/ExcludedPage.tsx')).ExcludedPage),
+      // Runs: a workout's parts built into one playlist from the runner's songs.
+      lazyRoute('/runs', async () => (await import('./pages/RunsPage.tsx')).RunsPage),
+      lazyRoute('/runs/:runId', async () => (await import('./pages/RunPage.tsx')).RunPage),
       // The admin's setup page: connecting a real Spotify app.
       lazyRoute(
         '/setup/spotify',

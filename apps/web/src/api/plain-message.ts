@@ -1,4 +1,4 @@
-import { AUTH_TEXTS, FIELD_TEXTS, REQUEST_TEXTS, TARGET_TEXTS } from '@pacebeat/contract/rules';
+import { AUTH_TEXTS, FIELD_TEXTS, REQUEST_TEXTS, RUN_TEXTS, TARGET_TEXTS } from '@pacebeat/contract/rules';
 import { isApiError } from './client.ts';
 
 /** Texts written for people that a 400 may carry (the contract's); any other 400 text is for developers. */
@@ -6,6 +6,7 @@ const PLAIN_TEXTS: readonly string[] = [
   ...Object.values(AUTH_TEXTS),
   ...Object.values(FIELD_TEXTS),
   ...Object.values(TARGET_TEXTS),
+  ...Object.values(RUN_TEXTS),
   ...Object.values(REQUEST_TEXTS),
 ];
 

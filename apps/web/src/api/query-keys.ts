@@ -29,6 +29,12 @@ export const queryKeys = {
   admin: {
     signup: ['admin', 'signup'] as const,
   },
+  /** A runner's runs (workouts): the list and each run with its last build. */
+  runs: {
+    all: (sudo: string | null) => ['runs', { sudo }] as const,
+    list: (sudo: string | null) => ['runs', { sudo }, 'list'] as const,
+    one: (sudo: string | null, runId: string) => ['runs', { sudo }, 'run', runId] as const,
+  },
   /** A runner's tracks and choices: a target's lists and the Excluded list (all invalidated by a choice). */
   choices: {
     all: (sudo: string | null) => ['choices', { sudo }] as const,

@@ -77,6 +77,9 @@ export default function SignedInStatus() {
           <Link component={SudoLink} to="/paces" sx={{ alignSelf: 'flex-start' }}>
             Edit paces and filters, see your library&apos;s tempo
           </Link>
+          <Link component={SudoLink} to="/runs" sx={{ alignSelf: 'flex-start' }}>
+            Runs: a playlist for today&apos;s workout, part by part
+          </Link>
         </Section>
       )}
       {status.sources && (

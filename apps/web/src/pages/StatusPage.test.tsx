@@ -60,7 +60,7 @@ describe('StatusPage', () => {
       .getAllByRole('menuitem')
       .map((a) => a.getAttribute('href'))
       .filter(Boolean);
-    expect(hrefs).toEqual(['/paces', '/excluded', '/disconnect/spotify', '/logout']);
+    expect(hrefs).toEqual(['/paces', '/runs', '/excluded', '/disconnect/spotify', '/logout']);
     expect(screen.queryByRole('link', { name: 'Log in or register' })).toBeNull();
     expect(screen.queryByRole('link', { name: 'Log in' })).toBeNull();
   });

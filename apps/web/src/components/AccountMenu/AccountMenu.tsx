@@ -77,6 +77,11 @@ export default function AccountMenu() {
           </MenuItem>
         )}
         {connected && (
+          <MenuItem component={SudoLink} to="/runs" onClick={close}>
+            Runs: a playlist for a workout
+          </MenuItem>
+        )}
+        {connected && (
           <MenuItem component={SudoLink} to="/excluded" onClick={close}>
             Excluded tracks
           </MenuItem>
