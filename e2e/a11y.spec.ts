@@ -173,6 +173,12 @@ const STATES: PageState[] = [
     ready: (p) => p.getByRole('dialog', { name: 'Add a pace' }),
   },
   {
+    name: '/runs (saved runs, a new one from a preset; issue 37)',
+    who: 'connected',
+    open: goto('/runs'),
+    ready: (p) => p.getByRole('button', { name: 'Make this run' }),
+  },
+  {
     name: '/api/docs (API documentation)',
     who: 'visitor',
     open: goto('/api/docs/'),

@@ -41,9 +41,7 @@ function SongItem({ song }: { song: RunSong }) {
           {tempoText(song)} · {clock(song.duration_ms / 1000)}
         </Typography>
         {song.fit === 'half_time' && <Chip size="small" label="half-time" variant="outlined" />}
-        {song.spans && (
-          <Chip size="small" label="plays across the change" color="warning" variant="outlined" />
-        )}
+        {song.spans && <Chip size="small" label="plays across the change" variant="outlined" />}
       </Stack>
     </Box>
   );
