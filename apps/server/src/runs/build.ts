@@ -48,6 +48,8 @@ export interface BuildOptions {
 /** No artist again within this many songs (while the pool allows). */
 export const ARTIST_GAP = 4;
 export const STALE_COST_S = 60;
+/** Per song closer than ARTIST_GAP to the artist's last one, when the pool cannot keep them apart. */
+export const REPEAT_ARTIST_COST_S = 90;
 export const CATALOG_COST_S = 10;
 export const JITTER_S = 20;
 /** The run ends when less than this is left to fill: a song more would run on well past the plan. */
@@ -233,6 +235,12 @@ export function buildRun(
     }
     return list;
   };
+  /** Songs since one of these artists last played (ARTIST_GAP or more: not within the window). */
+  const songsSince = (artistIds: readonly string[]) => {
+    for (let k = 1; k < ARTIST_GAP && k <= out.length; k++)
+      if (out[out.length - k]!.song.artistIds.some((a) => artistIds.includes(a))) return k;
+    return ARTIST_GAP;
+  };
   const best = (list: Option[]) => {
     let pick: Option | undefined;
     for (const x of list) if (!pick || x.cost < pick.cost) pick = x;
@@ -244,6 +252,9 @@ export function buildRun(
     const recentArtists = new Set(out.slice(-ARTIST_GAP + 1).flatMap((s) => s.song.artistIds));
     const all = options(t, recentArtists);
     const spaced = all.filter((x) => x.spaced);
+    // A pool too small to keep every artist apart: the nearer an artist's last song, the dearer.
+    if (spaced.length === 0)
+      for (const x of all) x.cost += REPEAT_ARTIST_COST_S * (ARTIST_GAP - songsSince(pool[x.i]!.artistIds));
     const list = spaced.length > 0 ? spaced : all;
     if (list.length === 0) {
       cut(t); // no song left for this segment: the run is shorter than planned
