@@ -3,7 +3,9 @@ import {
   connectThroughConsent,
   newSpotifyUser,
   sandboxAdmin,
+  playlistTrackIds,
   sandboxAdminHeaders,
+  spotifyPlaylists,
   scrollsSideways,
   signUpByApi,
   WIDTHS,
@@ -13,21 +15,6 @@ import {
 // playlist change (renamed, and the songs of the wider range arrive), adds a pace without explicit tracks,
 // and the page works at a phone's width.
 
-interface Playlist {
-  id: string;
-  name: string;
-}
-
-async function spotifyPlaylists(page: Page, admin: string, user: string): Promise<Playlist[]> {
-  const res = await page.request.get(`${admin}/users/${user}`, { headers: sandboxAdminHeaders });
-  return ((await res.json()) as { playlists: Playlist[] }).playlists;
-}
-async function items(page: Page, admin: string, playlistId: string): Promise<string[]> {
-  const res = await page.request.get(`${admin}/playlists/${playlistId}/items`, {
-    headers: sandboxAdminHeaders,
-  });
-  return ((await res.json()) as { trackIds: Array<string | null> }).trackIds.filter((x): x is string => !!x);
-}
 const byName = async (page: Page, admin: string, user: string, name: string) =>
   (await spotifyPlaylists(page, admin, user)).find((p) => p.name === name);
 
@@ -77,9 +64,9 @@ test('edit a target’s range and watch its playlist change; a pace without expl
   await expect
     .poll(async () => (await byName(page, admin, user, 'Pacebeat 150–190 BPM'))?.id, { timeout: 60_000 })
     .toBe(low.id);
-  const midSongs = new Set(await items(page, admin, mid.id));
+  const midSongs = new Set(await playlistTrackIds(page, admin, mid.id));
   await expect
-    .poll(async () => (await items(page, admin, low.id)).filter((id) => midSongs.has(id)).length, {
+    .poll(async () => (await playlistTrackIds(page, admin, low.id)).filter((id) => midSongs.has(id)).length, {
       timeout: 90_000,
     })
     .toBeGreaterThan(0);
@@ -100,7 +87,7 @@ test('edit a target’s range and watch its playlist change; a pace without expl
     .toBe(true);
   const clean = (await byName(page, admin, user, 'Clean run'))!;
   await expect
-    .poll(async () => (await items(page, admin, clean.id)).length, { timeout: 180_000 })
+    .poll(async () => (await playlistTrackIds(page, admin, clean.id)).length, { timeout: 180_000 })
     .toBeGreaterThan(20);
   const explicitOf = async (ids: string[]) => {
     let n = 0;
@@ -112,9 +99,9 @@ test('edit a target’s range and watch its playlist change; a pace without expl
     }
     return n;
   };
-  expect(await explicitOf(await items(page, admin, clean.id))).toBe(0);
+  expect(await explicitOf(await playlistTrackIds(page, admin, clean.id))).toBe(0);
   // The same library has explicit songs: the unfiltered playlist holds some.
-  expect(await explicitOf(await items(page, admin, low.id))).toBeGreaterThan(0);
+  expect(await explicitOf(await playlistTrackIds(page, admin, low.id))).toBeGreaterThan(0);
 });
 
 for (const { name, viewport } of WIDTHS) {

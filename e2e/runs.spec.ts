@@ -4,7 +4,8 @@ import {
   connectThroughConsent,
   newSpotifyUser,
   sandboxAdmin,
-  sandboxAdminHeaders,
+  playlistTrackIds,
+  spotifyPlaylists,
   scrollsSideways,
   signUpByApi,
 } from './support.ts';
@@ -13,20 +14,6 @@ import {
 // the result; the playlist in the simulated Spotify holds exactly the songs the page shows, in order; a
 // rebuild replaces them (no stray item); the page has no serious axe violation.
 
-interface Playlist {
-  id: string;
-  name: string;
-}
-async function spotifyPlaylists(page: Page, admin: string, user: string): Promise<Playlist[]> {
-  const res = await page.request.get(`${admin}/users/${user}`, { headers: sandboxAdminHeaders });
-  return ((await res.json()) as { playlists: Playlist[] }).playlists;
-}
-async function items(page: Page, admin: string, playlistId: string): Promise<string[]> {
-  const res = await page.request.get(`${admin}/playlists/${playlistId}/items`, {
-    headers: sandboxAdminHeaders,
-  });
-  return ((await res.json()) as { trackIds: Array<string | null> }).trackIds.filter((x): x is string => !!x);
-}
 /** The run's last build as the API gives it: its songs' track ids, in order. */
 async function builtTrackIds(page: Page, runId: string): Promise<string[]> {
   const res = await page.request.get(`/api/spotify/runs/${runId}`);
@@ -87,7 +74,7 @@ test('build the intervals preset at 360 px and open the result; a rebuild replac
   expect(runs.map((p) => p.name)).toEqual(['Pacebeat run: Tuesday intervals']);
   const first = await builtTrackIds(page, runId);
   expect(first.length).toBeGreaterThan(8);
-  expect(await items(page, admin, runs[0]!.id)).toEqual(first);
+  expect(await playlistTrackIds(page, admin, runs[0]!.id)).toEqual(first);
   expect(await open.getAttribute('href')).toMatch(new RegExp(`/playlist/${runs[0]!.id}$`));
   // Spotify's web player is outside this machine: its page is stood in for, the tab's address is what counts.
   await page.context().route('https://open.spotify.com/**', (r) => r.fulfill({ body: 'Spotify' }));
@@ -102,7 +89,7 @@ test('build the intervals preset at 360 px and open the result; a rebuild replac
     .poll(async () => (await builtTrackIds(page, runId)).join(','), { timeout: 60_000 })
     .not.toBe(first.join(','));
   const second = await builtTrackIds(page, runId);
-  expect(await items(page, admin, runs[0]!.id)).toEqual(second);
+  expect(await playlistTrackIds(page, admin, runs[0]!.id)).toEqual(second);
   expect(
     (await spotifyPlaylists(page, admin, user)).filter((p) => p.name.startsWith('Pacebeat run: ')),
   ).toHaveLength(1);

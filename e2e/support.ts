@@ -72,6 +72,26 @@ export async function sandboxAdmin(page: Page) {
   return `http://127.0.0.1:${sandboxPortOf(Number(new URL(res.url()).port))}/admin`;
 }
 
+/** A playlist of a simulated user, as the world's admin API lists it. */
+export interface SpotifyPlaylist {
+  id: string;
+  name: string;
+}
+
+/** The simulated user's playlists (theirs and those they follow). */
+export async function spotifyPlaylists(page: Page, admin: string, user: string): Promise<SpotifyPlaylist[]> {
+  const res = await page.request.get(`${admin}/users/${user}`, { headers: sandboxAdminHeaders });
+  return ((await res.json()) as { playlists: SpotifyPlaylist[] }).playlists;
+}
+
+/** A playlist's tracks in order, counted from outside (episodes and unavailable items left out). */
+export async function playlistTrackIds(page: Page, admin: string, playlistId: string): Promise<string[]> {
+  const res = await page.request.get(`${admin}/playlists/${playlistId}/items`, {
+    headers: sandboxAdminHeaders,
+  });
+  return ((await res.json()) as { trackIds: Array<string | null> }).trackIds.filter((x): x is string => !!x);
+}
+
 /** A fresh simulated Spotify user (on the app's user list unless `registered` is false). */
 export async function newSpotifyUser(page: Page, opts: { registered?: boolean; liked?: number } = {}) {
   const admin = await sandboxAdmin(page);

@@ -110,9 +110,14 @@ export function createRunsService(deps: RunsServiceDeps) {
   }
 
   /** The run as the page shows it: its plan, the pool of each segment, and its last build. */
-  async function present(userId: string, run: RunRow, latest?: RunBuildRow | null): Promise<Run> {
+  async function present(
+    userId: string,
+    run: RunRow,
+    latest?: RunBuildRow | null,
+    known?: RunPoolSong[],
+  ): Promise<Run> {
     const segments = unfoldRun(run.blocks);
-    const pool = await poolOf(userId, run);
+    const pool = known ?? (await poolOf(userId, run));
     const sizes = poolSizes(segments, pool, run.halfTime);
     const build = latest === undefined ? ((await deps.repo.builds(run.id, 1))[0] ?? null) : latest;
     return {
@@ -236,7 +241,7 @@ export function createRunsService(deps: RunsServiceDeps) {
       }));
       const row = await deps.repo.addBuild(run.id, songs);
       const sent = await send(userId, run, row);
-      return present(userId, (await deps.repo.get(userId, run.id)) ?? run, sent);
+      return present(userId, (await deps.repo.get(userId, run.id)) ?? run, sent, pool);
     },
 
     /** Writes the last build to Spotify again (after the share was spent, or a refusal). */
