@@ -8,31 +8,14 @@
 //
 //   node bench/playlist-truth/run.ts [--user ana.runs|max.miles|both] [--max-minutes 60] [--remove 5]
 //                                     [--faults]
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
-import { startSandbox, type FaultRule } from '@pacebeat/sandbox';
-import { composePacebeat, type Pacebeat } from '@pacebeat/server/src/app/compose.ts';
-import { loadConfig } from '@pacebeat/server/src/app/config.ts';
-import { createDb } from '@pacebeat/server/src/db/client.ts';
-import { startEmbeddedPostgres } from '@pacebeat/server/src/db/embedded.ts';
-import { runMigrations } from '@pacebeat/server/src/db/migrate.ts';
-import {
-  createBoss,
-  createJobQueue,
-  jobRegistry,
-  setupQueues,
-  startWorkers,
-} from '@pacebeat/server/src/app/job-registry.ts';
+import { type FaultRule, type startSandbox } from '@pacebeat/sandbox';
+import type { Pacebeat } from '@pacebeat/server/src/app/compose.ts';
 import type { MatchCandidate } from '@pacebeat/server/src/library/library.repository.ts';
 import { MIN_CONFIDENCE } from '@pacebeat/server/src/playlists/matching.ts';
-import { sandboxSpotifyEndpoints } from '@pacebeat/server/src/spotify/demo.ts';
-import { cancelUserJobs } from '@pacebeat/server/src/spotify/user-jobs.ts';
-import { createEstimatorPool } from '@pacebeat/server/src/tempo/estimator/index.ts';
 import type { LookupTimings } from '@pacebeat/server/src/tempo/lookup-timings.ts';
 import type { LookupFacts, LookupJob } from './lookups.ts';
 import { report } from './report.ts';
+import { startComposedApp } from '../shared/composed-app.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
@@ -51,57 +34,21 @@ const FAULTS: FaultRule[] = args.includes('--faults')
   : [];
 const log = (s: string) => process.stderr.write(`${s}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const quiet = pino({ level: 'silent' });
 
 async function runFor(user: string): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'pacebeat-bench-playlists-'));
-  await fs.chmod(dir, 0o755);
-  const pg = await startEmbeddedPostgres(path.join(dir, 'pg'), quiet);
-  const handle = createDb(pg.url, { max: 8 });
-  await runMigrations(handle);
-  const sandbox = await startSandbox({ size: user === 'max.miles' ? 'large' : 'default', faults: FAULTS });
-  const pool = createEstimatorPool();
-  // pg-boss as the product's `work` process builds it (its 15 s supervision, not pg-boss's 60 s defaults).
-  const boss = createBoss(pg.url, { runsJobs: true });
-  boss.on('error', () => undefined);
+  const bench = await startComposedApp({
+    tag: 'playlists',
+    size: user === 'max.miles' ? 'large' : 'default',
+    env: { SPOTIFY_RATE_PER_30S: '100', SPOTIFY_DAILY_QUOTA: '1000' },
+    faults: FAULTS,
+  });
+  const { app, sandbox, boss, stopping } = bench;
   try {
-    await boss.start();
-    await setupQueues(boss);
-    // The app composed as main.ts composes it (compose.ts), on this benchmark's world and database.
-    const app = composePacebeat({
-      db: handle.db,
-      config: loadConfig({
-        DATA_DIR: dir,
-        TOKEN_ENCRYPTION_KEY: 'cd'.repeat(32),
-        SPOTIFY_RATE_PER_30S: '100',
-        SPOTIFY_DAILY_QUOTA: '1000',
-      }),
-      log: quiet,
-      embedded: true,
-      spotifyEndpoints: sandboxSpotifyEndpoints(sandbox),
-      demo: { baseUrls: sandbox.baseUrls, getsongbpmKey: sandbox.admin.config().getsongbpm.apiKeys[0]! },
-      jobs: createJobQueue(boss),
-      cancelJobs: async (userId) => void (await cancelUserJobs(boss, Object.keys(jobRegistry), userId)),
-      estimatePreview: (mp3) => pool.estimateFromMp3(mp3),
-    });
     const { spotify, tempo, playlists, library } = app;
-    // Aborted at the end: a running tempo-lookup stops at its next track and writes the timings of the
-    // tracks it decided (as at a shutdown), for the breakdown.
-    const stopping = new AbortController();
-    await startWorkers(boss, app.jobServices, quiet, stopping.signal);
-
-    // Connect, as the connect page does after the token exchange.
-    const [{ id: userId }] = (
-      await handle.pool.query<{ id: string }>(
-        `insert into users (email, name) values ($1, 'Runner') returning id`,
-        [`${user}@bench.example`],
-      )
-    ).rows as [{ id: string }];
-    const tokens = sandbox.admin.connect({ userId: user });
     const t0 = performance.now();
     const connectedAt = Date.now();
     const cpu0 = { all: process.cpuUsage(), main: process.threadCpuUsage() };
-    await spotify.connect.connect(userId, { ...tokens, refresh_token: tokens.refresh_token! });
+    const userId = await bench.connect(user, `${user}@bench.example`);
 
     // Watch: the first 50 placed, the user removing a few placed tracks, and the end.
     const placed = async () => {
@@ -223,12 +170,7 @@ async function runFor(user: string): Promise<string> {
       },
     });
   } finally {
-    await boss.stop({ graceful: false, close: true });
-    await pool.close();
-    await sandbox.close();
-    await handle.close();
-    await pg.stop();
-    await fs.rm(dir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 

@@ -5,28 +5,10 @@
 //
 //   node bench/runs/run.ts [--minutes 5] [--sizes small,default,large] [--json out.json]
 import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
 import { RUN_PRESETS, RUN_PRESET_NAMES, runPreset, unfoldRun, type Run } from '@pacebeat/contract';
-import { startSandbox } from '@pacebeat/sandbox';
-import { composePacebeat } from '@pacebeat/server/src/app/compose.ts';
-import { loadConfig } from '@pacebeat/server/src/app/config.ts';
-import {
-  createBoss,
-  createJobQueue,
-  jobRegistry,
-  setupQueues,
-  startWorkers,
-} from '@pacebeat/server/src/app/job-registry.ts';
-import { createDb } from '@pacebeat/server/src/db/client.ts';
-import { startEmbeddedPostgres } from '@pacebeat/server/src/db/embedded.ts';
-import { runMigrations } from '@pacebeat/server/src/db/migrate.ts';
 import { closestSameArtist, longestArtistRun } from '@pacebeat/server/src/playlists/spread.ts';
 import { boundaryMisses, runFit } from '@pacebeat/server/src/runs/build.ts';
-import { sandboxSpotifyEndpoints } from '@pacebeat/server/src/spotify/demo.ts';
-import { cancelUserJobs } from '@pacebeat/server/src/spotify/user-jobs.ts';
-import { createEstimatorPool } from '@pacebeat/server/src/tempo/estimator/index.ts';
+import { startComposedApp } from '../shared/composed-app.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
@@ -39,7 +21,6 @@ const JSON_OUT = option('--json', '');
 const RUNNER: Record<string, string> = { small: 'ana.runs', default: 'ana.runs', large: 'max.miles' };
 const log = (s: string) => process.stderr.write(`${s}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const quiet = pino({ level: 'silent' });
 const pct = (xs: number[], p: number) => {
   if (xs.length === 0) return NaN;
   const s = [...xs].sort((a, b) => a - b);
@@ -69,44 +50,11 @@ interface Row {
 
 async function runFor(size: 'small' | 'default' | 'large'): Promise<Row[]> {
   const user = RUNNER[size]!;
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'pacebeat-bench-runs-'));
-  await fs.chmod(dir, 0o755);
-  const pg = await startEmbeddedPostgres(path.join(dir, 'pg'), quiet);
-  const handle = createDb(pg.url, { max: 8 });
-  await runMigrations(handle);
-  const sandbox = await startSandbox({ size });
-  const pool = createEstimatorPool();
-  const boss = createBoss(pg.url, { runsJobs: true });
-  boss.on('error', () => undefined);
+  const bench = await startComposedApp({ tag: 'runs', size, env: { SPOTIFY_RATE_PER_30S: '100' } });
+  const { app, sandbox } = bench;
   const rows: Row[] = [];
   try {
-    await boss.start();
-    await setupQueues(boss);
-    const app = composePacebeat({
-      db: handle.db,
-      config: loadConfig({
-        DATA_DIR: dir,
-        TOKEN_ENCRYPTION_KEY: 'cd'.repeat(32),
-        SPOTIFY_RATE_PER_30S: '100',
-      }),
-      log: quiet,
-      embedded: true,
-      spotifyEndpoints: sandboxSpotifyEndpoints(sandbox),
-      demo: { baseUrls: sandbox.baseUrls, getsongbpmKey: sandbox.admin.config().getsongbpm.apiKeys[0]! },
-      jobs: createJobQueue(boss),
-      cancelJobs: async (userId) => void (await cancelUserJobs(boss, Object.keys(jobRegistry), userId)),
-      estimatePreview: (mp3) => pool.estimateFromMp3(mp3),
-    });
-    const stopping = new AbortController();
-    await startWorkers(boss, app.jobServices, quiet, stopping.signal);
-    const [{ id: userId }] = (
-      await handle.pool.query<{ id: string }>(
-        `insert into users (email, name) values ($1, 'Runner') returning id`,
-        [`${user}-${size}@bench.example`],
-      )
-    ).rows as [{ id: string }];
-    const tokens = sandbox.admin.connect({ userId: user });
-    await app.spotify.connect.connect(userId, { ...tokens, refresh_token: tokens.refresh_token! });
+    const userId = await bench.connect(user, `${user}-${size}@bench.example`);
     const t0 = performance.now();
     while (performance.now() - t0 < MINUTES * 60_000) {
       await sleep(15_000);
@@ -124,8 +72,7 @@ async function runFor(size: 'small' | 'default' | 'large'): Promise<Row[]> {
         .requests({ service: 'spotify-api', userId: user })
         .filter(
           (r) =>
-            /^\/v1\/(me\/playlists|playlists\/[^/]+(\/items)?)$/.test(r.url.split('?')[0]!) &&
-            r.method !== 'GET',
+            /\/(me\/playlists|playlists\/[^/]+(\/items)?)$/.test(r.url.split('?')[0]!) && r.method !== 'GET',
         ).length;
     for (const preset of RUN_PRESETS) {
       const saved = await app.runs.service.create(userId, {
@@ -164,14 +111,8 @@ async function runFor(size: 'small' | 'default' | 'large'): Promise<Row[]> {
         `  ${size} ${preset}: ${r.songs} songs, ${r.totalS} of ${r.plannedS} s, boundary p95 ${r.boundaryP95S} s, true fit ${r.trueFit}/${r.trueFitOf}, calls ${r.callsFirst}+${r.callsRebuild}, ${r.buildMs.toFixed(0)} ms`,
       );
     }
-    stopping.abort();
   } finally {
-    await boss.stop({ graceful: false, timeout: 5_000 }).catch(() => undefined);
-    await pool.close?.();
-    await sandbox.close();
-    await handle.close();
-    await pg.stop();
-    await fs.rm(dir, { recursive: true, force: true });
+    await bench.close();
   }
   return rows;
 }
