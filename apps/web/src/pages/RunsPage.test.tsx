@@ -82,18 +82,24 @@ describe('the runs pages', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Edit' }));
     fireEvent.change(screen.getByLabelText('Part 1: or a cadence or pace'), { target: { value: '180' } });
     fireEvent.change(screen.getByLabelText('Part 1: minutes'), { target: { value: '12.5' } });
+    fireEvent.blur(screen.getByLabelText('Part 1: minutes'));
+    // The cool-down moved up to the top: each part shows its own values (the fields are keyed by place).
+    fireEvent.click(screen.getByRole('button', { name: 'Move Part 3 up' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Move Part 2 up' }));
+    const minutesOf = (label: string) => (screen.getByLabelText(label) as HTMLInputElement).value;
+    expect([minutesOf('Part 1: minutes'), minutesOf('Part 2: minutes')]).toEqual(['10', '12.5']);
+    expect(minutesOf('Repeat 3: times')).toBe('6');
     fireEvent.click(screen.getByRole('switch', { name: /Leave out explicit songs/ }));
     fireEvent.click(screen.getByRole('button', { name: 'Save the run' }));
     await waitFor(() => expect(sent).toHaveLength(2));
     expect(sent[1]!.method).toBe('PUT');
-    expect(sent[1]!.body.blocks[0]).toEqual({
-      kind: 'segment',
-      duration_s: 750,
-      label: 'Warm-up',
-      min_bpm: 175,
-      max_bpm: 185,
-    });
-    expect(sent[1]!.body.blocks.slice(1)).toEqual(runPreset('intervals', 170).slice(1));
+    const [warmUp, repeat, coolDown] = runPreset('intervals', 170);
+    expect(sent[1]!.body.blocks).toEqual([
+      coolDown,
+      { kind: 'segment', duration_s: 750, label: 'Warm-up', min_bpm: 175, max_bpm: 185 },
+      repeat,
+    ]);
+    expect(warmUp).toMatchObject({ duration_s: 600, label: 'Warm-up' });
     expect(sent[1]!.body.no_explicit).toBe(true);
   });
 });

@@ -58,8 +58,10 @@ function SegmentFields({
   onChange: (s: RunSegmentShape) => void;
   name: string;
 }) {
-  const [minutes, setMinutes] = useState(minutesText(segment.duration_s));
-  const [by, setBy] = useState('');
+  // What is typed is held only while the field has the focus (blocks are keyed by place, so a part moved
+  // up or down shows its own values, never the text typed into the part that was there).
+  const [minutes, setMinutes] = useState<string | null>(null);
+  const [by, setBy] = useState<string | null>(null);
   const ref = loadReference();
   const fromCadenceOrPace = (text: string) => {
     setBy(text);
@@ -81,8 +83,9 @@ function SegmentFields({
       <TextField
         label={`${name}: minutes`}
         size="small"
-        value={minutes}
+        value={minutes ?? minutesText(segment.duration_s)}
         inputMode="decimal"
+        onBlur={() => setMinutes(null)}
         onChange={(e) => {
           setMinutes(e.target.value);
           const n = Number(e.target.value.replace(',', '.'));
@@ -110,7 +113,8 @@ function SegmentFields({
         label={`${name}: or a cadence or pace`}
         placeholder={`170 or 5:30/${ref.unit}`}
         size="small"
-        value={by}
+        value={by ?? ''}
+        onBlur={() => setBy(null)}
         onChange={(e) => fromCadenceOrPace(e.target.value.replace(/\/(km|mile)$/, ''))}
         helperText="Sets the range"
         sx={{ width: 170 }}
