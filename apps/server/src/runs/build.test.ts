@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { runPreset, unfoldRun, type RunBlockShape } from '@pacebeat/contract';
-import { boundaryMisses, buildRun, runFit, stepBpm, type BuiltSong, type RunPoolSong } from './build.ts';
+import { closestSameArtist } from '../playlists/spread.ts';
+import {
+  ARTIST_GAP,
+  boundaryMisses,
+  buildRun,
+  runFit,
+  smoothWithinSegments,
+  stepBpm,
+  type BuiltSong,
+  type RunPoolSong,
+} from './build.ts';
 import { poolNotes } from './pool-notes.ts';
 
 /** A deterministic pool: `n` songs per tempo, 150–290 s long, artists shared by a few songs each. */
@@ -140,6 +150,33 @@ describe('buildRun', () => {
     expect(runFit(82, seg, false)).toBeNull();
     expect(runFit(82, seg, true)).toBe('half_time');
     expect(runFit(330, seg, true)).toBe('double_time');
+  });
+});
+
+describe('smoothWithinSegments', () => {
+  it('orders a segment by tempo but keeps an artist ARTIST_GAP songs from their last', () => {
+    const song = (bpm: number, artist: string, i: number): BuiltSong => ({
+      song: { ...poolAt([bpm], 1, { prefix: `s${i}` })[0]!, bpm, artistIds: [artist], durationMs: 200_000 },
+      segment: 0,
+      startS: i * 200,
+      fit: 'as_is',
+      spans: false,
+      fresh: true,
+    });
+    // As built: A B C D E F A (spaced); by tempo alone the two A would be side by side.
+    const built = [
+      song(160, 'A', 0),
+      song(162, 'B', 1),
+      song(163, 'C', 2),
+      song(164, 'D', 3),
+      song(165, 'E', 4),
+      song(166, 'F', 5),
+      song(161, 'A', 6),
+    ];
+    const out = smoothWithinSegments(built);
+    expect(out.map((s) => s.song.bpm)).toEqual([160, 162, 163, 164, 161, 165, 166]);
+    expect(closestSameArtist(out.map((s) => s.song.artistIds))).toBeGreaterThanOrEqual(ARTIST_GAP);
+    expect(out.map((s) => s.startS)).toEqual([0, 200, 400, 600, 800, 1000, 1200]);
   });
 });
 

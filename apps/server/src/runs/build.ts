@@ -291,11 +291,22 @@ export function buildRun(
 
 /**
  * Inside each segment, the songs that play wholly in it are ordered by the beat the runner steps to
- * (a gentle ramp, not a jump back and forth), then nudged apart where that put an artist twice in a row.
- * Their total length is unchanged, so the changes of segment stay where they were.
+ * (a gentle ramp, not a jump back and forth), each taking the slowest that keeps its artists ARTIST_GAP
+ * songs from their last (the songs before the segment count); when that spaces artists worse than the
+ * build's own order, the build's order stays. Their total length is unchanged, so the changes of segment
+ * stay where they were.
  */
 export function smoothWithinSegments(songs: BuiltSong[]): BuiltSong[] {
   const out = [...songs];
+  const shares = (a: BuiltSong, b: BuiltSong) => a.song.artistIds.some((x) => b.song.artistIds.includes(x));
+  /** The closest two songs sharing an artist come in `list`, counting from `from` (ARTIST_GAP at most). */
+  const spacing = (list: BuiltSong[], from: number) => {
+    let best = ARTIST_GAP;
+    for (let k = from; k < list.length; k++)
+      for (let d = 1; d < ARTIST_GAP && k - d >= 0; d++)
+        if (shares(list[k]!, list[k - d]!)) best = Math.min(best, d);
+    return best;
+  };
   let i = 0;
   while (i < out.length) {
     if (out[i]!.spans) {
@@ -304,14 +315,19 @@ export function smoothWithinSegments(songs: BuiltSong[]): BuiltSong[] {
     }
     let j = i;
     while (j < out.length && !out[j]!.spans && out[j]!.segment === out[i]!.segment) j++;
-    const run = out.slice(i, j).sort((a, b) => stepBpm(a.song.bpm, a.fit) - stepBpm(b.song.bpm, b.fit));
-    for (let k = 1; k < run.length; k++) {
-      const shares = (a: BuiltSong, b: BuiltSong) =>
-        a.song.artistIds.some((x) => b.song.artistIds.includes(x));
-      if (!shares(run[k - 1]!, run[k]!)) continue;
-      const swap = run.findIndex((x, m) => m > k && !shares(run[k - 1]!, x));
-      if (swap > 0) [run[k], run[swap]] = [run[swap]!, run[k]!];
+    const before = out.slice(Math.max(0, i - ARTIST_GAP + 1), i);
+    const left = out.slice(i, j).sort((a, b) => stepBpm(a.song.bpm, a.fit) - stepBpm(b.song.bpm, b.fit));
+    const ramp: BuiltSong[] = [];
+    while (left.length > 0) {
+      const recent = [...before, ...ramp].slice(-(ARTIST_GAP - 1));
+      const k = left.findIndex((x) => !recent.some((r) => shares(r, x)));
+      ramp.push(left.splice(Math.max(0, k), 1)[0]!);
     }
+    const own = out.slice(i, j);
+    const run =
+      spacing([...before, ...ramp], before.length) >= spacing([...before, ...own], before.length)
+        ? ramp
+        : own;
     let start = out[i]!.startS;
     for (const s of run) {
       s.startS = start;
