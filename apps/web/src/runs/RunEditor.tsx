@@ -71,17 +71,21 @@ function SegmentFields({
       onChange({ ...segment, ...runRange(cadence) });
   };
   return (
-    <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
+    <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'flex-start' }}>
+      <Typography variant="subtitle2" sx={{ width: '100%' }}>
+        {name}
+      </Typography>
       <TextField
-        label={`${name}: label`}
+        label="Label"
+        slotProps={{ htmlInput: { maxLength: 40, 'aria-label': `${name}: label` } }}
         size="small"
         value={segment.label}
         onChange={(e) => onChange({ ...segment, label: e.target.value })}
-        slotProps={{ htmlInput: { maxLength: 40 } }}
         sx={{ width: { xs: '100%', sm: 150 } }}
       />
       <TextField
-        label={`${name}: minutes`}
+        label="Minutes"
+        slotProps={{ htmlInput: { 'aria-label': `${name}: minutes` } }}
         size="small"
         value={minutes ?? minutesText(segment.duration_s)}
         inputMode="decimal"
@@ -94,7 +98,8 @@ function SegmentFields({
         sx={{ width: 110 }}
       />
       <TextField
-        label={`${name}: lowest BPM`}
+        label="Lowest BPM"
+        slotProps={{ htmlInput: { 'aria-label': `${name}: lowest BPM` } }}
         size="small"
         type="number"
         value={segment.min_bpm}
@@ -102,7 +107,8 @@ function SegmentFields({
         sx={{ width: 120 }}
       />
       <TextField
-        label={`${name}: highest BPM`}
+        label="Highest BPM"
+        slotProps={{ htmlInput: { 'aria-label': `${name}: highest BPM` } }}
         size="small"
         type="number"
         value={segment.max_bpm}
@@ -110,7 +116,8 @@ function SegmentFields({
         sx={{ width: 120 }}
       />
       <TextField
-        label={`${name}: or a cadence or pace`}
+        label="Or a cadence or pace"
+        slotProps={{ htmlInput: { 'aria-label': `${name}: or a cadence or pace` } }}
         placeholder={`170 or 5:30/${ref.unit}`}
         size="small"
         value={by ?? ''}
@@ -196,13 +203,20 @@ export function RunEditor({ initial, busy, error, saveLabel, onSave, onCancel }:
                   />
                 ) : (
                   <Stack spacing={1}>
+                    <Typography variant="subtitle2">{label}</Typography>
                     <TextField
-                      label={`${label}: times`}
+                      label="Times"
                       size="small"
                       type="number"
                       value={b.times}
                       onChange={(e) => setBlock(i, { ...b, times: Number(e.target.value) })}
-                      slotProps={{ htmlInput: { min: RUN_REPEAT_TIMES_MIN, max: RUN_REPEAT_TIMES_MAX } }}
+                      slotProps={{
+                        htmlInput: {
+                          min: RUN_REPEAT_TIMES_MIN,
+                          max: RUN_REPEAT_TIMES_MAX,
+                          'aria-label': `${label}: times`,
+                        },
+                      }}
                       sx={{ width: 120 }}
                     />
                     {b.segments.map((s, k) => (
