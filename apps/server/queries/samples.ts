@@ -244,6 +244,7 @@ const targetsSamples: Samples<ReturnType<typeof createTargetsRepository>> = {
         minDurationMs: null,
         maxDurationMs: null,
         likedOnly: false,
+        metersIncluded: [],
         fullAt: AT,
         continuesId: null,
         writeRefusedAt: null,

@@ -8,3 +8,10 @@ export const TempoCreditsReply = z.object({
   }),
 });
 export type TempoCreditsReply = z.infer<typeof TempoCreditsReply>;
+
+/**
+ * A song's meter: 4/4 (and every duple feel a runner steps to), 3/4, 6/8 (two beats a bar of three
+ * eighths each), 5/4, 7/8.
+ */
+export const Meter = z.enum(['4/4', '3/4', '6/8', '5/4', '7/8']);
+export type Meter = z.infer<typeof Meter>;
