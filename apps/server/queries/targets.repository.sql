@@ -552,7 +552,7 @@ returning
   "id";
 
 -- TargetsRepository.addContinuation
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",160,170,"Pacebeat 160–170 BPM (2)",1,false,null,null,false,"3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d"]
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",160,170,"Pacebeat 160–170 BPM (2)",1,false,null,null,false,"{}","3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d"]
 insert into
   "playlist_targets" (
     "id",
@@ -614,9 +614,9 @@ values
     $7,
     $8,
     $9,
-    default,
-    default,
     $10,
+    default,
+    $11,
     default,
     default,
     default

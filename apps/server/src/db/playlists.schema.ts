@@ -1,6 +1,6 @@
 // Target playlists: each user's targets (a BPM range and its Spotify playlist), every recording placed
 // in (or seen in) each target's playlist, and the per-user writer lease. Owned by src/playlists/.
-import type { Meter } from '@pacebeat/contract';
+import type { OtherMeter } from '@pacebeat/contract';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -74,7 +74,7 @@ export const playlistTargets = pgTable(
      */
     metersIncluded: text('meters_included')
       .array()
-      .$type<Meter[]>()
+      .$type<OtherMeter[]>()
       .notNull()
       .default(sql`'{}'::text[]`),
     /**

@@ -4,10 +4,10 @@
 // bars of two and four in the preview. Each analysis weighs by how often it is right (a naive Bayes
 // vote over the five meters), so a lone 4/4 label does not outweigh a clear waltz in the audio.
 import type { Meter } from '@pacebeat/contract';
+import { METERS } from '@pacebeat/contract/rules';
 import type { TempoAlternative } from '../db/tempo.schema.ts';
 
 export type { Meter };
-export const METERS: readonly Meter[] = ['4/4', '3/4', '6/8', '5/4', '7/8'];
 
 /** How common each meter is in popular music: 4/4 overwhelmingly. */
 const PRIOR: Record<Meter, number> = { '4/4': 0.92, '3/4': 0.05, '6/8': 0.02, '5/4': 0.005, '7/8': 0.005 };
