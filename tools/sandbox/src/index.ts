@@ -21,6 +21,7 @@ export {
   reportMeter,
   type TempoErrorConfig,
 } from './world/tempo-errors.ts';
+export { meterOfPattern, type Meter } from './world/tempo.ts';
 export type { Admin } from './admin/admin.ts';
 export type { ScoreRequest, TargetScore } from './admin/scoring.ts';
 export { PRODUCT_SCOPES } from './admin/admin.ts';
