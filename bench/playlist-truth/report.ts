@@ -7,6 +7,8 @@ import { spreadMeasures } from '@pacebeat/server/src/playlists/spread.ts';
 import type { TargetRow, TargetTrackRow } from '@pacebeat/server/src/playlists/playlists.repository.ts';
 import type { CachedTempo } from '@pacebeat/server/src/tempo/tempo.repository.ts';
 import { lookupLines, type LookupFacts } from './lookups.ts';
+import { recallLines } from './recall.ts';
+import { meterOfPattern } from '@pacebeat/sandbox';
 import { bySourceAndConfidence, sweep, SWEEP, tempoError } from './truth.ts';
 
 export interface RunFacts {
@@ -85,6 +87,13 @@ export function report(f: RunFacts): string {
   const keyOf = new Map(f.candidates.map((c) => [c.trackId, c.recordingKey]));
   const looked = fittingRead.filter(([, id]) => f.tempos.has(keyOf.get(id) ?? ''));
   const placedLooked = looked.filter(([rec]) => finalRecordings.has(rec)).length;
+  // Placed songs whose true meter is not 4/4 (left out by default: tempo/meter.ts, matching.ts).
+  const notFourFour = new Map<string, number>();
+  for (const r of placedRows) {
+    const m = meterOfPattern(cat.tempoOf(w.trackG(r.trackId)!).pattern);
+    if (m !== '4/4') notFourFour.set(m, (notFourFour.get(m) ?? 0) + 1);
+  }
+  const notFourFourText = [...notFourFour].map(([m, k]) => `${k} in ${m}`).join(', ') || '0';
   const callsBy = (p: (purpose: string) => boolean) =>
     f.ledger.filter((e) => e.endpoint !== 'POST /api/token' && p(e.purpose)).reduce((n, e) => n + e.calls, 0);
   const all = callsBy(() => true);
@@ -119,6 +128,7 @@ export function report(f: RunFacts): string {
   lines.push(`| duplicates (same recording twice in a playlist) | ${duplicates} | 0 |`);
   lines.push(`| re-added after the user removed them | ${readds} of ${f.removed.length} removed | 0 |`);
   lines.push(`| placed at 3:2 or 2:3 of the true tempo | ${threeTwo} | 0 |`);
+  lines.push(`| placed songs not in 4/4 (true meter) | ${notFourFourText} | 0 (3/4 and 6/8 by default) |`);
   lines.push(
     `| connect → first 50 tracks placed | ${f.first50 ? `${f.first50.seconds.toFixed(1)} s, ${f.first50.calls} Spotify calls (${f.first50.writerCalls} by the writer; the rest connect, library scan, audio-features)` : 'not reached'} | < 60 s (aim 20 s), ~11 calls |`,
   );
@@ -153,6 +163,12 @@ export function report(f: RunFacts): string {
   );
   lines.push('');
   lines.push(...lookupLines(f.lookups));
+  lines.push('');
+  const removedIds = new Set(f.removed);
+  const unplaced = looked
+    .filter(([rec]) => !finalRecordings.has(rec))
+    .map(([, id]) => ({ trackId: id, tempo: f.tempos.get(keyOf.get(id)!)! }));
+  lines.push(...recallLines(f.sandbox, unplaced, f.targets, removedIds, looked.length));
 
   const wrong = score.targets.flatMap((s) => s.wronglyPlaced.map((id) => ({ id, target: s.name })));
   if (wrong.length > 0) {

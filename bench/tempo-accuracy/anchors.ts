@@ -4,7 +4,10 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
 /** An estimator under test: mono PCM in, a tempo (or null for "no answer") out. */
-export type Estimator = (pcm: Float32Array, sampleRate: number) => number | null | Promise<number | null>;
+/** An estimator's answer: a tempo, or (Pacebeat's) a tempo and the meter it heard. */
+export type EstimatorAnswer =
+  number | null | { bpm: number | null; meter?: { meter: string | null; strength: number } };
+export type Estimator = (pcm: Float32Array, sampleRate: number) => EstimatorAnswer | Promise<EstimatorAnswer>;
 
 interface EssentiaVector {
   delete(): void;

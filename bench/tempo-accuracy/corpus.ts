@@ -35,6 +35,10 @@ export const RANGES: Record<Pattern, [number, number]> = {
   swing: [60, 200],
   waltz: [60, 200],
   sparse: [60, 180],
+  // The dotted quarter of a 6/8 (its eighths run at three times this), as the world draws it.
+  'six-eight': [58, 110],
+  'five-four': [70, 190],
+  'seven-eight': [70, 190],
 };
 
 /**

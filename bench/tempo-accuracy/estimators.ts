@@ -9,7 +9,11 @@ import {
 } from './anchors.ts';
 
 export const ESTIMATORS: Record<string, Estimator> = {
-  pacebeat: (pcm, sampleRate) => estimateTempo(pcm, sampleRate).bpm,
+  // The tempo and the meter it heard (estimator/meter.ts), from one run.
+  pacebeat: (pcm, sampleRate) => {
+    const r = estimateTempo(pcm, sampleRate);
+    return { bpm: r.bpm, ...(r.meter ? { meter: r.meter } : {}) };
+  },
   'essentia Percival': essentiaPercival,
   'essentia RhythmExtractor2013': essentiaRhythm2013,
   'music-tempo': musicTempo,

@@ -11,7 +11,10 @@ export interface EvalTask {
 }
 export interface EvalResult {
   decodeMs: number;
-  results: Record<string, { bpm: number | null; ms: number; error?: string }>;
+  results: Record<
+    string,
+    { bpm: number | null; ms: number; error?: string; meter?: string | null; meterStrength?: number }
+  >;
 }
 
 parentPort?.on('message', async ({ file, estimators }: EvalTask) => {
@@ -24,8 +27,15 @@ parentPort?.on('message', async ({ file, estimators }: EvalTask) => {
     if (!estimate) throw new Error(`unknown estimator ${name}`);
     t = performance.now();
     try {
-      const bpm = await estimate(pcm.slice(), sampleRate);
-      results[name] = { bpm, ms: performance.now() - t };
+      const answer = await estimate(pcm.slice(), sampleRate);
+      const ms = performance.now() - t;
+      if (answer !== null && typeof answer === 'object')
+        results[name] = {
+          bpm: answer.bpm,
+          ms,
+          ...(answer.meter ? { meter: answer.meter.meter, meterStrength: answer.meter.strength } : {}),
+        };
+      else results[name] = { bpm: answer, ms };
     } catch (err) {
       results[name] = { bpm: null, ms: performance.now() - t, error: (err as Error).message };
     }

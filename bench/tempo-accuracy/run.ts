@@ -11,6 +11,7 @@ import { ESTIMATORS } from './estimators.ts';
 import type { EvalResult } from './eval.worker.ts';
 import { accRun, foldedError, summarise, type Row } from './metrics.ts';
 import { runPool } from './pool.ts';
+import { meterOfPattern } from '@pacebeat/sandbox';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
@@ -104,6 +105,55 @@ const fmt = (cells: string[]) =>
 console.log(fmt(header));
 console.log(`|${widths.map((w, i) => (i < 2 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
 for (const l of lines) console.log(fmt(l));
+
+// ---- meter: what Pacebeat's estimator heard (a clear answer: strength ≥ 0.5, as the resolver uses it) ----
+if (names.includes('pacebeat')) {
+  const CLEAR = 0.5;
+  const heardAs = ['4/4', '3/4', '5/4', '7/8'];
+  const mheader = ['true meter', 'n', 'right %', ...heardAs.map((m) => `heard ${m} %`), 'unclear %'];
+  const mlines: string[][] = [];
+  const groups: Array<[string, (m: string) => boolean]> = [
+    ['4/4', (m) => m === '4/4'],
+    ['3/4', (m) => m === '3/4'],
+    ['6/8', (m) => m === '6/8'],
+    ['odd (5/4, 7/8)', (m) => m === '5/4' || m === '7/8'],
+    ['5/4', (m) => m === '5/4'],
+    ['7/8', (m) => m === '7/8'],
+  ];
+  let rightAll = 0;
+  for (const [label, isOf] of groups) {
+    const members = clips.filter((c) => isOf(meterOfPattern(c.pattern)));
+    if (members.length === 0) continue;
+    const heard = members.map((c) => {
+      const r = results[c.id]?.pacebeat;
+      return r?.meter && (r.meterStrength ?? 0) >= CLEAR ? r.meter : null;
+    });
+    // Right: the true meter; for 6/8, duple (4/4): the estimator does not tell it from a shuffle, by design.
+    const right = members.filter((c, i) => {
+      const truth = meterOfPattern(c.pattern);
+      return heard[i] === (truth === '6/8' ? '4/4' : truth);
+    }).length;
+    if (label === '4/4' || label === '3/4' || label === '6/8' || label.startsWith('odd')) rightAll += right;
+    const share = (x: number) => pct(x / members.length);
+    mlines.push([
+      label,
+      String(members.length),
+      share(right),
+      ...heardAs.map((m) => share(heard.filter((h) => h === m).length)),
+      share(heard.filter((h) => h === null).length),
+    ]);
+  }
+  const mw = mheader.map((h, i) => Math.max(h.length, ...mlines.map((l) => (l[i] as string).length)));
+  const mfmt = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i < 1 ? c.padEnd(mw[i] as number) : c.padStart(mw[i] as number))).join(' | ')} |`;
+  console.log(
+    `\nMeter heard by Pacebeat's estimator (a clear answer, strength ≥ ${CLEAR}; right for 6/8 = duple):`,
+  );
+  console.log(mfmt(mheader));
+  console.log(`|${mw.map((w, i) => (i < 1 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
+  for (const l of mlines) console.log(mfmt(l));
+  console.log(`overall: ${pct(rightAll / Math.max(1, clips.length))} % right`);
+}
 
 const decodeMs = evals.reduce((s, e) => s + e.decodeMs, 0) / Math.max(1, evals.length);
 console.log(

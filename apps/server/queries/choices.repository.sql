@@ -39,6 +39,44 @@ where
 returning
   "recording_key";
 
+-- ChoicesRepository.meterCorrections
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+select
+  "recording_key",
+  "meter"
+from
+  "meter_corrections"
+where
+  "meter_corrections"."user_id" = $1;
+
+-- ChoicesRepository.setMeterCorrection
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","isrc:USUM71703861","4/4","4/4"]
+insert into
+  "meter_corrections" (
+    "user_id",
+    "recording_key",
+    "meter",
+    "created_at",
+    "updated_at"
+  )
+values
+  ($1, $2, $3, default, default)
+on conflict ("user_id", "recording_key") do update
+set
+  "meter" = $4,
+  "updated_at" = now();
+
+-- ChoicesRepository.deleteMeterCorrection
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","isrc:USUM71703861"]
+delete from "meter_corrections"
+where
+  (
+    "meter_corrections"."user_id" = $1
+    and "meter_corrections"."recording_key" = $2
+  )
+returning
+  "recording_key";
+
 -- ChoicesRepository.exclusions
 -- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
 select
@@ -126,6 +164,10 @@ returning
 delete from "tempo_corrections"
 where
   "tempo_corrections"."user_id" = $1;
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+delete from "meter_corrections"
+where
+  "meter_corrections"."user_id" = $1;
 -- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
 delete from "track_exclusions"
 where

@@ -268,6 +268,7 @@ const targetsSamples: Samples<ReturnType<typeof createTargetsRepository>> = {
         minDurationMs: null,
         maxDurationMs: null,
         likedOnly: false,
+        metersIncluded: [],
         fullAt: AT,
         continuesId: null,
         writeRefusedAt: null,
@@ -753,6 +754,9 @@ export const REPOSITORIES = [
       corrections: { args: [USER_ID] },
       setCorrection: { args: [USER_ID, 'isrc:USUM71703861', 86] },
       deleteCorrection: { args: [USER_ID, 'isrc:USUM71703861'] },
+      meterCorrections: { args: [USER_ID] },
+      setMeterCorrection: { args: [USER_ID, 'isrc:USUM71703861', '4/4'] },
+      deleteMeterCorrection: { args: [USER_ID, 'isrc:USUM71703861'] },
       exclusions: { args: [USER_ID] },
       exclusionsPage: { args: [USER_ID, 25, 25] },
       addExclusion: {

@@ -29,6 +29,7 @@ select
   "playlist_targets"."min_duration_ms",
   "playlist_targets"."max_duration_ms",
   "playlist_targets"."liked_only",
+  "playlist_targets"."meters_included",
   "playlist_targets"."full_at",
   "playlist_targets"."continues_id",
   "playlist_targets"."write_refused_at",
@@ -114,6 +115,7 @@ select
   "min_duration_ms",
   "max_duration_ms",
   "liked_only",
+  "meters_included",
   "full_at",
   "continues_id",
   "write_refused_at",
@@ -182,6 +184,7 @@ insert into
     "min_duration_ms",
     "max_duration_ms",
     "liked_only",
+    "meters_included",
     "full_at",
     "continues_id",
     "write_refused_at",
@@ -226,6 +229,7 @@ values
     default,
     default,
     default,
+    default,
     default
   )
 returning
@@ -254,12 +258,14 @@ returning
   "min_duration_ms",
   "max_duration_ms",
   "liked_only",
+  "meters_included",
   "full_at",
   "continues_id",
   "write_refused_at",
   "write_refusal",
   "first_fill_matches";
-commit;
+rollback;
+-- then threw on the recorder's answer (give it rows in samples.ts): Cannot read properties of undefined (reading 'map')
 
 -- TargetsRepository.editTarget (a new range: the details are owed to Spotify)
 -- params: [165,175,null,null,"3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
@@ -302,6 +308,7 @@ returning
   "min_duration_ms",
   "max_duration_ms",
   "liked_only",
+  "meters_included",
   "full_at",
   "continues_id",
   "write_refused_at",
@@ -348,6 +355,7 @@ returning
   "min_duration_ms",
   "max_duration_ms",
   "liked_only",
+  "meters_included",
   "full_at",
   "continues_id",
   "write_refused_at",
@@ -478,6 +486,7 @@ insert into
     "min_duration_ms",
     "max_duration_ms",
     "liked_only",
+    "meters_included",
     "full_at",
     "continues_id",
     "write_refused_at",
@@ -522,6 +531,7 @@ values
     default,
     default,
     default,
+    default,
     default
   )
 returning
@@ -542,7 +552,7 @@ returning
   "id";
 
 -- TargetsRepository.addContinuation
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",160,170,"Pacebeat 160–170 BPM (2)",1,false,null,null,false,"3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d"]
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",160,170,"Pacebeat 160–170 BPM (2)",1,false,null,null,false,"{}","3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d"]
 insert into
   "playlist_targets" (
     "id",
@@ -570,6 +580,7 @@ insert into
     "min_duration_ms",
     "max_duration_ms",
     "liked_only",
+    "meters_included",
     "full_at",
     "continues_id",
     "write_refused_at",
@@ -603,8 +614,9 @@ values
     $7,
     $8,
     $9,
-    default,
     $10,
+    default,
+    $11,
     default,
     default,
     default
@@ -635,11 +647,13 @@ returning
   "min_duration_ms",
   "max_duration_ms",
   "liked_only",
+  "meters_included",
   "full_at",
   "continues_id",
   "write_refused_at",
   "write_refusal",
   "first_fill_matches";
+-- then threw on the recorder's answer (give it rows in samples.ts): Cannot read properties of undefined (reading 'map')
 
 -- TargetsRepository.markWriteRefused
 -- params: ["You cannot add tracks to a playlist you don't own.","3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d"]

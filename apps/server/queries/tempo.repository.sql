@@ -12,6 +12,8 @@ select
   "confidence",
   "alternatives",
   "reason",
+  "meter",
+  "meter_confidence",
   "retry_at",
   "attempts",
   "resolved_at"
@@ -32,12 +34,28 @@ insert into
     "confidence",
     "alternatives",
     "reason",
+    "meter",
+    "meter_confidence",
     "retry_at",
     "attempts",
     "resolved_at"
   )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, default, $10)
+  (
+    $1,
+    $2,
+    $3,
+    $4,
+    $5,
+    $6,
+    $7,
+    $8,
+    default,
+    default,
+    $9,
+    default,
+    $10
+  )
 on conflict ("key") do update
 set
   "isrc" = coalesce(excluded.isrc, "tempo_recordings"."isrc"),
@@ -50,6 +68,8 @@ set
   "confidence" = excluded.confidence,
   "alternatives" = excluded.alternatives,
   "reason" = excluded.reason,
+  "meter" = excluded.meter,
+  "meter_confidence" = excluded.meter_confidence,
   "retry_at" = excluded.retry_at,
   "attempts" = "tempo_recordings"."attempts" + 1,
   "resolved_at" = excluded.resolved_at;

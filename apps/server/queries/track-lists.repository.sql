@@ -13,7 +13,8 @@ select
   "no_explicit",
   "min_duration_ms",
   "max_duration_ms",
-  "liked_only"
+  "liked_only",
+  "meters_included"
 from
   "playlist_targets"
 where
@@ -34,7 +35,8 @@ select
   "no_explicit",
   "min_duration_ms",
   "max_duration_ms",
-  "liked_only"
+  "liked_only",
+  "meters_included"
 from
   "playlist_targets"
 where

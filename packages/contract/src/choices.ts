@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SudoQuery } from './common.ts';
+import { Meter } from './tempo.ts';
 import { CORRECTION_MIN_BPM, CORRECTION_MAX_BPM } from './choices.rules.ts';
 
 // A runner's control over their tracks: what each target holds, waits for and
@@ -38,6 +39,11 @@ export const SkipReason = z.enum([
   'explicit',
   'duration',
   'not_liked',
+  // Its meter (a bar of 3, 5 or 7, or a 6/8) pulls against a two-step stride; a target can let it in.
+  'meter_3_4',
+  'meter_6_8',
+  'meter_5_4',
+  'meter_7_8',
 ]);
 export type SkipReason = z.infer<typeof SkipReason>;
 
@@ -62,6 +68,10 @@ export const TrackRow = z.object({
   corrected_bpm: z.number().nullable(),
   /** Placed: unix seconds it was added, null while its add is in flight. */
   added_at: z.number().int().nullable(),
+  /** The meter it is matched with: the runner's correction, else the resolver's; null when nobody said. */
+  meter: Meter.nullable(),
+  /** The runner's meter correction, when there is one. */
+  corrected_meter: Meter.nullable(),
   /** Skipped: why. */
   reason: SkipReason.nullable(),
   /** The runner excluded it since (by the track or its artist); it stays until they ask to remove it. */
@@ -118,6 +128,26 @@ export const TempoCorrectionReply = z.object({
   }),
 });
 export type TempoCorrectionReply = z.infer<typeof TempoCorrectionReply>;
+
+/** PUT /api/spotify/meter_corrections/:recordingKey: "this one is in 4/4" (or any meter). */
+export const MeterCorrectionBody = z
+  .object({
+    meter: Meter,
+    /** Also remove it (what Pacebeat added) from the targets that do not take its meter. */
+    remove_from_old_targets: z.boolean().default(false),
+  })
+  .strict();
+export type MeterCorrectionBody = z.input<typeof MeterCorrectionBody>;
+
+export const MeterCorrectionReply = z.object({
+  data: z.object({
+    recording_key: z.string(),
+    meter: Meter,
+    /** Targets asked to remove it from. */
+    removals_requested: z.number().int().nonnegative(),
+  }),
+});
+export type MeterCorrectionReply = z.infer<typeof MeterCorrectionReply>;
 
 export const ExclusionKind = z.enum(['track', 'artist']);
 export type ExclusionKind = z.infer<typeof ExclusionKind>;

@@ -46,6 +46,8 @@ export const ENDPOINT_PATHS = {
   'choices.targetTracks': { method: 'GET', path: '/api/spotify/targets/:targetId/tracks' },
   'choices.correctTempo': { method: 'PUT', path: '/api/spotify/tempo_corrections/:recordingKey' },
   'choices.undoCorrection': { method: 'DELETE', path: '/api/spotify/tempo_corrections/:recordingKey' },
+  'choices.correctMeter': { method: 'PUT', path: '/api/spotify/meter_corrections/:recordingKey' },
+  'choices.undoMeterCorrection': { method: 'DELETE', path: '/api/spotify/meter_corrections/:recordingKey' },
   'choices.exclusions': { method: 'GET', path: '/api/spotify/exclusions' },
   'choices.exclude': { method: 'PUT', path: '/api/spotify/exclusions/:kind/:key' },
   'choices.restore': { method: 'DELETE', path: '/api/spotify/exclusions/:kind/:key' },

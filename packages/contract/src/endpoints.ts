@@ -35,6 +35,8 @@ import {
   TargetTracksReply,
   TempoCorrectionBody,
   TempoCorrectionReply,
+  MeterCorrectionBody,
+  MeterCorrectionReply,
   UndoReply,
 } from './choices.ts';
 import { SudoQuery } from './common.ts';
@@ -115,6 +117,13 @@ const SCHEMAS = {
     reply: TempoCorrectionReply,
   },
   'choices.undoCorrection': { params: RecordingParams, query: SudoQuery, reply: UndoReply },
+  'choices.correctMeter': {
+    params: RecordingParams,
+    query: SudoQuery,
+    body: MeterCorrectionBody,
+    reply: MeterCorrectionReply,
+  },
+  'choices.undoMeterCorrection': { params: RecordingParams, query: SudoQuery, reply: UndoReply },
   'choices.exclusions': { query: PageQuery, reply: ExclusionsReply },
   'choices.exclude': {
     params: ExclusionParams,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FirstFill } from './library.ts';
+import { OtherMeter } from './tempo.ts';
 import {
   TARGET_BPM_MIN,
   TARGET_BPM_MAX,
@@ -41,6 +42,14 @@ export const TargetFilters = z.object({
   max_duration_s: DurationS,
   /** Only tracks of Liked Songs (not playlists or the artist catalogs). */
   liked_only: z.boolean(),
+  /**
+   * The meters other than 4/4 this target takes (3/4, 6/8, 5/4, 7/8); empty by default: their bar pulls
+   * against a two-step stride.
+   */
+  meters_included: z
+    .array(OtherMeter)
+    .max(OtherMeter.options.length)
+    .refine((m) => new Set(m).size === m.length, 'must not name a meter twice'),
 });
 export type TargetFilters = z.infer<typeof TargetFilters>;
 

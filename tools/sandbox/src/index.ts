@@ -15,7 +15,13 @@ export type { SandboxOptions, SandboxConfig } from './config.ts';
 export type { BaseUrls } from './context.ts';
 export type { FaultRule } from './limits/faults.ts';
 export { transientFaultMix } from './limits/faults.ts';
-export { OCTAVE_ERRORS_ONLY, REALISTIC_TEMPO_ERRORS, type TempoErrorConfig } from './world/tempo-errors.ts';
+export {
+  OCTAVE_ERRORS_ONLY,
+  REALISTIC_TEMPO_ERRORS,
+  reportMeter,
+  type TempoErrorConfig,
+} from './world/tempo-errors.ts';
+export { meterOfPattern, type Meter } from './world/tempo.ts';
 export type { Admin } from './admin/admin.ts';
 export type { ScoreRequest, TargetScore } from './admin/scoring.ts';
 export { PRODUCT_SCOPES } from './admin/admin.ts';

@@ -1,8 +1,9 @@
-// The only SQL on a runner's choices: tempo corrections and exclusions. Every method takes the user:
+// The only SQL on a runner's choices: tempo and meter corrections and exclusions. Every method takes the user:
 // a runner reads and changes only their own.
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { tempoCorrections, trackExclusions } from '../db/choices.schema.ts';
+import type { Meter } from '@pacebeat/contract';
+import { meterCorrections, tempoCorrections, trackExclusions } from '../db/choices.schema.ts';
 
 export type ExclusionRow = typeof trackExclusions.$inferSelect;
 export type ExclusionKind = ExclusionRow['kind'];
@@ -35,6 +36,35 @@ export function createChoicesRepository(db: Db) {
         .delete(tempoCorrections)
         .where(and(eq(tempoCorrections.userId, userId), eq(tempoCorrections.recordingKey, recordingKey)))
         .returning({ key: tempoCorrections.recordingKey });
+      return rows.length > 0;
+    },
+
+    /** Every meter correction of the user: recording key → meter. */
+    async meterCorrections(userId: string): Promise<Map<string, Meter>> {
+      const rows = await db
+        .select({ key: meterCorrections.recordingKey, meter: meterCorrections.meter })
+        .from(meterCorrections)
+        .where(eq(meterCorrections.userId, userId));
+      return new Map(rows.map((r) => [r.key, r.meter]));
+    },
+
+    /** Sets (or changes) the user's meter of a recording. */
+    async setMeterCorrection(userId: string, recordingKey: string, meter: Meter): Promise<void> {
+      await db
+        .insert(meterCorrections)
+        .values({ userId, recordingKey, meter })
+        .onConflictDoUpdate({
+          target: [meterCorrections.userId, meterCorrections.recordingKey],
+          set: { meter, updatedAt: sql`now()` },
+        });
+    },
+
+    /** Drops a meter correction (the resolver's meter applies again); false when there was none. */
+    async deleteMeterCorrection(userId: string, recordingKey: string): Promise<boolean> {
+      const rows = await db
+        .delete(meterCorrections)
+        .where(and(eq(meterCorrections.userId, userId), eq(meterCorrections.recordingKey, recordingKey)))
+        .returning({ key: meterCorrections.recordingKey });
       return rows.length > 0;
     },
 
@@ -108,6 +138,7 @@ export function createChoicesRepository(db: Db) {
     /** Disconnect: the user's choices go with the rest of what is known about their music account. */
     async deleteUserData(userId: string): Promise<void> {
       await db.delete(tempoCorrections).where(eq(tempoCorrections.userId, userId));
+      await db.delete(meterCorrections).where(eq(meterCorrections.userId, userId));
       await db.delete(trackExclusions).where(eq(trackExclusions.userId, userId));
     },
   };

@@ -4,7 +4,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpThroughApi } from '../../test/accounts-app.ts';
-import { ErrorReply, ExclusionsReply, TargetTracksReply, TempoCorrectionReply } from '@pacebeat/contract';
+import {
+  ErrorReply,
+  ExclusionsReply,
+  MeterCorrectionReply,
+  TargetTracksReply,
+  TempoCorrectionReply,
+  type Meter,
+} from '@pacebeat/contract';
 import { eq } from 'drizzle-orm';
 import { playlistTargets } from '../db/playlists.schema.ts';
 import type { buildApp } from '../app/http-app.ts';
@@ -45,8 +52,8 @@ async function runner(o: { email?: string } = {}) {
   const ids = await fx.targets(u.userId);
   const artist = await fx.artist('Stride & <Co>');
   const tracks: SeededTrack[] = [];
-  const add = async (bpm: number | null, confidence?: number) => {
-    const t = await fx.track({ of: u.userId, artists: [artist], bpm, confidence });
+  const add = async (bpm: number | null, confidence?: number, meter?: Meter) => {
+    const t = await fx.track({ of: u.userId, artists: [artist], bpm, confidence, meter });
     tracks.push(t);
     libraries.set(u.userId, candidatesOf(tracks));
     return t;
@@ -67,6 +74,8 @@ describe('authorisation', () => {
       ['GET', `/api/spotify/targets/${id}/tracks`],
       ['PUT', '/api/spotify/tempo_corrections/isrc:ABCDE12345', { bpm: 150 }],
       ['DELETE', '/api/spotify/tempo_corrections/isrc:ABCDE12345'],
+      ['PUT', '/api/spotify/meter_corrections/isrc:ABCDE12345', { meter: '4/4' }],
+      ['DELETE', '/api/spotify/meter_corrections/isrc:ABCDE12345'],
       ['GET', '/api/spotify/exclusions'],
       ['PUT', '/api/spotify/exclusions/artist/abc', {}],
       ['DELETE', '/api/spotify/exclusions/artist/abc'],
@@ -120,6 +129,11 @@ describe('authorisation', () => {
         '/api/spotify/tempo_corrections/isrc:NOSUCHTRACK1',
         { bpm: 150 },
       ],
+      [
+        `/api/spotify/meter_corrections/${song.recordingKey}`,
+        '/api/spotify/meter_corrections/isrc:NOSUCHTRACK1',
+        { meter: '4/4' },
+      ],
     ];
     for (const who of [stranger, other]) {
       for (const [theirs, unknown, body] of cases) {
@@ -150,6 +164,8 @@ describe('authorisation', () => {
     for (const [method, url, body] of [
       ['PUT', `/api/spotify/tempo_corrections/${song.recordingKey}${sudo}`, { bpm: 150 }],
       ['DELETE', `/api/spotify/tempo_corrections/${song.recordingKey}${sudo}`],
+      ['PUT', `/api/spotify/meter_corrections/${song.recordingKey}${sudo}`, { meter: '4/4' }],
+      ['DELETE', `/api/spotify/meter_corrections/${song.recordingKey}${sudo}`],
       ['PUT', `/api/spotify/exclusions/artist/${r.artist}${sudo}`, {}],
       ['DELETE', `/api/spotify/exclusions/artist/${r.artist}${sudo}`],
     ] as Array<[Method, string, unknown?]>) {
@@ -182,6 +198,16 @@ describe('validation', () => {
       ['PUT', `/api/spotify/tempo_corrections/${song.recordingKey}`, { bpm: 150, admin: true }],
       ['PUT', '/api/spotify/tempo_corrections/isrc:lower-case', { bpm: 150 }],
       ['PUT', '/api/spotify/tempo_corrections/whatever', { bpm: 150 }],
+      ['PUT', `/api/spotify/meter_corrections/${song.recordingKey}`, { meter: '2/4' }],
+      ['PUT', `/api/spotify/meter_corrections/${song.recordingKey}`, { meter: 4 }],
+      ['PUT', `/api/spotify/meter_corrections/${song.recordingKey}`, {}],
+      ['PUT', `/api/spotify/meter_corrections/${song.recordingKey}`, { meter: '4/4', bpm: 150 }],
+      [
+        'PUT',
+        `/api/spotify/meter_corrections/${song.recordingKey}`,
+        { meter: '4/4', remove_from_old_targets: 1 },
+      ],
+      ['PUT', '/api/spotify/meter_corrections/whatever', { meter: '4/4' }],
       ['PUT', '/api/spotify/exclusions/album/abc', {}],
       ['PUT', `/api/spotify/exclusions/artist/${song.recordingKey}`, {}],
       ['PUT', '/api/spotify/exclusions/track/not-a-key', {}],
@@ -317,6 +343,59 @@ describe('a target’s lists', () => {
       [shaky.id, 'uncertain'],
       [unknown.id, 'unknown_tempo'],
     ]);
+  });
+
+  it('a waltz is skipped for its meter; “this one is in 4/4” makes it wait, undo skips it again', async () => {
+    const r = await runner();
+    const fits = await r.add(175, 0.9, '4/4');
+    const waltz = await r.add(174, 0.9, '3/4');
+    const read = async (which: string) =>
+      TargetTracksReply.parse((await list(r.cookie, r.ids[170]!, `?list=${which}`)).json()).data.tracks;
+
+    expect((await read('waiting')).map((t) => t.track_id)).toEqual([fits.id]);
+    expect((await read('skipped')).map((t) => [t.track_id, t.reason, t.meter, t.corrected_meter])).toEqual([
+      [waltz.id, 'meter_3_4', '3/4', null],
+    ]);
+
+    const put = await call(r.cookie, 'PUT', `/api/spotify/meter_corrections/${waltz.recordingKey}`, {
+      meter: '4/4',
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(MeterCorrectionReply.parse(put.json()).data).toEqual({
+      recording_key: waltz.recordingKey,
+      meter: '4/4',
+      removals_requested: 0,
+    });
+    expect((await read('waiting')).find((t) => t.track_id === waltz.id)).toMatchObject({
+      meter: '4/4',
+      corrected_meter: '4/4',
+      bpm: 174,
+    });
+    expect(await read('skipped')).toEqual([]);
+
+    // Placed in 170–180 already and now said to be in 3/4, with removal asked: the port gets the pair.
+    await fx.place(r.ids[170]!, [{ ...fits, bpm: 175 }]);
+    const before = removals.length;
+    const back = await call(r.cookie, 'PUT', `/api/spotify/meter_corrections/${fits.recordingKey}`, {
+      meter: '3/4',
+      remove_from_old_targets: true,
+    });
+    expect(MeterCorrectionReply.parse(back.json()).data.removals_requested).toBe(1);
+    expect(removals.slice(before)).toEqual([[{ targetId: r.ids[170]!, recordingKey: fits.recordingKey }]]);
+
+    const undo = await call(r.cookie, 'DELETE', `/api/spotify/meter_corrections/${waltz.recordingKey}`);
+    expect(undo.statusCode).toBe(200);
+    expect((await read('skipped')).map((t) => [t.track_id, t.reason])).toEqual([[waltz.id, 'meter_3_4']]);
+    const again = await call(r.cookie, 'DELETE', `/api/spotify/meter_corrections/${waltz.recordingKey}`);
+    expect(again.statusCode).toBe(404);
+    expect(ErrorReply.parse(again.json()).error_name).toBe('MeterCorrectionNotFound');
+
+    // The target takes 3/4: the waltz waits (by the resolver's meter).
+    await handle.db
+      .update(playlistTargets)
+      .set({ metersIncluded: ['3/4'] })
+      .where(eq(playlistTargets.id, r.ids[170]!));
+    expect((await read('waiting')).map((t) => t.track_id)).toEqual([waltz.id]);
   });
 
   it('removal on request goes through the port with the pairs; without it, nothing is asked', async () => {

@@ -10,7 +10,16 @@ import type { ChoicesService } from './choices.service.ts';
 import type { TrackListsService } from './track-lists.service.ts';
 
 export interface ChoicesRoutesOptions {
-  choices: Pick<ChoicesService, 'correctTempo' | 'undoCorrection' | 'exclude' | 'restore' | 'exclusions'>;
+  choices: Pick<
+    ChoicesService,
+    | 'correctTempo'
+    | 'undoCorrection'
+    | 'correctMeter'
+    | 'undoMeterCorrection'
+    | 'exclude'
+    | 'restore'
+    | 'exclusions'
+  >;
   trackLists: Pick<TrackListsService, 'targetTracks'>;
 }
 
@@ -44,6 +53,27 @@ export async function choicesRoutes(app: FastifyInstance, opts: ChoicesRoutesOpt
     ...write,
     handler: async (req) => ({
       data: await opts.choices.undoCorrection(req.auth!.user.id, req.params.recordingKey),
+    }),
+  });
+
+  r.route({
+    ...endpoint('choices.correctMeter'),
+    ...write,
+    handler: async (req) => ({
+      data: await opts.choices.correctMeter(
+        req.auth!.user.id,
+        req.params.recordingKey,
+        req.body.meter,
+        req.body.remove_from_old_targets,
+      ),
+    }),
+  });
+
+  r.route({
+    ...endpoint('choices.undoMeterCorrection'),
+    ...write,
+    handler: async (req) => ({
+      data: await opts.choices.undoMeterCorrection(req.auth!.user.id, req.params.recordingKey),
     }),
   });
 

@@ -2,9 +2,9 @@
 // user's playlist-sync is queued; matching uses it over the resolver's tempo) and is kept across rescans and
 // new answers from tempo sources (it lives in the user's own table). Removing what Pacebeat added happens only
 // when the runner asks, through the playlists writer's removal port.
-import type { Exclusion, ExclusionKind } from '@pacebeat/contract';
+import type { Exclusion, ExclusionKind, Meter } from '@pacebeat/contract';
 import { notFound } from '../errors.ts';
-import { fitsRange } from '../playlists/matching.ts';
+import { fitsRange, meterLeftOut } from '../playlists/matching.ts';
 import type { RunnerChoices } from '../playlists/runner-choices.ts';
 import type { ChoicesRepository, ExclusionRow } from './choices.repository.ts';
 import type { AddedPair, TrackListsRepository } from './track-lists.repository.ts';
@@ -62,13 +62,19 @@ export function createChoicesService(deps: ChoicesServiceDeps) {
   return {
     /** The user's choices as matching reads them (the playlists writer's RunnerChoices port). */
     async runnerChoices(userId: string): Promise<RunnerChoices> {
-      const [corrections, exclusions] = await Promise.all([
+      const [corrections, meterCorrections, exclusions] = await Promise.all([
         repo.corrections(userId),
+        repo.meterCorrections(userId),
         repo.exclusions(userId),
       ]);
       const of = (kind: ExclusionKind) =>
         new Set(exclusions.filter((e) => e.kind === kind).map((e) => e.key));
-      return { corrections, excludedRecordings: of('track'), excludedArtists: of('artist') };
+      return {
+        corrections,
+        meterCorrections,
+        excludedRecordings: of('track'),
+        excludedArtists: of('artist'),
+      };
     },
 
     /**
@@ -96,6 +102,35 @@ export function createChoicesService(deps: ChoicesServiceDeps) {
     async undoCorrection(userId: string, recordingKey: string) {
       if (!(await repo.deleteCorrection(userId, recordingKey)))
         throw notFound('This track has no tempo correction.', 'CorrectionNotFound');
+      await deps.triggerSync(userId);
+      return { undone: true as const };
+    },
+
+    /**
+     * Sets the user's meter of a recording ("this one is in 4/4") and queues a writer run that places it
+     * where its meter is now taken. With `removeFromOldTargets`, what Pacebeat added of it to targets that
+     * do not take that meter is removed.
+     */
+    async correctMeter(userId: string, recordingKey: string, meter: Meter, removeFromOldTargets: boolean) {
+      if (!(await lists.trackInLibrary(userId, recordingKey))) throw trackNotFound();
+      await repo.setMeterCorrection(userId, recordingKey, meter);
+      let removals = 0;
+      if (removeFromOldTargets) {
+        const targets = new Map((await lists.targetsOf(userId)).map((t) => [t.id, t]));
+        const pairs = (await lists.addedOfRecordings(userId, [recordingKey])).filter((p) => {
+          const t = targets.get(p.targetId);
+          return t !== undefined && meterLeftOut(t, meter) !== null;
+        });
+        if (pairs.length > 0) removals = await deps.removeFromTargets(userId, pairs);
+      }
+      await deps.triggerSync(userId);
+      return { recording_key: recordingKey, meter, removals_requested: removals };
+    },
+
+    /** Drops the user's meter correction: the resolver's meter applies again (a writer run is queued). */
+    async undoMeterCorrection(userId: string, recordingKey: string) {
+      if (!(await repo.deleteMeterCorrection(userId, recordingKey)))
+        throw notFound('This track has no meter correction.', 'MeterCorrectionNotFound');
       await deps.triggerSync(userId);
       return { undone: true as const };
     },

@@ -1,6 +1,7 @@
 // Test fixtures for the choices module on the real test PostgreSQL: users, their default targets, library
 // tracks with artists and a cached tempo, and tracks Pacebeat placed in a target. Only tests import this file.
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { Meter } from '@pacebeat/contract';
 import { sql } from 'drizzle-orm';
 import { catalogQueries } from '../library/catalog.repository.ts';
 import type { MatchCandidate } from '../playlists/candidates.ts';
@@ -63,6 +64,7 @@ export function choicesFixtures(db: Db) {
       bpm: number | null;
       confidence?: number;
       source?: string;
+      meter?: Meter | null;
     }): Promise<SeededTrack> {
       const id = spotifyId();
       const code = isrc();
@@ -90,6 +92,8 @@ export function choicesFixtures(db: Db) {
           source: o.bpm === null ? null : (o.source ?? 'reccobeats'),
           confidence: o.bpm === null ? 0 : (o.confidence ?? 0.85),
           alternatives: [],
+          meter: o.meter ?? null,
+          meterConfidence: o.meter ? 0.9 : 0,
           reason: o.bpm === null ? 'no source knows this track' : null,
           retryAt: null,
           resolvedAt: new Date(),

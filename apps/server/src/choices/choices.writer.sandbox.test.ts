@@ -104,9 +104,9 @@ describe('the writer with the runner’s choices', () => {
     expect(r.playlists().get(t170.name)).not.toContain(moved.trackId);
 
     // An excluded artist with removal: none of their songs stays in any playlist Pacebeat wrote.
-    const other = (await ph.repo.tracksOf(t170.id, ['added'])).find(
-      (p) => p.recordingKey !== moved.recordingKey,
-    )!;
+    // (A song placed in any target: the waltzes this world's sources label 3/4 are in none.)
+    const added = await Promise.all(targets.map((t) => ph.repo.tracksOf(t.id, ['added'])));
+    const other = added.flat().find((p) => p.recordingKey !== moved.recordingKey)!;
     const liked = likedCandidates(ph.h.sandbox, r.spotifyUserId);
     const artist = liked.find((c) => c.trackId === other.trackId)!.artistIds[0]!;
     const ofArtist = new Set(liked.filter((c) => c.artistIds.includes(artist)).map((c) => c.trackId));

@@ -89,3 +89,63 @@ describe('waiting and skipped', () => {
     expect(waitingFor(open).map((p) => p.trackId)).toEqual(['t1', 't5', 't8']);
   });
 });
+
+describe('meter', () => {
+  const target = { id: 't', minBpm: 170, maxBpm: 180 };
+  const c = (n: number) => ({
+    trackId: `t${n}`,
+    recordingKey: `isrc:M${n}`,
+    title: `Song ${n}`,
+    artistIds: [`a${n}`],
+    durationMs: 1,
+    explicit: false,
+    fromLikedSongs: true,
+    rank: n,
+  });
+  // All trusted and fitting 170–180 (87.5 at double time); their meters differ.
+  const tempos = new Map<string, TempoFact>([
+    ['isrc:M1', { bpm: 175, confidence: 0.9, meter: '4/4' }],
+    ['isrc:M2', { bpm: 174, confidence: 0.9, meter: '3/4' }],
+    ['isrc:M3', { bpm: 87.5, confidence: 0.9, meter: '6/8' }],
+    ['isrc:M4', { bpm: 176, confidence: 0.9, meter: '5/4' }],
+    ['isrc:M5', { bpm: 172, confidence: 0.9, meter: '7/8' }],
+    ['isrc:M6', { bpm: 173, confidence: 0.9, meter: null }],
+  ]);
+  const candidates = [1, 2, 3, 4, 5, 6].map(c);
+  const base = { candidates, tempos, placed: new SongSet(), minConfidence: 0.76, choices: NO_CHOICES };
+
+  it('leaves songs in 3/4, 6/8, 5/4 and 7/8 out by default, each with its reason; 4/4 and unknown go in', () => {
+    const i = { ...base, target };
+    expect(waitingFor(i).map((p) => p.trackId)).toEqual(['t1', 't6']);
+    expect(skippedBy(i).map((s) => [s.trackId, s.reason])).toEqual([
+      ['t2', 'meter_3_4'],
+      ['t3', 'meter_6_8'],
+      ['t4', 'meter_5_4'],
+      ['t5', 'meter_7_8'],
+    ]);
+  });
+
+  it('a target that takes some meters places them, and still skips the others', () => {
+    const i = { ...base, target: { ...target, metersIncluded: ['3/4' as const, '6/8' as const] } };
+    expect(waitingFor(i).map((p) => p.trackId)).toEqual(['t1', 't2', 't3', 't6']);
+    expect(skippedBy(i).map((s) => s.reason)).toEqual(['meter_5_4', 'meter_7_8']);
+  });
+
+  it('the runner’s “this one is in 4/4” places a song the resolver heard in 3/4, and the reverse leaves one out', () => {
+    const choices = {
+      ...NO_CHOICES,
+      meterCorrections: new Map([
+        ['isrc:M2', '4/4' as const],
+        ['isrc:M1', '3/4' as const],
+      ]),
+    };
+    const i = { ...base, target, choices };
+    expect(waitingFor(i).map((p) => p.trackId)).toEqual(['t2', 't6']);
+    expect(skippedBy(i).map((s) => [s.trackId, s.reason])[0]).toEqual(['t1', 'meter_3_4']);
+  });
+
+  it('a song out of the range is not skipped for its meter (it is not this target’s)', () => {
+    const i = { ...base, target: { id: 'slow', minBpm: 120, maxBpm: 130 } };
+    expect(skippedBy(i)).toEqual([]);
+  });
+});

@@ -1,10 +1,12 @@
 // Which of a user's tracks wait for a target and which it skips, and how a tempo meets a range: pure, by the
 // same rules as the writer (planAdds), so the pages say exactly what the writer will do.
-import type { Fold, SkipReason } from '@pacebeat/contract';
+import type { Fold, OtherMeter, SkipReason } from '@pacebeat/contract';
 import type { MatchCandidate } from '../playlists/candidates.ts';
 import {
   EDGE_MARGIN,
   filteredBy,
+  meterLeftOut,
+  meterOf,
   fitsRange,
   placeable,
   planAdds,
@@ -16,6 +18,14 @@ import {
 } from '../playlists/matching.ts';
 import { excludedBy, type RunnerChoices } from '../playlists/runner-choices.ts';
 import { SongSet } from '../playlists/song-identity.ts';
+
+/** The Skipped reason of each meter a target leaves out. */
+const METER_REASON: Record<OtherMeter, SkipReason> = {
+  '3/4': 'meter_3_4',
+  '6/8': 'meter_6_8',
+  '5/4': 'meter_5_4',
+  '7/8': 'meter_7_8',
+};
 
 /** How `bpm` meets [min, max): as it is, doubled (a half-time song) or halved; null when it does not. */
 export function foldOf(bpm: number, minBpm: number, maxBpm: number): Fold | null {
@@ -51,7 +61,7 @@ export interface Skipped {
 /**
  * Tracks the target skips, best-ranked first, one per recording: excluded ones that would fit it (or whose
  * tempo is unknown), tempos too uncertain to trust that would fit it, trusted ones that would fit it but that
- * its filters leave out (explicit, duration, not in Liked Songs), and tempos no source knows (shown
+ * its filters or its meter leave out (explicit, duration, not in Liked Songs; 3/4, 6/8, 5/4, 7/8 unless it takes them), and tempos no source knows (shown
  * for every target: tapping them in is how a runner fixes them). Tracks not looked up yet are not listed.
  */
 export function skippedBy(i: ListInput): Skipped[] {
@@ -75,10 +85,14 @@ export function skippedBy(i: ListInput): Skipped[] {
       if (tempo.bpm === null) skip('unknown_tempo');
       else if (fitsRange(tempo.bpm, t.minBpm, t.maxBpm)) skip('uncertain');
     } else if (bpm !== null) {
-      // A tempo the writer would place in this range, left out by the target's own filters.
+      // A tempo the writer would place in this range, left out by the target's own filters or its meter.
       const filtered = filteredBy(t, c);
-      if (filtered && placeable(bpm, t.minBpm, t.maxBpm, corrected !== undefined ? 0 : EDGE_MARGIN))
-        skip(filtered);
+      const meter = meterLeftOut(t, meterOf(key, tempo, choices));
+      if (
+        (filtered || meter) &&
+        placeable(bpm, t.minBpm, t.maxBpm, corrected !== undefined ? 0 : EDGE_MARGIN)
+      )
+        skip(filtered ?? METER_REASON[meter!]);
     }
   }
   return out;

@@ -18,6 +18,7 @@ export type TargetOfUser = Pick<
   | 'minDurationMs'
   | 'maxDurationMs'
   | 'likedOnly'
+  | 'metersIncluded'
 >;
 
 export interface PlacedRow {
@@ -56,6 +57,7 @@ export function createTrackListsRepository(db: Db) {
     minDurationMs: playlistTargets.minDurationMs,
     maxDurationMs: playlistTargets.maxDurationMs,
     likedOnly: playlistTargets.likedOnly,
+    metersIncluded: playlistTargets.metersIncluded,
   };
   return {
     /** The target if it is the user's (undefined for another user's or none). */

@@ -18,6 +18,7 @@ const target: TargetOfUser = {
   noExplicit: false,
   minDurationMs: null,
   maxDurationMs: null,
+  metersIncluded: [],
   likedOnly: false,
 };
 
@@ -48,6 +49,7 @@ function service() {
     placedSongs: async () => new Map([['t1', new SongSet()]]),
     runnerChoices: async () => ({
       corrections: new Map(),
+      meterCorrections: new Map(),
       excludedRecordings: new Set(),
       excludedArtists: new Set(),
     }),

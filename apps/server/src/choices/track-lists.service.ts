@@ -10,7 +10,7 @@ import {
 import { createOneAtATime } from '../cache/one-at-a-time.ts';
 import { notFound } from '../errors.ts';
 import type { ListMatchCandidates } from '../playlists/candidates.ts';
-import { MIN_CONFIDENCE, type TempoFact } from '../playlists/matching.ts';
+import { meterOf, MIN_CONFIDENCE, type TempoFact } from '../playlists/matching.ts';
 import type { PlaylistsRepository } from '../playlists/playlists.repository.ts';
 import { excludedBy, type LoadRunnerChoices } from '../playlists/runner-choices.ts';
 import { SongSet } from '../playlists/song-identity.ts';
@@ -135,6 +135,8 @@ export function createTrackListsService(deps: TrackListsServiceDeps) {
           fold: e.bpm !== null ? foldOf(e.bpm, t.minBpm, t.maxBpm) : null,
           resolver_bpm: tempo?.bpm ?? null,
           corrected_bpm: corrected,
+          meter: meterOf(e.recordingKey, tempo, choices),
+          corrected_meter: choices.meterCorrections.get(e.recordingKey) ?? null,
           added_at: e.addedAt ? Math.floor(e.addedAt.getTime() / 1000) : null,
           reason: e.reason ?? null,
           excluded: excludedBy({ recordingKey: e.recordingKey, artistIds }, choices),

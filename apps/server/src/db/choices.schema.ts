@@ -1,6 +1,7 @@
-// A runner's own choices about their tracks: tempo corrections and exclusions. They belong to the user
+// A runner's own choices about their tracks: tempo and meter corrections and exclusions. They belong to the user
 // (not to the shared tempo cache), so a rescan or a new answer from a tempo source never undoes them.
 // Owned by src/choices/; matching reads them through the playlists module's RunnerChoices port.
+import type { Meter } from '@pacebeat/contract';
 import { index, pgTable, primaryKey, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.schema.ts';
 
@@ -13,6 +14,21 @@ export const tempoCorrections = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     recordingKey: text('recording_key').notNull(),
     bpm: real('bpm').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.recordingKey] })],
+);
+
+/** The meter a runner set for a recording ("this one is in 4/4"), keyed like a tempo correction. */
+export const meterCorrections = pgTable(
+  'meter_corrections',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    recordingKey: text('recording_key').notNull(),
+    meter: text('meter').$type<Meter>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

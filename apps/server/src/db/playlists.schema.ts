@@ -1,5 +1,6 @@
 // Target playlists: each user's targets (a BPM range and its Spotify playlist), every recording placed
 // in (or seen in) each target's playlist, and the per-user writer lease. Owned by src/playlists/.
+import type { OtherMeter } from '@pacebeat/contract';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -67,6 +68,15 @@ export const playlistTargets = pgTable(
     minDurationMs: integer('min_duration_ms'),
     maxDurationMs: integer('max_duration_ms'),
     likedOnly: boolean('liked_only').notNull().default(false),
+    /**
+     * Meters other than 4/4 the runner lets into this target (3/4, 6/8, 5/4, 7/8); by default none: their
+     * bar pulls against a two-step stride (tempo/meter.ts, docs/how-it-works.md).
+     */
+    metersIncluded: text('meters_included')
+      .array()
+      .$type<OtherMeter[]>()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /**
      * Spotify refused an add because the playlist holds its most (about 10,000 items): no more adds; new
      * matches go to the target that continues it (`continuesId` points back here).

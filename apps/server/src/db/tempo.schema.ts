@@ -1,5 +1,6 @@
 // Tempo tables: the shared tempo cache (one row per recording, for all users) and each outside tempo
 // service's pacing and cooldown, shared by every process. Owned by src/tempo/.
+import type { Meter } from '@pacebeat/contract';
 import { index, integer, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** One alternative tempo seen for a recording, with where it came from. */
@@ -7,6 +8,8 @@ export interface TempoAlternative {
   bpm: number;
   source: string;
   confidence: number;
+  /** The time signature this source gives (3/4, 4/4, …), when it gives one. */
+  meter?: Meter;
 }
 
 /**
@@ -25,6 +28,10 @@ export const tempoRecordings = pgTable(
     confidence: real('confidence').notNull().default(0),
     alternatives: jsonb('alternatives').$type<TempoAlternative[]>().notNull().default([]),
     reason: text('reason'),
+    /** 4/4 | 3/4 | 6/8 | 5/4 | 7/8 (tempo/meter.ts); null when no source or audio said. */
+    meter: text('meter').$type<Meter>(),
+    /** How sure (0..1): the posterior of `meter` given the labels and the audio. */
+    meterConfidence: real('meter_confidence').notNull().default(0),
     retryAt: timestamp('retry_at', { withTimezone: true }),
     attempts: integer('attempts').notNull().default(1),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }).notNull().defaultNow(),

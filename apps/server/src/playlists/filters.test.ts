@@ -62,7 +62,7 @@ describe('filters in planAdds and fittingTracks', () => {
   it('fittingTracks says what belongs in each target now, placed or not', () => {
     const bpmOf = (tempos: Map<string, TempoFact>) => (c: MatchCandidate) => {
       const bpm = trustedBpm(tempos.get(c.recordingKey));
-      return bpm === null ? null : { bpm, corrected: false };
+      return bpm === null ? null : { bpm, corrected: false, meter: null };
     };
     const fits = fittingTracks(
       [plain, strict, { id: 'slow', minBpm: 120, maxBpm: 130 }],

@@ -1,6 +1,7 @@
 // Which tracks go to which target: pure functions, no I/O. A track fits a target when its tempo, its
 // double or its half lies in [min, max) (a runner at 170 steps/min runs to an 85 BPM song), and only a
 // tempo the resolver is confident about is used (see MIN_CONFIDENCE).
+import type { Meter, OtherMeter } from '@pacebeat/contract';
 import type { CachedTempo } from '../tempo/tempo.repository.ts';
 import type { MatchCandidate } from './candidates.ts';
 import { excludedBy, NO_CHOICES, type RunnerChoices } from './runner-choices.ts';
@@ -43,7 +44,8 @@ export function placeable(bpm: number, minBpm: number, maxBpm: number, margin = 
   return fitsRange(bpm, minBpm, maxBpm * (1 - margin));
 }
 
-export type TempoFact = Pick<CachedTempo, 'bpm' | 'confidence'> & Partial<Pick<CachedTempo, 'resolvedAt'>>;
+export type TempoFact = Pick<CachedTempo, 'bpm' | 'confidence'> &
+  Partial<Pick<CachedTempo, 'resolvedAt' | 'meter'>>;
 
 /** The tempo to match with, or null when it is unknown or too uncertain to trust. */
 export function trustedBpm(t: TempoFact | undefined, minConfidence = MIN_CONFIDENCE): number | null {
@@ -98,6 +100,19 @@ export interface TargetFilters {
   maxDurationMs: number | null;
   /** Only tracks of the user's Liked Songs (not their playlists or the catalogs). */
   likedOnly: boolean;
+  /** Meters other than 4/4 the target takes; absent or empty: none. */
+  metersIncluded: OtherMeter[];
+}
+
+/**
+ * The meter that keeps a track out of a target, or null. A stride is two steps: in a bar of 3 (or 5)
+ * beats the strong beat falls on the left foot in one bar and on the right in the next, in 7/8 the bar
+ * is uneven, and in 6/8 each beat splits in three against the two steps (docs/how-it-works.md, "Meter").
+ * So only 4/4 (and a song nobody gave a meter: most likely 4/4) goes in, unless the target takes it.
+ */
+export function meterLeftOut(f: Partial<TargetFilters>, meter: Meter | null | undefined): OtherMeter | null {
+  if (!meter || meter === '4/4') return null;
+  return f.metersIncluded?.includes(meter) ? null : meter;
 }
 
 type FilteredTrack = Pick<MatchCandidate, 'explicit' | 'durationMs' | 'fromLikedSongs'>;
@@ -123,8 +138,13 @@ export const passesFilters = (f: Partial<TargetFilters>, c: FilteredTrack): bool
  * the filters. A measured tempo keeps clear of the range's top (EDGE_MARGIN); the runner's own correction
  * is taken as they gave it (margin 0).
  */
-export const acceptsTrack = (t: TargetRange, c: FilteredTrack, bpm: number, margin = EDGE_MARGIN): boolean =>
-  placeable(bpm, t.minBpm, t.maxBpm, margin) && passesFilters(t, c);
+export const acceptsTrack = (
+  t: TargetRange,
+  c: FilteredTrack,
+  bpm: number,
+  margin = EDGE_MARGIN,
+  meter: Meter | null = null,
+): boolean => placeable(bpm, t.minBpm, t.maxBpm, margin) && passesFilters(t, c) && !meterLeftOut(t, meter);
 
 /**
  * The tracks that belong in each target now (whatever is placed already): what a requested removal is
@@ -135,14 +155,15 @@ export const acceptsTrack = (t: TargetRange, c: FilteredTrack, bpm: number, marg
 export function fittingTracks(
   targets: TargetRange[],
   candidates: MatchCandidate[],
-  bpmOf: (c: MatchCandidate) => { bpm: number; corrected: boolean } | null,
+  bpmOf: (c: MatchCandidate) => MatchTempo | null,
 ): Map<string, SongSet> {
   const out = new Map<string, SongSet>(targets.map((t) => [t.id, new SongSet()]));
   for (const c of candidates) {
     const chosen = bpmOf(c);
     if (chosen === null) continue;
     const margin = chosen.corrected ? 0 : EDGE_MARGIN;
-    for (const t of targets) if (acceptsTrack(t, c, chosen.bpm, margin)) out.get(t.id)!.add(songOf(c));
+    for (const t of targets)
+      if (acceptsTrack(t, c, chosen.bpm, margin, chosen.meter)) out.get(t.id)!.add(songOf(c));
   }
   return out;
 }
@@ -159,6 +180,17 @@ export interface PlannedTrack extends SongRef {
   since: number;
 }
 
+/** The tempo a candidate is matched with, whether it is the runner's, and its meter (null: nobody said). */
+export interface MatchTempo {
+  bpm: number;
+  corrected: boolean;
+  meter: Meter | null;
+}
+
+/** The meter a recording is matched with: the runner's correction, else the resolver's. */
+export const meterOf = (recordingKey: string, tempo: TempoFact | undefined, choices: RunnerChoices) =>
+  choices.meterCorrections.get(recordingKey) ?? tempo?.meter ?? null;
+
 /**
  * The tempo a candidate is matched with under the runner's choices: none when they excluded it (or one of
  * its artists), their correction over the resolver's tempo, else the resolver's tempo when trusted.
@@ -168,12 +200,13 @@ export function matchBpm(
   tempo: TempoFact | undefined,
   choices: RunnerChoices,
   minConfidence = MIN_CONFIDENCE,
-): { bpm: number; corrected: boolean } | null {
+): MatchTempo | null {
   if (excludedBy(c, choices)) return null;
+  const meter = meterOf(c.recordingKey, tempo, choices);
   const corrected = choices.corrections.get(c.recordingKey);
-  if (corrected !== undefined) return { bpm: corrected, corrected: true };
+  if (corrected !== undefined) return { bpm: corrected, corrected: true, meter };
   const bpm = trustedBpm(tempo, minConfidence);
-  return bpm === null ? null : { bpm, corrected: false };
+  return bpm === null ? null : { bpm, corrected: false, meter };
 }
 
 /** A candidate as song-identity.ts compares it. */
@@ -216,7 +249,10 @@ export function planAdds(
     // A correction is the runner's own act, made to see it placed: it does not wait for a batch to fill.
     const since = chosen.corrected ? 0 : (tempo?.resolvedAt?.getTime() ?? 0);
     for (const t of targets) {
-      if (!acceptsTrack(t, c, bpm, chosen.corrected ? 0 : EDGE_MARGIN) || placed.get(t.id)?.has(song))
+      if (
+        !acceptsTrack(t, c, bpm, chosen.corrected ? 0 : EDGE_MARGIN, chosen.meter) ||
+        placed.get(t.id)?.has(song)
+      )
         continue;
       plan.get(t.id)!.push({ ...song, artistIds: c.artistIds, bpm, since });
     }

@@ -57,6 +57,7 @@ export function presentTarget(t: TargetRow, s: TargetStats | undefined, timeZone
       min_duration_s: t.minDurationMs === null ? null : Math.round(t.minDurationMs / 1000),
       max_duration_s: t.maxDurationMs === null ? null : Math.round(t.maxDurationMs / 1000),
       liked_only: t.likedOnly,
+      meters_included: t.metersIncluded,
     },
   };
 }

@@ -8,6 +8,7 @@ import {
   type TargetEditBody,
   type TargetFilters as ApiFilters,
 } from '@pacebeat/contract';
+import { OTHER_METERS } from '@pacebeat/contract/rules';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import { targetName, type TargetFilters } from './matching.ts';
 import { presentTarget } from './playlists.service.ts';
@@ -44,6 +45,10 @@ function filtersOf(f: Partial<ApiFilters> | undefined): Partial<TargetFilters> {
     ...(f.liked_only !== undefined ? { likedOnly: f.liked_only } : {}),
     ...(f.min_duration_s !== undefined ? { minDurationMs: ms(f.min_duration_s) } : {}),
     ...(f.max_duration_s !== undefined ? { maxDurationMs: ms(f.max_duration_s) } : {}),
+    // Stored in one order, so that the same choice reads the same whatever order it was sent in.
+    ...(f.meters_included !== undefined
+      ? { metersIncluded: OTHER_METERS.filter((m) => f.meters_included!.includes(m)) }
+      : {}),
   };
 }
 
@@ -55,7 +60,9 @@ function madeBy(t: TargetRow, name: string, body: NewTargetBody, now = Date.now(
   if (t.name !== name || t.minBpm !== body.min_bpm || t.maxBpm !== body.max_bpm) return false;
   if (now - t.createdAt.getTime() > REPEATED_ADD_MS) return false;
   const given = filtersOf(body.filters) as Record<string, unknown>;
-  return Object.entries(given).every(([key, value]) => (t as Record<string, unknown>)[key] === value);
+  return Object.entries(given).every(
+    ([key, value]) => JSON.stringify((t as Record<string, unknown>)[key]) === JSON.stringify(value),
+  );
 }
 
 export function createTargetEditor(deps: TargetEditorDeps) {

@@ -117,7 +117,13 @@ describe('editing targets through the API', () => {
       target: 'Easy <5:30/km>',
       bpms: { min: 160, max: 166 },
       public_url: null,
-      filters: { no_explicit: true, max_duration_s: 420, min_duration_s: null, liked_only: false },
+      filters: {
+        no_explicit: true,
+        max_duration_s: 420,
+        min_duration_s: null,
+        liked_only: false,
+        meters_included: [],
+      },
     });
     expect(triggered).toContain(r.userId);
     // Overlapping ranges are allowed.
@@ -164,11 +170,39 @@ describe('editing targets through the API', () => {
       { min_bpm: 150, max_bpm: 160, filters: { min_duration_s: 300, max_duration_s: 200 } },
     ],
     ['a negative duration', { min_bpm: 150, max_bpm: 160, filters: { min_duration_s: -1 } }],
+    ['4/4 as a meter to let in', { min_bpm: 150, max_bpm: 160, filters: { meters_included: ['4/4'] } }],
+    ['an unknown meter', { min_bpm: 150, max_bpm: 160, filters: { meters_included: ['9/8'] } }],
+    ['a meter twice', { min_bpm: 150, max_bpm: 160, filters: { meters_included: ['3/4', '3/4'] } }],
+    ['meters as text', { min_bpm: 150, max_bpm: 160, filters: { meters_included: '3/4' } }],
   ])('refuses %s with 400 and a message', async (_label, payload) => {
     const r = await runner(undefined, false);
     const res = await call('POST', '/api/spotify/targets', r.cookie, payload);
     expect(res.statusCode, res.body).toBe(400);
     expect(errorOf(res).message.length).toBeGreaterThan(0);
+  });
+
+  it('lets a target take songs in 3/4 or 6/8 (stored in one order), and takes them out again', async () => {
+    const r = await runner();
+    const id = (await listTargets(r.cookie))[0]!.target_id;
+    const edit = await call('PATCH', `/api/spotify/targets/${id}`, r.cookie, {
+      filters: { meters_included: ['6/8', '3/4'] },
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    expect(TargetReply.parse(edit.json()).data.target.filters).toMatchObject({
+      no_explicit: false,
+      meters_included: ['3/4', '6/8'],
+    });
+    expect(triggered).toContain(r.userId);
+    expect((await listTargets(r.cookie))[0]!.filters?.meters_included).toEqual(['3/4', '6/8']);
+    const bad = await call('PATCH', `/api/spotify/targets/${id}`, r.cookie, {
+      filters: { meters_included: ['5/4', '4/4'] },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(errorOf(bad).message).toMatch(/meters_included/);
+    const off = await call('PATCH', `/api/spotify/targets/${id}`, r.cookie, {
+      filters: { meters_included: [] },
+    });
+    expect(TargetReply.parse(off.json()).data.target.filters?.meters_included).toEqual([]);
   });
 
   it('checks a partial range against the stored one, and a name in use is a conflict', async () => {

@@ -278,6 +278,7 @@ export function createTargetsRepository(db: Db) {
               minDurationMs: full.minDurationMs,
               maxDurationMs: full.maxDurationMs,
               likedOnly: full.likedOnly,
+              metersIncluded: full.metersIncluded,
               continuesId: full.id,
             })
             .returning();

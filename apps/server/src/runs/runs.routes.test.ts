@@ -36,6 +36,7 @@ beforeAll(async () => {
     tempos: { getByKeys: async () => new Map() },
     runnerChoices: async () => ({
       corrections: new Map(),
+      meterCorrections: new Map(),
       excludedRecordings: new Set(),
       excludedArtists: new Set(),
     }),

@@ -2,7 +2,7 @@
 // order; a rebuild replaces them (no stray item) in one call, mostly with songs the last build left out; the
 // runner's exclusions and corrections hold; a spent share keeps the build and says so, and "send" writes it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPreset, type RunBody } from '@pacebeat/contract';
+import { runPreset, type Meter, type RunBody } from '@pacebeat/contract';
 import {
   catalogTracksIn,
   likedCandidates,
@@ -117,6 +117,7 @@ describe('building a run into Spotify', () => {
   it('never uses a song or an artist the runner excluded, and places a corrected song by its correction', async () => {
     const choices = {
       corrections: new Map<string, number>(),
+      meterCorrections: new Map<string, Meter>(),
       excludedRecordings: new Set<string>(),
       excludedArtists: new Set<string>(),
     };
@@ -142,6 +143,44 @@ describe('building a run into Spotify', () => {
     expect(built.map((s) => s.recording_key)).not.toContain(keyOf(liked[0]!));
     expect(built.map((s) => s.track_id).map(artistOf)).not.toContain(artistOf(liked[1]!));
     expect(built.find((s) => s.track_id === slow)).toMatchObject({ bpm: 178, fit: 'as_is' });
+  });
+
+  it('leaves out a song in 3/4 as a pace playlist does, unless the runner said it is in 4/4', async () => {
+    const choices = { ...NO_CHOICES, meterCorrections: new Map<string, Meter>() };
+    const { r, runs } = await runner(choices);
+    const w = ph.h.sandbox.world;
+    // Two songs at 190–198 BPM (or half that, counted as half-time), both reported in 3/4.
+    const [waltz, heard] = catalogTracksIn(ph, 190, 198, 2) as [string, string];
+    await ph.tempo.repo.save(
+      [waltz, heard].map((id) => {
+        const f = w.trackFacts(w.trackG(id)!);
+        return {
+          key: tempoKey(f),
+          isrc: f.isrc,
+          spotifyId: f.spotifyId,
+          bpm: f.bpm,
+          source: 'reccobeats',
+          confidence: 0.85,
+          alternatives: [{ bpm: f.bpm, source: 'reccobeats', confidence: 0.85 }],
+          meter: '3/4' as const,
+          meterConfidence: 0.9,
+          reason: null,
+          retryAt: null,
+          resolvedAt: new Date(),
+        };
+      }),
+    );
+    ph.h.sandbox.admin.like(r.spotifyUserId, [waltz, heard]);
+    choices.meterCorrections.set(tempoKey(w.trackFacts(w.trackG(heard)!)), '4/4');
+    const saved = await runs.create(
+      r.userId,
+      body('Fast waltz?', {
+        blocks: [{ kind: 'segment', duration_s: 3600, min_bpm: 188, max_bpm: 200, label: 'Fast' }],
+      }),
+    );
+    expect(saved.segments[0]!.pool).toBe(1);
+    const built = (await runs.build(r.userId, saved.run_id)).build!.songs.map((s) => s.track_id);
+    expect(built).toEqual([heard]);
   });
 
   it('keeps a build when the share is spent, says when it can go, and "send" writes it then', async () => {

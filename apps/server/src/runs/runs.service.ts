@@ -14,7 +14,14 @@ import {
 } from '@pacebeat/contract';
 import { conflict, notFound } from '../errors.ts';
 import type { ListMatchCandidates, MatchCandidate } from '../playlists/candidates.ts';
-import { matchBpm, MIN_CONFIDENCE, passesFilters, songOf, type TempoFact } from '../playlists/matching.ts';
+import {
+  matchBpm,
+  meterLeftOut,
+  MIN_CONFIDENCE,
+  passesFilters,
+  songOf,
+  type TempoFact,
+} from '../playlists/matching.ts';
 import type { LoadRunnerChoices } from '../playlists/runner-choices.ts';
 import { SongSet } from '../playlists/song-identity.ts';
 import type { SpotifyAccountRepository } from '../spotify/account.repository.ts';
@@ -70,7 +77,8 @@ export function createRunsService(deps: RunsServiceDeps) {
   /**
    * The songs of the runner's library a run may use: best-ranked track of each song, with the tempo the
    * writer would place it with (the runner's correction, else a checked tempo); excluded tracks and
-   * artists, and what the run's filters leave out, are not there.
+   * artists, songs in another meter than 4/4 (as a pace playlist by default), and what the run's filters
+   * leave out, are not there.
    */
   async function poolOf(userId: string, run: RunRow): Promise<RunPoolSong[]> {
     const candidates = await deps.listMatchCandidates(userId);
@@ -85,7 +93,8 @@ export function createRunsService(deps: RunsServiceDeps) {
     for (const { c } of ordered as Array<{ c: MatchCandidate }>) {
       if (!passesFilters(filters, c)) continue;
       const chosen = matchBpm(c, tempos.get(c.recordingKey), choices, minConfidence);
-      if (chosen === null) continue;
+      // A run is a pace too: a song in 3/4, 6/8 or an odd meter stays out (unless the runner said 4/4).
+      if (chosen === null || meterLeftOut({}, chosen.meter)) continue;
       const song = songOf(c);
       if (songs.has(song)) continue;
       songs.add(song);

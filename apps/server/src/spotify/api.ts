@@ -91,7 +91,13 @@ const PlaylistRef = PlaylistBase.extend({
 const Snapshot = z.looseObject({ snapshot_id: z.string() });
 const AudioFeatures = z.looseObject({
   audio_features: z.array(
-    z.looseObject({ id: z.string(), tempo: z.number().nullable().optional() }).nullable(),
+    z
+      .looseObject({
+        id: z.string(),
+        tempo: z.number().nullable().optional(),
+        time_signature: z.number().nullable().optional(),
+      })
+      .nullable(),
   ),
 });
 

@@ -4,6 +4,7 @@
 // caught its 3:2 or wrong value. Sources that disagree are settled by the audio or stay doubtful.
 import type { TempoAlternative } from '../db/tempo.schema.ts';
 import { octaveRelated } from './estimator/families.ts';
+import type { AudioMeter } from './meter.ts';
 
 export type TempoSource = 'spotify' | 'reccobeats' | 'deezer' | 'getsongbpm' | 'estimator';
 
@@ -38,6 +39,8 @@ export interface AudioEstimate {
   confidence: number;
   candidates: { bpm: number; score: number }[];
   reason?: string;
+  /** The meter the audio plays (estimator/meter.ts). */
+  meter?: AudioMeter;
   /**
    * The preview came from a Deezer track found by artist and title, not by ISRC: perhaps another song or
    * version. Deezer's own tempo of that track and the audio then describe the same song and check nothing

@@ -30,6 +30,8 @@ export const fakeTrack = (c: string): TrackInput => ({
 export interface FakeSources {
   /** ReccoBeats' tempo by Spotify id (absent: not known). */
   reccobeats?: Record<string, number>;
+  /** ReccoBeats' time_signature by Spotify id (absent: none given). */
+  reccobeatsTimeSignature?: Record<string, number>;
   /** Deezer's bpm for every track (0: unknown). */
   deezerBpm?: number;
   /** Previews: answered after 10 ms, never (a CDN that hangs), or refused by the pacer. */
@@ -37,7 +39,7 @@ export interface FakeSources {
   /** The estimator's time, and its answer (as the pool reports it: 40 ms on its thread, 25 of CPU). */
   estimateMs?: number;
   estimate?: AudioEstimate;
-  saved?: Array<{ spotifyId: string | null; bpm: number | null }>;
+  saved?: Array<{ spotifyId: string | null; bpm: number | null; meter?: string | null }>;
 }
 
 export function fakeResolver(o: FakeSources = {}) {
@@ -68,7 +70,14 @@ export function fakeResolver(o: FakeSources = {}) {
   return createTempoService({
     repo: {
       getByKeys: async () => new Map(),
-      save: async (rows) => void o.saved?.push(...rows.map((r) => ({ spotifyId: r.spotifyId, bpm: r.bpm }))),
+      save: async (rows) =>
+        void o.saved?.push(
+          ...rows.map((r) => ({
+            spotifyId: r.spotifyId,
+            bpm: r.bpm,
+            ...(r.meter ? { meter: r.meter } : {}),
+          })),
+        ),
     },
     reccobeats: createReccoBeatsClient({
       baseUrl: 'https://reccobeats.test',
@@ -81,7 +90,11 @@ export function fakeResolver(o: FakeSources = {}) {
               .map((id) => ({ id: `r-${id}`, href: `https://open.spotify.com/track/${id}` })),
           });
         return Response.json({
-          content: ids.map((rid) => ({ id: rid, tempo: recco[rid.replace(/^r-/, '')] })),
+          content: ids.map((rid) => ({
+            id: rid,
+            tempo: recco[rid.replace(/^r-/, '')],
+            time_signature: o.reccobeatsTimeSignature?.[rid.replace(/^r-/, '')],
+          })),
         });
       }),
     }),

@@ -6,16 +6,20 @@ import type { SpotifyAccountRepository } from '../spotify/account.repository.ts'
 import { AUDIO_FEATURES_MAX_IDS, type SpotifyApi } from '../spotify/api.ts';
 import type { CallContext } from '../spotify/client.ts';
 import { SpotifyCapabilityMissingError } from '../spotify/errors.ts';
-import type { AudioFeatures } from './tempo.service.ts';
+import { meterOfTimeSignature } from './meter.ts';
+import type { AudioFeatures, SourceTempo } from './tempo.service.ts';
 
 /** Adapts one user's Spotify API to the resolver's `audioFeatures` source (one call per 100 tracks). */
 export function spotifyAudioFeatures(api: Pick<SpotifyApi, 'audioFeatures'>): AudioFeatures {
   return async (spotifyIds) => {
-    const out = new Map<string, number>();
+    const out = new Map<string, SourceTempo>();
     for (let i = 0; i < spotifyIds.length; i += AUDIO_FEATURES_MAX_IDS) {
       try {
         for (const f of await api.audioFeatures(spotifyIds.slice(i, i + AUDIO_FEATURES_MAX_IDS)))
-          if (typeof f.tempo === 'number' && f.tempo > 0) out.set(f.id, f.tempo);
+          if (typeof f.tempo === 'number' && f.tempo > 0) {
+            const meter = meterOfTimeSignature(f.time_signature);
+            out.set(f.id, { bpm: f.tempo, ...(meter ? { meter } : {}) });
+          }
       } catch (err) {
         if (err instanceof SpotifyCapabilityMissingError) return out.size > 0 ? out : 'unavailable';
         throw err; // deferred (budget, cooldown) or failed: the resolver notes it and asks the others

@@ -47,11 +47,11 @@ const within = <T>(ms: number, p: Promise<T>) =>
 describe('tempo-audio jobs', () => {
   it('a lookup does not wait for previews: it caches what two sources agree on and hands the rest on', async () => {
     const saved: Array<{ spotifyId: string | null; bpm: number | null }> = [];
-    // A and B: ReccoBeats and Deezer agree (checked); C: Deezer alone (the audio must check it). The
-    // previews never come.
+    // A and B: ReccoBeats and Deezer agree (checked), at a tempo no running playlist takes (so their
+    // meter needs no audio); C: Deezer alone (the audio must check it). The previews never come.
     const tempo = fakeResolver({
-      reccobeats: { spA: 170, spB: 170 },
-      deezerBpm: 170,
+      reccobeats: { spA: 120, spB: 120 },
+      deezerBpm: 120,
       previews: 'hang',
       saved,
     });
@@ -66,12 +66,41 @@ describe('tempo-audio jobs', () => {
     expect(q.audio[0]!.userId).toBe(USER);
     expect(check).toMatchObject({
       track: fakeTrack('C'),
-      answers: [{ bpm: 170, source: 'deezer' }],
+      answers: [{ bpm: 120, source: 'deezer' }],
       preview: 'https://cdns-preview.dzcdn.net/1.mp3',
     });
     // Its time so far goes with it: the Deezer call it waited for.
     expect(check!.heldMs).toBeGreaterThan(0);
     expect(check!.clock.n['http:deezer']).toBe(1);
+  });
+
+  it('a running tempo two sources agree on waits for the audio when one label gives its meter, and a waltz is caught', async () => {
+    const saved: Array<{ spotifyId: string | null; bpm: number | null; meter?: string | null }> = [];
+    // ReccoBeats says 4/4 (it labels a waltz 4/4 about as often as not); the audio hears bars of three.
+    const tempo = fakeResolver({
+      reccobeats: { spW: 170 },
+      reccobeatsTimeSignature: { spW: 4 },
+      deezerBpm: 170,
+      estimate: {
+        bpm: 170,
+        confidence: 0.9,
+        candidates: [{ bpm: 170, score: 1 }],
+        meter: { meter: '3/4', strength: 0.9 },
+      },
+      saved,
+    });
+    const q = queues();
+    const lookups = createTempoLookups({ tempo, queue: q.queue, audioQueue: q.audioQueue });
+    const out = await within(3_000, lookups.run([fakeTrack('W')], { userId: USER }));
+    // Handed on: the tempo is checked, but a lone 4/4 label does not settle the meter.
+    expect(out).toMatchObject({ found: 0, toAudio: 1 });
+    expect(q.audio[0]!.checks[0]!.answers).toEqual([
+      { bpm: 170, source: 'reccobeats', confidence: 0.85, meter: '4/4' },
+      { bpm: 170, source: 'deezer', confidence: 0.8 },
+    ]);
+    const checked = await lookups.runChecks(q.audio[0]!.checks, { userId: USER });
+    expect(checked).toMatchObject({ found: 1 });
+    expect(saved).toEqual([{ spotifyId: 'spW', bpm: 170, meter: '3/4' }]);
   });
 
   /** Track C, whose preview never comes in its lookup: the checks that lookup hands to a tempo-audio job. */

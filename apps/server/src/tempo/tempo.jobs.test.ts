@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTempoLookups, TEMPO_BATCH, TempoLookupPayload } from './tempo.jobs.ts';
-import type { TempoAnswer, TrackInput } from './tempo.service.ts';
+import type { SourceTempo, TempoAnswer, TrackInput } from './tempo.service.ts';
 
 const track = (n: number): TrackInput => ({
   spotifyId: `track${n}`,
@@ -52,7 +52,7 @@ describe('tempo lookups as jobs', () => {
   it('gives the resolver the user’s Spotify audio-features only for a job with a user', async () => {
     const asked: string[] = [];
     const given: boolean[] = [];
-    const audioFeatures = async () => new Map<string, number>();
+    const audioFeatures = async () => new Map<string, SourceTempo>();
     const lookups = createTempoLookups({
       tempo: {
         resolveTempos: async (_ts, o = {}) => {

@@ -4,6 +4,7 @@
 // Spotify connection, if live, is asked for audio-features, and their target playlists are told when
 // tempos were found. What Spotify, ReccoBeats and Deezer do not settle goes on to a tempo-audio job
 // (GetSongBPM, the preview and the estimator), in a queue of its own.
+import { Meter } from '@pacebeat/contract';
 import { z } from 'zod';
 import type { LookupTimings } from './lookup-timings.ts';
 import type { AudioFeatures, PendingCheck, TempoService, TrackInput } from './tempo.service.ts';
@@ -44,7 +45,16 @@ const PendingCheckSchema = z
   .object({
     track: TrackInputSchema,
     answers: z
-      .array(z.object({ bpm: z.number(), source: z.string().max(32), confidence: z.number() }).strict())
+      .array(
+        z
+          .object({
+            bpm: z.number(),
+            source: z.string().max(32),
+            confidence: z.number(),
+            meter: Meter.optional(),
+          })
+          .strict(),
+      )
       .max(10),
     notes: z.array(z.string().max(2000)).max(50),
     transient: z.boolean(),

@@ -2,6 +2,7 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { tempoRecordings, tempoServiceLimits, type TempoAlternative } from '../db/tempo.schema.ts';
+import type { Meter } from './meter.ts';
 
 export interface CachedTempo {
   key: string;
@@ -9,13 +10,19 @@ export interface CachedTempo {
   source: string | null;
   confidence: number;
   alternatives: TempoAlternative[];
+  /** The meter decided (tempo/meter.ts), and how sure. */
+  meter: Meter | null;
+  meterConfidence: number;
   reason: string | null;
   retryAt: Date | null;
   resolvedAt: Date;
 }
 
 /** A row to save: what the cache answers, plus the ids it was found by. */
-export interface TempoRow extends CachedTempo {
+export interface TempoRow
+  extends
+    Omit<CachedTempo, 'meter' | 'meterConfidence'>,
+    Partial<Pick<CachedTempo, 'meter' | 'meterConfidence'>> {
   isrc: string | null;
   spotifyId: string | null;
 }
@@ -49,6 +56,8 @@ export function createTempoRepository(db: Db) {
             source: sql`excluded.source`,
             confidence: sql`excluded.confidence`,
             alternatives: sql`excluded.alternatives`,
+            meter: sql`excluded.meter`,
+            meterConfidence: sql`excluded.meter_confidence`,
             reason: sql`excluded.reason`,
             retryAt: sql`excluded.retry_at`,
             attempts: sql`${tempoRecordings.attempts} + 1`,

@@ -200,7 +200,7 @@ describe('the estimator on the Deezer preview', () => {
     // Spotify audio-features (fake) at double the true tempo; ReccoBeats without octave errors.
     const audioFeatures = async (ids: string[]) => {
       const w = (h as TempoHarness).sandbox.world;
-      return new Map(ids.map((id) => [id, 2 * w.catalog.tempoOf(w.trackG(id) as number).bpm]));
+      return new Map(ids.map((id) => [id, { bpm: 2 * w.catalog.tempoOf(w.trackG(id) as number).bpm }]));
     };
     h = await startTempoHarness({
       audioFeaturesOctaveErrorShare: 0,

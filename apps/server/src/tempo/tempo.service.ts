@@ -11,6 +11,7 @@ import type { Outcome } from './clients/outside.ts';
 import type { PreviewClient } from './clients/preview.client.ts';
 import { RECCOBEATS_BATCH, type ReccoBeatsClient } from './clients/reccobeats.client.ts';
 import { decide, octaveRelated, SOURCE_CONFIDENCE, type AudioEstimate, type TempoSource } from './decide.ts';
+import { decideMeter, METER_SETTLED, type Meter } from './meter.ts';
 import {
   addClock,
   addTime,
@@ -37,6 +38,9 @@ export interface TempoAnswer {
   source: TempoSource | null;
   confidence: number;
   alternatives: TempoAlternative[];
+  /** The meter decided from the sources' time signatures and the audio (meter.ts); null: nobody said. */
+  meter?: Meter | null;
+  meterConfidence?: number;
   reason?: string;
   retryAt?: Date;
   /** Answered from the shared cache. */
@@ -47,7 +51,13 @@ export interface TempoAnswer {
  * Spotify audio-features for some tracks, through the Spotify client's budget (one user's token, so it
  * is passed per lookup); 'unavailable' when the app lacks it. Throws when Spotify defers or fails.
  */
-export type AudioFeatures = (spotifyIds: string[]) => Promise<Map<string, number> | 'unavailable'>;
+export type AudioFeatures = (spotifyIds: string[]) => Promise<Map<string, SourceTempo> | 'unavailable'>;
+
+/** What a metadata source says of a track: its tempo and, when it gives one, its time signature. */
+export interface SourceTempo {
+  bpm: number;
+  meter?: Meter;
+}
 
 export interface TempoServiceDeps {
   repo: Pick<TempoRepository, 'getByKeys' | 'save'>;
@@ -72,7 +82,7 @@ const EARLY_GROUP = 10;
  * this band are checked first, so a new library's running playlists fill before its other tempos are known.
  */
 const RUNNING_BAND = { min: 145, max: 195 };
-const inRunningBand = (bpm: number) => {
+export const inRunningBand = (bpm: number) => {
   const folded = bpm * 2 ** Math.round(Math.log2(170 / bpm));
   return folded >= RUNNING_BAND.min && folded < RUNNING_BAND.max;
 };
@@ -173,9 +183,14 @@ export function createTempoService(deps: TempoServiceDeps) {
       w.deferredUntil = o.retryAt;
   }
 
-  const add = (w: Work, source: Exclude<TempoSource, 'estimator'>, bpm: number) => {
+  const add = (w: Work, source: Exclude<TempoSource, 'estimator'>, bpm: number, meter?: Meter) => {
     if (!(bpm > 0 && bpm < 400)) return;
-    w.answers.push({ bpm: Math.round(bpm * 100) / 100, source, confidence: SOURCE_CONFIDENCE[source] });
+    w.answers.push({
+      bpm: Math.round(bpm * 100) / 100,
+      source,
+      confidence: SOURCE_CONFIDENCE[source],
+      ...(meter ? { meter } : {}),
+    });
   };
 
   async function fromSpotify(items: Work[], audioFeatures: AudioFeatures | undefined): Promise<void> {
@@ -187,8 +202,8 @@ export function createTempoService(deps: TempoServiceDeps) {
       });
       if (r === 'unavailable') return;
       for (const w of items) {
-        const bpm = r.get(w.track.spotifyId);
-        if (bpm !== undefined) add(w, 'spotify', bpm);
+        const known = r.get(w.track.spotifyId);
+        if (known !== undefined) add(w, 'spotify', known.bpm, known.meter);
       }
     } catch (err) {
       // The Spotify client defers on its budget; the other sources still run.
@@ -208,7 +223,7 @@ export function createTempoService(deps: TempoServiceDeps) {
         else {
           const known = r.value.get(w.track.spotifyId);
           if (known?.isrc && !w.track.isrc) w.isrc = known.isrc;
-          if (typeof known?.bpm === 'number') add(w, 'reccobeats', known.bpm);
+          if (typeof known?.bpm === 'number') add(w, 'reccobeats', known.bpm, known.meter);
           else w.notes.push(known ? 'reccobeats: tempo not known' : 'reccobeats: not known');
         }
       }
@@ -264,7 +279,7 @@ export function createTempoService(deps: TempoServiceDeps) {
     if (!first) w.notes.push('getsongbpm: no result');
     else if (hits.some((x) => !octaveRelated(x.tempo, first.tempo)))
       w.notes.push(`getsongbpm: ambiguous (${hits.length} songs)`);
-    else add(w, 'getsongbpm', first.tempo);
+    else add(w, 'getsongbpm', first.tempo, first.meter);
   }
 
   async function fromAudio(w: Work, stopping: AbortSignal | undefined): Promise<void> {
@@ -302,6 +317,8 @@ export function createTempoService(deps: TempoServiceDeps) {
       source: c.source as TempoSource | null,
       confidence: c.confidence,
       alternatives: c.alternatives,
+      meter: c.meter,
+      meterConfidence: c.meterConfidence,
       ...(c.reason ? { reason: c.reason } : {}),
       ...(c.retryAt ? { retryAt: c.retryAt } : {}),
       cached: true,
@@ -331,9 +348,11 @@ export function createTempoService(deps: TempoServiceDeps) {
       const rows: TempoRow[] = [];
       const done = now();
       for (const w of ws) {
-        const d = decide(w.answers, w.estimate);
+        const { checked, ...tempo } = decide(w.answers, w.estimate);
+        const m = decideMeter(w.answers, w.estimate?.meter);
+        const d = { ...tempo, meter: m.meter, meterConfidence: m.confidence };
+        const decision = d;
         let answer: TempoAnswer;
-        const { checked, ...decision } = d;
         if (d.bpm !== null && (checked || !w.deferredUntil)) {
           answer = { status: 'found', ...decision, cached: false };
           if (d.reason === undefined) delete answer.reason;
@@ -369,6 +388,8 @@ export function createTempoService(deps: TempoServiceDeps) {
             source: answer.source,
             confidence: answer.confidence,
             alternatives: answer.alternatives,
+            meter: answer.meter,
+            meterConfidence: answer.meterConfidence,
             reason: answer.reason ?? null,
             retryAt: answer.retryAt ?? null,
             resolvedAt: done,
@@ -408,6 +429,19 @@ export function createTempoService(deps: TempoServiceDeps) {
     return { answers, done, flush };
   }
 
+  /**
+   * Whether a track needs no more checks: its tempo is checked and, where a running playlist could take
+   * it, its meter is sure from the labels alone (two independent ones agreeing). A lone 4/4 label is
+   * not (a waltz is labelled 4/4 that often), so the audio is asked; a tempo no running target folds
+   * into does not pay for it.
+   */
+  function settled(w: Work): boolean {
+    const d = decide(w.answers);
+    if (!d.checked) return false;
+    if (d.bpm === null || !inRunningBand(d.bpm)) return true;
+    return decideMeter(w.answers).confidence >= METER_SETTLED;
+  }
+
   /** The checks after Deezer, for tracks Deezer did not settle: GetSongBPM where it can help, the audio. */
   async function checkAfterDeezer(
     work: Work[],
@@ -422,7 +456,7 @@ export function createTempoService(deps: TempoServiceDeps) {
         const onlyItsOwnPreview = w.bySearch && w.answers.every((a) => a.source === 'deezer');
         if (w.answers.length === 0 || !w.preview || onlyItsOwnPreview) await fromGetSongBpm(w);
         // The audio checks or settles whatever is not yet checked (and answers where nobody knows).
-        if (!decide(w.answers).checked) await fromAudio(w, stopping);
+        if (!settled(w)) await fromAudio(w, stopping);
         if (!w.cutShort) await batch.done(w);
       }),
     );
@@ -467,7 +501,6 @@ export function createTempoService(deps: TempoServiceDeps) {
 
     // Every answer is checked before it is trusted: a lone source's 3:2 or wrong value looks like any
     // other. The checks cost no Spotify call: Deezer (by ISRC; its preview), then the audio.
-    const checked = (w: Work) => decide(w.answers).checked;
     if (!stopped()) await fromSpotify(work, opts.audioFeatures);
     // Batched and cheap (2 calls per 40 tracks): a second opinion even where Spotify answered.
     if (!stopped()) await fromReccoBeats(work);
@@ -483,9 +516,9 @@ export function createTempoService(deps: TempoServiceDeps) {
       if (stopped()) return;
       await timedWith(w.clock, () => fromDeezer(w));
       w.askedDeezer = true;
-      if (checked(w)) await batch.done(w);
+      if (settled(w)) await batch.done(w);
     });
-    const unsettled = work.filter((w) => w.askedDeezer && !checked(w));
+    const unsettled = work.filter((w) => w.askedDeezer && !settled(w));
     if (opts.checkLater) {
       // A track a service asked to wait for is looked up again whole, when it allows (deferred).
       for (const w of unsettled) if (w.deferredUntil) await batch.done(w);

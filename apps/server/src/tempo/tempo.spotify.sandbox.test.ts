@@ -5,12 +5,13 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OCTAVE_ERRORS_ONLY, type SandboxOptions } from '@pacebeat/sandbox';
+import { OCTAVE_ERRORS_ONLY, reportMeter, type SandboxOptions } from '@pacebeat/sandbox';
 import { testDb } from '../../test/db.ts';
 import { createSpotifyModule, type SpotifyModule } from '../spotify/spotify.module.ts';
 import { sandboxSpotifyEndpoints } from '../spotify/demo.ts';
 import { spotifyAudioFeatures, spotifyAudioFeaturesFor } from './spotify-audio-features.ts';
 import { createTempoLookups } from './tempo.jobs.ts';
+import type { SourceTempo } from './tempo.service.ts';
 import { startTempoHarness, type TempoHarness } from './tempo.test-helper.ts';
 import type { TrackInput } from './tempo.service.ts';
 
@@ -145,7 +146,7 @@ describe('tempo lookups with Spotify audio-features', () => {
     });
   });
 
-  it('extended quota: 150 tracks cost two calls, and the tempos are the simulated Spotify’s', async () => {
+  it('extended quota: 150 tracks cost two calls, and the tempos and time signatures are the simulated Spotify’s', async () => {
     const { h, p } = await start({
       extendedQuota: true,
       audioFeaturesOctaveErrorShare: 0,
@@ -160,8 +161,12 @@ describe('tempo lookups with Spotify audio-features', () => {
     expect(got).toBeInstanceOf(Map);
     const w = h.sandbox.world;
     for (const id of ids) {
-      const truth = w.catalog.tempoOf(w.trackG(id)!).bpm;
-      expect(Math.abs(Math.log((got as Map<string, number>).get(id)! / truth))).toBeLessThan(0.05);
+      const g = w.trackG(id)!;
+      const truth = w.catalog.tempoOf(g);
+      const answer = (got as Map<string, SourceTempo>).get(id)!;
+      expect(Math.abs(Math.log(answer.bpm / truth.bpm))).toBeLessThan(0.05);
+      // Its time signature read as the meter Spotify reports (errors included: a label, not the truth).
+      expect(answer.meter).toBe(reportMeter(w.seed, w.catalog.recordingOf(g), truth, 'spotify'));
     }
   });
 

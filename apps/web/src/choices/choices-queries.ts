@@ -1,4 +1,10 @@
-import type { ExclusionBody, ExclusionKind, TempoCorrectionBody, TrackList } from '@pacebeat/contract';
+import type {
+  ExclusionBody,
+  ExclusionKind,
+  MeterCorrectionBody,
+  TempoCorrectionBody,
+  TrackList,
+} from '@pacebeat/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ApiClient } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
@@ -50,11 +56,15 @@ function useChoiceMutation<V, R>(fn: (v: V) => Promise<R>) {
   });
 }
 
-/** The four choice calls, each the inverse of another (the snackbar's Undo makes the inverse call). */
+/** The choice calls, each the inverse of another (the snackbar's Undo makes the inverse call). */
 export const choiceCalls = (api: ApiClient) => ({
   correct: (recordingKey: string, body: TempoCorrectionBody) =>
     api.call('choices.correctTempo', { params: { recordingKey }, body }),
   uncorrect: (recordingKey: string) => api.call('choices.undoCorrection', { params: { recordingKey } }),
+  correctMeter: (recordingKey: string, body: MeterCorrectionBody) =>
+    api.call('choices.correctMeter', { params: { recordingKey }, body }),
+  uncorrectMeter: (recordingKey: string) =>
+    api.call('choices.undoMeterCorrection', { params: { recordingKey } }),
   exclude: (kind: ExclusionKind, key: string, body: ExclusionBody) =>
     api.call('choices.exclude', { params: { kind, key }, body }),
   restore: (kind: ExclusionKind, key: string) => api.call('choices.restore', { params: { kind, key } }),
@@ -70,6 +80,18 @@ export function useCorrectTempo() {
 export function useUndoCorrection() {
   const { api } = useSession();
   return useChoiceMutation((recordingKey: string) => choiceCalls(api).uncorrect(recordingKey));
+}
+
+export function useCorrectMeter() {
+  const { api } = useSession();
+  return useChoiceMutation((v: { recordingKey: string; body: MeterCorrectionBody }) =>
+    choiceCalls(api).correctMeter(v.recordingKey, v.body),
+  );
+}
+
+export function useUndoMeterCorrection() {
+  const { api } = useSession();
+  return useChoiceMutation((recordingKey: string) => choiceCalls(api).uncorrectMeter(recordingKey));
 }
 
 export function useExclude() {

@@ -1,4 +1,4 @@
-import type { SkipReason, TempoSourceName, TrackList, TrackRow } from '@pacebeat/contract';
+import type { Meter, OtherMeter, SkipReason, TempoSourceName, TrackList, TrackRow } from '@pacebeat/contract';
 import { count } from '../status/status-format.ts';
 
 /** How each tempo source is named to a runner. */
@@ -11,6 +11,26 @@ export const SOURCE_NAMES: Record<TempoSourceName, string> = {
   correction: 'your correction',
 };
 
+/**
+ * Why a meter other than 4/4 is left out of a pace playlist, in words. A stride is two steps: a bar of 3
+ * or 5 beats starts on the other foot each time; 7/8's bar is uneven; 6/8 splits each beat in three.
+ */
+export const METER_REASONS: Record<OtherMeter, string> = {
+  '3/4': 'in 3/4: the beat falls on alternating feet',
+  '6/8': 'in 6/8: each beat splits in three against your two steps',
+  '5/4': 'in 5/4: the beat falls on alternating feet',
+  '7/8': 'in 7/8: the bar is uneven under your stride',
+};
+
+/** A meter as a runner reads it. */
+export const METER_NAMES: Record<Meter, string> = {
+  '4/4': '4/4 (or any two-beat feel)',
+  '3/4': '3/4 (a waltz)',
+  '6/8': '6/8',
+  '5/4': '5/4',
+  '7/8': '7/8',
+};
+
 export const SKIP_REASONS: Record<SkipReason, string> = {
   unknown_tempo: 'No source knows its tempo',
   uncertain: 'Its tempo is too uncertain to trust',
@@ -19,6 +39,10 @@ export const SKIP_REASONS: Record<SkipReason, string> = {
   explicit: 'Explicit, and this playlist leaves explicit tracks out',
   duration: 'Its length is outside this playlist’s limits',
   not_liked: 'Not in your Liked Songs, and this playlist takes only those',
+  meter_3_4: METER_REASONS['3/4'],
+  meter_6_8: METER_REASONS['6/8'],
+  meter_5_4: METER_REASONS['5/4'],
+  meter_7_8: METER_REASONS['7/8'],
 };
 
 export const LISTS: Record<TrackList, { tab: string; about: string; empty: string }> = {

@@ -63,6 +63,19 @@ describe('/paces', () => {
     expect(await screen.findByText('Saved. New matches are placed shortly.')).toBeTruthy();
   });
 
+  it('lets a pace take songs in 6/8 and 3/4, saying why they are left out by default', async () => {
+    const { api, writes } = pacesApi();
+    renderApp('/paces', api);
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Pacebeat 150–160 BPM' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit pace' });
+    const meters = within(dialog).getByRole('group', { name: 'Also take songs in' });
+    expect(meters.textContent).toContain('in 3/4: the beat falls on alternating feet');
+    for (const m of ['6/8', '3/4']) fireEvent.click(within(meters).getByRole('checkbox', { name: m }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(writes).toHaveLength(1));
+    expect(writes[0]!.body).toMatchObject({ filters: { meters_included: ['3/4', '6/8'] } });
+  });
+
   it('refuses a range outside 60–220 before sending, and shows the server’s refusal', async () => {
     const { api, writes } = pacesApi({
       patch: () => errorReply(409, 'TargetNameTaken', 'You already have a target of that name.'),

@@ -15,6 +15,8 @@ const track = (over: Partial<TrackRow> = {}): TrackRow => ({
   fold: 'double',
   resolver_bpm: 86,
   corrected_bpm: null,
+  meter: null,
+  corrected_meter: null,
   added_at: 1_700_000_000,
   reason: null,
   excluded: null,
@@ -71,6 +73,12 @@ function api(
         ? jsonReply(200, { data: { undone: true } })
         : jsonReply(200, {
             data: { recording_key: 'isrc:USUM71703861', bpm: 120, removals_requested: 0 },
+          });
+    if (path.startsWith('/api/spotify/meter_corrections/'))
+      return init?.method === 'DELETE'
+        ? jsonReply(200, { data: { undone: true } })
+        : jsonReply(200, {
+            data: { recording_key: 'isrc:USUM71703861', meter: '4/4', removals_requested: 0 },
           });
     if (path.startsWith('/api/spotify/exclusions/'))
       return init?.method === 'DELETE'
@@ -152,6 +160,63 @@ describe('a target’s page', () => {
     fireEvent.click(screen.getByRole('tab', { name: 'Skipped' }));
     expect(await screen.findByText('No source knows its tempo')).toBeTruthy();
     expect(calls.some((c) => c.path.includes('list=skipped&offset=0&limit=25'))).toBe(true);
+  });
+
+  it('says in words why a song in 3/4 or 7/8 is skipped', async () => {
+    const skipped = [
+      track({ title: 'Waltz', reason: 'meter_3_4', meter: '3/4' }),
+      track({ track_id: '5uLU6hMCjMI75M1A2tKUQC', title: 'Odd', reason: 'meter_7_8', meter: '7/8' }),
+    ];
+    const { fake } = api({ tracks: (list) => reply(list, list === 'skipped' ? skipped : [track()]) });
+    renderApp('/targets/t1?list=skipped', fake);
+    const rows = await screen.findAllByTestId('track-row');
+    expect(within(rows[0]!).getByText('in 3/4: the beat falls on alternating feet')).toBeTruthy();
+    expect(within(rows[1]!).getByText('in 7/8: the bar is uneven under your stride')).toBeTruthy();
+  });
+
+  it('“This one is in 4/4” saves the runner’s meter beside the tempo, and Undo takes it back', async () => {
+    const waltz = track({ reason: 'meter_3_4', meter: '3/4' });
+    const { fake, calls } = api({ tracks: (list) => reply(list, [waltz]) });
+    renderApp('/targets/t1?list=skipped', fake);
+    const row = await screen.findByTestId('track-row');
+    fireEvent.click(within(row).getByRole('button', { name: 'Fix tempo' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByTestId('meter-choice').textContent).toContain(
+      'Meter: 3/4 (a waltz), as the sources and the audio heard it.',
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'This one is in 4/4' }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'PUT')).toEqual({
+        path: '/api/spotify/meter_corrections/isrc%3AUSUM71703861',
+        method: 'PUT',
+        body: { meter: '4/4', remove_from_old_targets: false },
+      }),
+    );
+    const snack = await screen.findByRole('alert');
+    expect(snack.textContent).toContain('is in 4/4 now.');
+    fireEvent.click(within(snack).getByRole('button', { name: 'Undo' }));
+    await waitFor(() =>
+      expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([
+        '/api/spotify/meter_corrections/isrc%3AUSUM71703861',
+      ]),
+    );
+  });
+
+  it('a song of no known meter offers no “This one is in 4/4”, and any meter can be set', async () => {
+    const { fake, calls } = api();
+    renderApp('/targets/t1', fake);
+    const row = await screen.findByTestId('track-row');
+    fireEvent.click(within(row).getByRole('button', { name: 'Fix tempo' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Meter: not known (taken as 4/4).')).toBeTruthy();
+    expect(within(dialog).queryByRole('button', { name: 'This one is in 4/4' })).toBeNull();
+    fireEvent.click(within(dialog).getByRole('button', { name: '6/8' }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({
+        meter: '6/8',
+        remove_from_old_targets: false,
+      }),
+    );
   });
 
   it('taps a tempo with the space bar and saves it as the runner’s correction', async () => {

@@ -284,7 +284,7 @@ export function createAdmin(ctx: Ctx, initial: SandboxConfig) {
         explicit: t.explicit,
         trueTempo: truth.bpm,
         pattern: truth.pattern,
-        timeSignature: truth.timeSignature,
+        meter: truth.meter,
         ...(other !== undefined ? { otherSectionTempo: other } : {}),
         recordingTrackId: w().trackId(t.recording),
         songId: w().trackId(cat.heardSongOf(g as number)),

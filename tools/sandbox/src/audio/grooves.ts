@@ -191,4 +191,78 @@ export const GROOVES: Record<Pattern, (c: BarContext) => void> = {
     }
     if (arr.chords === 'pad') ev.push({ kind: 'pad', at: b0, vel: 0.5, beats: 4, freqs: h.chord(bar) });
   },
+  'six-eight': ({ arr, bar, b0, h, rng, ev, fill, v }) => {
+    // Two beats a bar (dotted quarters), each of three eighths: the strong eighths are 1 and 4.
+    const eighths = [0, 1, 2, 3, 4, 5].map((k) => k / 3);
+    const strong = (p: number) => p === 0 || p === 1;
+    if (arr.variant === 2) {
+      // Arpeggiated ballad: a chord tone on every eighth, bass on each beat, a soft kick on one.
+      const chord = h.chord(bar);
+      eighths.forEach((p, k) =>
+        ev.push({
+          kind: 'piano',
+          at: b0 + p,
+          vel: v(strong(p) ? 0.55 : 0.32),
+          beats: 0.3,
+          freq: (chord[k % chord.length] as number) * (k === 3 ? 2 : 1),
+        }),
+      );
+      ev.push({ kind: 'kick', at: b0, vel: v(0.5) });
+    } else {
+      // Rock 6/8: kick on one (and on the third eighth in variant 1), snare on four, an eighth on every hat.
+      ev.push({ kind: 'kick', at: b0, vel: v(0.9) });
+      if (arr.variant === 1) ev.push({ kind: 'kick', at: b0 + 2 / 3, vel: v(0.6) });
+      if (!fill) ev.push({ kind: 'snare', at: b0 + 1, vel: v(0.85) });
+      else for (const p of [1, 4 / 3, 5 / 3]) ev.push({ kind: 'tom', at: b0 + p, vel: v(0.7), pitch: 150 });
+      for (const p of eighths)
+        if (arr.variant === 3) ev.push({ kind: 'ride', at: b0 + p, vel: v(strong(p) ? 0.6 : 0.4) });
+        else ev.push({ kind: 'hat', at: b0 + p, vel: v(strong(p) ? 0.6 : 0.35), open: false });
+    }
+    for (const p of [0, 1])
+      ev.push({ kind: 'bass', at: b0 + p, vel: v(p === 0 ? 0.8 : 0.65), beats: 0.9, freq: h.bassRoot(bar) });
+    if (arr.chords !== 'none' && rng.chance(0.8))
+      ev.push({ kind: 'pad', at: b0, vel: 0.7, beats: 2, freqs: h.chord(bar) });
+  },
+  'five-four': ({ arr, bar, b0, h, ev, fill, v, hats }) => {
+    // 3 + 2: kick on one and four, snare on three and five, chords on the weak beats of each group.
+    for (const p of [0, 3]) ev.push({ kind: 'kick', at: b0 + p, vel: v(p === 0 ? 0.95 : 0.8) });
+    ev.push({ kind: 'snare', at: b0 + 2, vel: v(0.8) });
+    if (!fill) ev.push({ kind: 'snare', at: b0 + 4, vel: v(0.8) });
+    hats(
+      () => false,
+      (p) => (p === 0 || p === 3 ? 0.6 : p % 1 === 0 ? 0.45 : 0.3),
+      fill ? 4 : 5,
+    );
+    for (const p of [0, 3])
+      ev.push({
+        kind: 'bass',
+        at: b0 + p,
+        vel: v(0.8, 0.05),
+        beats: p === 0 ? 2.8 : 1.8,
+        freq: h.bassRoot(bar),
+      });
+    if (arr.chords !== 'none')
+      for (const p of [1, 2, 4])
+        ev.push({ kind: 'stab', at: b0 + p, vel: v(0.5), beats: 0.5, freqs: h.chord(bar) });
+  },
+  'seven-eight': ({ arr, bar, b0, h, ev, v }) => {
+    // 2 + 2 + 3 eighths: the groups start on eighths 0, 2 and 4 (beats 0, 1, 2); the bar is 3.5 beats.
+    ev.push({ kind: 'kick', at: b0, vel: v(0.95) });
+    ev.push({ kind: 'snare', at: b0 + 1, vel: v(0.75) });
+    ev.push({ kind: 'kick', at: b0 + 2, vel: v(0.8) });
+    if (arr.variant % 2 === 1) ev.push({ kind: 'snare', at: b0 + 3, vel: v(0.55) });
+    for (let k = 0; k < 7; k++) {
+      const p = k / 2;
+      ev.push({ kind: 'hat', at: b0 + p, vel: v(k === 0 || k === 2 || k === 4 ? 0.6 : 0.32), open: false });
+    }
+    for (const p of [0, 1, 2])
+      ev.push({
+        kind: 'bass',
+        at: b0 + p,
+        vel: v(p === 0 ? 0.85 : 0.65, 0.05),
+        beats: p === 2 ? 1.4 : 0.9,
+        freq: h.bassRoot(bar) * (p === 1 ? 1.5 : 1),
+      });
+    if (arr.chords !== 'none') ev.push({ kind: 'pad', at: b0, vel: 0.6, beats: 3.5, freqs: h.chord(bar) });
+  },
 };

@@ -1,12 +1,22 @@
 // What each pattern plays, bar by bar, as a list of note events on a beat grid. The true tempo is
-// always the quarter-note rate (the beat a runner steps to); the events decide how obvious it is.
+// the beat a runner steps to (the quarter note; in 6/8 the dotted quarter); the events decide how obvious
+// it is, and the accents of each bar carry its meter.
 import { GROOVES } from './grooves.ts';
 import type { Harmony } from './harmony.ts';
 import type { Prng } from './prng.ts';
 
 export { makeHarmony, type Harmony } from './harmony.ts';
 
-export type Pattern = 'four-on-the-floor' | 'backbeat' | 'half-time' | 'swing' | 'waltz' | 'sparse';
+export type Pattern =
+  | 'four-on-the-floor'
+  | 'backbeat'
+  | 'half-time'
+  | 'swing'
+  | 'waltz'
+  | 'sparse'
+  | 'six-eight'
+  | 'five-four'
+  | 'seven-eight';
 
 export const PATTERNS: readonly Pattern[] = [
   'four-on-the-floor',
@@ -15,7 +25,26 @@ export const PATTERNS: readonly Pattern[] = [
   'swing',
   'waltz',
   'sparse',
+  'six-eight',
+  'five-four',
+  'seven-eight',
 ];
+
+/**
+ * Beats a bar: 3 in a waltz, 2 dotted quarters in 6/8, 5 in 5/4 (3 + 2), three and a half quarters
+ * (2 + 2 + 3 eighths) in 7/8, 4 otherwise.
+ */
+export const BEATS_PER_BAR: Record<Pattern, number> = {
+  'four-on-the-floor': 4,
+  backbeat: 4,
+  'half-time': 4,
+  swing: 4,
+  waltz: 3,
+  sparse: 4,
+  'six-eight': 2,
+  'five-four': 5,
+  'seven-eight': 3.5,
+};
 
 export type NoteEvent =
   | { kind: 'kick' | 'snare' | 'clap' | 'crash'; at: number; vel: number }
@@ -28,7 +57,7 @@ export type NoteEvent =
 /** Per-clip choices that stay fixed for the whole clip (the "arrangement"). */
 export interface Arrangement {
   pattern: Pattern;
-  beatsPerBar: 3 | 4;
+  beatsPerBar: number;
   variant: number;
   /** Where swung off-beats fall, as a fraction of the beat (0.5 = straight). */
   swing: number;
@@ -51,7 +80,7 @@ export function makeArrangement(pattern: Pattern, bpm: number, rng: Prng): Arran
   const breakFrom = rng.chance(0.35) ? rng.pick([8, 12]) : 99;
   return {
     pattern,
-    beatsPerBar: pattern === 'waltz' ? 3 : 4,
+    beatsPerBar: BEATS_PER_BAR[pattern],
     variant: rng.int(0, 3),
     // Swing flattens as tempo rises, as players do.
     swing:

@@ -9,6 +9,7 @@ import type { Release } from '../world/catalog.ts';
 import { reportedTempo } from '../tempo/views.ts';
 import { hash32, unit } from '../world/rng.ts';
 import { search } from './search.ts';
+import { reportMeter, spotifyTimeSignature } from '../world/tempo-errors.ts';
 
 const GROUP_ORDER = ['album', 'single', 'compilation', 'appears_on'] as const;
 type Group = (typeof GROUP_ORDER)[number];
@@ -48,7 +49,7 @@ export function audioFeatures(ctx: Ctx, g: number) {
     mode: hash32(ctx.world.seed, 'mode', rec) % 2,
     speechiness: f('speechiness') / 4,
     tempo: reportedTempo(ctx, 'spotify', rec, g, truth, ctx.config.audioFeaturesOctaveErrorShare).bpm,
-    time_signature: truth.timeSignature,
+    time_signature: spotifyTimeSignature(reportMeter(ctx.world.seed, rec, truth, 'spotify')),
     track_href: `${ctx.baseUrls.spotifyApi}/tracks/${id}`,
     type: 'audio_features' as const,
     uri: `spotify:track:${id}`,

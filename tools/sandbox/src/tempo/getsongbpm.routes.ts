@@ -5,6 +5,7 @@ import type { Ctx } from '../context.ts';
 import { fold } from '../world/names.ts';
 import { hash32 } from '../world/rng.ts';
 import { getSongBpmCovers, getSongBpmTempo, plainTitle } from './views.ts';
+import { reportMeter } from '../world/tempo-errors.ts';
 
 const KEYS = ['C', 'C♯/D♭', 'D', 'D♯/E♭', 'E', 'F', 'F♯/G♭', 'G', 'G♯/A♭', 'A', 'A♯/B♭', 'B'];
 const NO_RESULT = { search: { error: 'no result' } };
@@ -63,7 +64,8 @@ export function registerGetSongBpmRoutes(app: FastifyInstance, ctx: Ctx): void {
             title: plainTitle(t.name),
             uri: `https://getsongbpm.com/song/${encodeURIComponent(fold(plainTitle(t.name)).replace(/ /g, '-'))}/${id}`,
             tempo: String(getSongBpmTempo(ctx, t.song)),
-            time_sig: `${truth.timeSignature}/4`,
+            // Its contributors' meter, wrong on its own (not Spotify's errors).
+            time_sig: reportMeter(ctx.world.seed, t.song, truth, 'getsongbpm'),
             key_of: KEYS[hash32(ctx.world.seed, 'key', t.recording) % 12],
             open_key: `${(hash32(ctx.world.seed, 'key', t.recording) % 12) + 1}d`,
             danceability: hash32(ctx.world.seed, 'gsb-dance', t.song) % 100,

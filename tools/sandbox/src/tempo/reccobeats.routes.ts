@@ -95,6 +95,8 @@ export function registerReccoBeatsRoutes(app: FastifyInstance, ctx: Ctx): void {
         mode: f.mode,
         speechiness: f.speechiness,
         tempo: f.tempo,
+        // It mirrors Spotify's audio-features, time signature and its errors included.
+        time_signature: f.time_signature,
         valence: Math.round(unit(ctx.world.seed, 'feature', 'valence', rec) * 1000) / 1000,
       });
     }

@@ -2,7 +2,7 @@
 // of the song, songs whose tempo changes, and plainly wrong entries. Shares are per recording (per
 // song for GetSongBPM) and per source; whether a source errs is a pure function of the seed.
 import { Rng, unit } from './rng.ts';
-import type { TempoTruth } from './tempo.ts';
+import type { Meter, TempoTruth } from './tempo.ts';
 
 export interface SourceErrorShares {
   /** Reports 3/2 or 2/3 of the tempo (a dotted or triplet pulse taken for the beat). */
@@ -86,7 +86,7 @@ export function reportTempo(
     if (v < 0.5) return done((truth.bpm + otherSection) / 2, 'other-section');
   }
   // Triple feels (waltz, swing) are where a dotted or triplet pulse is taken for the beat.
-  const triple = truth.pattern === 'waltz' || truth.pattern === 'swing' ? 2 : 1;
+  const triple = truth.pattern === 'waltz' || truth.pattern === 'swing' || truth.meter === '6/8' ? 2 : 1;
   const v = unit(seed, source, 'error-kind', key);
   const t32 = errors.threeTwoShare * triple;
   if (v < t32) {
@@ -106,3 +106,45 @@ export function reportTempo(
   if (v < t32 + errors.otherVersionShare + errors.wrongShare) return done(60 + rng.next() * 140, 'wrong');
   return done(bpm);
 }
+
+/**
+ * How a source misreports the meter. Analysers and contributors hear a bar of three as a bar of four
+ * often (a waltz's "oom" heard as beat one of four), and the reverse rarely; 6/8 is heard as two beats
+ * (4/4) or as 3/4 about as often as it is named; 5/4 and 7/8 are often flattened to 4/4.
+ */
+export const METER_ERRORS = {
+  /** A 3/4 song reported as 4/4. */
+  tripleAsFour: 0.4,
+  /** A 4/4 song reported as 3/4. */
+  fourAsTriple: 0.01,
+  /** A 6/8 song reported as 4/4, and as 3/4. */
+  compoundAsFour: 0.35,
+  compoundAsTriple: 0.25,
+  /** A 5/4 or 7/8 song reported as 4/4. */
+  oddAsFour: 0.5,
+} as const;
+
+/**
+ * The meter `source` reports for a recording (or a song, for text-matched sources; `key`). Spotify's
+ * audio-features and ReccoBeats, which mirrors it, share one draw ('spotify'); GetSongBPM draws its own.
+ */
+export function reportMeter(seed: number, key: number, truth: TempoTruth, source: string): Meter {
+  const u = unit(seed, source, 'meter', key);
+  const e = METER_ERRORS;
+  switch (truth.meter) {
+    case '4/4':
+      return u < e.fourAsTriple ? '3/4' : '4/4';
+    case '3/4':
+      return u < e.tripleAsFour ? '4/4' : '3/4';
+    case '6/8':
+      return u < e.compoundAsFour ? '4/4' : u < e.compoundAsFour + e.compoundAsTriple ? '3/4' : '6/8';
+    default:
+      return u < e.oddAsFour ? '4/4' : truth.meter;
+  }
+}
+
+/**
+ * Spotify's `time_signature`: "from 3 to 7 indicating time signatures of 3/4, to 7/4", so a meter as
+ * its beats per bar (6/8 as 6, 7/8 as 7).
+ */
+export const spotifyTimeSignature = (m: Meter): number => Number(m.split('/')[0]);

@@ -10,16 +10,39 @@ export const PATTERN_NAMES = [
   'swing',
   'waltz',
   'sparse',
+  'six-eight',
+  'five-four',
+  'seven-eight',
 ] as const;
 export type PatternName = (typeof PATTERN_NAMES)[number];
 
+/**
+ * A recording's meter. 4/4 for most; 3/4 (a waltz: bars of three beats, the strong one alternating
+ * feet under a runner's two-step stride); 6/8 (two beats a bar, each of three eighths); 5/4 (3 + 2
+ * beats) and 7/8 (2 + 2 + 3 eighths, a bar of three and a half beats).
+ */
+export const METERS = ['4/4', '3/4', '6/8', '5/4', '7/8'] as const;
+export type Meter = (typeof METERS)[number];
+
 export interface TempoTruth {
-  /** Beats per minute, two decimals. */
+  /**
+   * Beats per minute, two decimals: the beat a runner steps to. In 6/8 the dotted quarter (two a bar),
+   * in 7/8 the quarter (two eighths), otherwise the quarter note.
+   */
   bpm: number;
   pattern: PatternName;
-  /** 3 for waltz, 4 otherwise. */
-  timeSignature: 3 | 4;
+  meter: Meter;
 }
+
+/** The pattern that plays each meter other than 4/4 (and 3/4's waltz). */
+const METER_PATTERN: Record<Exclude<Meter, '4/4'>, PatternName> = {
+  '3/4': 'waltz',
+  '6/8': 'six-eight',
+  '5/4': 'five-four',
+  '7/8': 'seven-eight',
+};
+export const meterOfPattern = (p: PatternName): Meter =>
+  (Object.entries(METER_PATTERN).find(([, q]) => q === p)?.[0] as Meter | undefined) ?? '4/4';
 
 // A mixture drawn from popular music: hip-hop and R&B near 90-100, pop and house 115-130,
 // rock and techno 130-150, punk, fast pop and drum & bass 160-180, ballads below 90.
@@ -51,7 +74,16 @@ export function drawTrueTempo(seed: number, recordingKey: number): TempoTruth {
   else if (bpm > 132)
     pattern = p < 0.3 ? 'half-time' : p < 0.75 ? 'backbeat' : p < 0.9 ? 'four-on-the-floor' : 'sparse';
   else pattern = p < 0.6 ? 'backbeat' : p < 0.8 ? 'swing' : p < 0.9 ? 'sparse' : 'four-on-the-floor';
-  return { bpm, pattern, timeSignature: pattern === 'waltz' ? 3 : 4 };
+  if (pattern !== 'waltz') {
+    // The other meters, drawn apart so that no recording's tempo or 3/4 changes: 6/8 (about 2 % of
+    // recordings) where the felt beat is slow enough for its eighths to be played, 5/4 and 7/8 about
+    // 0.5 % each.
+    const m = new Rng(seed, 'meter', recordingKey).next();
+    if (bpm < 110 && m < 0.055) pattern = 'six-eight';
+    else if (m >= 0.995) pattern = 'five-four';
+    else if (m >= 0.99) pattern = 'seven-eight';
+  }
+  return { bpm, pattern, meter: meterOfPattern(pattern) };
 }
 
 /** True if bpm, its double or its half lies in [min, max) (with an optional relative tolerance). */

@@ -1,11 +1,13 @@
 // GetSongBPM: `GET /search/?api_key=KEY&type=both&lookup=song:T artist:A`. Text match only; send the
 // primary artist. A visible link to getsongbpm.com is required wherever it is used.
 import { z } from 'zod';
+import { meterOfTimeSig, type Meter } from '../meter.ts';
 import { failed, notFound, ok, parseJson, type Outcome, type ServiceCaller } from './outside.ts';
 
 const Hit = z.looseObject({
   title: z.string(),
   tempo: z.union([z.string(), z.number()]).nullable().optional(),
+  time_sig: z.string().nullable().optional(),
   artist: z.looseObject({ name: z.string() }),
 });
 const Answer = z.object({
@@ -16,6 +18,8 @@ export interface GetSongBpmHit {
   title: string;
   artist: string;
   tempo: number;
+  /** Its `time_sig`, when it reads as a meter. */
+  meter?: Meter;
 }
 
 export function createGetSongBpmClient(deps: { baseUrl: string; apiKey: string; http: ServiceCaller }) {
@@ -36,7 +40,9 @@ export function createGetSongBpmClient(deps: { baseUrl: string; apiKey: string; 
       const hits: GetSongBpmHit[] = [];
       for (const h of parsed.data.search) {
         const tempo = Number(h.tempo);
-        if (Number.isFinite(tempo) && tempo > 0) hits.push({ title: h.title, artist: h.artist.name, tempo });
+        const meter = meterOfTimeSig(h.time_sig);
+        if (Number.isFinite(tempo) && tempo > 0)
+          hits.push({ title: h.title, artist: h.artist.name, tempo, ...(meter ? { meter } : {}) });
       }
       return ok(hits);
     },

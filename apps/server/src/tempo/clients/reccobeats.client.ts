@@ -1,6 +1,7 @@
 // ReccoBeats: Spotify ids → its own ids (`GET /track?ids=`), then tempo (`GET /audio-features?ids=`),
 // up to 40 ids per call. No key; limits unpublished (429 + Retry-After).
 import { z } from 'zod';
+import { meterOfTimeSignature, type Meter } from '../meter.ts';
 import { failed, ok, parseJson, type Outcome, type ServiceCaller } from './outside.ts';
 
 export const RECCOBEATS_BATCH = 40;
@@ -11,15 +12,25 @@ const TrackPage = z.object({
   ),
 });
 
-/** What ReccoBeats knows of a Spotify track: its tempo, and its ISRC (Deezer finds the recording by it). */
+/**
+ * What ReccoBeats knows of a Spotify track: its tempo, its time signature when it gives one (it mirrors
+ * Spotify's audio-features), and its ISRC (Deezer finds the recording by it).
+ */
 export interface ReccoBeatsTrack {
   bpm: number | null;
+  meter?: Meter;
   isrc: string | null;
 }
 
 const ISRC = /^[A-Z]{2}[A-Z0-9]{3}[0-9]{7}$/;
 const FeaturesPage = z.object({
-  content: z.array(z.looseObject({ id: z.string().min(1), tempo: z.number().nullable().optional() })),
+  content: z.array(
+    z.looseObject({
+      id: z.string().min(1),
+      tempo: z.number().nullable().optional(),
+      time_signature: z.number().nullable().optional(),
+    }),
+  ),
 });
 
 const spotifyIdOf = (href: string) => /\/track\/([A-Za-z0-9]+)/.exec(href)?.[1];
@@ -59,7 +70,11 @@ export function createReccoBeatsClient(deps: { baseUrl: string; http: ServiceCal
       for (const f of features.value.content) {
         const sid = byRecco.get(f.id);
         const known = sid ? out.get(sid) : undefined;
-        if (known && typeof f.tempo === 'number' && f.tempo > 0) known.bpm = f.tempo;
+        if (known && typeof f.tempo === 'number' && f.tempo > 0) {
+          known.bpm = f.tempo;
+          const meter = meterOfTimeSignature(f.time_signature);
+          if (meter) known.meter = meter;
+        }
       }
       return ok(out);
     },

@@ -1,6 +1,8 @@
 // Tempo from audio: onset strength (onset.ts) → salience of each beat period (salience.ts) → the
 // metrical family that best explains the music (families.ts) → an octave within it, here.
 import { chooseFamily, logPrior, members, octaveRelated } from './families.ts';
+import { estimateMeter } from './meter.ts';
+import type { AudioMeter } from '../meter.ts';
 import { onsetEnvelopes } from './onset.ts';
 import { refine, salienceCurve } from './salience.ts';
 
@@ -18,6 +20,8 @@ export interface TempoEstimate {
   confidence: number;
   candidates: TempoCandidate[];
   reason?: string;
+  /** The meter the bar's accents play at that tempo (estimator/meter.ts); absent without a tempo. */
+  meter?: AudioMeter;
 }
 
 export const MIN_SECONDS = 5;
@@ -101,5 +105,6 @@ export function estimateTempo(pcm: Float32Array, sampleRate: number): TempoEstim
   if (clarity < MIN_CLARITY || (!agree && clarity < CLEAR_WITHOUT_AGREEMENT)) {
     return none('no clear pulse', Math.min(confidence, 0.2), candidates);
   }
-  return { bpm: round(bpm, 2), confidence, candidates };
+  const m = estimateMeter(env, bpm);
+  return { bpm: round(bpm, 2), confidence, candidates, meter: { meter: m.meter, strength: m.strength } };
 }

@@ -7,3 +7,4 @@ export {
   type EstimatorPoolOptions,
   type EstimatorResult,
 } from './pool.ts';
+export { estimateMeter, type MeterEstimate } from './meter.ts';

@@ -16,6 +16,8 @@ export interface OnsetEnvelopes {
   bands: Float64Array[];
   /** The bands' sum, each band scaled to mean 1 and square-root compressed. */
   sum: Float64Array;
+  /** The two lowest bands' sum (kick, bass, a piano's left hand): where a bar's accents are. */
+  low: Float64Array;
   /** Frames per second. */
   rate: number;
   /** RMS of the downsampled signal before normalisation. */
@@ -199,5 +201,7 @@ export function onsetEnvelopes(pcm: Float32Array, sampleRate: number): OnsetEnve
     if (mean >= MIN_BAND_MEAN) active.push(env);
     for (let i = 0; i < frames; i++) sum[i]! += Math.sqrt((env[i] as number) / scale);
   }
-  return { bands: active, sum, rate: frameRate, rms };
+  const low = new Float64Array(frames);
+  for (const env of bands.slice(0, 2)) for (let i = 0; i < frames; i++) low[i]! += env[i] as number;
+  return { bands: active, sum, low, rate: frameRate, rms };
 }

@@ -15,6 +15,7 @@ export function filtersText(t: Target): string | null {
   const parts: string[] = [];
   if (f.no_explicit) parts.push('no explicit tracks');
   if (f.liked_only) parts.push('Liked Songs only');
+  if (f.meters_included?.length) parts.push(`also ${f.meters_included.join(', ')}`);
   const min = (s: number) => `${+(s / 60).toFixed(2)} min`;
   if (f.min_duration_s !== null && f.max_duration_s !== null)
     parts.push(`${min(f.min_duration_s)} to ${min(f.max_duration_s)}`);

@@ -1,8 +1,9 @@
-import type { NewTargetBody, Target, TargetFilters } from '@pacebeat/contract';
+import type { NewTargetBody, OtherMeter, Target, TargetFilters } from '@pacebeat/contract';
 import {
   TARGET_BPM_MAX,
   TARGET_BPM_MIN,
   TARGET_NAME_MAX_CODE_UNITS,
+  OTHER_METERS,
   targetNameProblem,
 } from '@pacebeat/contract/rules';
 import Alert from '@mui/material/Alert';
@@ -11,7 +12,12 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import Checkbox from '@mui/material/Checkbox';
+import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
+import FormGroup from '@mui/material/FormGroup';
+import FormHelperText from '@mui/material/FormHelperText';
+import FormLabel from '@mui/material/FormLabel';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
@@ -21,6 +27,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useEffect, useId, useRef, useState } from 'react';
 import { isApiError } from '../../api/client.ts';
 import { plainMessage } from '../../api/plain-message.ts';
+import { METER_REASONS } from '../../choices/choices-texts.ts';
 import { PresetPicker, type Preset } from './PresetPicker.tsx';
 
 /** Minutes as typed ("3.5", "") → seconds, null for none; undefined when it is not a number. */
@@ -93,6 +100,7 @@ export function TargetDialog(props: TargetDialogProps) {
   const f: Partial<TargetFilters> = t?.filters ?? {};
   const [noExplicit, setNoExplicit] = useState(f.no_explicit ?? false);
   const [likedOnly, setLikedOnly] = useState(f.liked_only ?? false);
+  const [meters, setMeters] = useState<OtherMeter[]>(f.meters_included ?? []);
   const [shortest, setShortest] = useState(secondsToMinutes(f.min_duration_s));
   const [longest, setLongest] = useState(secondsToMinutes(f.max_duration_s));
 
@@ -187,6 +195,7 @@ export function TargetDialog(props: TargetDialogProps) {
         filters: {
           no_explicit: noExplicit,
           liked_only: likedOnly,
+          meters_included: OTHER_METERS.filter((m) => meters.includes(m)),
           min_duration_s: minS ?? null,
           max_duration_s: maxS ?? null,
         },
@@ -270,6 +279,28 @@ export function TargetDialog(props: TargetDialogProps) {
             control={<Switch checked={likedOnly} onChange={(e) => setLikedOnly(e.target.checked)} />}
             label="Only songs from Liked Songs"
           />
+          <FormControl component="fieldset" variant="standard">
+            <FormLabel component="legend">Also take songs in</FormLabel>
+            <FormGroup row>
+              {OTHER_METERS.map((m) => (
+                <FormControlLabel
+                  key={m}
+                  control={
+                    <Checkbox
+                      checked={meters.includes(m)}
+                      onChange={(e) =>
+                        setMeters((now) => (e.target.checked ? [...now, m] : now.filter((x) => x !== m)))
+                      }
+                    />
+                  }
+                  label={m}
+                />
+              ))}
+            </FormGroup>
+            <FormHelperText>
+              Left out by default: a stride is two steps, and {METER_REASONS['3/4']}. Tick one to let it in.
+            </FormHelperText>
+          </FormControl>
           {/* One above the other on a phone: side by side, each label was cut to "Shortest (mi". */}
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
             <TextField

@@ -19,6 +19,7 @@ import { addTap, bpmFromTaps, MIN_TAPS } from '../../choices/tap-tempo.ts';
 import { useConfirmChoice } from '../../choices/UndoSnackbar.tsx';
 import { useSession } from '../../session/session-context.ts';
 import { MUSIC_SERVICE } from '../../session/user-status.ts';
+import { MeterChoice } from './MeterChoice.tsx';
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
@@ -50,8 +51,8 @@ function Player({ track }: { track: TrackRow }) {
 }
 
 /**
- * Fix a track's tempo: ×2, ÷2, type it, or tap along with the beat (the Tap button or the space bar). The
- * correction is the runner's and applies at once; removing the track from playlists it no longer fits
+ * Fix a track's tempo: ×2, ÷2, type it, or tap along with the beat (the Tap button or the space bar); and
+ * its meter ("This one is in 4/4"). The correction is the runner's and applies at once; removing the track from playlists it no longer fits
  * happens only when they tick the box.
  */
 export function TempoDialog({ track, onClose }: { track: TrackRow; onClose: () => void }) {
@@ -146,6 +147,7 @@ export function TempoDialog({ track, onClose }: { track: TrackRow; onClose: () =
             control={<Checkbox checked={remove} onChange={(e) => setRemove(e.target.checked)} />}
             label="Also remove it from the playlists it no longer fits (only what Pacebeat added)"
           />
+          <MeterChoice track={track} onDone={onClose} removeFromOld={remove} />
           {error && <Alert severity="error">{error.message}</Alert>}
         </Stack>
       </DialogContent>

@@ -1,0 +1,134 @@
+// A song's meter from what the sources label it and what the audio hears. Pure. Labels are evidence,
+// not truth: Spotify's analyser (and ReccoBeats, which mirrors it) and GetSongBPM's contributors call a
+// waltz 4/4 about as often as not, and a 4/4 song 3/4 rarely; the estimator hears bars of three against
+// bars of two and four in the preview. Each analysis weighs by how often it is right (a naive Bayes
+// vote over the five meters), so a lone 4/4 label does not outweigh a clear waltz in the audio.
+import type { Meter } from '@pacebeat/contract';
+import { METERS } from '@pacebeat/contract/rules';
+import type { TempoAlternative } from '../db/tempo.schema.ts';
+
+export type { Meter };
+
+/** How common each meter is in popular music: 4/4 overwhelmingly. */
+const PRIOR: Record<Meter, number> = { '4/4': 0.92, '3/4': 0.05, '6/8': 0.02, '5/4': 0.005, '7/8': 0.005 };
+
+/**
+ * P(label | true meter) for a metadata label: a 4/4 song is labelled 4/4 nearly always; any other meter
+ * is named right a bit more often than not, and otherwise mostly flattened to 4/4 (a 6/8 also to 3/4).
+ */
+function labelLikelihood(label: Meter, truth: Meter): number {
+  if (truth === '4/4') return label === '4/4' ? 0.98 : 0.005;
+  if (label === truth) return 0.55;
+  if (label === '4/4') return 0.38;
+  if (truth === '6/8' && label === '3/4') return 0.25;
+  return 0.02;
+}
+
+/**
+ * P(audio's answer | true meter) for a clear answer of the estimator (estimator/meter.ts), of strength
+ * `strength` (0.5..1). It hears bars of three, five and seven; it cannot tell a 6/8 from a shuffled 4/4
+ * (the same rhythm, only the written bar differs), so a 6/8 is heard as 4/4 (two beats) or, when it took
+ * pairs of eighths for the beat, as 3/4. A 4/4 song heard as odd is rare, and rarer the clearer the
+ * answer: on the synthesised corpus no 4/4 clip gave an odd answer at strength 0.5 or more
+ * (bench/tempo-accuracy prints the figures).
+ */
+function audioLikelihood(heard: Meter, truth: Meter, strength: number): number {
+  const falseOdd = 0.004 * (1 - 0.9 * strength);
+  if (truth === '4/4') return heard === '4/4' ? 1 - 3 * falseOdd : falseOdd;
+  if (truth === '6/8') return heard === '4/4' ? 0.6 : heard === '3/4' ? 0.35 : 0.02;
+  if (heard === truth) return 0.8;
+  return heard === '4/4' ? 0.15 : 0.03;
+}
+
+/** The estimator's meter, with how sure it is (a weak answer weighs nothing). */
+export interface AudioMeter {
+  meter: Meter | null;
+  /** 0..1; under MIN_AUDIO_METER the answer is not used. */
+  strength: number;
+}
+export const MIN_AUDIO_METER = 0.5;
+
+export interface MeterDecision {
+  /** The most likely meter; null when nobody said anything. */
+  meter: Meter | null;
+  /** Its posterior probability (0..1). */
+  confidence: number;
+}
+
+/**
+ * The same analysis twice checks nothing: ReccoBeats mirrors Spotify's audio-features, so their labels
+ * count once (the first one given).
+ */
+const family = (source: string) => (source === 'reccobeats' ? 'spotify' : source);
+
+/** The labels that count: one per independent analysis. */
+function independentLabels(answers: Pick<TempoAlternative, 'source' | 'meter'>[]): Meter[] {
+  const seen = new Set<string>();
+  const out: Meter[] = [];
+  for (const a of answers) {
+    if (!a.meter || a.source === 'estimator' || seen.has(family(a.source))) continue;
+    seen.add(family(a.source));
+    out.push(a.meter);
+  }
+  return out;
+}
+
+/** The meter from the sources' labels and, when it is clear, the audio's answer. */
+export function decideMeter(
+  answers: Pick<TempoAlternative, 'source' | 'meter'>[],
+  audio?: AudioMeter | null,
+): MeterDecision {
+  const labels = independentLabels(answers);
+  const heard = audio && audio.meter && audio.strength >= MIN_AUDIO_METER ? audio.meter : null;
+  if (labels.length === 0 && heard === null) return { meter: null, confidence: 0 };
+  const score = METERS.map((m) => {
+    let p = PRIOR[m];
+    for (const l of labels) p *= labelLikelihood(l, m);
+    if (heard) p *= audioLikelihood(heard, m, audio?.strength ?? 0);
+    return p;
+  });
+  const total = score.reduce((a, b) => a + b, 0);
+  let best = 0;
+  for (let i = 1; i < score.length; i++) if ((score[i] as number) > (score[best] as number)) best = i;
+  return {
+    meter: METERS[best] as Meter,
+    confidence: Math.round(((score[best] as number) / total) * 1000) / 1000,
+  };
+}
+
+/**
+ * Sure enough without the audio: two independent labels agreeing on 4/4 leave about 1.3 % for anything
+ * else (0.8 % of songs are waltzes both label 4/4); a lone 4/4 label leaves about 2.5 % (a waltz is
+ * labelled 4/4 that often), so the audio is asked.
+ */
+export const METER_SETTLED = 0.985;
+
+/** Spotify's (and ReccoBeats') `time_signature`: beats a bar, 3 to 7 ("3/4" to "7/4"); 6 and 7 as 6/8 and 7/8. */
+export function meterOfTimeSignature(n: unknown): Meter | undefined {
+  const byBeats: Record<number, Meter> = { 3: '3/4', 4: '4/4', 5: '5/4', 6: '6/8', 7: '7/8' };
+  return typeof n === 'number' ? byBeats[n] : undefined;
+}
+
+/** GetSongBPM's `time_sig` ("4/4", "3/4", "6/8", …; 2/4 and 12/8 are duple, 9/8 triple). */
+export function meterOfTimeSig(s: unknown): Meter | undefined {
+  if (typeof s !== 'string') return undefined;
+  const m = /^\s*(\d{1,2})\s*\/\s*(\d{1,2})\s*$/.exec(s);
+  if (!m) return undefined;
+  const text = `${Number(m[1])}/${Number(m[2])}`;
+  const same: Record<string, Meter> = {
+    '4/4': '4/4',
+    '2/4': '4/4',
+    '2/2': '4/4',
+    '12/8': '4/4',
+    '3/4': '3/4',
+    '3/8': '3/4',
+    '9/8': '3/4',
+    '6/8': '6/8',
+    '6/4': '6/8',
+    '5/4': '5/4',
+    '5/8': '5/4',
+    '7/8': '7/8',
+    '7/4': '7/8',
+  };
+  return same[text];
+}

@@ -1,0 +1,104 @@
+// Why fitting songs were not placed: every song of the scanned library whose tempo lookup is done and
+// whose true tempo fits a target, but which no playlist holds, put in one class by what the tempo cache
+// says of it. Printed by the benchmark so the largest classes can be worked down.
+import type { Sandbox } from '@pacebeat/sandbox';
+import { meterOfPattern } from '@pacebeat/sandbox';
+import {
+  fitsRange,
+  meterLeftOut,
+  MIN_CONFIDENCE,
+  placeable,
+  type TargetRange,
+} from '@pacebeat/server/src/playlists/matching.ts';
+import type { CachedTempo } from '@pacebeat/server/src/tempo/tempo.repository.ts';
+import { tempoError } from './truth.ts';
+
+/** The classes, in the order printed. */
+export const RECALL_CLASSES = [
+  'no answer (no source, no preview)',
+  'preview missing (a lone answer the audio could not check)',
+  'estimator unsure',
+  'a lone answer unconfirmed',
+  'sources disagreeing (not 3:2)',
+  '3:2 suspected',
+  'the audio alone',
+  'below the threshold (other)',
+  'meter: truly not 4/4 (left out by design)',
+  'meter: a 4/4 song heard in another meter',
+  'trusted, wrong tempo',
+  'trusted, just below a range’s top (edge margin)',
+  'removed by the runner',
+  'fits, not placed yet (a batch, the spread, the budget)',
+] as const;
+export type RecallClass = (typeof RECALL_CLASSES)[number];
+
+export interface Unplaced {
+  trackId: string;
+  tempo: CachedTempo;
+}
+
+/** The class of one fitting, looked-up song that no playlist holds. */
+export function recallClass(
+  sandbox: Sandbox,
+  s: Unplaced,
+  targets: TargetRange[],
+  removed: ReadonlySet<string>,
+): RecallClass {
+  const w = sandbox.world;
+  const g = w.trackG(s.trackId)!;
+  const truth = w.catalog.tempoOf(g);
+  const t = s.tempo;
+  const reason = t.reason ?? '';
+  if (removed.has(s.trackId)) return 'removed by the runner';
+  if (t.bpm === null) {
+    if (/estimator/.test(reason) && !/no preview/.test(reason)) return 'estimator unsure';
+    return 'no answer (no source, no preview)';
+  }
+  if (t.confidence < MIN_CONFIDENCE) {
+    if (/no preview/.test(reason)) return 'preview missing (a lone answer the audio could not check)';
+    if (/disagree/.test(reason)) {
+      const bpms = t.alternatives.map((a) => a.bpm);
+      const threeTwo = bpms.some((a) => bpms.some((b) => tempoError(a, b) === '3:2'));
+      return threeTwo ? '3:2 suspected' : 'sources disagreeing (not 3:2)';
+    }
+    if (/one source/.test(reason)) return 'a lone answer unconfirmed';
+    if (/audio alone/.test(reason)) return 'the audio alone';
+    if (/estimator/.test(reason)) return 'estimator unsure';
+    return 'below the threshold (other)';
+  }
+  const fitting = targets.filter((x) => fitsRange(truth.bpm, x.minBpm, x.maxBpm));
+  if (fitting.length > 0 && fitting.every((x) => meterLeftOut(x, t.meter) !== null))
+    return meterOfPattern(truth.pattern) === '4/4'
+      ? 'meter: a 4/4 song heard in another meter'
+      : 'meter: truly not 4/4 (left out by design)';
+  if (!fitting.some((x) => fitsRange(t.bpm!, x.minBpm, x.maxBpm))) return 'trusted, wrong tempo';
+  if (!fitting.some((x) => placeable(t.bpm!, x.minBpm, x.maxBpm)))
+    return 'trusted, just below a range’s top (edge margin)';
+  return 'fits, not placed yet (a batch, the spread, the budget)';
+}
+
+/** The table of classes: how many fitting, looked-up songs each holds. */
+export function recallLines(
+  sandbox: Sandbox,
+  unplaced: Unplaced[],
+  targets: TargetRange[],
+  removed: ReadonlySet<string>,
+  lookedUp: number,
+): string[] {
+  const n = new Map<RecallClass, number>();
+  for (const s of unplaced) {
+    const c = recallClass(sandbox, s, targets, removed);
+    n.set(c, (n.get(c) ?? 0) + 1);
+  }
+  const lines = [
+    `Fitting songs looked up but not placed, by class (${unplaced.length} of ${lookedUp}):`,
+    '',
+    '| class | songs | share of the looked-up fitting songs |',
+    '|---|---|---|',
+  ];
+  for (const c of RECALL_CLASSES) {
+    const k = n.get(c) ?? 0;
+    if (k > 0) lines.push(`| ${c} | ${k} | ${((100 * k) / Math.max(1, lookedUp)).toFixed(1)} % |`);
+  }
+  return lines;
+}
