@@ -82,7 +82,7 @@ const EARLY_GROUP = 10;
  * this band are checked first, so a new library's running playlists fill before its other tempos are known.
  */
 const RUNNING_BAND = { min: 145, max: 195 };
-export const inRunningBand = (bpm: number) => {
+const inRunningBand = (bpm: number) => {
   const folded = bpm * 2 ** Math.round(Math.log2(170 / bpm));
   return folded >= RUNNING_BAND.min && folded < RUNNING_BAND.max;
 };
@@ -351,17 +351,16 @@ export function createTempoService(deps: TempoServiceDeps) {
         const { checked, ...tempo } = decide(w.answers, w.estimate);
         const m = decideMeter(w.answers, w.estimate?.meter);
         const d = { ...tempo, meter: m.meter, meterConfidence: m.confidence };
-        const decision = d;
         let answer: TempoAnswer;
         if (d.bpm !== null && (checked || !w.deferredUntil)) {
-          answer = { status: 'found', ...decision, cached: false };
+          answer = { status: 'found', ...d, cached: false };
           if (d.reason === undefined) delete answer.reason;
           // An unchecked tempo whose check failed for a passing reason is looked up again later.
           if (!checked && w.transient) answer.retryAt = new Date(done.getTime() + TRANSIENT_RETRY_MS);
         } else if (w.deferredUntil) {
           // Nothing, or only something unchecked, yet: asked again when the service allows.
           answer = {
-            ...decision,
+            ...d,
             status: 'deferred',
             reason: [...w.notes, d.reason].join('; '),
             retryAt: w.deferredUntil,
@@ -371,7 +370,7 @@ export function createTempoService(deps: TempoServiceDeps) {
           const wait = w.transient ? TRANSIENT_RETRY_MS : deps.settings.retryUnknownDays * 86_400_000;
           const reason = [...w.notes, d.reason].join('; ');
           answer = {
-            ...decision,
+            ...d,
             status: 'unknown',
             reason,
             retryAt: new Date(done.getTime() + wait),

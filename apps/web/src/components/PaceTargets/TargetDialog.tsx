@@ -298,7 +298,8 @@ export function TargetDialog(props: TargetDialogProps) {
               ))}
             </FormGroup>
             <FormHelperText>
-              Left out by default: a stride is two steps, and {METER_REASONS['3/4']}. Tick one to let it in.
+              Left out by default, as a stride is two steps: a song {METER_REASONS['3/4']}. Tick a meter to
+              let it in.
             </FormHelperText>
           </FormControl>
           {/* One above the other on a phone: side by side, each label was cut to "Shortest (mi". */}
