@@ -14,6 +14,15 @@ import {
 // the result; the playlist in the simulated Spotify holds exactly the songs the page shows, in order; a
 // rebuild replaces them (no stray item); the page has no serious axe violation.
 
+/** When the run was last built (unix seconds), or null. */
+async function builtAt(page: Page, runId: string): Promise<number | null> {
+  const res = await page.request.get(`/api/spotify/runs/${runId}`);
+  return (
+    ((await res.json()) as { data: { run: { build: { built_at: number } | null } } }).data.run.build
+      ?.built_at ?? null
+  );
+}
+
 /** The run's last build as the API gives it: its songs' track ids, in order. */
 async function builtTrackIds(page: Page, runId: string): Promise<string[]> {
   const res = await page.request.get(`/api/spotify/runs/${runId}`);
@@ -60,6 +69,20 @@ test('build the intervals preset at 360 px and open the result; a rebuild replac
   await expect(timeline.getByRole('heading', { level: 3 })).toHaveCount(14);
   await expect(timeline.getByText(/of your songs fits?$/).first()).toBeVisible();
 
+  // Enough songs at the warm-up's and the fast parts' tempos before building (they keep arriving as the
+  // library's tempos are found: a running tempo waits for the audio to settle its meter).
+  await expect
+    .poll(
+      async () => {
+        const res = await page.request.get(`/api/spotify/runs/${runId}`);
+        const { segments } = ((await res.json()) as { data: { run: { segments: Array<{ pool: number }> } } })
+          .data.run;
+        return Math.min(segments[0]!.pool, segments[1]!.pool);
+      },
+      { timeout: 300_000, intervals: [5_000] },
+    )
+    .toBeGreaterThanOrEqual(4);
+  await page.reload();
   await page.getByRole('button', { name: 'Build' }).click();
   const open = page.getByRole('link', { name: /Open “Pacebeat run: Tuesday intervals” in Spotify/ });
   await expect(open).toBeVisible({ timeout: 60_000 });
@@ -73,7 +96,7 @@ test('build the intervals preset at 360 px and open the result; a rebuild replac
   const runs = (await spotifyPlaylists(page, admin, user)).filter((p) => p.name.startsWith('Pacebeat run: '));
   expect(runs.map((p) => p.name)).toEqual(['Pacebeat run: Tuesday intervals']);
   const first = await builtTrackIds(page, runId);
-  expect(first.length).toBeGreaterThan(8);
+  expect(first.length).toBeGreaterThan(4);
   expect(await playlistTrackIds(page, admin, runs[0]!.id)).toEqual(first);
   expect(await open.getAttribute('href')).toMatch(new RegExp(`/playlist/${runs[0]!.id}$`));
   // Spotify's web player is outside this machine: its page is stood in for, the tab's address is what counts.
@@ -84,10 +107,9 @@ test('build the intervals preset at 360 px and open the result; a rebuild replac
   await tab.waitForURL(new RegExp(`open\\.spotify\\.com/playlist/${runs[0]!.id}`));
   await tab.close();
 
+  const firstBuiltAt = await builtAt(page, runId);
   await page.getByRole('button', { name: 'Rebuild' }).click();
-  await expect
-    .poll(async () => (await builtTrackIds(page, runId)).join(','), { timeout: 60_000 })
-    .not.toBe(first.join(','));
+  await expect.poll(async () => builtAt(page, runId), { timeout: 60_000 }).not.toBe(firstBuiltAt);
   const second = await builtTrackIds(page, runId);
   expect(await playlistTrackIds(page, admin, runs[0]!.id)).toEqual(second);
   expect(

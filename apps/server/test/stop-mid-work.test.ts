@@ -27,7 +27,11 @@ import {
 
 const SERVER = fileURLToPath(new URL('../../../scripts/server.ts', import.meta.url));
 const SHUTDOWN_TIMEOUT_SECONDS = 10;
-/** Liked Songs of the runner: 4 pages, each answered 8 s late, so the scan is still going when the first fill (15 s after the first match) places tracks and the stop comes. */
+/**
+ * Liked Songs of the runner: 4 pages, each answered 20 s late, so the scan is still going when the first fill
+ * (15 s after the first match) places tracks and the stop comes. (8 s was enough until a running tempo
+ * waited for the audio to settle its meter: the scan then ended before the first placement, in CI.)
+ */
 const LIKED = 200;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -73,7 +77,7 @@ describe('a stop in the middle of the work', () => {
     sandbox = await startSandbox({
       size: 'tiny',
       port: 0,
-      faults: [{ kind: 'slow', service: 'spotify-api', method: 'GET', path: '/me/tracks', delayMs: 8000 }],
+      faults: [{ kind: 'slow', service: 'spotify-api', method: 'GET', path: '/me/tracks', delayMs: 20_000 }],
       // Most tempos checked by two metadata sources, and short previews for the rest: the audio (synthesised
       // here, estimated in the server, 2 cores for both) would take minutes for a library of this size.
       deezer: { unknownBpmShare: 0.05 },
@@ -113,6 +117,8 @@ describe('a stop in the middle of the work', () => {
         DEMO_SANDBOX_URL: sandbox.url,
         // Short add waits, so the writer places tracks within seconds.
         PLAYLIST_ADD_WAIT_SECONDS: '2',
+        // The slow Liked Songs pages (20 s) are answers, not time-outs.
+        SPOTIFY_TIMEOUT_SECONDS: '30',
       },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
