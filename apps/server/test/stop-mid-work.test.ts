@@ -26,7 +26,8 @@ import {
 } from './scaleout/scenario.ts';
 
 const SERVER = fileURLToPath(new URL('../../../scripts/server.ts', import.meta.url));
-const SHUTDOWN_TIMEOUT_SECONDS = 10;
+/** Longer than a slow Liked Songs page (LIKED): a page read under way when the stop comes is finished, not lost. */
+const SHUTDOWN_TIMEOUT_SECONDS = 25;
 /**
  * Liked Songs of the runner: 4 pages, each answered 20 s late, so the scan is still going when the first fill
  * (15 s after the first match) places tracks and the stop comes. (8 s was enough until a running tempo
