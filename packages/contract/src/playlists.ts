@@ -12,7 +12,8 @@ import {
 
 // ---- editing targets ---------------------------------------------------------------------------
 
-const Bpm = z
+/** A BPM a target's (or a run part's) range may start or end at. */
+export const Bpm = z
   .number(TARGET_TEXTS.bpmNotNumber)
   .min(TARGET_BPM_MIN, TARGET_TEXTS.bpmTooLow)
   .max(TARGET_BPM_MAX, TARGET_TEXTS.bpmTooHigh);

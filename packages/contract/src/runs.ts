@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { TargetName } from './playlists.ts';
-import { TARGET_BPM_MAX, TARGET_BPM_MIN, TARGET_TEXTS, bpmRangeProblem } from './playlists.rules.ts';
+import { Bpm, TargetName } from './playlists.ts';
+import { bpmRangeProblem } from './playlists.rules.ts';
 import {
   RUN_BLOCKS_MAX,
   RUN_LABEL_MAX,
@@ -18,11 +18,6 @@ import {
 
 // Runs: a workout's segments (a duration and a BPM range each, with repeats), built into one playlist
 // from the runner's own songs.
-
-const Bpm = z
-  .number(TARGET_TEXTS.bpmNotNumber)
-  .min(TARGET_BPM_MIN, TARGET_TEXTS.bpmTooLow)
-  .max(TARGET_BPM_MAX, TARGET_TEXTS.bpmTooHigh);
 
 const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
 
