@@ -165,6 +165,7 @@ async function runFor(user: string): Promise<string> {
         tempos,
         at2min,
         cpu,
+        previews: { ...sandbox.previewStats },
         scanned: new Set(candidates.map((c) => c.recordingKey)).size,
         jobs,
       },

@@ -78,7 +78,19 @@ export interface SandboxConfig {
     apiKeys: string[];
     rateLimit: WindowLimit | false;
   };
-  previews: { seconds: number; sampleRate: number; kbps: number; cacheSize: number };
+  previews: {
+    seconds: number;
+    sampleRate: number;
+    kbps: number;
+    cacheSize: number;
+    /**
+     * A folder where synthesised previews are kept across runs (absent: memory only). Making one costs
+     * about 0.6 s of CPU (synthesis and MP3 encoding), four to five times what Pacebeat's estimator spends
+     * on it; a real CDN serves it for nothing. Benchmarks set it so their figures are Pacebeat's, not the
+     * stand-in's encoder.
+     */
+    diskCacheDir?: string;
+  };
   faults: FaultRule[];
   /**
    * A background of transient failures on every service (transientFaultMix): the share of calls that

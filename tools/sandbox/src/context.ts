@@ -29,6 +29,13 @@ export interface Ctx {
   baseUrls: BaseUrls;
   /** The Spotify user "logged in" in the sandbox's browser: the consent page preselects them. */
   loginUser?: string;
+  /** Previews synthesised in this run, and those read from the disk cache (config `previews.diskCacheDir`). */
+  previewStats: PreviewStats;
+}
+
+export interface PreviewStats {
+  generated: number;
+  fromDisk: number;
 }
 
 /** Per-request notes for the request log. */

@@ -1,7 +1,7 @@
 // startSandbox(): the simulated music world on one HTTP server, for tests (in-process) and the demo.
 import { buildApp, BASE_PATHS } from './app.ts';
 import { buildConfig, type SandboxOptions } from './config.ts';
-import type { BaseUrls, Ctx } from './context.ts';
+import type { BaseUrls, Ctx, PreviewStats } from './context.ts';
 import { Clock } from './limits/clock.ts';
 import { Faults } from './limits/faults.ts';
 import { RollingWindow } from './limits/window.ts';
@@ -35,6 +35,8 @@ export interface Sandbox {
   baseUrls: BaseUrls;
   world: World;
   admin: Admin;
+  /** Previews synthesised in this run, and those read from the disk cache (config `previews.diskCacheDir`). */
+  previewStats: PreviewStats;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     windows: new RollingWindow(),
     openapi: new OpenApi(),
     baseUrls: { spotifyAccounts: '', spotifyApi: '', deezer: '', reccobeats: '', getsongbpm: '', admin: '' },
+    previewStats: { generated: 0, fromDisk: 0 },
   };
   ctx.tokens = new TokenStore(() => ctx.config, clock, seed);
   ctx.faults.setBackground(config.transientFailures);
@@ -78,6 +81,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     baseUrls: ctx.baseUrls,
     world,
     admin,
+    previewStats: ctx.previewStats,
     close: async () => {
       await app.close();
     },

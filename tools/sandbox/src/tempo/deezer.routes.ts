@@ -20,7 +20,7 @@ const QUOTA = { error: { type: 'Exception', message: 'Quota limit exceeded', cod
 const WEB = 'https://www.deezer.com';
 
 export function registerDeezerRoutes(app: FastifyInstance, ctx: Ctx): void {
-  const previews = new PreviewCache(() => ctx.config.previews);
+  const previews = new PreviewCache(() => ctx.config.previews, ctx.previewStats);
   app.addHook('onClose', async () => previews.close());
   const base = () => ctx.baseUrls.deezer;
   const md5 = (n: number) =>

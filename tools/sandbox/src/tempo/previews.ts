@@ -1,8 +1,15 @@
 // 30-second MP3 previews synthesised at a track's tempo with its drum pattern, made on demand by a
-// small pool of worker threads and kept in an in-memory cache (least recently used out).
+// small pool of worker threads and kept in an in-memory cache (least recently used out) and, when the
+// config names a folder, on disk across runs (keyed by everything that shapes the sound, the synthesiser's
+// own source included, so a changed synthesiser never serves an old file).
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { PatternName } from '../world/tempo.ts';
 import type { SandboxConfig } from '../config.ts';
+import type { PreviewStats } from '../context.ts';
 import type { PreviewJob } from './preview.worker.ts';
 
 export interface PreviewSpec {
@@ -14,6 +21,13 @@ export interface PreviewSpec {
 
 type Pending = { resolve: (mp3: Uint8Array) => void; reject: (err: Error) => void };
 
+/** What makes the sound besides the spec: the synthesiser's and the encoder's code. */
+const SYNTH_SOURCE = createHash('sha256')
+  .update(readFileSync(new URL('../audio/synth.ts', import.meta.url)))
+  .update(readFileSync(new URL('../audio/mp3.ts', import.meta.url)))
+  .update(readFileSync(new URL('./preview.worker.ts', import.meta.url)))
+  .digest('hex');
+
 export class PreviewCache {
   private readonly cache = new Map<number, Uint8Array>();
   private readonly inFlight = new Map<number, Promise<Uint8Array>>();
@@ -22,10 +36,13 @@ export class PreviewCache {
   private readonly pending = new Map<number, Pending>();
   private readonly size: number;
   private nextId = 1;
-  generated = 0;
 
-  constructor(config: () => SandboxConfig['previews'], workers = 2) {
+  /** Counted into: previews synthesised, and those read from the disk cache. */
+  private readonly stats: PreviewStats;
+
+  constructor(config: () => SandboxConfig['previews'], stats: PreviewStats, workers = 2) {
     this.config = config;
+    this.stats = stats;
     this.size = workers;
   }
 
@@ -63,24 +80,9 @@ export class PreviewCache {
     const running = this.inFlight.get(spec.key);
     if (running) return running;
     const cfg = this.config();
-    const job: PreviewJob = {
-      id: this.nextId++,
-      bpm: spec.bpm,
-      pattern: spec.pattern,
-      seed: spec.seed,
-      seconds: cfg.seconds,
-      sampleRate: cfg.sampleRate,
-      kbps: cfg.kbps,
-    };
-    const slot = this.worker();
-    slot.busy++;
-    const promise = new Promise<Uint8Array>((resolve, reject) => {
-      this.pending.set(job.id, { resolve, reject });
-      slot.worker.postMessage(job);
-    }).then(
+    const promise = (cfg.diskCacheDir ? this.fromDiskOrMade(spec, cfg.diskCacheDir) : this.made(spec)).then(
       (mp3) => {
         this.inFlight.delete(spec.key);
-        this.generated++;
         this.cache.set(spec.key, mp3);
         while (this.cache.size > cfg.cacheSize) this.cache.delete(this.cache.keys().next().value as number);
         return mp3;
@@ -92,6 +94,56 @@ export class PreviewCache {
     );
     this.inFlight.set(spec.key, promise);
     return promise;
+  }
+
+  /** The file kept from an earlier run, else a new one, written for the next (a failed write costs nothing). */
+  private async fromDiskOrMade(spec: PreviewSpec, dir: string): Promise<Uint8Array> {
+    const cfg = this.config();
+    const sound = [spec.bpm, spec.pattern, spec.seed, cfg.seconds, cfg.sampleRate, cfg.kbps, SYNTH_SOURCE];
+    const file = join(
+      dir,
+      `${createHash('sha256').update(JSON.stringify(sound)).digest('hex').slice(0, 32)}.mp3`,
+    );
+    try {
+      const kept = new Uint8Array(await readFile(file));
+      this.stats.fromDisk++;
+      return kept;
+    } catch {
+      // Not made yet.
+    }
+    const mp3 = await this.made(spec);
+    try {
+      await mkdir(dir, { recursive: true });
+      const tmp = `${file}.${process.pid}.${spec.key}.tmp`;
+      await writeFile(tmp, mp3);
+      await rename(tmp, file);
+    } catch {
+      // A full or read-only disk: the preview is still served.
+    }
+    return mp3;
+  }
+
+  /** Synthesises and encodes one preview on a worker thread. */
+  private made(spec: PreviewSpec): Promise<Uint8Array> {
+    const cfg = this.config();
+    const job: PreviewJob = {
+      id: this.nextId++,
+      bpm: spec.bpm,
+      pattern: spec.pattern,
+      seed: spec.seed,
+      seconds: cfg.seconds,
+      sampleRate: cfg.sampleRate,
+      kbps: cfg.kbps,
+    };
+    const slot = this.worker();
+    slot.busy++;
+    return new Promise<Uint8Array>((resolve, reject) => {
+      this.pending.set(job.id, { resolve, reject });
+      slot.worker.postMessage(job);
+    }).then((mp3) => {
+      this.stats.generated++;
+      return mp3;
+    });
   }
 
   async close(): Promise<void> {
