@@ -96,6 +96,20 @@ export function lookupLines(f: LookupFacts): string[] {
   lines.push(
     `CPU of the benchmark's process (product, simulated world, benchmark; PostgreSQL not counted): ${f.cpu.all.toFixed(0)} s in ${f.seconds.toFixed(0)} s (${(f.cpu.all / f.seconds).toFixed(2)} cores), ${f.cpu.main.toFixed(0)} s of it on the main thread; the simulated Deezer synthesised ${f.previews.generated} previews (about 0.6 s of CPU each, not Pacebeat's) and read ${f.previews.fromDisk} from its disk cache.`,
   );
+  // The start of the pipeline: when the first lookup was queued and began, and the first tempo row.
+  const after = (d: Date | number) => `${((Number(d) - f.connectedAt) / 1000).toFixed(1)} s`;
+  const firstOf = (kind: LookupJob['kind']) => {
+    const js = f.jobs.filter((j) => j.kind === kind);
+    if (js.length === 0) return `no ${kind} job finished`;
+    const created = Math.min(...js.map((j) => Number(j.createdOn)));
+    const started = Math.min(...js.map((j) => Number(j.startedOn)));
+    return `the first ${kind} job queued ${after(created)} and started ${after(started)} after connect`;
+  };
+  const resolved = [...f.tempos.values()].map((t) => Number(t.resolvedAt));
+  if (resolved.length > 0)
+    lines.push(
+      `${firstOf('tempo-lookup')}; ${firstOf('tempo-audio')}; the first tempo row ${after(Math.min(...resolved))} after connect.`,
+    );
   const jobs = f.jobs.filter((j) => j.timings.tracks > 0);
   if (jobs.length === 0) return lines;
   // Per track: the job's queue wait, then its own time in the job, split by stage; the rest of it is the

@@ -40,6 +40,8 @@ export interface FakeSources {
   estimateMs?: number;
   estimate?: AudioEstimate;
   saved?: Array<{ spotifyId: string | null; bpm: number | null; meter?: string | null }>;
+  /** Each outside call's service, in the order sent. */
+  calls?: string[];
 }
 
 export function fakeResolver(o: FakeSources = {}) {
@@ -51,6 +53,7 @@ export function fakeResolver(o: FakeSources = {}) {
       ratePerSecond: 1000,
       timeoutMs: 60_000,
       fetch: async (url) => {
+        o.calls?.push(service);
         await sleep(10);
         return answer(String(url));
       },

@@ -103,6 +103,29 @@ describe('tempo-audio jobs', () => {
     expect(saved).toEqual([{ spotifyId: 'spW', bpm: 170, meter: '3/4' }]);
   });
 
+  it('hands the audio its checks in groups as Deezer is done with them, not when Deezer has read the whole batch', async () => {
+    // 30 tracks only Deezer knows, at a running tempo: each needs the audio. Deezer answers one at a time.
+    const calls: string[] = [];
+    const tempo = fakeResolver({ deezerBpm: 170, previews: 'hang', calls });
+    const q = queues();
+    const audioQueue = {
+      send: async (...args: Parameters<typeof q.audioQueue.send>) => {
+        calls.push('tempo-audio');
+        return q.audioQueue.send(...args);
+      },
+    };
+    const lookups = createTempoLookups({ tempo, queue: q.queue, audioQueue });
+    const tracks = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123'.split('').map(fakeTrack);
+    const out = await within(5_000, lookups.run(tracks, { userId: USER }));
+    expect(out).toMatchObject({ found: 0, toAudio: 30 });
+    expect(q.audio.map((j) => j.checks.length)).toEqual([10, 10, 10]);
+    // The first group went to the audio while Deezer had most of the batch still to read.
+    const deezerBefore = calls.slice(0, calls.indexOf('tempo-audio')).filter((c) => c === 'deezer').length;
+    expect(deezerBefore).toBeLessThanOrEqual(14);
+    expect(calls.filter((c) => c === 'deezer')).toHaveLength(30);
+    expect(new Set(q.audio.flatMap((j) => j.checks.map((c) => c.track.spotifyId))).size).toBe(30);
+  });
+
   /** Track C, whose preview never comes in its lookup: the checks that lookup hands to a tempo-audio job. */
   async function handedToAudio(q: ReturnType<typeof queues>) {
     const first = createTempoLookups({

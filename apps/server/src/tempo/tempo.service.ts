@@ -76,6 +76,8 @@ export interface TempoServiceDeps {
 
 /** With onEarlyAnswers, decided tracks are cached and announced in groups of this many. */
 const EARLY_GROUP = 10;
+/** Tracks for the audio handed on together (one tempo-audio job), as soon as Deezer is done with them. */
+const HAND_ON_GROUP = 10;
 
 /**
  * Running cadences (steps per minute), for ordering only: tracks whose first answer folds (×2, ÷2) into
@@ -510,20 +512,33 @@ export function createTempoService(deps: TempoServiceDeps) {
     // tempo go first (a stable order otherwise), so its checks turn into placed tracks sooner.
     const runningFirst = (w: Work) => (w.answers.some((a) => inRunningBand(a.bpm)) ? 0 : 1);
     work.sort((x, y) => runningFirst(x) - runningFirst(y));
+    // What the audio must check is handed on in groups as Deezer is done with it, not when the whole
+    // batch is: the running tempos, first in the order, reach their checks while Deezer still reads the
+    // rest (with six batches sharing Deezer's pace, a batch's last track comes tens of seconds later).
+    const handOn: Work[] = [];
+    const handed = new Set<Work>();
+    const hand = async () => {
+      const group = handOn.splice(0);
+      if (group.length === 0 || !opts.checkLater) return;
+      for (const w of group) handed.add(w);
+      await opts.checkLater(group.map((w) => pendingOf(w, performance.now() - started)));
+    };
     // A shutdown stops the batch between tracks: a track not yet started stays undecided (not cached).
     await eachLimited(work, concurrency, async (w) => {
       if (stopped()) return;
       await timedWith(w.clock, () => fromDeezer(w));
       w.askedDeezer = true;
       if (settled(w)) await batch.done(w);
+      else if (opts.checkLater && !w.deferredUntil) {
+        handOn.push(w);
+        if (handOn.length >= HAND_ON_GROUP) await hand();
+      }
     });
-    const unsettled = work.filter((w) => w.askedDeezer && !settled(w));
+    const unsettled = work.filter((w) => w.askedDeezer && !settled(w) && !handed.has(w));
     if (opts.checkLater) {
       // A track a service asked to wait for is looked up again whole, when it allows (deferred).
       for (const w of unsettled) if (w.deferredUntil) await batch.done(w);
-      const later = unsettled.filter((w) => !w.deferredUntil);
-      const held = performance.now() - started;
-      if (later.length > 0) await opts.checkLater(later.map((w) => pendingOf(w, held)));
+      await hand();
     } else await checkAfterDeezer(unsettled, batch, opts.stopping);
     await batch.flush(false);
     const out = new Map<string, TempoAnswer>();
