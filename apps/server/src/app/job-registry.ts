@@ -93,11 +93,13 @@ export const jobRegistry = {
   'tempo-lookup': define({
     payload: TempoLookupPayload,
     queue: TEMPO_QUEUE,
-    // Six batches in flight: while some wait on a paced service others download or estimate, and the
-    // early answers (ReccoBeats) of a new library's first 300 tracks reach its playlists within seconds
-    // (bench/playlist-truth: first 50 placed in 13 s, 89 s with one worker). Every outside service is
-    // paced for all processes in PostgreSQL, so more workers never mean more calls per second.
-    workers: 6,
+    // Two batches in flight. A lookup now only waits on paced services (the audio is in tempo-audio
+    // jobs), and Deezer's 8 calls a second bound them all: two batches keep it busy, while six split it
+    // six ways, so each batch, and its running tempos handed to the audio, came three times later
+    // (bench/playlist-truth, warm previews: first 50 placed 48.5 s with six, 42.2 s with three, 36.3 s with
+    // two; lookups a second 3.46, 4.34, 4.40). Every outside service is paced for all processes in
+    // PostgreSQL, so more workers never mean more calls per second.
+    workers: 2,
     sendOptions: byPriority,
     handler: async ({ tempoLookups }, { tracks, userId, priority }, stopping) => ({
       status: 'success',
