@@ -74,6 +74,15 @@ export function createTempoQueueing(deps: {
 
 /** After a refused rescan request, how long status page polls leave the database alone. */
 const STATUS_RECHECK_MS = 60_000;
+/**
+ * A status page left open asks for a rescan at most this often: its polls every 15 s are the same runner
+ * looking, and once their own library is read a rescan with nothing changed costs 3 calls (in bench:crowd
+ * the 5-minute rescans of open pages were a third of all Spotify calls; on a development-mode day of
+ * about 1,000 calls shared by 5 runners, a page open all day would spend 288 of one runner's ~200).
+ */
+export const STATUS_OPEN_RESCAN_MS = 30 * 60_000;
+/** Polls this far apart are a new visit (the page opened again): it asks at once, within statusRescanMinMs. */
+export const STATUS_NEW_VISIT_GAP_MS = 10 * 60_000;
 
 /**
  * Stored counts a read answers with, but recounts behind it: counts this old (a change no write path of
@@ -161,6 +170,8 @@ export function createLibraryService(deps: LibraryServiceDeps) {
   }
   /** Per user: until when a status page poll need not ask the database for a rescan. */
   const quietUntil = new Map<string, number>();
+  /** Per user: this process's last status page poll (a gap means the page was opened again). */
+  const lastPoll = new Map<string, number>();
 
   /** The user's source rows (from the cache when it holds them) and their counts. */
   async function read(userId: string) {
@@ -252,16 +263,21 @@ export function createLibraryService(deps: LibraryServiceDeps) {
     countsChanged,
 
     /**
-     * A poll of the status page (every 15 s while it is open): statusPageOpened, but without a database
-     * round trip on most polls. After asking, this process does not ask again for `statusRescanMinMs` (the
-     * database would refuse); after a refusal, for a minute (the rescan then comes at most that late).
+     * A poll of the status page (every 15 s while it is open): statusPageOpened when the runner comes to
+     * look (the first poll, or one after STATUS_NEW_VISIT_GAP_MS without), and while the page stays open at
+     * most every STATUS_OPEN_RESCAN_MS; without a database round trip on most polls. After a refusal (the
+     * database's statusRescanMinMs, or another process asked), this process asks again after a minute.
      */
     async statusPagePolled(userId: string): Promise<void> {
       const at = now();
-      if ((quietUntil.get(userId) ?? 0) > at) return;
+      const last = lastPoll.get(userId);
+      if (lastPoll.size > 1000) lastPoll.clear(); // a handful of users per installation; a bound anyway
+      lastPoll.set(userId, at);
+      const newVisit = last === undefined || at - last >= STATUS_NEW_VISIT_GAP_MS;
+      if (!newVisit && (quietUntil.get(userId) ?? 0) > at) return;
       const asked = await statusPageOpened(userId);
-      if (quietUntil.size > 1000) quietUntil.clear(); // a handful of users per installation; a bound anyway
-      quietUntil.set(userId, at + (asked ? deps.settings.statusRescanMinMs : STATUS_RECHECK_MS));
+      if (quietUntil.size > 1000) quietUntil.clear();
+      quietUntil.set(userId, at + (asked ? STATUS_OPEN_RESCAN_MS : STATUS_RECHECK_MS));
     },
 
     /**

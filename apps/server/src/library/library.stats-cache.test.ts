@@ -3,7 +3,13 @@
 // counts too old are recounted behind a read. And the status page's polls, which ask the database for a
 // rescan only when it could say yes.
 import { describe, expect, it, vi } from 'vitest';
-import { COUNTS_MAX_AGE_MS, COUNTS_PENDING_MAX_MS, createLibraryService } from './library.service.ts';
+import {
+  COUNTS_MAX_AGE_MS,
+  COUNTS_PENDING_MAX_MS,
+  createLibraryService,
+  STATUS_NEW_VISIT_GAP_MS,
+  STATUS_OPEN_RESCAN_MS,
+} from './library.service.ts';
 import type { Counts } from './source-stats.repository.ts';
 
 function harness(debounceMs = 3_000) {
@@ -186,33 +192,47 @@ describe('status-page counts, stored per user', () => {
 });
 
 describe('status page polls', () => {
-  it('ask the database only when it could grant a rescan, and come at most a minute late', async () => {
+  it('ask for a rescan when the runner comes to look, and while the page stays open only every 30 minutes', async () => {
     const h = harness();
-    await h.service.statusPagePolled('u1'); // granted
+    await h.service.statusPagePolled('u1'); // the page opened: granted
     expect(h.rescans).toEqual({ asked: 1, granted: 1 });
-    for (let i = 0; i < 19; i++) {
-      h.tick(15_000); // a poll every 15 s, for 4 min 45 s: no database round trip
+    for (let i = 0; i < 119; i++) {
+      h.tick(15_000); // a poll every 15 s, for 29 min 45 s: no rescan, no database round trip
       await h.service.statusPagePolled('u1');
     }
     expect(h.rescans).toEqual({ asked: 1, granted: 1 });
-    h.tick(15_000); // 5 minutes after the rescan: asked, granted
+    h.tick(15_000); // 30 minutes after the rescan: asked, granted
     await h.service.statusPagePolled('u1');
     expect(h.rescans).toEqual({ asked: 2, granted: 2 });
 
-    // Another process (or the schedule) asked a moment ago: refused, then left alone for a minute.
-    h.tick(5 * 60_000);
+    // The page closed for 10 minutes and opened again: a new visit asks at once.
+    h.tick(STATUS_NEW_VISIT_GAP_MS);
+    await h.service.statusPagePolled('u1');
+    expect(h.rescans).toEqual({ asked: 3, granted: 3 });
+    // ...within the database's 5 minutes between rescans: a visit 10 minutes later, another process (or
+    // the schedule) having asked a moment ago, is refused, then left alone for a minute.
+    h.tick(STATUS_NEW_VISIT_GAP_MS);
     h.rescanAskedElsewhere();
     h.tick(10_000);
     await h.service.statusPagePolled('u1');
-    expect(h.rescans).toEqual({ asked: 3, granted: 2 });
+    expect(h.rescans).toEqual({ asked: 4, granted: 3 });
     h.tick(59_000);
     await h.service.statusPagePolled('u1');
-    expect(h.rescans.asked).toBe(3);
+    expect(h.rescans.asked).toBe(4);
     h.tick(1_000);
     await h.service.statusPagePolled('u1');
-    expect(h.rescans.asked).toBe(4);
+    expect(h.rescans.asked).toBe(5);
     // The direct call (a test, a tool) always asks.
     await h.service.statusPageOpened('u1');
-    expect(h.rescans.asked).toBe(5);
+    expect(h.rescans.asked).toBe(6);
+  });
+
+  it('a page left open 8 hours asks for 16 rescans, not 96', async () => {
+    const h = harness();
+    for (let t = 0; t < 8 * 60 * 60_000; t += 15_000) {
+      await h.service.statusPagePolled('u1');
+      h.tick(15_000);
+    }
+    expect(h.rescans.granted).toBe((8 * 60) / (STATUS_OPEN_RESCAN_MS / 60_000));
   });
 });
