@@ -23,6 +23,7 @@ import { probe, type Sample } from './probes.ts';
 import { summarize, sideBySide, timeline, type CrowdResult } from './report.ts';
 import { runnerLife, type Read, type RunnerRecord } from './runner.ts';
 import { serverTimes } from './server-times.ts';
+import { PREVIEW_DISK_CACHE } from '../shared/preview-cache.ts';
 
 const { values: opt } = parseArgs({
   options: {
@@ -94,7 +95,17 @@ const c = await startCluster({
   works: Number(opt.works),
   logDir,
   portFrom: PORT_FROM,
-  sandboxArgs: ['--extended-quota', '--size', opt.size, '--seed', opt.seed, '--transient-failures', '0.005'],
+  sandboxArgs: [
+    '--extended-quota',
+    '--size',
+    opt.size,
+    '--seed',
+    opt.seed,
+    '--transient-failures',
+    '0.005',
+    '--preview-cache',
+    PREVIEW_DISK_CACHE,
+  ],
   env,
 });
 const adminUrl = new URL(first.adminUrl);

@@ -21,16 +21,9 @@ import { runMigrations } from '@pacebeat/server/src/db/migrate.ts';
 import { sandboxSpotifyEndpoints } from '@pacebeat/server/src/spotify/demo.ts';
 import { cancelUserJobs } from '@pacebeat/server/src/spotify/user-jobs.ts';
 import { createEstimatorPool } from '@pacebeat/server/src/tempo/estimator/index.ts';
+import { PREVIEW_DISK_CACHE } from './preview-cache.ts';
 
 const quiet = pino({ level: 'silent' });
-
-/**
- * Where the simulated Deezer keeps its synthesised previews between runs. Making one costs about 0.6 s of
- * CPU, four to five times what Pacebeat's estimator spends on it, on the same 2 cores: without the cache a
- * benchmark's audio checks measure the stand-in's MP3 encoder (a real CDN serves a preview for nothing).
- * The first run makes them; `rm -rf .cache/sandbox-previews` for a cold one.
- */
-export const PREVIEW_DISK_CACHE = path.join(import.meta.dirname, '..', '..', '.cache', 'sandbox-previews');
 
 export async function startComposedApp(o: {
   tag: string;

@@ -20,6 +20,7 @@ const { values } = parseArgs({
     strict: { type: 'boolean', default: false },
     'transient-failures': { type: 'string' },
     log: { type: 'boolean', default: false },
+    'preview-cache': { type: 'string' },
     'admin-token': { type: 'string', default: process.env['SANDBOX_ADMIN_TOKEN'] },
     help: { type: 'boolean', default: false },
   },
@@ -41,6 +42,7 @@ if (values.help) {
   --transient-failures S  share of calls that fail transiently (5xx, resets, slow answers;
                         default 0, realistic 0.005)
   --log                 log every request
+  --preview-cache DIR   keep synthesised previews in DIR across runs (each costs ~0.6 s of CPU to make)
   --admin-token T       the admin API answers only \`Authorization: Bearer T\` (env SANDBOX_ADMIN_TOKEN;
                         default: a new random one per start, printed below; give it to Pacebeat as
                         DEMO_SANDBOX_ADMIN_TOKEN)`);
@@ -73,6 +75,7 @@ const sandbox = await startSandbox({
   ...(values['transient-failures'] !== undefined
     ? { transientFailures: Number(values['transient-failures']) }
     : {}),
+  ...(values['preview-cache'] ? { previews: { diskCacheDir: values['preview-cache'] } } : {}),
 });
 
 const w = sandbox.admin.world();
