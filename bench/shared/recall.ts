@@ -37,6 +37,7 @@ export const RECALL_CLASSES = [
   'meter: truly not 4/4 (left out by design)',
   'meter: a 4/4 song heard in another meter',
   'trusted, wrong tempo',
+  'trusted, within 1 % below the range it fits (round tempo at the edge)',
   'trusted, just below a range’s top (edge margin)',
   'removed by the runner',
   'fits, not placed yet (a batch, the spread, the budget)',
@@ -82,7 +83,10 @@ export function recallClass(
     return meterOfPattern(truth.pattern) === '4/4'
       ? 'meter: a 4/4 song heard in another meter'
       : 'meter: truly not 4/4 (left out by design)';
-  if (!fitting.some((x) => fitsRange(t.bpm!, x.minBpm, x.maxBpm))) return 'trusted, wrong tempo';
+  if (!fitting.some((x) => fitsRange(t.bpm!, x.minBpm, x.maxBpm)))
+    return fitting.some((x) => fitsRange(t.bpm!, x.minBpm * 0.99, x.maxBpm))
+      ? 'trusted, within 1 % below the range it fits (round tempo at the edge)'
+      : 'trusted, wrong tempo';
   if (!fitting.some((x) => placeable(t.bpm!, x.minBpm, x.maxBpm)))
     return 'trusted, just below a range’s top (edge margin)';
   return 'fits, not placed yet (a batch, the spread, the budget)';
