@@ -110,9 +110,18 @@ export function report(f: RunFacts): string {
   const waitText = `${(f.addWaitMs / 1000).toFixed(0)} s`;
   // Placed songs whose true meter is not 4/4 (left out by default: tempo/meter.ts, matching.ts).
   const notFourFour = new Map<string, number>();
+  const notFourFourLines: string[] = [];
   for (const r of placedRows) {
     const m = meterOfPattern(cat.tempoOf(w.trackG(r.trackId)!).pattern);
-    if (m !== '4/4') notFourFour.set(m, (notFourFour.get(m) ?? 0) + 1);
+    if (m === '4/4') continue;
+    notFourFour.set(m, (notFourFour.get(m) ?? 0) + 1);
+    const t = f.tempos.get(keyOf.get(r.trackId) ?? '');
+    const alts = t?.alternatives
+      .map((a) => `${a.source} ${a.bpm}${a.meter ? ` (${a.meter})` : ''}`)
+      .join(', ');
+    notFourFourLines.push(
+      `  ${r.trackId}: true ${m}; meter decided ${t?.meter ?? '-'} (${t?.meterConfidence ?? '-'}), tempo ${t?.bpm ?? '-'} from ${t?.source ?? '-'} at ${t?.confidence ?? '-'}; ${alts ?? ''}`,
+    );
   }
   const notFourFourText = [...notFourFour].map(([m, k]) => `${k} in ${m}`).join(', ') || '0';
   const callsBy = (p: (purpose: string) => boolean) =>
@@ -192,6 +201,10 @@ export function report(f: RunFacts): string {
   lines.push('');
   lines.push(...lookupLines(f.lookups));
   lines.push('');
+  if (notFourFourLines.length > 0) {
+    lines.push('Placed songs not in 4/4 (the labels and the tempo behind them):');
+    lines.push(...notFourFourLines, '');
+  }
   const removedIds = new Set(f.removed);
   const unplaced = looked
     .filter(([rec]) => !finalRecordings.has(rec))
