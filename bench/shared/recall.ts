@@ -29,6 +29,7 @@ export const RECALL_CLASSES = [
   'no answer (no source, no preview)',
   'preview missing (a lone answer the audio could not check)',
   'estimator unsure',
+  'a check failed for a passing reason (looked up again in 6 h)',
   'a lone answer unconfirmed',
   'sources disagreeing (not 3:2)',
   '3:2 suspected',
@@ -67,6 +68,9 @@ export function recallClass(
     return 'no answer (no source, no preview)';
   }
   if (t.confidence < MIN_CONFIDENCE) {
+    // A found tempo whose check failed for a passing reason (a preview that timed out, a 5xx) has a retry
+    // time; its reason keeps only the decision's words, so it is told apart by that.
+    if (t.retryAt !== null) return 'a check failed for a passing reason (looked up again in 6 h)';
     if (/no preview/.test(reason)) return 'preview missing (a lone answer the audio could not check)';
     if (/disagree/.test(reason)) {
       const bpms = t.alternatives.map((a) => a.bpm);
