@@ -1,5 +1,6 @@
 // The benchmark's tables: a row per day, and a row per runner and day. Also `--reprint FILE`'s, from the
 // rows a run wrote with `--json`.
+import { RECALL_CLASSES } from '../shared/recall.ts';
 import type { PlacementCounts, RunnerScore } from './score.ts';
 
 export interface DayRow extends PlacementCounts {
@@ -12,6 +13,10 @@ export interface DayRow extends PlacementCounts {
   placedToday: number;
   fittingScanned: number;
   placedScanned: number;
+  /** Fitting scanned songs whose tempo lookup is done, those placed, and the rest by class (absent in older rows). */
+  lookedUpFitting?: number;
+  placedLookedUp?: number;
+  recallClasses?: Record<string, number>;
   libraryFitting: number;
   libraryPlaced: number;
   withoutTempo: number;
@@ -156,4 +161,39 @@ function first20Cell(runners: RunnerScore[]): string {
     b.bestFirst20Artists! - b.first20Artists! > a.bestFirst20Artists! - a.first20Artists! ? b : a,
   );
   return `${worst.first20Artists} (${worst.bestFirst20Artists})`;
+}
+
+/** The runners' recall classes summed (undefined when no runner has them: an older run's rows). */
+export function sumClasses(runners: RunnerScore[]): Record<string, number> | undefined {
+  if (!runners.some((s) => s.recallClasses)) return undefined;
+  const out: Record<string, number> = {};
+  for (const s of runners)
+    for (const [c, n] of Object.entries(s.recallClasses ?? {})) out[c] = (out[c] ?? 0) + n;
+  return out;
+}
+
+/**
+ * Per day, recall over the fitting scanned songs whose tempo lookup is done, and why the rest were not
+ * placed, by class (`bench/shared/recall.ts`, the classes bench:playlist-truth prints), summed over runners.
+ */
+export function recallTable(rows: DayRow[]): string {
+  const days = rows.filter((r) => r.recallClasses);
+  if (days.length === 0) return 'Recall classes: not in these rows (an older run).';
+  const cell = (r: DayRow, n: number) => `${n} (${pct(n, r.lookedUpFitting ?? 0)})`;
+  const body: string[][] = [
+    [
+      'recall over the looked-up fitting songs',
+      ...days.map(
+        (r) =>
+          `${pct(r.placedLookedUp ?? 0, r.lookedUpFitting ?? 0)} (${r.placedLookedUp}/${r.lookedUpFitting})`,
+      ),
+    ],
+  ];
+  for (const c of RECALL_CLASSES)
+    if (days.some((r) => (r.recallClasses?.[c] ?? 0) > 0))
+      body.push([c, ...days.map((r) => cell(r, r.recallClasses?.[c] ?? 0))]);
+  return table(
+    ['not placed, by class (share of the looked-up fitting songs)', ...days.map((r) => `day ${r.day}`)],
+    body,
+  );
 }

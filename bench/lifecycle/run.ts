@@ -16,10 +16,11 @@ import { REALISTIC_TRANSIENT_SHARE, startSandbox, type FaultRule } from '@pacebe
 import { createDb } from '@pacebeat/server/src/db/client.ts';
 import { startEmbeddedPostgres } from '@pacebeat/server/src/db/embedded.ts';
 import { createLibraryRepository } from '@pacebeat/server/src/library/library.repository.ts';
+import { createTempoRepository } from '@pacebeat/server/src/tempo/tempo.repository.ts';
 import { AppClient, type Session } from './app-client.ts';
 import { shiftDatabaseTimes } from './db-clock.ts';
 import { pacebeatPlaylists, scoreRunner, type RunnerLife, type RunnerScore } from './score.ts';
-import { dayTable, pct, runnerTable, statusDiff, type DayRow } from './report.ts';
+import { dayTable, pct, recallTable, runnerTable, statusDiff, sumClasses, type DayRow } from './report.ts';
 import { fairCompare, fairSummary, type FairRecord } from './fair.ts';
 import { emptyCounts, startLooper, type LooperCounts } from './looper.ts';
 import { serverProcess } from './server.ts';
@@ -85,7 +86,9 @@ if (opt.compare) {
 if (opt.reprint) {
   // The tables of an earlier run's rows (`--json`), with this version's definitions.
   const saved = JSON.parse(await fs.readFile(opt.reprint, 'utf8')) as { commit: string; rows: DayRow[] };
-  process.stdout.write(`commit ${saved.commit}\n\n${dayTable(saved.rows)}\n\n${runnerTable(saved.rows)}\n`);
+  process.stdout.write(
+    `commit ${saved.commit}\n\n${dayTable(saved.rows)}\n\n${recallTable(saved.rows)}\n\n${runnerTable(saved.rows)}\n`,
+  );
   process.exit(0);
 }
 
@@ -156,6 +159,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
   });
 const dbHandle = createDb(pgServer.url, { max: 2 });
 const library = createLibraryRepository(dbHandle.db);
+const tempoCache = createTempoRepository(dbHandle.db);
 const app = new AppClient(appUrl);
 const truth = new Truth(sb);
 const life = rng(SEED);
@@ -716,11 +720,14 @@ async function scoreDay(day: number, ended: string): Promise<DayRow> {
     withoutTempo += seen?.sources?.summary?.tracks_without_tempo ?? 0;
     const candidates = r.appUserId ? await library.listMatchCandidates(r.appUserId) : [];
     await dumpDuplicates(day, r);
+    const tempos = await tempoCache.getByKeys([...new Set(candidates.map((c) => c.recordingKey))]);
+    const keyOf = new Map(candidates.map((c) => [c.trackId, c.recordingKey]));
     const score = scoreRunner(
       sb,
       truth,
       r,
       candidates.map((c) => c.trackId),
+      (trackId) => tempos.get(keyOf.get(trackId) ?? ''),
     );
     score.calls = calls.filter(
       (c) => c.day === day && c.userId === id && !c.route.startsWith('accounts '),
@@ -752,6 +759,9 @@ async function scoreDay(day: number, ended: string): Promise<DayRow> {
     threeTwo: sum((s) => s.threeTwo),
     fittingScanned: sum((s) => s.fittingScanned),
     placedScanned: sum((s) => s.placedScanned),
+    lookedUpFitting: sum((s) => s.lookedUpFitting ?? 0),
+    placedLookedUp: sum((s) => s.placedLookedUp ?? 0),
+    recallClasses: sumClasses(scores),
     libraryFitting: sum((s) => s.libraryFitting),
     libraryPlaced: sum((s) => s.libraryPlaced),
     withoutTempo,
@@ -789,7 +799,7 @@ try {
     await readLedger(day).catch((err) => say(`ledger: ${String(err)}`));
     const row = await scoreDay(day, ended);
     rows.push(row);
-    process.stdout.write(`\n${dayTable(rows)}\n`);
+    process.stdout.write(`\n${dayTable(rows)}\n\n${recallTable(rows)}\n`);
   }
   await server.stop();
 } catch (err) {
@@ -851,6 +861,8 @@ const out = [
     .join(' ')})`,
   '',
   dayTable(rows),
+  '',
+  recallTable(rows),
   '',
   runnerTable(rows),
   '',

@@ -2,6 +2,8 @@
 // simulated Spotify (its own state, the truth), against the world's true tempos and song identities, the
 // runner's own changes, the status page's counts, and the library the product scanned.
 import type { Sandbox } from '@pacebeat/sandbox';
+import type { CachedTempo } from '@pacebeat/server/src/tempo/tempo.repository.ts';
+import { recallCounts, type Unplaced } from '../shared/recall.ts';
 import type { StatusTarget } from './app-client.ts';
 import { fits, type Truth } from './world.ts';
 
@@ -100,6 +102,13 @@ export interface RunnerScore extends PlacementCounts {
   /** The sandbox's recall over the whole library (recordings; liked, playlists, followed and their artists' catalogs). */
   libraryFitting: number;
   libraryPlaced: number;
+  /**
+   * Of the fitting scanned songs, those whose tempo lookup is done (a tempo-cache row), those of them
+   * placed, and why the rest were not (`bench/shared/recall.ts`, by class). Absent in older runs' rows.
+   */
+  lookedUpFitting?: number;
+  placedLookedUp?: number;
+  recallClasses?: Record<string, number>;
 }
 
 const PACEBEAT_NAME = /^Pacebeat (\d+(?:\.\d+)?)–(\d+(?:\.\d+)?) BPM/;
@@ -119,6 +128,8 @@ export function scoreRunner(
   truth: Truth,
   life: RunnerLife,
   scanned: string[] | null,
+  /** The product's tempo-cache row of a scanned track (by its track id), when its lookup is done. */
+  tempoOf?: (trackId: string) => CachedTempo | undefined,
 ): RunnerScore {
   const byPlaylist = new Map(life.targets.filter((t) => t.playlistId).map((t) => [t.playlistId!, t]));
   const lists = pacebeatPlaylists(sb, life.spotifyUser);
@@ -180,13 +191,21 @@ export function scoreRunner(
   let fittingScanned = 0;
   let placedScanned = 0;
   let scannedSongs = 0;
+  let lookedUpFitting = 0;
+  let placedLookedUp = 0;
+  const unplaced: Unplaced[] = [];
+  const removedIds = new Set([...life.removed.values()].flat());
   if (scanned) {
     const songs = new Map<number, boolean>();
+    // Per fitting song, one track of it with a tempo-cache row (one the runner removed, if any).
+    const lookedUp = new Map<number, Unplaced>();
     for (const id of scanned) {
       const song = truth.song(id);
       const bpm = truth.bpm(id);
       const fit = live.some((t) => fits(bpm, t.minBpm, t.maxBpm));
       songs.set(song, (songs.get(song) ?? false) || fit);
+      const tempo = fit ? tempoOf?.(id) : undefined;
+      if (tempo && (!lookedUp.has(song) || removedIds.has(id))) lookedUp.set(song, { trackId: id, tempo });
     }
     scannedSongs = songs.size;
     for (const [song, fit] of songs) {
@@ -194,7 +213,16 @@ export function scoreRunner(
       fittingScanned++;
       if (placedSongs.has(song)) placedScanned++;
     }
+    for (const [song, u] of lookedUp) {
+      lookedUpFitting++;
+      if (placedSongs.has(song)) placedLookedUp++;
+      else unplaced.push(u);
+    }
   }
+  const ranges = live.map((t) => ({ id: t.targetId, minBpm: t.minBpm, maxBpm: t.maxBpm }));
+  const recallClasses = tempoOf
+    ? Object.fromEntries(recallCounts(sb, unplaced, ranges, removedIds))
+    : undefined;
   // The sandbox's own scoring over the whole library (recordings), the live targets' playlists.
   let libraryFitting = 0;
   let libraryPlaced = 0;
@@ -229,5 +257,6 @@ export function scoreRunner(
     placedScanned,
     libraryFitting,
     libraryPlaced,
+    ...(recallClasses ? { lookedUpFitting, placedLookedUp, recallClasses } : {}),
   };
 }

@@ -76,9 +76,16 @@ export function lookupLines(f: LookupFacts): string[] {
   // the first failure in their reason.
   const passing = new Map<string, number>();
   for (const t of f.tempos.values()) {
-    const failure = t.reason
-      ?.split('; ')
-      .find((r) => /time|HTTP 5|network|reset|unreadable|failed/i.test(r) && !/not known|no result/.test(r));
+    const failure =
+      t.reason
+        ?.split('; ')
+        .find(
+          (r) => /time|HTTP 5|network|reset|unreadable|failed/i.test(r) && !/not known|no result/.test(r),
+        ) ??
+      // A found, unchecked tempo keeps only the decision's reason: its retry time says its check failed.
+      (t.bpm !== null && t.retryAt !== null
+        ? 'a found tempo left unchecked (the failure is not in its row)'
+        : undefined);
     if (!failure) continue;
     const key = failure.replace(/\d+/g, 'N').slice(0, 80);
     passing.set(key, (passing.get(key) ?? 0) + 1);

@@ -7,7 +7,7 @@
 // tempo. Not a test. See README.md beside this file.
 //
 //   node bench/playlist-truth/run.ts [--user ana.runs|max.miles|both] [--max-minutes 60] [--remove 5]
-//                                     [--faults]
+//                                     [--faults] [--samples 4]
 import { type FaultRule, type startSandbox } from '@pacebeat/sandbox';
 import type { Pacebeat } from '@pacebeat/server/src/app/compose.ts';
 import type { MatchCandidate } from '@pacebeat/server/src/library/library.repository.ts';
@@ -25,6 +25,7 @@ const option = (name: string, fallback: string) => {
 const USERS = option('--user', 'both') === 'both' ? ['ana.runs', 'max.miles'] : [option('--user', '')];
 const MAX_MS = Number(option('--max-minutes', '60')) * 60_000;
 const REMOVE = Number(option('--remove', '5'));
+const SAMPLES = Number(option('--samples', '4'));
 /** A low background of transient faults, including writes applied and then failed (on our side of the network). */
 const FAULTS: FaultRule[] = args.includes('--faults')
   ? [
@@ -115,6 +116,7 @@ async function runFor(user: string): Promise<string> {
         break;
       }
     }
+    const endedAt = Date.now();
     candidates = await library.listMatchCandidates(userId);
     const tempos = await tempo.repo.getByKeys([...new Set(candidates.map((c) => c.recordingKey))]);
     const seconds = (performance.now() - t0) / 1000;
@@ -153,6 +155,9 @@ async function runFor(user: string): Promise<string> {
       candidates,
       first50,
       removed,
+      endedAt,
+      addWaitMs: bench.config.PLAYLIST_ADD_WAIT_SECONDS * 1000,
+      samples: SAMPLES,
       ledger: await spotify.budget.ledger({ userKey: userId }),
       targets: await playlists.repo.listTargets(userId),
       rows: await Promise.all(

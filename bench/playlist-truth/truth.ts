@@ -8,17 +8,9 @@ import {
   trustedBpm,
 } from '@pacebeat/server/src/playlists/matching.ts';
 import type { CachedTempo } from '@pacebeat/server/src/tempo/tempo.repository.ts';
+import { tempoError } from '../shared/recall.ts';
 
-const near = (a: number, b: number) => Math.abs(Math.log(a / b)) < Math.log(1.04);
-
-/** How a tempo relates to the truth, up to one factor of 2: right, 3:2 (or 2:3), or otherwise wrong. */
-export function tempoError(bpm: number, truth: number): 'right' | '3:2' | 'other' {
-  for (const f of [1, 2, 0.5]) {
-    if (near(bpm * f, truth)) return 'right';
-    if (near(bpm * f, truth * 1.5) || near(bpm * f, truth / 1.5)) return '3:2';
-  }
-  return 'other';
-}
+export { tempoError };
 
 export interface Range {
   minBpm: number;

@@ -48,9 +48,10 @@ export async function startComposedApp(o: {
   boss.on('error', () => undefined);
   await boss.start();
   await setupQueues(boss);
+  const config = loadConfig({ DATA_DIR: dir, TOKEN_ENCRYPTION_KEY: 'cd'.repeat(32), ...o.env });
   const app = composePacebeat({
     db: handle.db,
-    config: loadConfig({ DATA_DIR: dir, TOKEN_ENCRYPTION_KEY: 'cd'.repeat(32), ...o.env }),
+    config,
     log: quiet,
     embedded: true,
     spotifyEndpoints: sandboxSpotifyEndpoints(sandbox),
@@ -78,6 +79,7 @@ export async function startComposedApp(o: {
 
   return {
     app,
+    config,
     sandbox,
     boss,
     handle,

@@ -127,6 +127,27 @@ describe('decide', () => {
     expect(neither.confidence).toBeLessThan(PLACED);
   });
 
+  it('settles a 3:2 disagreement with the audio’s clear answer an octave from one side', () => {
+    // The estimator heard the family of 180 and chose its half by its octave prior; a candidate near 120
+    // scoring above the one at 180 does not make 120 the audio's side.
+    const sources = [a('reccobeats', 120), a('deezer', 180, 0.8)];
+    const half = audio(90, 0.8, [
+      [90, 1],
+      [120, 0.6],
+      [180, 0.5],
+    ]);
+    const d = decide(sources, half);
+    expect(d).toMatchObject({ bpm: 180, source: 'deezer', checked: true });
+    expect(d.confidence).toBeGreaterThanOrEqual(PLACED);
+    // Not when the audio is unsure, nor for a preview that is the disputed search match's own.
+    expect(decide(sources, { ...half, confidence: 0.4 }).checked).toBe(false);
+    expect(decide(sources, { ...half, previewBySearch: true }).checked).toBe(false);
+    // A dispute that is not 3:2 (another version's tempo) is settled the same way.
+    const other = decide([a('reccobeats', 171.5), a('deezer', 102.3, 0.8)], audio(86, 0.9, [[86, 1]]));
+    expect(other).toMatchObject({ source: 'reccobeats', checked: true });
+    expect(other.confidence).toBeGreaterThanOrEqual(PLACED);
+  });
+
   it('keeps a confident estimate alone, untrusted (nothing checked it), and a guess not at all', () => {
     const alone = decide([], audio(150, 0.95));
     expect(alone).toMatchObject({ bpm: 150, source: 'estimator', checked: false });

@@ -73,10 +73,18 @@ export { octaveRelated };
 export const sameTempo = (a: number, b: number) => Math.abs(Math.log(a / b)) < Math.log(1.04);
 const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
 
-/** How strongly the audio supports `bpm`: its answer (2), else the best candidate within 4 % relative to the top one. */
+/** Support at or above this: the audio's own answer, up to a factor of 2 (`support`). */
+const OWN_ANSWER = 1.5;
+
+/**
+ * How strongly the audio supports `bpm`: its answer (2), its answer's double or half (1.5), else the best
+ * candidate within 4 % relative to the top one (at most 1).
+ */
 function support(estimate: AudioEstimate, bpm: number): number {
-  // The estimator's own answer (salience and its octave prior) counts above any other candidate.
+  // The estimator's own answer (salience and its octave prior) counts above any other candidate; its
+  // octave is only the prior's choice, so the same family an octave away counts above them too.
   if (estimate.bpm !== null && sameTempo(estimate.bpm, bpm)) return 2;
+  if (estimate.bpm !== null && octaveRelated(estimate.bpm, bpm)) return OWN_ANSWER;
   const top = Math.max(1e-9, ...estimate.candidates.map((c) => c.score));
   let best = 0;
   for (const c of estimate.candidates)
@@ -220,8 +228,9 @@ export function decide(answers: TempoAlternative[], estimate?: AudioEstimate): D
             ? best.confidence
             : Math.min(best.confidence, 0.6);
       } else {
-        // 3:2 or worse: settled only when the audio's own, clear answer is one side.
-        checked = byAudio && bestSupport >= 2 && (audio?.confidence ?? 0) >= SETTLE_3_2_CONFIDENCE;
+        // 3:2 or worse: settled only when the audio's own, clear answer is one side (up to a factor of 2:
+        // which family, not which octave, is the question here).
+        checked = byAudio && bestSupport >= OWN_ANSWER && (audio?.confidence ?? 0) >= SETTLE_3_2_CONFIDENCE;
         c = checked ? best.confidence : Math.min(best.confidence, 0.6);
       }
       return {
