@@ -39,23 +39,9 @@ export function fitsRange(bpm: number, minBpm: number, maxBpm: number): boolean 
  */
 export const EDGE_MARGIN = 0.004;
 
-/**
- * A measured tempo this close below a target's min (relative) goes into it: most songs that near a
- * range's min are at its round tempo (a 160 BPM song reported 159.8 belongs to 160–170), which the
- * margin above keeps out of the range below. Narrower than that margin, so a song truly a little under
- * the min seldom comes in: on 831 fitting songs of the simulated world (what the resolver decided for
- * them), 0.2 % placed 26 more rightly and 3 wrongly (songs truly just under a min), 0.3 % 31 and 5, 0.4 %
- * 32 and 9. bench:playlist-truth measures it over whole libraries (bench/playlist-truth/README.md).
- */
-export const ROUND_SLACK = 0.002;
-
-/**
- * Whether a (trusted) tempo goes into a target: it fits, and not just below the target's max; a measured
- * one (margin > 0) also just below its min (ROUND_SLACK). A runner's own correction (margin 0) is exact.
- */
+/** Whether a (trusted) tempo goes into a target: it fits, and not just below the target's max. */
 export function placeable(bpm: number, minBpm: number, maxBpm: number, margin = EDGE_MARGIN): boolean {
-  const slack = Math.min(ROUND_SLACK, margin);
-  return fitsRange(bpm, minBpm * (1 - slack), maxBpm * (1 - margin));
+  return fitsRange(bpm, minBpm, maxBpm * (1 - margin));
 }
 
 export type TempoFact = Pick<CachedTempo, 'bpm' | 'confidence'> &
