@@ -5,8 +5,6 @@ import {
   dueNow,
   EDGE_MARGIN,
   fitsRange,
-  matchBpm,
-  meterPending,
   MIN_CONFIDENCE,
   placeable,
   planAdds,
@@ -16,7 +14,6 @@ import {
   type PlannedTrack,
   type TempoFact,
 } from './matching.ts';
-import { NO_CHOICES } from './runner-choices.ts';
 import { SongSet } from './song-identity.ts';
 
 /** A placed row of candidate n's track. */
@@ -289,27 +286,5 @@ describe('names', () => {
     expect(targetName(172.5, 177.5)).toBe('Pacebeat 172.5–177.5 BPM');
     expect(targetDescription(170, 180)).toMatch(/170–180 BPM, or half or double/);
     expect(targetDescription(170, 180)).toMatch(/not added again/);
-  });
-});
-
-describe('a meter still to be heard', () => {
-  const c = candidate(1);
-  const checked: TempoFact = { bpm: 170, confidence: 0.9, meter: '4/4', meterConfidence: 0.967 };
-  const later = new Date('2026-11-29T06:00:00Z');
-
-  it('holds a checked tempo back while the audio is to settle its meter (a retry time, the labels unsure)', () => {
-    expect(meterPending({ ...checked, retryAt: later })).toBe(true);
-    expect(matchBpm(c, { ...checked, retryAt: later }, NO_CHOICES)).toBeNull();
-  });
-
-  it('places it when the meter is settled, or with no check pending, or when the runner said it is in 4/4', () => {
-    expect(matchBpm(c, { ...checked, meterConfidence: 0.99, retryAt: later }, NO_CHOICES)?.bpm).toBe(170);
-    expect(matchBpm(c, { ...checked, retryAt: null }, NO_CHOICES)?.bpm).toBe(170);
-    const said = { ...NO_CHOICES, meterCorrections: new Map([[c.recordingKey, '4/4' as const]]) };
-    expect(matchBpm(c, { ...checked, retryAt: later }, said)).toEqual({
-      bpm: 170,
-      corrected: false,
-      meter: '4/4',
-    });
   });
 });

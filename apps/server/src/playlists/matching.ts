@@ -3,7 +3,6 @@
 // tempo the resolver is confident about is used (see MIN_CONFIDENCE).
 import type { Meter, OtherMeter } from '@pacebeat/contract';
 import type { CachedTempo } from '../tempo/tempo.repository.ts';
-import { METER_SETTLED } from '../tempo/meter.ts';
 import type { MatchCandidate } from './candidates.ts';
 import { excludedBy, NO_CHOICES, type RunnerChoices } from './runner-choices.ts';
 import { SongSet, type SongRef } from './song-identity.ts';
@@ -46,15 +45,7 @@ export function placeable(bpm: number, minBpm: number, maxBpm: number, margin = 
 }
 
 export type TempoFact = Pick<CachedTempo, 'bpm' | 'confidence'> &
-  Partial<Pick<CachedTempo, 'resolvedAt' | 'meter' | 'meterConfidence' | 'retryAt'>>;
-
-/**
- * A checked tempo whose meter is still to be heard: the labels alone leave it unsure (METER_SETTLED) and
- * the audio's check failed for a passing reason, so it is looked up again (its retry time) and not placed
- * meanwhile: a waltz labelled 4/4 would otherwise go in on that label.
- */
-export const meterPending = (t: TempoFact | undefined): boolean =>
-  !!t?.retryAt && t.confidence >= MIN_CONFIDENCE && (t.meterConfidence ?? 0) < METER_SETTLED;
+  Partial<Pick<CachedTempo, 'resolvedAt' | 'meter'>>;
 
 /** The tempo to match with, or null when it is unknown or too uncertain to trust. */
 export function trustedBpm(t: TempoFact | undefined, minConfidence = MIN_CONFIDENCE): number | null {
@@ -214,7 +205,6 @@ export function matchBpm(
   const meter = meterOf(c.recordingKey, tempo, choices);
   const corrected = choices.corrections.get(c.recordingKey);
   if (corrected !== undefined) return { bpm: corrected, corrected: true, meter };
-  if (meterPending(tempo) && !choices.meterCorrections.has(c.recordingKey)) return null;
   const bpm = trustedBpm(tempo, minConfidence);
   return bpm === null ? null : { bpm, corrected: false, meter };
 }

@@ -39,7 +39,7 @@ export interface FakeSources {
   /** The estimator's time, and its answer (as the pool reports it: 40 ms on its thread, 25 of CPU). */
   estimateMs?: number;
   estimate?: AudioEstimate;
-  saved?: Array<{ spotifyId: string | null; bpm: number | null; meter?: string | null; retryAt?: Date }>;
+  saved?: Array<{ spotifyId: string | null; bpm: number | null; meter?: string | null }>;
   /** Each outside call's service, in the order sent. */
   calls?: string[];
 }
@@ -79,7 +79,6 @@ export function fakeResolver(o: FakeSources = {}) {
             spotifyId: r.spotifyId,
             bpm: r.bpm,
             ...(r.meter ? { meter: r.meter } : {}),
-            ...(r.retryAt ? { retryAt: r.retryAt } : {}),
           })),
         ),
     },

@@ -103,31 +103,6 @@ describe('tempo-audio jobs', () => {
     expect(saved).toEqual([{ spotifyId: 'spW', bpm: 170, meter: '3/4' }]);
   });
 
-  it('a running tempo whose meter one 4/4 label leaves unsure, and whose preview must wait, is looked at again, not settled as 4/4', async () => {
-    const saved: Array<{
-      spotifyId: string | null;
-      bpm: number | null;
-      meter?: string | null;
-      retryAt?: Date;
-    }> = [];
-    const tempo = fakeResolver({
-      reccobeats: { spW: 170 },
-      reccobeatsTimeSignature: { spW: 4 },
-      deezerBpm: 170,
-      previews: 'refuse',
-      saved,
-    });
-    const q = queues();
-    const lookups = createTempoLookups({ tempo, queue: q.queue, audioQueue: q.audioQueue });
-    await lookups.run([fakeTrack('W')], { userId: USER });
-    const checked = await lookups.runChecks(q.audio[0]!.checks, { userId: USER });
-    expect(checked).toMatchObject({ found: 1 });
-    // The tempo is checked (two sources agree), the meter is the label's, and a retry time says it is pending.
-    expect(saved).toHaveLength(1);
-    expect(saved[0]).toMatchObject({ spotifyId: 'spW', bpm: 170, meter: '4/4' });
-    expect(saved[0]!.retryAt).toBeInstanceOf(Date);
-  });
-
   it('hands the audio its checks in groups as Deezer is done with them, not when Deezer has read the whole batch', async () => {
     // 30 tracks only Deezer knows, at a running tempo: each needs the audio. Deezer answers one at a time.
     const calls: string[] = [];

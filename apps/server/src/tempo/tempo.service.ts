@@ -357,17 +357,8 @@ export function createTempoService(deps: TempoServiceDeps) {
         if (d.bpm !== null && (checked || !w.deferredUntil)) {
           answer = { status: 'found', ...d, cached: false };
           if (d.reason === undefined) delete answer.reason;
-          // An unchecked tempo whose check failed for a passing reason is looked up again later; so is a
-          // running tempo whose meter the audio was to settle but could not hear (its preview failed or
-          // must wait): placed only once heard (matching.ts `meterPending`), not on a lone 4/4 label.
-          const meterUnheard =
-            checked &&
-            inRunningBand(d.bpm) &&
-            !w.estimate &&
-            (w.transient || w.deferredUntil !== undefined) &&
-            m.confidence < METER_SETTLED;
-          if ((!checked && w.transient) || meterUnheard)
-            answer.retryAt = w.deferredUntil ?? new Date(done.getTime() + TRANSIENT_RETRY_MS);
+          // An unchecked tempo whose check failed for a passing reason is looked up again later.
+          if (!checked && w.transient) answer.retryAt = new Date(done.getTime() + TRANSIENT_RETRY_MS);
         } else if (w.deferredUntil) {
           // Nothing, or only something unchecked, yet: asked again when the service allows.
           answer = {
