@@ -2,6 +2,7 @@
 // answer from a table after a short delay, a pacer that reserves every slot a little ahead, and no
 // database. Only tests import this file.
 import { createDeezerClient } from './clients/deezer.client.ts';
+import { createGetSongBpmClient } from './clients/getsongbpm.client.ts';
 import { createServiceCaller, type Pacer } from './clients/outside.ts';
 import { createPreviewClient } from './clients/preview.client.ts';
 import { createReccoBeatsClient } from './clients/reccobeats.client.ts';
@@ -34,11 +35,16 @@ export interface FakeSources {
   reccobeatsTimeSignature?: Record<string, number>;
   /** Deezer's bpm for every track (0: unknown). */
   deezerBpm?: number;
-  /** Previews: answered after 10 ms, never (a CDN that hangs), or refused by the pacer. */
-  previews?: 'answer' | 'hang' | 'refuse';
+  /** Previews: answered after 10 ms, never (a CDN that hangs), refused by the pacer, or HTTP 503. */
+  previews?: 'answer' | 'hang' | 'refuse' | 'fail';
   /** The estimator's time, and its answer (as the pool reports it: 40 ms on its thread, 25 of CPU). */
   estimateMs?: number;
   estimate?: AudioEstimate;
+  /**
+   * GetSongBPM (absent: no key): its one song for every search (the fake tracks share artist and title),
+   * or a pace with no slot to give.
+   */
+  getsongbpm?: { tempo: number; time_sig?: string } | 'refuse';
   saved?: Array<{ spotifyId: string | null; bpm: number | null; meter?: string | null }>;
   /** Each outside call's service, in the order sent. */
   calls?: string[];
@@ -107,10 +113,27 @@ export function fakeResolver(o: FakeSources = {}) {
     }),
     previews: createPreviewClient({
       http: caller('deezer-preview', o.previews === 'refuse' ? 'refuse' : 20, async () =>
-        o.previews === 'hang' ? hang : new Response(new Uint8Array(10)),
+        o.previews === 'hang'
+          ? hang
+          : o.previews === 'fail'
+            ? new Response('busy', { status: 503 })
+            : new Response(new Uint8Array(10)),
       ),
       allowedHosts: ['dzcdn.net'],
     }),
+    ...(o.getsongbpm
+      ? {
+          getsongbpm: createGetSongBpmClient({
+            baseUrl: 'https://getsongbpm.test',
+            apiKey: 'key',
+            http: caller('getsongbpm', o.getsongbpm === 'refuse' ? 'refuse' : 0, async () =>
+              Response.json({
+                search: [{ title: 'Song', artist: { name: 'Band' }, ...(o.getsongbpm as object) }],
+              }),
+            ),
+          }),
+        }
+      : {}),
     estimatePreview: async () => {
       await sleep(o.estimateMs ?? 0);
       return {

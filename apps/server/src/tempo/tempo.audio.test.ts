@@ -175,3 +175,117 @@ describe('tempo-audio jobs', () => {
     expect(q.audio[0]!.startAfter!.getTime()).toBeGreaterThan(Date.now());
   });
 });
+
+describe('GetSongBPM beside the audio, while its pace has room', () => {
+  /** Track W: ReccoBeats (labelled 4/4) and Deezer agree on a running tempo; only its meter is unsure. */
+  async function meterOnly(getsongbpm: NonNullable<Parameters<typeof fakeResolver>[0]>['getsongbpm']) {
+    const saved: Array<{ spotifyId: string | null; bpm: number | null; meter?: string | null }> = [];
+    const calls: string[] = [];
+    const tempo = fakeResolver({
+      reccobeats: { spW: 170 },
+      reccobeatsTimeSignature: { spW: 4 },
+      deezerBpm: 170,
+      getsongbpm,
+      estimate: {
+        bpm: 170,
+        confidence: 0.9,
+        candidates: [{ bpm: 170, score: 1 }],
+        meter: { meter: '4/4', strength: 0.9 },
+      },
+      saved,
+      calls,
+    });
+    const q = queues();
+    const lookups = createTempoLookups({ tempo, queue: q.queue, audioQueue: q.audioQueue });
+    await within(3_000, lookups.run([fakeTrack('W')], { userId: USER }));
+    const out = await lookups.runChecks(q.audio[0]!.checks, { userId: USER });
+    return { out, saved, calls, requeued: q.audio.length - 1 };
+  }
+
+  it('a second 4/4 label from GetSongBPM settles the meter: no preview is fetched, nothing estimated', async () => {
+    const { out, saved, calls } = await meterOnly({ tempo: 170, time_sig: '4/4' });
+    expect(out).toMatchObject({ found: 1, deferred: 0 });
+    expect(saved).toEqual([{ spotifyId: 'spW', bpm: 170, meter: '4/4' }]);
+    expect(calls).toContain('getsongbpm');
+    expect(calls).not.toContain('deezer-preview');
+    expect(out.timings.n['estimator:cpu']).toBeUndefined();
+  });
+
+  it('when GetSongBPM has no slot at once the audio answers, and the track is not deferred', async () => {
+    const { out, saved, calls, requeued } = await meterOnly('refuse');
+    expect(out).toMatchObject({ found: 1, deferred: 0 });
+    expect(requeued).toBe(0);
+    expect(saved).toEqual([{ spotifyId: 'spW', bpm: 170, meter: '4/4' }]);
+    expect(calls).toContain('deezer-preview');
+    expect(calls).not.toContain('getsongbpm');
+  });
+
+  it('a lone answer the audio cannot confirm is confirmed by GetSongBPM as a tie-breaker', async () => {
+    // Deezer alone says 170; the audio hears nothing clear.
+    const lone = (getsongbpm?: { tempo: number; time_sig?: string }) =>
+      fakeResolver({
+        deezerBpm: 170,
+        ...(getsongbpm ? { getsongbpm } : {}),
+        estimate: { bpm: null, confidence: 0, candidates: [], reason: 'no clear beat' },
+      });
+    const handed = async (tempo: ReturnType<typeof fakeResolver>) => {
+      const q = queues();
+      await createTempoLookups({ tempo, queue: q.queue, audioQueue: q.audioQueue }).run([fakeTrack('L')]);
+      return (await tempo.checkTempos(q.audio[0]!.checks)).answers.get('spL')!;
+    };
+    const without = await handed(lone());
+    expect(without).toMatchObject({ status: 'found', bpm: 170 });
+    expect(without.confidence).toBeLessThan(0.76);
+    const withIt = await handed(lone({ tempo: 170, time_sig: '4/4' }));
+    expect(withIt).toMatchObject({ status: 'found', bpm: 170, meter: '4/4' });
+    expect(withIt.confidence).toBeGreaterThanOrEqual(0.76);
+    expect(withIt.alternatives.map((a) => a.source)).toEqual(['deezer', 'getsongbpm']);
+  });
+});
+
+describe('a running tempo whose meter only the audio can settle waits for the audio', () => {
+  /** Track W (ReccoBeats labels it 4/4, Deezer agrees on 170), handed to a tempo-audio job. */
+  async function waltzLike(previews: 'refuse' | 'fail') {
+    const saved: Array<{ spotifyId: string | null; bpm: number | null; meter?: string | null }> = [];
+    const tempo = fakeResolver({
+      reccobeats: { spW: 170 },
+      reccobeatsTimeSignature: { spW: 4 },
+      deezerBpm: 170,
+      previews,
+      saved,
+    });
+    const q = queues();
+    const lookups = createTempoLookups({ tempo, queue: q.queue, audioQueue: q.audioQueue });
+    await within(3_000, lookups.run([fakeTrack('W')], { userId: USER }));
+    return { lookups, q, saved, checks: q.audio.splice(0)[0]!.checks };
+  }
+
+  it('a preview that must wait: not placed on its one 4/4 label, back on the queue for when the pace allows', async () => {
+    const { lookups, q, saved, checks } = await waltzLike('refuse');
+    const out = await lookups.runChecks(checks, { userId: USER });
+    expect(out).toMatchObject({ found: 0, deferred: 1 });
+    expect(saved).toEqual([]);
+    expect(q.audio).toHaveLength(1);
+    expect(q.audio[0]!.checks[0]!.track).toEqual(fakeTrack('W'));
+    expect(q.audio[0]!.startAfter!.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it('a preview that fails is tried again a minute later, three times in all, then the label is taken', async () => {
+    const { lookups, q, saved, checks } = await waltzLike('fail');
+    let pending = checks;
+    for (const tries of [1, 2]) {
+      const before = Date.now();
+      const out = await lookups.runChecks(pending, { userId: USER });
+      expect(out).toMatchObject({ found: 0, deferred: 1 });
+      const next = q.audio.splice(0)[0]!;
+      expect(next.checks[0]!.audioFailures).toBe(tries);
+      expect(next.startAfter!.getTime()).toBeGreaterThanOrEqual(before + 60_000 * tries);
+      pending = next.checks;
+    }
+    expect(saved).toEqual([]);
+    const out = await lookups.runChecks(pending, { userId: USER });
+    expect(out).toMatchObject({ found: 1, deferred: 0 });
+    expect(saved).toEqual([{ spotifyId: 'spW', bpm: 170, meter: '4/4' }]);
+    expect(q.audio).toEqual([]);
+  }, 20_000);
+});

@@ -63,6 +63,7 @@ const PendingCheckSchema = z
     isrc: z.string().max(32).optional(),
     heldMs: z.number().min(0),
     clock: z.object({ ms: Ms, n: Ms }).strict(),
+    audioFailures: z.number().int().min(0).max(100).optional(),
   })
   .strict();
 

@@ -92,6 +92,16 @@ const inRunningBand = (bpm: number) => {
 /** Retry time for a lookup that failed for a passing reason (errors, time-outs, garbage). */
 const TRANSIENT_RETRY_MS = 6 * 3600_000;
 
+/**
+ * A running tempo whose meter only the audio can settle, and whose preview could not be heard for a
+ * passing reason, is heard again rather than placed on one label (a waltz is labelled 4/4 that often):
+ * a preview that must wait goes back on the tempo-audio queue for when its pace allows; one that failed
+ * is tried again after this wait, times the tries so far, up to AUDIO_TRIES in all, then the label is
+ * taken (and the track looked up again after TRANSIENT_RETRY_MS).
+ */
+const AUDIO_RETRY_MS = 60_000;
+const AUDIO_TRIES = 3;
+
 /** The cache key of a recording: its ISRC when known, else the Spotify id. */
 export const tempoKey = (t: Pick<TrackInput, 'spotifyId' | 'isrc'>) =>
   t.isrc ? `isrc:${t.isrc.toUpperCase()}` : `spotify:${t.spotifyId}`;
@@ -117,6 +127,12 @@ interface Work {
   heldMs?: number;
   /** Deezer was asked (a shutdown can stop the batch before). */
   askedDeezer?: boolean;
+  /** GetSongBPM was asked in this job. */
+  askedGetSongBpm?: boolean;
+  /** The preview could not be heard for a passing reason: when it may be asked again (set by fromAudio). */
+  audioWaitsUntil?: Date;
+  /** Tries at hearing the preview that failed for a passing reason, in this job and those before. */
+  audioFailures?: number;
 }
 
 /**
@@ -134,6 +150,8 @@ export interface PendingCheck {
   /** Its time so far (lookup-timings.ts): in ms, and by stage. */
   heldMs: number;
   clock: StageMs;
+  /** Tries at hearing its preview that failed for a passing reason. */
+  audioFailures?: number;
 }
 
 const pendingOf = (w: Work, held: number): PendingCheck => ({
@@ -145,6 +163,7 @@ const pendingOf = (w: Work, held: number): PendingCheck => ({
   ...(w.preview ? { preview: w.preview } : {}),
   ...(w.bySearch ? { bySearch: true } : {}),
   ...(w.isrc ? { isrc: w.isrc } : {}),
+  ...(w.audioFailures ? { audioFailures: w.audioFailures } : {}),
   heldMs: Math.round((w.heldMs ?? 0) + held),
   clock: {
     ms: Object.fromEntries(Object.entries(w.clock.ms).map(([k, v]) => [k, Math.round(v)])),
@@ -161,6 +180,7 @@ const workOf = (p: PendingCheck): Work => ({
   ...(p.preview ? { preview: p.preview } : {}),
   ...(p.bySearch ? { bySearch: true } : {}),
   ...(p.isrc ? { isrc: p.isrc } : {}),
+  ...(p.audioFailures ? { audioFailures: p.audioFailures } : {}),
   heldMs: p.heldMs,
   clock: { ms: { ...p.clock.ms }, n: { ...p.clock.n } },
 });
@@ -268,10 +288,22 @@ export function createTempoService(deps: TempoServiceDeps) {
     else w.notes.push('deezer: bpm unknown');
   }
 
-  async function fromGetSongBpm(w: Work): Promise<void> {
+  /**
+   * GetSongBPM by artist and title. `spare`: asked only if its pace has a slot at once, for what the audio
+   * would answer anyway (a second meter label, a tie-breaker): a refusal or failure leaves the track as it
+   * was (not deferred, not retried), where a needed answer's would.
+   */
+  async function fromGetSongBpm(w: Work, spare = false): Promise<void> {
     if (!deps.getsongbpm) return;
+    w.askedGetSongBpm = true;
     const artist = primaryArtist(w.track.artists);
-    const r = await deps.getsongbpm.search(artist, cleanTitle(w.track.title));
+    const r = await deps.getsongbpm.search(
+      artist,
+      cleanTitle(w.track.title),
+      spare ? { maxWaitMs: 0 } : undefined,
+    );
+    if (r.kind === 'deferred' && spare) return;
+    if (r.kind === 'failed' && spare) return void w.notes.push(r.reason);
     if (r.kind !== 'ok') return note(w, r);
     // Text match only: several songs of that name by that artist with unrelated tempos is no answer.
     const hits = r.value.filter(
@@ -291,6 +323,11 @@ export function createTempoService(deps: TempoServiceDeps) {
       return;
     }
     const r = await deps.previews.download(w.preview);
+    if (r.kind === 'deferred') w.audioWaitsUntil = r.retryAt;
+    if (r.kind === 'failed') {
+      w.audioFailures = (w.audioFailures ?? 0) + 1;
+      w.audioWaitsUntil = new Date(now().getTime() + AUDIO_RETRY_MS * w.audioFailures);
+    }
     if (r.kind !== 'ok') return note(w, r);
     try {
       const start = performance.now();
@@ -342,7 +379,7 @@ export function createTempoService(deps: TempoServiceDeps) {
    * Deciding and caching a batch's tracks as they are done (in groups when the caller is told early,
    * one save at a time): `started` is when the batch's work began (performance.now()).
    */
-  function batchOf(opts: BatchOptions, started: number) {
+  function batchOf(opts: BatchOptions, started: number, carried = false) {
     const answers = new Map<string, TempoAnswer>();
 
     /** Decides and caches these tracks (a deferred one is not cached). */
@@ -353,19 +390,25 @@ export function createTempoService(deps: TempoServiceDeps) {
         const { checked, ...tempo } = decide(w.answers, w.estimate);
         const m = decideMeter(w.answers, w.estimate?.meter);
         const d = { ...tempo, meter: m.meter, meterConfidence: m.confidence };
+        const waitsForAudio = meterWaitsForAudio(w, d, carried);
+        const deferredUntil = waitsForAudio ? w.audioWaitsUntil : w.deferredUntil;
         let answer: TempoAnswer;
-        if (d.bpm !== null && (checked || !w.deferredUntil)) {
+        if (d.bpm !== null && (checked || !w.deferredUntil) && !waitsForAudio) {
           answer = { status: 'found', ...d, cached: false };
           if (d.reason === undefined) delete answer.reason;
-          // An unchecked tempo whose check failed for a passing reason is looked up again later.
-          if (!checked && w.transient) answer.retryAt = new Date(done.getTime() + TRANSIENT_RETRY_MS);
-        } else if (w.deferredUntil) {
-          // Nothing, or only something unchecked, yet: asked again when the service allows.
+          // An unchecked tempo whose check failed for a passing reason is looked up again later, as is a
+          // running tempo placed on one meter label after its preview failed AUDIO_TRIES times.
+          const gaveUpOnAudio = !w.estimate && (w.audioFailures ?? 0) >= AUDIO_TRIES;
+          if ((!checked || gaveUpOnAudio) && w.transient)
+            answer.retryAt = new Date(done.getTime() + TRANSIENT_RETRY_MS);
+        } else if (deferredUntil) {
+          // Nothing, or only something unchecked, yet (or a running tempo's meter the audio must hear):
+          // asked again when the service allows.
           answer = {
             ...d,
             status: 'deferred',
-            reason: [...w.notes, d.reason].join('; '),
-            retryAt: w.deferredUntil,
+            reason: [...w.notes, d.reason].filter(Boolean).join('; '),
+            retryAt: deferredUntil,
             cached: false,
           };
         } else {
@@ -443,6 +486,36 @@ export function createTempoService(deps: TempoServiceDeps) {
     return decideMeter(w.answers).confidence >= METER_SETTLED;
   }
 
+  /**
+   * A checked running tempo whose meter one label leaves unsure, whose preview the audio could not hear
+   * for a passing reason (it must wait, or failed fewer than AUDIO_TRIES times): it waits for the audio
+   * rather than be placed on the label (AUDIO_RETRY_MS). `carried`: its failures go with it to the next try.
+   */
+  function meterWaitsForAudio(
+    w: Work,
+    d: { bpm: number | null; meterConfidence: number },
+    carried: boolean,
+  ): boolean {
+    if (w.estimate || !w.audioWaitsUntil || d.bpm === null || !inRunningBand(d.bpm)) return false;
+    // Failures are counted only where the count goes with the check (tempo-audio jobs), else each
+    // lookup again would start from none.
+    if (!carried && (w.audioFailures ?? 0) > 0) return false;
+    if (d.meterConfidence >= METER_SETTLED || (w.audioFailures ?? 0) >= AUDIO_TRIES) return false;
+    return decide(w.answers).checked;
+  }
+
+  /** Its tempo is checked and could be a running one; only its meter is unsure. */
+  function onlyMeterUnsure(w: Work): boolean {
+    const d = decide(w.answers);
+    return d.checked && d.bpm !== null && inRunningBand(d.bpm) && !settled(w);
+  }
+
+  /** After the audio: an answer in the running band, still unchecked. */
+  function unconfirmedRunning(w: Work): boolean {
+    if (!w.answers.some((a) => inRunningBand(a.bpm))) return false;
+    return !decide(w.answers, w.estimate).checked;
+  }
+
   /** The checks after Deezer, for tracks Deezer did not settle: GetSongBPM where it can help, the audio. */
   async function checkAfterDeezer(
     work: Work[],
@@ -456,8 +529,15 @@ export function createTempoService(deps: TempoServiceDeps) {
         // preview, or only Deezer's answer for the very track whose preview the audio would hear).
         const onlyItsOwnPreview = w.bySearch && w.answers.every((a) => a.source === 'deezer');
         if (w.answers.length === 0 || !w.preview || onlyItsOwnPreview) await fromGetSongBpm(w);
+        // A running tempo already checked whose meter one label leaves unsure: GetSongBPM's time_sig is a
+        // second, independent label, and two agreeing settle it without the preview and the estimator
+        // (the slowest check, and the one a crowd waits for). Only while its pace has room.
+        else if (onlyMeterUnsure(w)) await fromGetSongBpm(w, true);
         // The audio checks or settles whatever is not yet checked (and answers where nobody knows).
         if (!settled(w)) await fromAudio(w, stopping);
+        // A running tempo the audio did not confirm (a lone answer, sources disagreeing): GetSongBPM as a
+        // tie-breaker, a third analysis, while its pace has room.
+        if (!w.askedGetSongBpm && unconfirmedRunning(w)) await fromGetSongBpm(w, true);
         if (!w.cutShort) await batch.done(w);
       }),
     );
@@ -559,7 +639,7 @@ export function createTempoService(deps: TempoServiceDeps) {
     opts: BatchOptions = {},
   ): Promise<{ answers: Map<string, TempoAnswer>; later: Array<{ check: PendingCheck; retryAt?: Date }> }> {
     const started = performance.now();
-    const batch = batchOf(opts, started);
+    const batch = batchOf(opts, started, true);
     const work = pending.map(workOf);
     await checkAfterDeezer(work, batch, opts.stopping);
     await batch.flush(false);

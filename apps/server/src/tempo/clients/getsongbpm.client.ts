@@ -2,7 +2,15 @@
 // primary artist. A visible link to getsongbpm.com is required wherever it is used.
 import { z } from 'zod';
 import { meterOfTimeSig, type Meter } from '../meter.ts';
-import { failed, notFound, ok, parseJson, type Outcome, type ServiceCaller } from './outside.ts';
+import {
+  failed,
+  notFound,
+  ok,
+  parseJson,
+  type CallOptions,
+  type Outcome,
+  type ServiceCaller,
+} from './outside.ts';
 
 const Hit = z.looseObject({
   title: z.string(),
@@ -24,10 +32,10 @@ export interface GetSongBpmHit {
 
 export function createGetSongBpmClient(deps: { baseUrl: string; apiKey: string; http: ServiceCaller }) {
   return {
-    async search(artist: string, title: string): Promise<Outcome<GetSongBpmHit[]>> {
+    async search(artist: string, title: string, opts?: CallOptions): Promise<Outcome<GetSongBpmHit[]>> {
       const lookup = `song:${title} artist:${artist}`;
       const url = `${deps.baseUrl}/search/?api_key=${encodeURIComponent(deps.apiKey)}&type=both&lookup=${encodeURIComponent(lookup)}`;
-      const r = await deps.http.getText(url);
+      const r = await deps.http.getText(url, opts);
       if (r.kind !== 'ok') return r;
       if (r.value.status === 401 || r.value.status === 403) {
         return deps.http.cooldown(3_600_000, `key refused (HTTP ${r.value.status})`);

@@ -59,6 +59,12 @@ export interface RawAnswer<B> {
   body: B;
 }
 
+/** One call's own limits. */
+export interface CallOptions {
+  /** Waits for a pacing slot at most this long (instead of the caller's `maxWaitMs`); longer defers. */
+  maxWaitMs?: number;
+}
+
 const ATTEMPTS = 3;
 const MAX_BYTES = 4 * 1024 * 1024;
 
@@ -82,9 +88,9 @@ export function createServiceCaller(deps: ServiceCallerDeps) {
    * Takes a slot, reserved up to maxWaitMs ahead, and waits for it: one statement per call however many
    * lookups wait (they no longer wake together and ask again). A longer wait, or a cooldown, defers.
    */
-  async function slot(): Promise<Outcome<void>> {
+  async function slot(maxWait: number): Promise<Outcome<void>> {
     const t = now();
-    const s = await deps.pacer.takeSlot(pacerKey, t, intervalMs, burstMs, maxWaitMs);
+    const s = await deps.pacer.takeSlot(pacerKey, t, intervalMs, burstMs, maxWait);
     if (!s.ok) return { kind: 'deferred', retryAt: s.retryAt, reason: `${svc}: ${s.reason}` };
     const wait = (s.at?.getTime() ?? 0) - t.getTime();
     if (wait > 0) await sleep(wait);
@@ -101,11 +107,12 @@ export function createServiceCaller(deps: ServiceCallerDeps) {
   async function send<B>(
     url: string,
     get: (url: string) => Promise<RawAnswer<B>>,
+    opts: CallOptions = {},
   ): Promise<Outcome<RawAnswer<B>>> {
     const start = performance.now();
     let paced = 0;
     try {
-      return await attempts(url, get, (ms) => (paced += ms));
+      return await attempts(url, get, (ms) => (paced += ms), opts.maxWaitMs ?? maxWaitMs);
     } finally {
       addTime(`pacing:${svc}`, paced);
       addTime(`http:${svc}`, performance.now() - start - paced);
@@ -116,11 +123,12 @@ export function createServiceCaller(deps: ServiceCallerDeps) {
     url: string,
     get: (url: string) => Promise<RawAnswer<B>>,
     paced: (ms: number) => void,
+    wait: number,
   ): Promise<Outcome<RawAnswer<B>>> {
     let lastReason = '';
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       const before = performance.now();
-      const s = await slot();
+      const s = await slot(wait);
       paced(performance.now() - before);
       if (s.kind !== 'ok') return s;
       deps.onRequest?.(svc);
@@ -151,11 +159,15 @@ export function createServiceCaller(deps: ServiceCallerDeps) {
   return {
     service: svc,
     /** GET with a text body (JSON services). */
-    getText: (url: string) =>
-      send(url, async (u) => {
-        const { response, text } = await fetchWithTimeout(fetchImpl, u, {}, deps.timeoutMs);
-        return { status: response.status, headers: response.headers, body: text };
-      }),
+    getText: (url: string, opts?: CallOptions) =>
+      send(
+        url,
+        async (u) => {
+          const { response, text } = await fetchWithTimeout(fetchImpl, u, {}, deps.timeoutMs);
+          return { status: response.status, headers: response.headers, body: text };
+        },
+        opts,
+      ),
     /** GET with a binary body of at most 4 MB (previews); the shared layer's fetch reads text only. */
     getBytes: (url: string) =>
       send(url, async (u) => {
