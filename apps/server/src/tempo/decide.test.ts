@@ -148,6 +148,16 @@ describe('decide', () => {
     expect(other.confidence).toBeGreaterThanOrEqual(PLACED);
   });
 
+  it('places a side the audio settled a 3:2 dispute for, whichever source it is (GetSongBPM too)', () => {
+    // Deezer at 3:2 of the truth, GetSongBPM right, the audio clear at GetSongBPM's half.
+    const d = decide(
+      [a('deezer', 112.3, 0.8), a('getsongbpm', 168, SOURCE_CONFIDENCE.getsongbpm)],
+      audio(83.88, 1, [[83.88, 1]]),
+    );
+    expect(d).toMatchObject({ source: 'getsongbpm', checked: true });
+    expect(d.confidence).toBeGreaterThanOrEqual(PLACED);
+  });
+
   it('keeps a confident estimate alone, untrusted (nothing checked it), and a guess not at all', () => {
     const alone = decide([], audio(150, 0.95));
     expect(alone).toMatchObject({ bpm: 150, source: 'estimator', checked: false });

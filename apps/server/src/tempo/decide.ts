@@ -231,7 +231,9 @@ export function decide(answers: TempoAlternative[], estimate?: AudioEstimate): D
         // 3:2 or worse: settled only when the audio's own, clear answer is one side (up to a factor of 2:
         // which family, not which octave, is the question here).
         checked = byAudio && bestSupport >= OWN_ANSWER && (audio?.confidence ?? 0) >= SETTLE_3_2_CONFIDENCE;
-        c = checked ? best.confidence : Math.min(best.confidence, 0.6);
+        // Checked by the audio, as in every other case (GetSongBPM's own 0.75 alone is under the playlists'
+        // threshold: a dispute the audio settled for it was never placed).
+        c = checked ? Math.min(0.99, best.confidence + 0.1) : Math.min(best.confidence, 0.6);
       }
       return {
         bpm: refined(best.bpm, values(best)),
