@@ -11,12 +11,15 @@ import { createTempoService, type TrackInput } from './tempo.service.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Every slot reserved `waitMs` ahead; or refused until a second from now. */
-const pacer = (waitMs: number | 'refuse'): Pacer => ({
-  takeSlot: async (_s, now) =>
-    waitMs === 'refuse'
+/**
+ * Every slot reserved `waitMs` ahead; or refused until a second from now; or `busy`: the next free slot
+ * is 200 ms ahead (given to a call that may wait for it, refused to one that takes only a slot free at once).
+ */
+const pacer = (waitMs: number | 'refuse' | 'busy'): Pacer => ({
+  takeSlot: async (_s, now, _interval, _burst, maxWaitMs = 0) =>
+    waitMs === 'refuse' || (waitMs === 'busy' && maxWaitMs < 200)
       ? { ok: false, retryAt: new Date(now.getTime() + 1000), reason: 'pacing' }
-      : { ok: true, at: new Date(now.getTime() + waitMs) },
+      : { ok: true, at: new Date(now.getTime() + (waitMs === 'busy' ? 200 : waitMs)) },
   setCooldown: async () => undefined,
 });
 
@@ -44,7 +47,8 @@ export interface FakeSources {
    * GetSongBPM (absent: no key): its one song for every search (the fake tracks share artist and title),
    * or a pace with no slot to give.
    */
-  getsongbpm?: { tempo: number; time_sig?: string } | 'refuse';
+  getsongbpm?:
+    { tempo: number; time_sig?: string } | 'refuse' | { busy: { tempo: number; time_sig?: string } };
   saved?: Array<{ spotifyId: string | null; bpm: number | null; meter?: string | null }>;
   /** Each outside call's service, in the order sent. */
   calls?: string[];
@@ -52,7 +56,11 @@ export interface FakeSources {
 
 export function fakeResolver(o: FakeSources = {}) {
   const hang = new Promise<never>(() => undefined);
-  const caller = (service: string, waitMs: number | 'refuse', answer: (url: string) => Promise<Response>) =>
+  const caller = (
+    service: string,
+    waitMs: number | 'refuse' | 'busy',
+    answer: (url: string) => Promise<Response>,
+  ) =>
     createServiceCaller({
       service,
       pacer: pacer(waitMs),
@@ -126,10 +134,14 @@ export function fakeResolver(o: FakeSources = {}) {
           getsongbpm: createGetSongBpmClient({
             baseUrl: 'https://getsongbpm.test',
             apiKey: 'key',
-            http: caller('getsongbpm', o.getsongbpm === 'refuse' ? 'refuse' : 0, async () =>
-              Response.json({
-                search: [{ title: 'Song', artist: { name: 'Band' }, ...(o.getsongbpm as object) }],
-              }),
+            http: caller(
+              'getsongbpm',
+              o.getsongbpm === 'refuse' ? 'refuse' : 'busy' in o.getsongbpm ? 'busy' : 0,
+              async () => {
+                const g = o.getsongbpm as Exclude<FakeSources['getsongbpm'], 'refuse' | undefined>;
+                const song = 'busy' in g ? g.busy : g;
+                return Response.json({ search: [{ title: 'Song', artist: { name: 'Band' }, ...song }] });
+              },
             ),
           }),
         }

@@ -220,9 +220,16 @@ describe('GetSongBPM beside the audio, while its pace has room', () => {
     expect(calls).not.toContain('getsongbpm');
   });
 
-  it('a lone answer the audio cannot confirm is confirmed by GetSongBPM as a tie-breaker', async () => {
+  it('with its pace busy, a spare meter label is not waited for: the audio answers', async () => {
+    const { out, calls } = await meterOnly({ busy: { tempo: 170, time_sig: '4/4' } });
+    expect(out).toMatchObject({ found: 1, deferred: 0 });
+    expect(calls).not.toContain('getsongbpm');
+    expect(calls).toContain('deezer-preview');
+  });
+
+  it('a lone answer the audio cannot confirm is confirmed by GetSongBPM as a tie-breaker, waiting for its slot', async () => {
     // Deezer alone says 170; the audio hears nothing clear.
-    const lone = (getsongbpm?: { tempo: number; time_sig?: string }) =>
+    const lone = (getsongbpm?: NonNullable<Parameters<typeof fakeResolver>[0]>['getsongbpm']) =>
       fakeResolver({
         deezerBpm: 170,
         ...(getsongbpm ? { getsongbpm } : {}),
@@ -236,7 +243,7 @@ describe('GetSongBPM beside the audio, while its pace has room', () => {
     const without = await handed(lone());
     expect(without).toMatchObject({ status: 'found', bpm: 170 });
     expect(without.confidence).toBeLessThan(0.76);
-    const withIt = await handed(lone({ tempo: 170, time_sig: '4/4' }));
+    const withIt = await handed(lone({ busy: { tempo: 170, time_sig: '4/4' } }));
     expect(withIt).toMatchObject({ status: 'found', bpm: 170, meter: '4/4' });
     expect(withIt.confidence).toBeGreaterThanOrEqual(0.76);
     expect(withIt.alternatives.map((a) => a.source)).toEqual(['deezer', 'getsongbpm']);

@@ -289,18 +289,21 @@ export function createTempoService(deps: TempoServiceDeps) {
   }
 
   /**
-   * GetSongBPM by artist and title. `spare`: asked only if its pace has a slot at once, for what the audio
-   * would answer anyway (a second meter label, a tie-breaker): a refusal or failure leaves the track as it
-   * was (not deferred, not retried), where a needed answer's would.
+   * GetSongBPM by artist and title. `needed`: the track has no other way to be checked; a refusal defers
+   * it. Otherwise asked only while its pace has room, and a refusal or failure leaves the track as it was
+   * (not deferred, not retried): a `tie-breaker` (a running tempo the audio did not confirm, which nothing
+   * else can place) may wait for a slot as a needed call does; a `spare` call (a second meter label, which
+   * the audio gives anyway) takes only a slot free at once, so tie-breakers, reserving ahead, come first.
    */
-  async function fromGetSongBpm(w: Work, spare = false): Promise<void> {
+  async function fromGetSongBpm(w: Work, use: 'needed' | 'tie-breaker' | 'spare' = 'needed'): Promise<void> {
     if (!deps.getsongbpm) return;
     w.askedGetSongBpm = true;
+    const spare = use !== 'needed';
     const artist = primaryArtist(w.track.artists);
     const r = await deps.getsongbpm.search(
       artist,
       cleanTitle(w.track.title),
-      spare ? { maxWaitMs: 0 } : undefined,
+      use === 'spare' ? { maxWaitMs: 0 } : undefined,
     );
     if (r.kind === 'deferred' && spare) return;
     if (r.kind === 'failed' && spare) return void w.notes.push(r.reason);
@@ -532,12 +535,12 @@ export function createTempoService(deps: TempoServiceDeps) {
         // A running tempo already checked whose meter one label leaves unsure: GetSongBPM's time_sig is a
         // second, independent label, and two agreeing settle it without the preview and the estimator
         // (the slowest check, and the one a crowd waits for). Only while its pace has room.
-        else if (onlyMeterUnsure(w)) await fromGetSongBpm(w, true);
+        else if (onlyMeterUnsure(w)) await fromGetSongBpm(w, 'spare');
         // The audio checks or settles whatever is not yet checked (and answers where nobody knows).
         if (!settled(w)) await fromAudio(w, stopping);
         // A running tempo the audio did not confirm (a lone answer, sources disagreeing): GetSongBPM as a
-        // tie-breaker, a third analysis, while its pace has room.
-        if (!w.askedGetSongBpm && unconfirmedRunning(w)) await fromGetSongBpm(w, true);
+        // tie-breaker, a third analysis, while its pace has room (ahead of the spare meter labels).
+        if (!w.askedGetSongBpm && unconfirmedRunning(w)) await fromGetSongBpm(w, 'tie-breaker');
         if (!w.cutShort) await batch.done(w);
       }),
     );
