@@ -59,9 +59,18 @@ describe('decideMeter', () => {
     expect(independent.confidence).toBeGreaterThan(mirrored.confidence);
   });
 
-  it('a 3/4 label is strong evidence (4/4 songs are rarely labelled 3/4), and the audio can overrule it', () => {
+  it('a 3/4 label is strong evidence (4/4 songs are rarely labelled 3/4), and the audio weighs against it', () => {
     expect(decideMeter([label('getsongbpm', '3/4')]).meter).toBe('3/4');
-    expect(decideMeter([label('getsongbpm', '3/4')], duple).meter).toBe('4/4');
+    // The audio's clear 4/4 against it: 4/4 is the likeliest single meter (0.39), but the others together
+    // are likelier (a 6/8 sounds duple): not decided 4/4.
+    const against = decideMeter([label('getsongbpm', '3/4')], duple);
+    expect(against.meter).toBe('3/4');
+    expect(against.confidence).toBeLessThan(0.5);
+    // A 5/4 label against the audio's 4/4, the same.
+    expect(decideMeter([label('spotify', '5/4')], duple).meter).toBe('5/4');
+    // Without conflict, 4/4 as before.
+    expect(decideMeter([label('spotify', '4/4')]).meter).toBe('4/4');
+    expect(decideMeter([], duple).meter).toBe('4/4');
     // Two independent 3/4 labels against the audio's 4/4: the labels.
     expect(decideMeter([label('spotify', '3/4'), label('getsongbpm', '3/4')], duple).meter).toBe('3/4');
   });

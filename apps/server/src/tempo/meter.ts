@@ -48,6 +48,15 @@ export interface AudioMeter {
 }
 export const MIN_AUDIO_METER = 0.5;
 
+/**
+ * Below this, 4/4 is not decided even when it is the likeliest single meter. Without conflict 4/4 is far
+ * more likely (a lone 4/4 label 0.967, the audio's alone 0.978); under it a label of another meter stands
+ * against the audio's 4/4, and the other meters together are about as likely or more (a 3/4 label
+ * against a clear duple audio leaves 4/4 at 0.39: a 6/8 sounds duple). A 4/4 song left out costs less than
+ * a waltz in a running playlist, and the runner can say "This one is in 4/4".
+ */
+export const FOUR_FOUR_AT_LEAST = 0.9;
+
 export interface MeterDecision {
   /** The most likely meter; null when nobody said anything. */
   meter: Meter | null;
@@ -90,6 +99,12 @@ export function decideMeter(
   const total = score.reduce((a, b) => a + b, 0);
   let best = 0;
   for (let i = 1; i < score.length; i++) if ((score[i] as number) > (score[best] as number)) best = i;
+  // 4/4 only when the evidence does not conflict: otherwise the likeliest other meter.
+  if (METERS[best] === '4/4' && (score[best] as number) / total < FOUR_FOUR_AT_LEAST) {
+    best = -1;
+    for (let i = 0; i < score.length; i++)
+      if (METERS[i] !== '4/4' && (best < 0 || (score[i] as number) > (score[best] as number))) best = i;
+  }
   return {
     meter: METERS[best] as Meter,
     confidence: Math.round(((score[best] as number) / total) * 1000) / 1000,
