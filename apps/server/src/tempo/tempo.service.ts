@@ -297,7 +297,6 @@ export function createTempoService(deps: TempoServiceDeps) {
    */
   async function fromGetSongBpm(w: Work, use: 'needed' | 'tie-breaker' | 'spare' = 'needed'): Promise<void> {
     if (!deps.getsongbpm) return;
-    w.askedGetSongBpm = true;
     const spare = use !== 'needed';
     const artist = primaryArtist(w.track.artists);
     const r = await deps.getsongbpm.search(
@@ -305,7 +304,9 @@ export function createTempoService(deps: TempoServiceDeps) {
       cleanTitle(w.track.title),
       use === 'spare' ? { maxWaitMs: 0 } : undefined,
     );
+    // Refused by its pace: not asked (a tie-breaker after the audio may still ask).
     if (r.kind === 'deferred' && spare) return;
+    w.askedGetSongBpm = true;
     if (r.kind === 'failed' && spare) return void w.notes.push(r.reason);
     if (r.kind !== 'ok') return note(w, r);
     // Text match only: several songs of that name by that artist with unrelated tempos is no answer.
@@ -513,10 +514,11 @@ export function createTempoService(deps: TempoServiceDeps) {
     return d.checked && d.bpm !== null && inRunningBand(d.bpm) && !settled(w);
   }
 
-  /** After the audio: an answer in the running band, still unchecked. */
+  /** After the audio: an answer in the running band, still unchecked or its meter unsure. */
   function unconfirmedRunning(w: Work): boolean {
     if (!w.answers.some((a) => inRunningBand(a.bpm))) return false;
-    return !decide(w.answers, w.estimate).checked;
+    if (!decide(w.answers, w.estimate).checked) return true;
+    return decideMeter(w.answers, w.estimate?.meter).confidence < METER_SETTLED;
   }
 
   /** The checks after Deezer, for tracks Deezer did not settle: GetSongBPM where it can help, the audio. */
@@ -538,8 +540,9 @@ export function createTempoService(deps: TempoServiceDeps) {
         else if (onlyMeterUnsure(w)) await fromGetSongBpm(w, 'spare');
         // The audio checks or settles whatever is not yet checked (and answers where nobody knows).
         if (!settled(w)) await fromAudio(w, stopping);
-        // A running tempo the audio did not confirm (a lone answer, sources disagreeing): GetSongBPM as a
-        // tie-breaker, a third analysis, while its pace has room (ahead of the spare meter labels).
+        // A running tempo the audio did not confirm (a lone answer, sources disagreeing), or whose meter it
+        // did not make out (one 4/4 label and no clear bars: most waltzes and 6/8s placed so far):
+        // GetSongBPM as a tie-breaker, a third analysis, while its pace has room (ahead of the spare labels).
         if (!w.askedGetSongBpm && unconfirmedRunning(w)) await fromGetSongBpm(w, 'tie-breaker');
         if (!w.cutShort) await batch.done(w);
       }),
