@@ -177,8 +177,14 @@ describe('tempo-audio jobs', () => {
 });
 
 describe('GetSongBPM beside the audio, while its pace has room', () => {
-  /** Track W: ReccoBeats (labelled 4/4) and Deezer agree on a running tempo; only its meter is unsure. */
-  async function meterOnly(getsongbpm: NonNullable<Parameters<typeof fakeResolver>[0]>['getsongbpm']) {
+  /**
+   * Track W: ReccoBeats (labelled 4/4) and Deezer agree on a running tempo; only its meter is unsure. The
+   * audio hears 4/4 bars, clearly (strength 0.9) unless told otherwise.
+   */
+  async function meterOnly(
+    getsongbpm: NonNullable<Parameters<typeof fakeResolver>[0]>['getsongbpm'],
+    barsStrength = 0.9,
+  ) {
     const saved: Array<{ spotifyId: string | null; bpm: number | null; meter?: string | null }> = [];
     const calls: string[] = [];
     const tempo = fakeResolver({
@@ -190,7 +196,7 @@ describe('GetSongBPM beside the audio, while its pace has room', () => {
         bpm: 170,
         confidence: 0.9,
         candidates: [{ bpm: 170, score: 1 }],
-        meter: { meter: '4/4', strength: 0.9 },
+        meter: { meter: '4/4', strength: barsStrength },
       },
       saved,
       calls,
@@ -230,26 +236,7 @@ describe('GetSongBPM beside the audio, while its pace has room', () => {
   it('a meter the audio did not make out (one 4/4 label, no clear bars) is asked of GetSongBPM after the audio', async () => {
     // A 6/8 that ReccoBeats labels 4/4; the preview's bars are unclear; GetSongBPM's pace is busy (the
     // spare label before the audio is skipped), its tie-breaker after the audio waits for a slot.
-    const saved: Array<{ spotifyId: string | null; bpm: number | null; meter?: string | null }> = [];
-    const calls: string[] = [];
-    const tempo = fakeResolver({
-      reccobeats: { spW: 170 },
-      reccobeatsTimeSignature: { spW: 4 },
-      deezerBpm: 170,
-      getsongbpm: { busy: { tempo: 170, time_sig: '6/8' } },
-      estimate: {
-        bpm: 170,
-        confidence: 0.9,
-        candidates: [{ bpm: 170, score: 1 }],
-        meter: { meter: '4/4', strength: 0.2 },
-      },
-      saved,
-      calls,
-    });
-    const q = queues();
-    const lookups = createTempoLookups({ tempo, queue: q.queue, audioQueue: q.audioQueue });
-    await within(3_000, lookups.run([fakeTrack('W')], { userId: USER }));
-    await lookups.runChecks(q.audio[0]!.checks, { userId: USER });
+    const { saved, calls } = await meterOnly({ busy: { tempo: 170, time_sig: '6/8' } }, 0.2);
     expect(calls.indexOf('getsongbpm')).toBeGreaterThan(calls.indexOf('deezer-preview'));
     expect(saved).toEqual([{ spotifyId: 'spW', bpm: 170, meter: '6/8' }]);
   });
