@@ -68,8 +68,11 @@ describe('resolveTempos against the simulated services', () => {
     expect(sources.has('deezer')).toBe(true);
     expect(h.requests.get('reccobeats')).toBeLessThanOrEqual(2 * Math.ceil(tracks.length / 40));
 
+    // A track a service asked to wait for (deferred: a preview over its pace, which a running tempo whose
+    // meter only the audio can settle now waits for) is not cached, and is asked again.
     const before = h.total();
-    const again = await h.module.service.resolveTempos(tracks);
+    const cachedNow = tracks.filter((t) => answers.get(t.spotifyId)?.status !== 'deferred');
+    const again = await h.module.service.resolveTempos(cachedNow);
     expect(h.total()).toBe(before);
     for (const [id, a] of again) {
       expect(a.cached).toBe(true);
