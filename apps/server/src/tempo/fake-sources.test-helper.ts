@@ -38,6 +38,11 @@ export interface FakeSources {
   reccobeatsTimeSignature?: Record<string, number>;
   /** Deezer's bpm for every track (0: unknown). */
   deezerBpm?: number;
+  /**
+   * Deezer knows no track by ISRC and finds this one by name (artist and title search, then by id):
+   * its title and length (the fake tracks are 'Song', 200 s).
+   */
+  deezerByName?: { title: string; duration: number };
   /** Previews: answered after 10 ms, never (a CDN that hangs), refused by the pacer, or HTTP 503. */
   previews?: 'answer' | 'hang' | 'refuse' | 'fail';
   /** The estimator's time, and its answer (as the pool reports it: 40 ms on its thread, 25 of CPU). */
@@ -75,8 +80,8 @@ export function fakeResolver(o: FakeSources = {}) {
   const track = (isrc: string) =>
     Response.json({
       id: 1,
-      title: 'Song',
-      duration: 200,
+      title: o.deezerByName?.title ?? 'Song',
+      duration: o.deezerByName?.duration ?? 200,
       preview: 'https://cdns-preview.dzcdn.net/1.mp3',
       artist: { name: 'Band' },
       album: { title: 'Album' },
@@ -117,7 +122,15 @@ export function fakeResolver(o: FakeSources = {}) {
     }),
     deezer: createDeezerClient({
       baseUrl: 'https://deezer.test',
-      http: caller('deezer', 30, async (url) => track(url.split('isrc:')[1] ?? '')),
+      http: caller('deezer', 30, async (url) => {
+        if (!o.deezerByName) return track(url.split('isrc:')[1] ?? '');
+        if (url.includes('isrc:')) return Response.json({ error: { code: 800, message: 'no data' } });
+        if (url.includes('/search/track'))
+          return Response.json({
+            data: [{ id: 1, ...o.deezerByName, artist: { name: 'Band' }, album: { title: 'Album' } }],
+          });
+        return track('');
+      }),
     }),
     previews: createPreviewClient({
       http: caller('deezer-preview', o.previews === 'refuse' ? 'refuse' : 20, async () =>

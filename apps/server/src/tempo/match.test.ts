@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeezerBrief } from './clients/deezer.client.ts';
-import { cleanTitle, durationMatches, pickSearchHit, refusedVersion } from './match.ts';
+import { cleanTitle, durationMatches, pickSearchHit, refusedVersion, sameRecordingByName } from './match.ts';
 
 const brief = ({
   album,
@@ -67,5 +67,27 @@ describe('pickSearchHit', () => {
         durationMs: 200_000,
       }),
     ).toBeUndefined();
+  });
+});
+
+describe('sameRecordingByName: a match by name as sure as an ISRC', () => {
+  it('takes the same title and length to 2 s, featuring credits and remaster notes aside', () => {
+    expect(sameRecordingByName('Run Away', 200_000, brief())).toBe(true);
+    expect(sameRecordingByName('Run Away', 201_600, brief({ duration: 200 }))).toBe(true);
+    expect(sameRecordingByName('Run Away (feat. X)', 200_000, brief())).toBe(true);
+    expect(sameRecordingByName('Run Away - Remastered 2011', 200_000, brief())).toBe(true);
+    expect(sameRecordingByName('Run Away', 200_000, brief({ title: 'Run Away (2015 Remaster)' }))).toBe(true);
+  });
+  it('not another length, nor a version with words of its own, on either side', () => {
+    expect(sameRecordingByName('Run Away', 200_000, brief({ duration: 203 }))).toBe(false);
+    expect(sameRecordingByName('Run Away', 0, brief())).toBe(false);
+    expect(sameRecordingByName('Run Away', 200_000, brief({ title: 'Run Away (Acoustic Version)' }))).toBe(
+      false,
+    );
+    expect(
+      sameRecordingByName('Run Away', 200_000, brief({ title: 'Run Away', title_version: '(Radio Edit)' })),
+    ).toBe(false);
+    expect(sameRecordingByName('Run Away - Live', 200_000, brief())).toBe(false);
+    expect(sameRecordingByName('Run Away - Sped Up', 200_000, brief())).toBe(false);
   });
 });

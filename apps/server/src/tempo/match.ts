@@ -2,10 +2,12 @@
 // the versions to refuse. Pure functions.
 import type { DeezerBrief } from './clients/deezer.client.ts';
 
+const FEATURING = /\s*[([](feat\.?|ft\.?|featuring|with)\s[^)\]]*[)\]]/gi;
+
 /** Title without featuring credits, remaster/edit/version suffixes and bracketed notes. */
 export function cleanTitle(title: string): string {
   return title
-    .replace(/\s*[([](feat\.?|ft\.?|featuring|with)\s[^)\]]*[)\]]/gi, '')
+    .replace(FEATURING, '')
     .replace(/\s+-\s+.*\b(remaster(ed)?|edit|version|mix|mono|stereo|live|demo|bonus)\b.*$/i, '')
     .replace(/\s*[([][^)\]]*\b(remaster(ed)?|edit|version|mono|stereo|bonus)\b[^)\]]*[)\]]/gi, '')
     .replace(/\s+/g, ' ')
@@ -36,6 +38,27 @@ export function refusedVersion(spotifyTitle: string, expectedMs: number, d: Deez
   if (m && !UNWANTED.test(wantedText)) return `${m[1]?.toLowerCase()} version (${d.album.title})`;
   if (REMIX.test(theirs) && !REMIX.test(wantedText)) return 'remix';
   return undefined;
+}
+
+/** A remaster note (" - Remastered 2011", "(2015 Remaster)"): the same recording, its tempo and length. */
+const REMASTER_NOTE = /\s+-\s+[^-]*\bremaster(ed)?\b.*$|\s*[([][^)\]]*\bremaster(ed)?\b[^)\]]*[)\]]/gi;
+
+/** Same recording length, as a copy of one recording has it (Deezer gives whole seconds). */
+const SAME_LENGTH_S = 2;
+
+/**
+ * Whether a Deezer match found by name is the Spotify track's own recording, as sure as an ISRC match:
+ * the same title word for word (featuring credits and remaster notes aside: a remaster is the same
+ * recording) and the same length to 2 s. An acoustic, radio or re-recorded version has words of its own or
+ * another length, and another song of the same name almost always another length. The artist is checked
+ * by the search (`pickSearchHit`).
+ */
+export function sameRecordingByName(spotifyTitle: string, expectedMs: number, d: DeezerBrief): boolean {
+  if (!(expectedMs > 0) || Math.abs(d.duration - expectedMs / 1000) > SAME_LENGTH_S) return false;
+  const version = d.title_version?.trim() ?? '';
+  const theirs = version && !d.title.includes(version) ? `${d.title} ${version}` : d.title;
+  const bare = (t: string) => t.replace(FEATURING, '').replace(REMASTER_NOTE, '');
+  return sameName(bare(spotifyTitle), bare(theirs));
 }
 
 const fold = (s: string) =>

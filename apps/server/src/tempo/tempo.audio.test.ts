@@ -264,6 +264,40 @@ describe('GetSongBPM beside the audio, while its pace has room', () => {
   });
 });
 
+describe('a Deezer match found by name', () => {
+  /** Deezer alone says 170 for a match found by name; the audio of its preview hears 170 (4/4). */
+  const byName = async (title: string, duration: number) => {
+    const calls: string[] = [];
+    const answer = (
+      await fakeResolver({
+        deezerBpm: 170,
+        deezerByName: { title, duration },
+        estimate: { bpm: 170, confidence: 0.9, candidates: [{ bpm: 170, score: 1 }] },
+        calls,
+      }).resolveTempos([{ ...fakeTrack('N'), durationMs: 200_400 }])
+    ).get('spN')!;
+    return { answer, calls };
+  };
+
+  it('with the same title and length it is the same recording: the audio of its preview checks its bpm', async () => {
+    const { answer, calls } = await byName('Song', 200);
+    expect(answer).toMatchObject({ status: 'found', bpm: 170, source: 'deezer' });
+    expect(answer.confidence).toBeGreaterThanOrEqual(0.76);
+    expect(calls).toContain('deezer-preview');
+  });
+
+  it('another version (its own words, or another length) is checked by nothing: not placed', async () => {
+    for (const [title, duration] of [
+      ['Song (Acoustic Version)', 200],
+      ['Song', 205],
+    ] as const) {
+      const { answer } = await byName(title, duration);
+      expect(answer, title).toMatchObject({ status: 'found', bpm: 170, source: 'deezer' });
+      expect(answer.confidence, `${title}, ${duration} s`).toBeLessThan(0.76);
+    }
+  });
+});
+
 describe('a running tempo whose meter only the audio can settle waits for the audio', () => {
   /** Track W (ReccoBeats labels it 4/4, Deezer agrees on 170), handed to a tempo-audio job. */
   async function waltzLike(previews: 'refuse' | 'fail') {

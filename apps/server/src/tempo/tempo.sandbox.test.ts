@@ -99,32 +99,42 @@ describe('resolveTempos against the simulated services', () => {
     expect(h.total()).toBeGreaterThan(calls);
   });
 
-  it('refuses Deezer’s live and cast versions and finds the studio one by search', SLOW, async () => {
-    h = await startTempoHarness({
-      tempoErrors: OCTAVE_ERRORS_ONLY,
-      reccobeats: { coverage: 0 },
-      deezer: { wrongVersionShare: 1, unknownBpmShare: 0, octaveErrorShare: 0, coverage: 1 },
-    });
-    const { tracks, truth } = h.liked('ana.runs', 12);
-    const answers = await h.module.service.resolveTempos(tracks);
-    let deezer = 0;
-    const off: string[] = [];
-    for (const [id, a] of answers) {
-      if (a.source !== 'deezer') continue;
-      deezer++;
-      if (Math.abs(Math.log((a.bpm as number) / (truth.get(id) as number))) >= Math.log(1.01))
-        off.push(JSON.stringify([truth.get(id), a]));
-    }
-    expect(deezer).toBeGreaterThanOrEqual(10);
-    // A search match may be another song, and its preview agrees with its own bpm (in this world one of
-    // the 12: true 75.05, Deezer and its preview 139). Live versions are all refused.
-    expect(off.length, off.join('; ')).toBeLessThanOrEqual(1);
-    // So nothing here is trusted: the only audio is each search match's own preview, and no answer keyed
-    // by the Spotify track (ReccoBeats knows none of them) checks it.
-    for (const [id, a] of answers)
-      if (a.source === 'deezer') expect(a.confidence, `${id}: ${JSON.stringify(a)}`).toBeLessThan(0.76);
-    expect(h.requests.get('deezer')).toBeGreaterThanOrEqual(3 * deezer); // ISRC, search, track
-  });
+  it(
+    'refuses Deezer’s live and cast versions, finds the studio one by search and trusts it by title and length',
+    SLOW,
+    async () => {
+      h = await startTempoHarness({
+        tempoErrors: OCTAVE_ERRORS_ONLY,
+        reccobeats: { coverage: 0 },
+        deezer: { wrongVersionShare: 1, unknownBpmShare: 0, octaveErrorShare: 0, coverage: 1 },
+      });
+      const { tracks, truth } = h.liked('ana.runs', 12);
+      const answers = await h.module.service.resolveTempos(tracks);
+      let deezer = 0;
+      const off: string[] = [];
+      for (const [id, a] of answers) {
+        if (a.source !== 'deezer') continue;
+        deezer++;
+        if (Math.abs(Math.log((a.bpm as number) / (truth.get(id) as number))) >= Math.log(1.01))
+          off.push(JSON.stringify([truth.get(id), a]));
+      }
+      expect(deezer).toBeGreaterThanOrEqual(10);
+      // A search match may be another song, and its preview agrees with its own bpm (in this world one of
+      // the 12: true 75.05, Deezer and its preview 139). Live versions are all refused.
+      expect(off.length, off.join('; ')).toBeLessThanOrEqual(1);
+      // A match with the same title and length (to 2 s) is the track's own recording, as an ISRC match is:
+      // the audio of its preview checks Deezer's bpm, and the song is placed. Another song of that name is
+      // not trusted: only its own preview agrees with it, and no answer keyed by the Spotify track.
+      const trusted = [...answers].filter(([, a]) => a.source === 'deezer' && a.confidence >= 0.76);
+      expect(trusted.length).toBeGreaterThanOrEqual(deezer - 2);
+      for (const [id, a] of trusted)
+        expect(
+          Math.abs(Math.log((a.bpm as number) / (truth.get(id) as number))),
+          `${id}: ${JSON.stringify(a)}`,
+        ).toBeLessThan(Math.log(1.01));
+      expect(h.requests.get('deezer')).toBeGreaterThanOrEqual(3 * deezer); // ISRC, search, track
+    },
+  );
 
   it('defers on Deezer’s quota answer (HTTP 200, code 4) with a retry time, and caches nothing for it', async () => {
     h = await startTempoHarness(

@@ -20,7 +20,14 @@ import {
   type LookupTimings,
   type StageMs,
 } from './lookup-timings.ts';
-import { cleanTitle, pickSearchHit, primaryArtist, refusedVersion, sameName } from './match.ts';
+import {
+  cleanTitle,
+  pickSearchHit,
+  primaryArtist,
+  refusedVersion,
+  sameName,
+  sameRecordingByName,
+} from './match.ts';
 import type { CachedTempo, TempoRepository, TempoRow } from './tempo.repository.ts';
 
 export interface TrackInput {
@@ -114,7 +121,10 @@ interface Work {
   transient: boolean;
   deferredUntil?: Date;
   preview?: string;
-  /** The Deezer match (and so its preview) was found by artist and title, not by ISRC. */
+  /**
+   * The Deezer match (and so its preview) was found by artist and title, not by ISRC, and may be another
+   * recording (`sameRecordingByName` could not say it is the same).
+   */
   bySearch?: boolean;
   /** Its check was cut short by the shutdown (the estimator's threads ended): left undecided. */
   cutShort?: boolean;
@@ -281,7 +291,11 @@ export function createTempoService(deps: TempoServiceDeps) {
       const full = await deps.deezer.byId(hit.id);
       if (full.kind !== 'ok') return note(w, full);
       match = full.value;
-      w.bySearch = true;
+      // Found by name: the same recording only when its title and length say so as surely as an ISRC
+      // would; otherwise perhaps another song or version, whose own bpm and preview would agree.
+      if (sameRecordingByName(t.title, t.durationMs, match))
+        w.notes.push('deezer: found by name, the same title and length');
+      else w.bySearch = true;
     }
     if (match.preview) w.preview = match.preview;
     if (match.bpm && match.bpm > 0) add(w, 'deezer', match.bpm);
