@@ -264,6 +264,25 @@ describe('GetSongBPM beside the audio, while its pace has room', () => {
   });
 });
 
+describe('the audio’s clear running tempo against a source that says another', () => {
+  it('is settled by GetSongBPM as a tie-breaker', async () => {
+    // Deezer says 134.8 (a wrong entry, not a running tempo); the audio hears 86 clearly (172 for a runner).
+    const resolve = (getsongbpm?: { busy: { tempo: number } }) =>
+      fakeResolver({
+        deezerBpm: 134.8,
+        estimate: { bpm: 86, confidence: 1, candidates: [{ bpm: 86, score: 1 }] },
+        ...(getsongbpm ? { getsongbpm } : {}),
+      })
+        .resolveTempos([fakeTrack('T')])
+        .then((m) => m.get('spT')!);
+    const without = await resolve();
+    expect(without.confidence).toBeLessThan(0.76);
+    const settled = await resolve({ busy: { tempo: 172 } });
+    expect(settled).toMatchObject({ status: 'found', bpm: 172, source: 'getsongbpm' });
+    expect(settled.confidence).toBeGreaterThanOrEqual(0.76);
+  });
+});
+
 describe('a Deezer match found by name', () => {
   /** Deezer alone says 170 for a match found by name; the audio of its preview hears 170 (4/4). */
   const byName = async (title: string, duration: number) => {

@@ -10,7 +10,14 @@ import type { GetSongBpmClient } from './clients/getsongbpm.client.ts';
 import type { Outcome } from './clients/outside.ts';
 import type { PreviewClient } from './clients/preview.client.ts';
 import { RECCOBEATS_BATCH, type ReccoBeatsClient } from './clients/reccobeats.client.ts';
-import { decide, octaveRelated, SOURCE_CONFIDENCE, type AudioEstimate, type TempoSource } from './decide.ts';
+import {
+  decide,
+  MIN_ESTIMATE_CONFIDENCE,
+  octaveRelated,
+  SOURCE_CONFIDENCE,
+  type AudioEstimate,
+  type TempoSource,
+} from './decide.ts';
 import { decideMeter, METER_SETTLED, type Meter } from './meter.ts';
 import {
   addClock,
@@ -528,9 +535,15 @@ export function createTempoService(deps: TempoServiceDeps) {
     return d.checked && d.bpm !== null && inRunningBand(d.bpm) && !settled(w);
   }
 
-  /** After the audio: an answer in the running band, still unchecked or its meter unsure. */
+  /**
+   * After the audio: an answer in the running band, still unchecked or its meter unsure. The audio's own
+   * answer counts too: a clear running tempo against a source that says something else (a wrong entry,
+   * not 3:2) has only a third analysis to settle it.
+   */
   function unconfirmedRunning(w: Work): boolean {
-    if (!w.answers.some((a) => inRunningBand(a.bpm))) return false;
+    const heard = w.estimate && w.estimate.confidence >= MIN_ESTIMATE_CONFIDENCE ? w.estimate.bpm : null;
+    const running = w.answers.some((a) => inRunningBand(a.bpm)) || (heard != null && inRunningBand(heard));
+    if (!running) return false;
     if (!decide(w.answers, w.estimate).checked) return true;
     return decideMeter(w.answers, w.estimate?.meter).confidence < METER_SETTLED;
   }
