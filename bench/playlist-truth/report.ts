@@ -124,6 +124,18 @@ export function report(f: RunFacts): string {
     );
   }
   const notFourFourText = [...notFourFour].map(([m, k]) => `${k} in ${m}`).join(', ') || '0';
+  // Placed songs by the meter evidence behind them (the decided meter's confidence names the case: 0.967
+  // one 4/4 label and nothing clear from the audio, 0.978 the audio alone, 0.991 a label and the audio…):
+  // what leaving out a weaker case would cost against the songs not in 4/4 it would keep out.
+  const byMeterEvidence = new Map<string, { placed: number; notFourFour: number }>();
+  for (const r of placedRows) {
+    const t = f.tempos.get(keyOf.get(r.trackId) ?? '');
+    const key = `${t?.meter ?? '-'} at ${t?.meterConfidence ?? '-'}`;
+    const e = byMeterEvidence.get(key) ?? { placed: 0, notFourFour: 0 };
+    e.placed++;
+    if (meterOfPattern(cat.tempoOf(w.trackG(r.trackId)!).pattern) !== '4/4') e.notFourFour++;
+    byMeterEvidence.set(key, e);
+  }
   const callsBy = (p: (purpose: string) => boolean) =>
     f.ledger.filter((e) => e.endpoint !== 'POST /api/token' && p(e.purpose)).reduce((n, e) => n + e.calls, 0);
   const all = callsBy(() => true);
@@ -205,6 +217,16 @@ export function report(f: RunFacts): string {
     lines.push('Placed songs not in 4/4 (the labels and the tempo behind them):');
     lines.push(...notFourFourLines, '');
   }
+  lines.push(
+    'Placed songs by the meter decided and its confidence (the evidence behind it), and how many are truly not in 4/4:',
+    '',
+    '| meter decided | placed | truly not 4/4 |',
+    '|---|---:|---:|',
+    ...[...byMeterEvidence]
+      .sort(([, a], [, b]) => b.placed - a.placed)
+      .map(([k, e]) => `| ${k} | ${e.placed} | ${e.notFourFour} |`),
+    '',
+  );
   const removedIds = new Set(f.removed);
   const unplaced = looked
     .filter(([rec]) => !finalRecordings.has(rec))
