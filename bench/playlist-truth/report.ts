@@ -2,12 +2,17 @@
 // about every wrongly placed track and about other confidence thresholds.
 import type { Sandbox } from '@pacebeat/sandbox';
 import type { MatchCandidate } from '@pacebeat/server/src/library/library.repository.ts';
-import { EDGE_MARGIN, fitsRange, MIN_CONFIDENCE } from '@pacebeat/server/src/playlists/matching.ts';
-import { spreadMeasures } from '@pacebeat/server/src/playlists/spread.ts';
-import type { TargetRow, TargetTrackRow } from '@pacebeat/server/src/playlists/playlists.repository.ts';
+import { EDGE_MARGIN, fitsRange, MIN_CONFIDENCE, planAdds } from '@pacebeat/server/src/playlists/matching.ts';
+import type { SongSet } from '@pacebeat/server/src/playlists/song-identity.ts';
+import { SPREAD_WINDOW, spreadArtists, spreadMeasures } from '@pacebeat/server/src/playlists/spread.ts';
+import type {
+  PlacedInOrder,
+  TargetRow,
+  TargetTrackRow,
+} from '@pacebeat/server/src/playlists/playlists.repository.ts';
 import type { CachedTempo } from '@pacebeat/server/src/tempo/tempo.repository.ts';
 import { lookupLines, type LookupFacts } from './lookups.ts';
-import { leftOutByDesign, recallLines, recallSamples } from '../shared/recall.ts';
+import { leftOutByDesign, recallClass, recallLines, recallSamples } from '../shared/recall.ts';
 import { meterOfPattern } from '@pacebeat/sandbox';
 import { bySourceAndConfidence, sweep, SWEEP, tempoError } from './truth.ts';
 
@@ -24,6 +29,8 @@ export interface RunFacts {
   targets: TargetRow[];
   rows: TargetTrackRow[][];
   tempos: Map<string, CachedTempo>;
+  /** What the writer sees at the end: each target's songs (any state), and its placed songs in order. */
+  writer: { placed: Map<string, SongSet>; inOrder: Map<string, PlacedInOrder[]> };
   lookups: LookupFacts;
   /** When the watching ended (Date.now()), and the writer's longest wait for company before an add. */
   endedAt: number;
@@ -33,6 +40,30 @@ export interface RunFacts {
 }
 
 const DAILY_QUOTA = 1000;
+
+/**
+ * The writer's plan at the end (matching.ts planAdds, the runner's removals in `placed`) put through the
+ * artist spread as a steady-state sync would (spread.ts; nothing overdue within a day): which fitting songs
+ * it holds for other artists' company, and which would go in the next add.
+ */
+function spreadSplit(f: RunFacts): { held: Set<string>; ready: Set<string> } {
+  const open = f.targets.filter((t) => t.state === 'pending' || t.state === 'active');
+  const plan = planAdds(open, f.candidates, f.tempos, f.writer.placed);
+  const held = new Set<string>();
+  const ready = new Set<string>();
+  for (const t of open) {
+    const songs = (f.writer.inOrder.get(t.id) ?? []).map((x) => x.artistIds);
+    const s = spreadArtists({
+      ready: plan.get(t.id) ?? [],
+      tail: songs.slice(-SPREAD_WINDOW),
+      placedArtists: songs.flat(),
+      window: SPREAD_WINDOW,
+    });
+    for (const x of s.held) held.add(x.trackId);
+    for (const x of s.order) ready.add(x.trackId);
+  }
+  return { held, ready };
+}
 const pct = (x: number | null) => (x === null ? '-' : `${(100 * x).toFixed(1)} %`);
 
 export function report(f: RunFacts): string {
@@ -232,6 +263,18 @@ export function report(f: RunFacts): string {
     .filter(([rec]) => !finalRecordings.has(rec))
     .map(([, id]) => ({ trackId: id, tempo: f.tempos.get(keyOf.get(id)!)! }));
   lines.push(...recallLines(f.sandbox, unplaced, f.targets, removedIds, looked.length));
+  const { held, ready } = spreadSplit(f);
+  const notYet = unplaced.filter(
+    (s) =>
+      recallClass(f.sandbox, s, f.targets, removedIds) ===
+      'fits, not placed yet (a batch, the spread, the budget)',
+  );
+  const heldNow = notYet.filter((s) => held.has(s.trackId)).length;
+  const readyNow = notYet.filter((s) => ready.has(s.trackId)).length;
+  lines.push(
+    '',
+    `Of the ${notYet.length} that fit and are not placed yet, the writer's artist spread (spread.ts, run as the writer runs it on the playlists' last songs) holds ${heldNow} for other artists' company; ${readyNow} would go in the next add; ${notYet.length - heldNow - readyNow} neither (another version placed, a filter, the meter).`,
+  );
   const samples = recallSamples(f.sandbox, unplaced, f.targets, removedIds, f.samples);
   if (samples.length > 0) {
     lines.push('');

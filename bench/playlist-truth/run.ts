@@ -164,6 +164,13 @@ async function runFor(user: string): Promise<string> {
         (await playlists.repo.listTargets(userId)).map((t) => playlists.repo.tracksOf(t.id)),
       ),
       tempos,
+      writer: await (async () => {
+        const ids = (await playlists.repo.listTargets(userId)).map((t) => t.id);
+        return {
+          placed: await playlists.repo.placedSongs(ids),
+          inOrder: await playlists.repo.placedInOrder(ids),
+        };
+      })(),
       lookups: {
         connectedAt,
         seconds,
