@@ -89,6 +89,10 @@ export function report(f: RunFacts): string {
   let missing = 0;
   let duplicates = 0;
   const finalRecordings = new Set<number>();
+  // Songs as a runner hears them (Catalog.heardSongOf): a single's version, a remaster, a compilation copy
+  // are their original's song, and the writer places one track of each (a second is a duplicate).
+  const songOfTrack = (id: string) => cat.heardSongOf(w.trackG(id)!);
+  const finalSongs = new Set<number>();
   for (const s of score.targets) {
     placed += s.placed;
     fitting += s.placedFitting;
@@ -98,6 +102,7 @@ export function report(f: RunFacts): string {
     const recs = ids.map(recordingOf);
     duplicates += recs.length - new Set(recs).size;
     for (const r of recs) finalRecordings.add(r);
+    for (const id of ids) finalSongs.add(songOfTrack(id));
   }
   const readds = f.removed.filter((id) => finalRecordings.has(recordingOf(id))).length;
   // Songs the user removed are missing by their choice: recall also shown without them.
@@ -112,17 +117,25 @@ export function report(f: RunFacts): string {
   ).length;
 
   // Recall over the library scanned so far (the scoring counts the whole library, scanned or not).
-  const readRecordings = new Map(f.candidates.map((c) => [recordingOf(c.trackId), c.trackId]));
+  const keyOf = new Map(f.candidates.map((c) => [c.trackId, c.recordingKey]));
+  // Recall counts songs: one track of each read (one whose lookup is done, if any).
+  const readRecordings = new Set(f.candidates.map((c) => recordingOf(c.trackId)));
+  const readSongs = new Map<number, string>();
+  for (const c of f.candidates) {
+    const song = songOfTrack(c.trackId);
+    const had = readSongs.get(song);
+    if (had === undefined || (!f.tempos.has(keyOf.get(had) ?? '') && f.tempos.has(c.recordingKey)))
+      readSongs.set(song, c.trackId);
+  }
   const fitsAny = (id: string) => {
     const truth = w.trackFacts(w.trackG(id)!).bpm;
     return f.targets.some((t) => [truth, truth * 2, truth / 2].some((b) => b >= t.minBpm && b < t.maxBpm));
   };
-  const fittingRead = [...readRecordings].filter(([, id]) => fitsAny(id));
-  const placedRead = fittingRead.filter(([rec]) => finalRecordings.has(rec)).length;
+  const fittingRead = [...readSongs].filter(([, id]) => fitsAny(id));
+  const placedRead = fittingRead.filter(([song]) => finalSongs.has(song)).length;
   // A run stopped by --max-minutes leaves lookups unfinished: recall over those whose lookup is done.
-  const keyOf = new Map(f.candidates.map((c) => [c.trackId, c.recordingKey]));
   const looked = fittingRead.filter(([, id]) => f.tempos.has(keyOf.get(id) ?? ''));
-  const placedLooked = looked.filter(([rec]) => finalRecordings.has(rec)).length;
+  const placedLooked = looked.filter(([song]) => finalSongs.has(song)).length;
   // The same, two ways of leaving out what is missing by design, each printed under its own label:
   // (a) only songs whose lookup finished at least one add-wait before the end (a later one may still be
   // waiting for company to share its add call); (b) songs truly in a meter the fitting targets leave out
@@ -132,7 +145,7 @@ export function report(f: RunFacts): string {
     (f.tempos.get(keyOf.get(id) ?? '')?.resolvedAt.getTime() ?? Infinity) <= settledBefore;
   const meterFits = ([, id]: [number, string]) => !leftOutByDesign(f.sandbox, id, f.targets);
   const recallOf = (list: Array<[number, string]>) => {
-    const k = list.filter(([rec]) => finalRecordings.has(rec)).length;
+    const k = list.filter(([song]) => finalSongs.has(song)).length;
     return `${pct(list.length ? k / list.length : null)} (${k}/${list.length})`;
   };
   const lookedEarly = looked.filter(earlyEnough);
@@ -190,7 +203,7 @@ export function report(f: RunFacts): string {
     `| recall over the whole library (truly fitting songs placed; most not scanned yet) | ${pct(libraryFitting ? (libraryFitting - missing) / libraryFitting : null)} (${libraryFitting - missing}/${libraryFitting}) | ≥ 90 % |`,
   );
   lines.push(
-    `| recall over the scanned library (${readRecordings.size} recordings) | ${pct(fittingRead.length ? placedRead / fittingRead.length : null)} (${placedRead}/${fittingRead.length}) | |`,
+    `| recall over the scanned library (${readSongs.size} songs, ${readRecordings.size} recordings) | ${pct(fittingRead.length ? placedRead / fittingRead.length : null)} (${placedRead}/${fittingRead.length}) | |`,
   );
   lines.push(
     `| the same, over the ${looked.length} whose tempo lookup is done | ${pct(looked.length ? placedLooked / looked.length : null)} (${placedLooked}/${looked.length}) | |`,
@@ -260,7 +273,7 @@ export function report(f: RunFacts): string {
   );
   const removedIds = new Set(f.removed);
   const unplaced = looked
-    .filter(([rec]) => !finalRecordings.has(rec))
+    .filter(([song]) => !finalSongs.has(song))
     .map(([, id]) => ({ trackId: id, tempo: f.tempos.get(keyOf.get(id)!)! }));
   lines.push(...recallLines(f.sandbox, unplaced, f.targets, removedIds, looked.length));
   const { held, ready } = spreadSplit(f);
