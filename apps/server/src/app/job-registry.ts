@@ -120,8 +120,10 @@ export const jobRegistry = {
   'tempo-audio': define({
     payload: TempoAudioPayload,
     queue: TEMPO_QUEUE,
-    // As many checks in flight as the lookups had before they were split off: the previews and the
-    // estimator's threads set the pace, paced for all processes (previews) or per process (threads).
+    // At most as many checks in flight as the lookups had before they were split off: the previews and
+    // the estimator's threads set the pace, paced for all processes (previews) or per process (threads).
+    // Fewer where the preview pace is slow (`audioWorkers`, given by main.ts): a check waits in line for
+    // its slot, and more workers would only lengthen the line.
     workers: 6,
     sendOptions: byPriority,
     handler: async ({ tempoLookups }, { checks, userId, priority }, stopping) => ({
@@ -270,9 +272,12 @@ export async function startWorkers(
   services: JobServices,
   log: Logger,
   stopping?: AbortSignal,
+  /** Workers per job name instead of the definitions' (from the configuration). */
+  workers: Partial<Record<JobName, number>> = {},
 ): Promise<void> {
   for (const [name, def] of Object.entries(jobRegistry) as [JobName, JobDefinition<z.ZodType>][]) {
-    await boss.work(name, { batchSize: 1, localConcurrency: def.workers ?? 1 }, async ([job]) => {
+    const localConcurrency = workers[name] ?? def.workers ?? 1;
+    await boss.work(name, { batchSize: 1, localConcurrency }, async ([job]) => {
       if (!job) return;
       const jobLog = log.child({ job: name, jobId: job.id });
       const outcome = await runJob(boss, name, def, services, job.data, stopping);

@@ -21,6 +21,7 @@ import { startMetricsServer, type MetricsServer } from '../http/metrics-server.t
 import { appOrigins } from '../http/origins.ts';
 import { createLogger } from '../log.ts';
 import { createBoss, createJobQueue, jobRegistry, setupQueues, startWorkers } from './job-registry.ts';
+import { audioWorkers } from '../tempo/tempo.jobs.ts';
 import { registerCoreGauges } from '../metrics/core-gauges.ts';
 import { createMetrics } from '../metrics/metrics.ts';
 import { createMetricsRepository } from '../metrics/metrics.repository.ts';
@@ -192,7 +193,9 @@ async function main(): Promise<void> {
   await app.spotify.assertSameTokenKey();
 
   if (runsJobs) {
-    await startWorkers(boss, app.jobServices, log, stopWork.signal);
+    await startWorkers(boss, app.jobServices, log, stopWork.signal, {
+      'tempo-audio': audioWorkers(config.PREVIEW_RATE_PER_SECOND),
+    });
     log.info('background jobs running');
   }
 

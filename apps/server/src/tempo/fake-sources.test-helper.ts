@@ -11,15 +11,24 @@ import { createTempoService, type TrackInput } from './tempo.service.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A pace whose next free slot is `aheadMs` away (a line of waiting calls): given to a call that may wait that long. */
+type Line = { aheadMs: number };
+
 /**
  * Every slot reserved `waitMs` ahead; or refused until a second from now; or `busy`: the next free slot
- * is 200 ms ahead (given to a call that may wait for it, refused to one that takes only a slot free at once).
+ * is 200 ms ahead (given to a call that may wait for it, refused to one that takes only a slot free at once);
+ * or a `Line`.
  */
-const pacer = (waitMs: number | 'refuse' | 'busy'): Pacer => ({
-  takeSlot: async (_s, now, _interval, _burst, maxWaitMs = 0) =>
-    waitMs === 'refuse' || (waitMs === 'busy' && maxWaitMs < 200)
+const pacer = (waitMs: number | 'refuse' | 'busy' | Line): Pacer => ({
+  takeSlot: async (_s, now, _interval, _burst, maxWaitMs = 0) => {
+    if (typeof waitMs === 'object')
+      return maxWaitMs >= waitMs.aheadMs
+        ? { ok: true, at: new Date(now.getTime() + waitMs.aheadMs) }
+        : { ok: false, retryAt: new Date(now.getTime() + waitMs.aheadMs), reason: 'pacing' };
+    return waitMs === 'refuse' || (waitMs === 'busy' && maxWaitMs < 200)
       ? { ok: false, retryAt: new Date(now.getTime() + 1000), reason: 'pacing' }
-      : { ok: true, at: new Date(now.getTime() + (waitMs === 'busy' ? 200 : waitMs)) },
+      : { ok: true, at: new Date(now.getTime() + (waitMs === 'busy' ? 200 : waitMs)) };
+  },
   setCooldown: async () => undefined,
 });
 
@@ -43,8 +52,16 @@ export interface FakeSources {
    * its title and length (the fake tracks are 'Song', 200 s).
    */
   deezerByName?: { title: string; duration: number };
-  /** Previews: answered after 10 ms, never (a CDN that hangs), refused by the pacer, or HTTP 503. */
-  previews?: 'answer' | 'hang' | 'refuse' | 'fail';
+  /**
+   * Previews: answered after 10 ms, never (a CDN that hangs), refused by the pacer, or HTTP 503; or
+   * answered once a slot `aheadMs` away comes (the wait is not slept: it is added to `slept`, and a
+   * `signal` that aborts while waiting ends it).
+   */
+  previews?: 'answer' | 'hang' | 'refuse' | 'fail' | Line;
+  /** The preview pace's waits for a slot, in ms, as the caller would have slept them. */
+  slept?: number[];
+  /** Called during each such wait (a test's shutdown). */
+  whileWaiting?: () => void;
   /** The estimator's time, and its answer (as the pool reports it: 40 ms on its thread, 25 of CPU). */
   estimateMs?: number;
   estimate?: AudioEstimate;
@@ -63,12 +80,20 @@ export function fakeResolver(o: FakeSources = {}) {
   const hang = new Promise<never>(() => undefined);
   const caller = (
     service: string,
-    waitMs: number | 'refuse' | 'busy',
+    waitMs: number | 'refuse' | 'busy' | Line,
     answer: (url: string) => Promise<Response>,
   ) =>
     createServiceCaller({
       service,
       pacer: pacer(waitMs),
+      ...(typeof waitMs === 'object'
+        ? {
+            sleep: async (ms: number) => {
+              o.slept?.push(ms);
+              o.whileWaiting?.();
+            },
+          }
+        : {}),
       ratePerSecond: 1000,
       timeoutMs: 60_000,
       fetch: async (url) => {
@@ -133,12 +158,15 @@ export function fakeResolver(o: FakeSources = {}) {
       }),
     }),
     previews: createPreviewClient({
-      http: caller('deezer-preview', o.previews === 'refuse' ? 'refuse' : 20, async () =>
-        o.previews === 'hang'
-          ? hang
-          : o.previews === 'fail'
-            ? new Response('busy', { status: 503 })
-            : new Response(new Uint8Array(10)),
+      http: caller(
+        'deezer-preview',
+        o.previews === 'refuse' ? 'refuse' : typeof o.previews === 'object' ? o.previews : 20,
+        async () =>
+          o.previews === 'hang'
+            ? hang
+            : o.previews === 'fail'
+              ? new Response('busy', { status: 503 })
+              : new Response(new Uint8Array(10)),
       ),
       allowedHosts: ['dzcdn.net'],
     }),

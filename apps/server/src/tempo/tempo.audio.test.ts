@@ -3,9 +3,9 @@
 // worker while previews come. Before, a lookup waited for every preview of its batch, and the next
 // batches, whose sources might agree at once, waited in the queue behind it (bench/playlist-truth).
 import { describe, expect, it } from 'vitest';
-import { fakeResolver, fakeTrack } from './fake-sources.test-helper.ts';
+import { fakeResolver, fakeTrack, type FakeSources } from './fake-sources.test-helper.ts';
 import { createTempoLookups, TempoAudioPayload } from './tempo.jobs.ts';
-import type { PendingCheck } from './tempo.service.ts';
+import { AUDIO_JOB_SLOT_WAIT_MS, type PendingCheck } from './tempo.service.ts';
 
 const USER = 'b1c2d3e4-0000-4000-8000-000000000000';
 
@@ -317,23 +317,66 @@ describe('a Deezer match found by name', () => {
   });
 });
 
-describe('a running tempo whose meter only the audio can settle waits for the audio', () => {
-  /** Track W (ReccoBeats labels it 4/4, Deezer agrees on 170), handed to a tempo-audio job. */
-  async function waltzLike(previews: 'refuse' | 'fail') {
-    const saved: Array<{ spotifyId: string | null; bpm: number | null; meter?: string | null }> = [];
-    const tempo = fakeResolver({
-      reccobeats: { spW: 170 },
-      reccobeatsTimeSignature: { spW: 4 },
-      deezerBpm: 170,
-      previews,
-      saved,
-    });
-    const q = queues();
-    const lookups = createTempoLookups({ tempo, queue: q.queue, audioQueue: q.audioQueue });
-    await within(3_000, lookups.run([fakeTrack('W')], { userId: USER }));
-    return { lookups, q, saved, checks: q.audio.splice(0)[0]!.checks };
-  }
+/** Track W (ReccoBeats labels it 4/4, Deezer agrees on 170), handed to a tempo-audio job. */
+async function waltzLike(previews: FakeSources['previews'], more: Partial<FakeSources> = {}) {
+  const saved: Array<{ spotifyId: string | null; bpm: number | null; meter?: string | null }> = [];
+  const tempo = fakeResolver({
+    reccobeats: { spW: 170 },
+    reccobeatsTimeSignature: { spW: 4 },
+    deezerBpm: 170,
+    previews,
+    saved,
+    ...more,
+  });
+  const q = queues();
+  const lookups = createTempoLookups({ tempo, queue: q.queue, audioQueue: q.audioQueue });
+  await within(3_000, lookups.run([fakeTrack('W')], { userId: USER }));
+  return { lookups, q, saved, checks: q.audio.splice(0)[0]!.checks };
+}
 
+describe('a tempo-audio check waits in line for its preview', () => {
+  // In a 100-runner storm at 1 preview a second, checks whose slot was more than 3 s away went back on the
+  // queue, behind younger jobs: 33,421 deferrals for 999 previews heard, and the queue's order (a runner's
+  // first songs, then their library, oldest first) lost. Now a check waits up to AUDIO_JOB_SLOT_WAIT_MS.
+  it('a slot 20 s away is waited for in the job: heard and placed, not sent back to the queue', async () => {
+    const slept: number[] = [];
+    const { lookups, q, saved, checks } = await waltzLike({ aheadMs: 20_000 }, { slept });
+    const out = await lookups.runChecks(checks, { userId: USER });
+    expect(out).toMatchObject({ found: 1, deferred: 0 });
+    expect(slept).toEqual([20_000]);
+    expect(saved).toEqual([{ spotifyId: 'spW', bpm: 170, meter: '4/4' }]);
+    expect(q.audio).toEqual([]);
+  });
+
+  it('a line longer than that: back on the queue for when its slot would come', async () => {
+    expect(AUDIO_JOB_SLOT_WAIT_MS).toBeLessThan(45_000);
+    const slept: number[] = [];
+    const { lookups, q, saved, checks } = await waltzLike({ aheadMs: 45_000 }, { slept });
+    const before = Date.now();
+    const out = await lookups.runChecks(checks, { userId: USER });
+    expect(out).toMatchObject({ found: 0, deferred: 1 });
+    expect(slept).toEqual([]);
+    expect(saved).toEqual([]);
+    expect(q.audio).toHaveLength(1);
+    expect(q.audio[0]!.startAfter!.getTime()).toBeGreaterThanOrEqual(before + 45_000);
+  });
+
+  it('a shutdown during the wait: back on the queue at once, nothing cached, no failure counted', async () => {
+    const stop = new AbortController();
+    const { lookups, q, saved, checks } = await waltzLike(
+      { aheadMs: 20_000 },
+      { whileWaiting: () => stop.abort() },
+    );
+    const out = await lookups.runChecks(checks, { userId: USER, stopping: stop.signal });
+    expect(out).toMatchObject({ found: 0, handedBack: 1 });
+    expect(saved).toEqual([]);
+    expect(q.audio).toHaveLength(1);
+    expect(q.audio[0]!.startAfter).toBeUndefined();
+    expect(q.audio[0]!.checks[0]!.audioFailures).toBeUndefined();
+  });
+});
+
+describe('a running tempo whose meter only the audio can settle waits for the audio', () => {
   it('a preview that must wait: not placed on its one 4/4 label, back on the queue for when the pace allows', async () => {
     const { lookups, q, saved, checks } = await waltzLike('refuse');
     const out = await lookups.runChecks(checks, { userId: USER });

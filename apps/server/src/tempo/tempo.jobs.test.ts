@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createTempoLookups, TEMPO_BATCH, TempoLookupPayload } from './tempo.jobs.ts';
-import type { SourceTempo, TempoAnswer, TrackInput } from './tempo.service.ts';
+import { audioWorkers, createTempoLookups, TEMPO_BATCH, TempoLookupPayload } from './tempo.jobs.ts';
+import {
+  AUDIO_JOB_SLOT_WAIT_MS,
+  type SourceTempo,
+  type TempoAnswer,
+  type TrackInput,
+} from './tempo.service.ts';
 
 const track = (n: number): TrackInput => ({
   spotifyId: `track${n}`,
@@ -164,5 +169,20 @@ describe('tempo lookups as jobs', () => {
     for (const userId of ['', 'ana', `${USER}x`, 42, null])
       expect(TempoLookupPayload.safeParse({ tracks: [track(1)], userId }).success).toBe(false);
     expect(TempoLookupPayload.safeParse({ tracks: [track(1)], user: USER }).success).toBe(false);
+  });
+});
+
+describe('tempo-audio workers', () => {
+  it('are as few as the preview pace needs: the line of waiting checks fits the wait for a slot', () => {
+    expect(audioWorkers(8)).toBe(6);
+    expect(audioWorkers(1)).toBe(2);
+    expect(audioWorkers(0.1)).toBe(1);
+    // Three work processes (the scale-out shape), 4 checks at a time per job: every check in flight gets
+    // its preview within AUDIO_JOB_SLOT_WAIT_MS, so none goes back on the queue behind younger jobs
+    // (down to half a preview a second, where one worker each is the least there is).
+    for (const rate of [0.5, 1, 1.5, 2, 3, 4, 8, 16, 50]) {
+      const inFlight = 3 * audioWorkers(rate) * 4;
+      expect(inFlight / rate).toBeLessThanOrEqual(AUDIO_JOB_SLOT_WAIT_MS / 1000);
+    }
   });
 });

@@ -79,6 +79,16 @@ export const TempoAudioPayload = z
   })
   .strict();
 
+/**
+ * tempo-audio workers for one process at this preview pace (calls a second for all processes): each job
+ * checks up to 4 tracks at a time, and a process keeps about 8 s of the pace in flight, from 1 worker up
+ * to the 6 that 8 previews a second take. A check waits in line for its slot (AUDIO_JOB_SLOT_WAIT_MS),
+ * and more workers at a slow pace only make the line longer, and a new runner's first checks, fetched
+ * by priority, wait behind it.
+ */
+export const audioWorkers = (previewsPerSecond: number) =>
+  Math.max(1, Math.min(6, Math.ceil(previewsPerSecond * 2)));
+
 /** What the job needs from the queue: a way to send itself again later. */
 export interface TempoLookupQueue {
   send(

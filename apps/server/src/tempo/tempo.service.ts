@@ -7,7 +7,7 @@
 import type { TempoAlternative } from '../db/tempo.schema.ts';
 import type { DeezerClient, DeezerTrack } from './clients/deezer.client.ts';
 import type { GetSongBpmClient } from './clients/getsongbpm.client.ts';
-import type { Outcome } from './clients/outside.ts';
+import type { CallOptions, Outcome } from './clients/outside.ts';
 import type { PreviewClient } from './clients/preview.client.ts';
 import { RECCOBEATS_BATCH, type ReccoBeatsClient } from './clients/reccobeats.client.ts';
 import {
@@ -115,6 +115,19 @@ const TRANSIENT_RETRY_MS = 6 * 3600_000;
  */
 const AUDIO_RETRY_MS = 60_000;
 const AUDIO_TRIES = 3;
+
+/**
+ * In a tempo-audio job, a check waits this long for its preview's (or a needed GetSongBPM call's) pacing
+ * slot, instead of the callers' 3 s: a check that went back on the queue came again behind younger jobs,
+ * so when the audio was the bottleneck it served every waiting library a little and none to the end (a
+ * 100-runner storm at 1 preview a second: 33,421 checks deferred and re-queued for 999 heard, and 1 of 100
+ * runners at 50 placed). Waiting keeps the queue's order (priority, then age); tempo-audio workers are as
+ * few as the preview pace needs (`audioWorkers`), so the line of waiting checks stays short.
+ */
+export const AUDIO_JOB_SLOT_WAIT_MS = 30_000;
+
+/** How long a paced call may wait for its slot, and what ends the wait early (a shutdown). */
+type SlotWait = CallOptions;
 
 /** The cache key of a recording: its ISRC when known, else the Spotify id. */
 export const tempoKey = (t: Pick<TrackInput, 'spotifyId' | 'isrc'>) =>
@@ -316,14 +329,18 @@ export function createTempoService(deps: TempoServiceDeps) {
    * else can place) may wait for a slot as a needed call does; a `spare` call (a second meter label, which
    * the audio gives anyway) takes only a slot free at once, so tie-breakers, reserving ahead, come first.
    */
-  async function fromGetSongBpm(w: Work, use: 'needed' | 'tie-breaker' | 'spare' = 'needed'): Promise<void> {
+  async function fromGetSongBpm(
+    w: Work,
+    use: 'needed' | 'tie-breaker' | 'spare' = 'needed',
+    wait: SlotWait = {},
+  ): Promise<void> {
     if (!deps.getsongbpm) return;
     const spare = use !== 'needed';
     const artist = primaryArtist(w.track.artists);
     const r = await deps.getsongbpm.search(
       artist,
       cleanTitle(w.track.title),
-      use === 'spare' ? { maxWaitMs: 0 } : undefined,
+      use === 'spare' ? { maxWaitMs: 0 } : use === 'needed' ? wait : undefined,
     );
     // Refused by its pace: not asked (a tie-breaker after the audio may still ask).
     if (r.kind === 'deferred' && spare) return;
@@ -341,13 +358,18 @@ export function createTempoService(deps: TempoServiceDeps) {
     else add(w, 'getsongbpm', first.tempo, first.meter);
   }
 
-  async function fromAudio(w: Work, stopping: AbortSignal | undefined): Promise<void> {
+  async function fromAudio(w: Work, stopping: AbortSignal | undefined, wait: SlotWait = {}): Promise<void> {
     if (!deps.estimatePreview) return;
     if (!w.preview) {
       w.notes.push('no preview to estimate from');
       return;
     }
-    const r = await deps.previews.download(w.preview);
+    const r = await deps.previews.download(w.preview, wait);
+    // A shutdown ended the wait for the slot: that says nothing about the preview.
+    if (r.kind === 'deferred' && stopping?.aborted) {
+      w.cutShort = true;
+      return;
+    }
     if (r.kind === 'deferred') w.audioWaitsUntil = r.retryAt;
     if (r.kind === 'failed') {
       w.audioFailures = (w.audioFailures ?? 0) + 1;
@@ -553,20 +575,27 @@ export function createTempoService(deps: TempoServiceDeps) {
     work: Work[],
     batch: ReturnType<typeof batchOf>,
     stopping: AbortSignal | undefined,
+    slotWaitMs?: number,
   ): Promise<void> {
+    const wait: SlotWait = {
+      ...(slotWaitMs !== undefined ? { maxWaitMs: slotWaitMs } : {}),
+      ...(stopping ? { signal: stopping } : {}),
+    };
     await eachLimited(work, concurrency, (w) =>
       timedWith(w.clock, async () => {
         if (stopping?.aborted) return;
         // GetSongBPM (a text match) where nothing answered, or for a lone answer the audio cannot check (no
         // preview, or only Deezer's answer for the very track whose preview the audio would hear).
         const onlyItsOwnPreview = w.bySearch && w.answers.every((a) => a.source === 'deezer');
-        if (w.answers.length === 0 || !w.preview || onlyItsOwnPreview) await fromGetSongBpm(w);
+        if (w.answers.length === 0 || !w.preview || onlyItsOwnPreview)
+          await fromGetSongBpm(w, 'needed', wait);
         // A running tempo already checked whose meter one label leaves unsure: GetSongBPM's time_sig is a
         // second, independent label, and two agreeing settle it without the preview and the estimator
         // (the slowest check, and the one a crowd waits for). Only while its pace has room.
         else if (onlyMeterUnsure(w)) await fromGetSongBpm(w, 'spare');
         // The audio checks or settles whatever is not yet checked (and answers where nobody knows).
-        if (!settled(w)) await fromAudio(w, stopping);
+        if (!settled(w)) await fromAudio(w, stopping, wait);
+        if (w.cutShort) return;
         // A running tempo the audio did not confirm (a lone answer, sources disagreeing), or whose meter it
         // did not make out (one 4/4 label and no clear bars: most waltzes and 6/8s placed so far):
         // GetSongBPM as a tie-breaker, a third analysis, while its pace has room (ahead of the spare labels).
@@ -674,7 +703,7 @@ export function createTempoService(deps: TempoServiceDeps) {
     const started = performance.now();
     const batch = batchOf(opts, started, true);
     const work = pending.map(workOf);
-    await checkAfterDeezer(work, batch, opts.stopping);
+    await checkAfterDeezer(work, batch, opts.stopping, AUDIO_JOB_SLOT_WAIT_MS);
     await batch.flush(false);
     const answers = new Map<string, TempoAnswer>();
     const later: Array<{ check: PendingCheck; retryAt?: Date }> = [];

@@ -43,7 +43,8 @@ export interface ServiceCallerDeps {
   timeoutMs: number;
   fetch?: typeof fetch;
   now?: () => Date;
-  sleep?: (ms: number) => Promise<void>;
+  /** Waits; ends early when `signal` aborts. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
   /** Waits for a pacing slot up to this long in process; longer waits defer the lookup. */
   maxWaitMs?: number;
@@ -63,6 +64,8 @@ export interface RawAnswer<B> {
 export interface CallOptions {
   /** Waits for a pacing slot at most this long (instead of the caller's `maxWaitMs`); longer defers. */
   maxWaitMs?: number;
+  /** Ends a wait for the slot early (a shutdown): the call is deferred to now, its slot left unused. */
+  signal?: AbortSignal;
 }
 
 const ATTEMPTS = 3;
@@ -75,7 +78,7 @@ export const failed = (reason: string): Outcome<never> => ({ kind: 'failed', rea
 export function createServiceCaller(deps: ServiceCallerDeps) {
   const fetchImpl = deps.fetch ?? fetch;
   const now = deps.now ?? (() => new Date());
-  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const sleep = deps.sleep ?? abortableSleep;
   const random = deps.random ?? Math.random;
   const maxWaitMs = deps.maxWaitMs ?? 3_000;
   const intervalMs = 1000 / deps.ratePerSecond;
@@ -88,12 +91,13 @@ export function createServiceCaller(deps: ServiceCallerDeps) {
    * Takes a slot, reserved up to maxWaitMs ahead, and waits for it: one statement per call however many
    * lookups wait (they no longer wake together and ask again). A longer wait, or a cooldown, defers.
    */
-  async function slot(maxWait: number): Promise<Outcome<void>> {
+  async function slot(maxWait: number, signal?: AbortSignal): Promise<Outcome<void>> {
     const t = now();
     const s = await deps.pacer.takeSlot(pacerKey, t, intervalMs, burstMs, maxWait);
     if (!s.ok) return { kind: 'deferred', retryAt: s.retryAt, reason: `${svc}: ${s.reason}` };
     const wait = (s.at?.getTime() ?? 0) - t.getTime();
-    if (wait > 0) await sleep(wait);
+    if (wait > 0) await sleep(wait, signal);
+    if (signal?.aborted) return { kind: 'deferred', retryAt: now(), reason: `${svc}: stopped waiting` };
     return ok(undefined);
   }
 
@@ -112,7 +116,7 @@ export function createServiceCaller(deps: ServiceCallerDeps) {
     const start = performance.now();
     let paced = 0;
     try {
-      return await attempts(url, get, (ms) => (paced += ms), opts.maxWaitMs ?? maxWaitMs);
+      return await attempts(url, get, (ms) => (paced += ms), opts.maxWaitMs ?? maxWaitMs, opts.signal);
     } finally {
       addTime(`pacing:${svc}`, paced);
       addTime(`http:${svc}`, performance.now() - start - paced);
@@ -124,11 +128,12 @@ export function createServiceCaller(deps: ServiceCallerDeps) {
     get: (url: string) => Promise<RawAnswer<B>>,
     paced: (ms: number) => void,
     wait: number,
+    signal?: AbortSignal,
   ): Promise<Outcome<RawAnswer<B>>> {
     let lastReason = '';
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       const before = performance.now();
-      const s = await slot(wait);
+      const s = await slot(wait, signal);
       paced(performance.now() - before);
       if (s.kind !== 'ok') return s;
       deps.onRequest?.(svc);
@@ -169,22 +174,40 @@ export function createServiceCaller(deps: ServiceCallerDeps) {
         opts,
       ),
     /** GET with a binary body of at most 4 MB (previews); the shared layer's fetch reads text only. */
-    getBytes: (url: string) =>
-      send(url, async (u) => {
-        try {
-          const response = await fetchImpl(u, { signal: AbortSignal.timeout(deps.timeoutMs) });
-          const body = await readLimited(response, MAX_BYTES);
-          return { status: response.status, headers: response.headers, body };
-        } catch (err) {
-          throw new NetworkError(u, err);
-        }
-      }),
+    getBytes: (url: string, opts?: CallOptions) =>
+      send(
+        url,
+        async (u) => {
+          try {
+            const response = await fetchImpl(u, { signal: AbortSignal.timeout(deps.timeoutMs) });
+            const body = await readLimited(response, MAX_BYTES);
+            return { status: response.status, headers: response.headers, body };
+          } catch (err) {
+            throw new NetworkError(u, err);
+          }
+        },
+        opts,
+      ),
     /** Makes every process leave the service alone for `ms`. */
     cooldown,
   };
 }
 
 export type ServiceCaller = ReturnType<typeof createServiceCaller>;
+
+/** setTimeout as a promise that also ends when `signal` aborts. */
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
 
 /** Reads a JSON text; undefined when it is not JSON. */
 export function parseJson(text: string): unknown {

@@ -1,7 +1,7 @@
 // Deezer's 30-second MP3 previews (a CDN, paced on its own): bytes or a reason. The URL comes from
 // Deezer's answer, so it is fetched only from the allowed hosts: an answer cannot point the server
 // at an address of its own network.
-import { failed, notFound, ok, type Outcome, type ServiceCaller } from './outside.ts';
+import { failed, notFound, ok, type CallOptions, type Outcome, type ServiceCaller } from './outside.ts';
 
 /** True when `host` is one of `allowed` or a subdomain of one. */
 export const hostAllowed = (host: string, allowed: readonly string[]) =>
@@ -9,7 +9,7 @@ export const hostAllowed = (host: string, allowed: readonly string[]) =>
 
 export function createPreviewClient(deps: { http: ServiceCaller; allowedHosts: readonly string[] }) {
   return {
-    async download(url: string): Promise<Outcome<Uint8Array>> {
+    async download(url: string, opts?: CallOptions): Promise<Outcome<Uint8Array>> {
       let parsed: URL;
       try {
         parsed = new URL(url);
@@ -21,7 +21,7 @@ export function createPreviewClient(deps: { http: ServiceCaller; allowedHosts: r
       if (!hostAllowed(parsed.hostname.toLowerCase(), deps.allowedHosts)) {
         return notFound(`preview: host ${parsed.hostname} is not an allowed preview host`);
       }
-      const r = await deps.http.getBytes(url);
+      const r = await deps.http.getBytes(url, opts);
       if (r.kind !== 'ok') return r;
       if (r.value.status === 404 || r.value.status === 410 || r.value.status === 403) {
         return notFound(`preview: HTTP ${r.value.status}`);
