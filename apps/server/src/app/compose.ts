@@ -229,7 +229,6 @@ export function composePacebeat(o: ComposeOptions) {
     listMatchCandidates: (userId) => library.listMatchCandidates(userId),
     runnerChoices: (userId) => choices.service.runnerChoices(userId),
     rateInUse: () => spotify.connect.rateInUse(),
-    rateBusy: () => spotify.connect.rateBusy(),
     queue: o.jobs,
     log,
     settings: {

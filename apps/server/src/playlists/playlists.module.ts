@@ -25,8 +25,6 @@ export interface PlaylistsModuleDeps {
   runnerChoices?: PlaylistWriterDeps['runnerChoices'];
   /** How busy Spotify's rate is (spotify module): how long an add waits for company. */
   rateInUse?: PlaylistWriterDeps['rateInUse'];
-  /** How full Spotify's rate window is (spotify module): how long an add waits before the first 50. */
-  rateBusy?: PlaylistWriterDeps['rateBusy'];
   queue: PlaylistSyncQueue;
   log: Logger;
   settings?: PlaylistWriterDeps['settings'];

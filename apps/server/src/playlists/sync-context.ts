@@ -61,14 +61,8 @@ export interface WriterSettings {
   firstFillWaitMs: number;
   /** Matches short of a full batch of 100 wait at most this long for others to share their add call. */
   maxWaitMs: number;
-  /** Until `firstFill` songs are placed in all, a playlist's add goes once this many are ready... */
+  /** Until `firstFill` songs are placed in all, a playlist's add goes once this many are ready. */
   fillMin: number;
-  /**
-   * ...or, while Spotify's rate window is full, once this many are ready or the oldest waited
-   * `fillBusyWaitMs` (instead of `firstFillWaitMs`); in between, in proportion to how full it is.
-   */
-  fillMinBusy: number;
-  fillBusyWaitMs: number;
   /** No artist twice within this many songs of a playlist (spread.ts). */
   spreadWindow: number;
   /** Until `firstFill` songs are placed in all, the window shrinks down to this rather than hold songs back. */
@@ -89,10 +83,6 @@ export const DEFAULT_WRITER_SETTINGS: WriterSettings = {
   firstFillWaitMs: 15_000,
   maxWaitMs: 2 * 60_000,
   fillMin: 5,
-  // A 100-runner storm (bench:crowd) spent 60 % of Spotify's rate on the writer, 968 adds of 4.7 songs,
-  // while every runner's library scan waited for the rate: their first 50 came from those scans.
-  fillMinBusy: 10,
-  fillBusyWaitMs: 60_000,
   spreadWindow: SPREAD_WINDOW,
   spreadWindowFilling: 2,
   // A day: catalogs are read over days under the daily quota, so other artists' songs keep coming.

@@ -56,11 +56,6 @@ export interface PlaylistWriterDeps {
    * Absent: 1.
    */
   rateInUse?: () => Promise<number>;
-  /**
-   * How full Spotify's rolling rate window is, 0 to 1, whatever the daily quota: until the runner has their
-   * first 50, an add waits for more company the fuller it is (`fillMinBusy`, `fillBusyWaitMs`). Absent: 0.
-   */
-  rateBusy?: () => Promise<number>;
   log: Logger;
   settings?: Partial<WriterSettings>;
   now?: () => number;
@@ -215,23 +210,11 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
     }
     // Once the runner has their first songs, an add waits for company as long as Spotify's rate is busy:
     // at once when it is idle (the calls would go unused), the whole `maxWaitMs` when it is full.
-    const share = (x: number) => Math.min(1, Math.max(0, x));
-    const inUse = phase === 'steady' && deps.rateInUse ? share(await deps.rateInUse()) : 1;
-    // Until the first 50, adds go as a few songs are ready, so the runner sees their playlists grow; but
-    // while the rate window is full, each small add is a call another runner's library scan waits for
-    // (their first 50 come from it), so an add waits for more company the fuller the window is.
-    const busy = phase === 'filling' && deps.rateBusy ? share(await deps.rateBusy()) : 0;
-    const between = (idle: number, full: number) => idle + (full - idle) * busy;
+    const inUse = phase === 'steady' && deps.rateInUse ? Math.min(1, Math.max(0, await deps.rateInUse())) : 1;
     const { due, nextAt } = dueNow(
       waiting,
       phase,
-      {
-        ...settings,
-        maxWaitMs: settings.maxWaitMs * inUse,
-        batch: ADD_BATCH,
-        firstFillWaitMs: between(settings.firstFillWaitMs, settings.fillBusyWaitMs),
-        fillMin: Math.round(between(settings.fillMin, settings.fillMinBusy)),
-      },
+      { ...settings, maxWaitMs: settings.maxWaitMs * inUse, batch: ADD_BATCH },
       c.now(),
     );
     // The status page says how far the first fill is; cleared once a playlist exists.

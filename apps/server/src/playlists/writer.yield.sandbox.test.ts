@@ -76,59 +76,6 @@ describe('an add once the runner has their first songs', () => {
   });
 });
 
-describe('an add before the runner has their first 50', () => {
-  it('goes with a few songs while Spotify’s rate is idle, and waits for more company while it is full', async () => {
-    const r = await ph.runner();
-    const fitting = catalogTracksIn(ph, 150, 160, 110).slice(85);
-    const settings = { firstFill: 50, firstFillWaitMs: 15_000, fillMin: 5 };
-    // The first fill: the pool's songs (their tempos are long known), one add per playlist.
-    await r.writer({ settings: { ...settings, firstFillWaitMs: 0 } }).sync(r.userId);
-    const list = () => (r.playlists().get('Pacebeat 150–160 BPM') ?? []).filter((id) => fitting.includes(id));
-    const before = adds(r).length;
-
-    // The window full: 10 songs or a minute (fillMinBusy, fillBusyWaitMs). Nine arrive one by one: no add.
-    const full = r.writer({ settings, rateBusy: async () => 1 });
-    let seededAt = 0;
-    const arrive = async (ids: string[], w: typeof full) => {
-      seededAt = Date.now();
-      await seedTrueTempos(ph, ids);
-      const out = [];
-      for (const id of ids) {
-        ph.h.sandbox.admin.like(r.spotifyUserId, [id]);
-        out.push(await w.sync(r.userId));
-      }
-      return out;
-    };
-    const nine = await arrive(fitting.slice(0, 9), full);
-    expect(nine.map((x) => (x.status === 'done' ? x.added : -1))).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0]);
-    const last = nine.at(-1)!;
-    const followUp = last.status === 'done' ? last.followUpAt!.getTime() : 0;
-    expect(followUp).toBeGreaterThan(seededAt + 55_000);
-    expect(followUp).toBeLessThanOrEqual(Date.now() + 60_000);
-    // The tenth: all ten in one call.
-    const [tenth] = await arrive(fitting.slice(9, 10), full);
-    expect(tenth).toMatchObject({ status: 'done', added: 10 });
-    expect(adds(r).length).toBe(before + 1);
-    expect(list()).toHaveLength(10);
-
-    // The window idle: 5 songs (fillMin) or 15 s, as before.
-    const idle = r.writer({ settings, rateBusy: async () => 0 });
-    const five = await arrive(fitting.slice(10, 15), idle);
-    expect(five.map((x) => (x.status === 'done' ? x.added : -1))).toEqual([0, 0, 0, 0, 5]);
-    expect(adds(r).length).toBe(before + 2);
-    // Half full: about 8 songs or 38 s.
-    const half = r.writer({ settings, rateBusy: async () => 0.5 });
-    const seven = await arrive(fitting.slice(15, 22), half);
-    expect(seven.every((x) => x.status === 'done' && x.added === 0)).toBe(true);
-    const at =
-      seven.at(-1)!.status === 'done' ? (seven.at(-1) as { followUpAt: Date }).followUpAt.getTime() : 0;
-    expect(at).toBeGreaterThan(seededAt + 32_500);
-    expect(at).toBeLessThanOrEqual(Date.now() + 37_500);
-    expect(await arrive(fitting.slice(22, 23), half)).toMatchObject([{ status: 'done', added: 8 }]);
-    expect(list()).toHaveLength(23);
-  });
-});
-
 describe('the check that the runner still has their playlists', () => {
   it('until the first 50, a check covers the small adds of the next minutes', async () => {
     const r = await ph.runner();

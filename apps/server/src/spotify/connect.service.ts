@@ -86,17 +86,6 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
     }
   }
 
-  /**
-   * How full Spotify's rolling rate window is now, 0 to 1, whatever the daily quota: when it is full, each
-   * call one runner makes is a call another runner's work waits for (0 when no rate is known).
-   */
-  async function rateBusy(): Promise<number> {
-    const { limits } = await deps.app();
-    if (limits.ratePer30s === null) return 0;
-    const { used } = await deps.budget.usedSince(limits.key, RATE_WINDOW_MS);
-    return Math.min(1, used / limits.ratePer30s);
-  }
-
   async function musicAccountGone(userId: string) {
     for (const hook of deps.onMusicAccountGone ?? []) await hook(userId);
     await deps.budget.forgetUserInLedger(userId);
@@ -275,10 +264,10 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
     async rateInUse(): Promise<number> {
       const { limits } = await deps.app();
       if (limits.dailyQuota !== null) return 1;
-      return rateBusy();
+      if (limits.ratePer30s === null) return 0;
+      const { used } = await deps.budget.usedSince(limits.key, RATE_WINDOW_MS);
+      return Math.min(1, used / limits.ratePer30s);
     },
-
-    rateBusy,
 
     /** When this runner's work of `priority` resumes (see `workWait`); null when it runs now. */
     async workResumesAt(priority: Priority, userId: string): Promise<Date | null> {
