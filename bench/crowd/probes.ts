@@ -1,6 +1,6 @@
 // What the crowd benchmark samples from outside the product while the storm runs: each job queue's
 // backlog (pg-boss's table), tempo lookups resolved (the shared tempo cache), PostgreSQL's connections, and
-// the resident memory of every process (/proc). At the end: the database's size and the five most
+// the resident memory and CPU time of every process (/proc). At the end: the database's size and the five most
 // expensive statements (pg_stat_statements, which the benchmark's own PostgreSQL preloads).
 import fs from 'node:fs';
 import pg from 'pg';
@@ -17,6 +17,50 @@ export interface Sample {
   connections: number;
   /** Resident memory in MB, by process name. */
   rssMb: Record<string, number>;
+  /** CPU seconds used so far (user + system), by process name (`postgres`: all of PostgreSQL's). */
+  cpuS: Record<string, number>;
+}
+
+/** Clock ticks a second, as /proc/<pid>/stat counts CPU time (`getconf CLK_TCK`: 100 on Linux). */
+const TICKS = 100;
+
+/** A process's /proc/<pid>/stat fields after its name (field 3, the state, is [0]). */
+function statFields(pid: number): string[] | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU seconds of a process (utime + stime), with those of its exited children when `children`. */
+export function cpuSeconds(pid: number | undefined, children = false): number | undefined {
+  const f = pid ? statFields(pid) : undefined;
+  if (!f) return undefined;
+  const ticks = Number(f[11]) + Number(f[12]) + (children ? Number(f[13]) + Number(f[14]) : 0);
+  return ticks / TICKS;
+}
+
+/**
+ * PostgreSQL's CPU seconds: the postmaster (its pid is the first line of `postmaster.pid`) with its exited
+ * backends, and its live ones (processes whose parent it is).
+ */
+export function postgresCpuSeconds(pgDir: string): number | undefined {
+  let postmaster: number;
+  try {
+    postmaster = Number(fs.readFileSync(`${pgDir}/postmaster.pid`, 'utf8').split('\n')[0]);
+  } catch {
+    return undefined;
+  }
+  let total = cpuSeconds(postmaster, true);
+  if (total === undefined) return undefined;
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const f = statFields(Number(name));
+    if (f && Number(f[1]) === postmaster) total += cpuSeconds(Number(name)) ?? 0;
+  }
+  return total;
 }
 
 export function rssMb(pid: number | undefined): number | undefined {
@@ -32,7 +76,12 @@ export function rssMb(pid: number | undefined): number | undefined {
 export function probe(adminUrl: string) {
   const pool = new pg.Pool({ connectionString: adminUrl, max: 1 });
   return {
-    async sample(s: number, pids: Record<string, number | undefined>): Promise<Sample> {
+    /** `cpu`: CPU seconds of processes that are not in `pids` (PostgreSQL's, the benchmark's own). */
+    async sample(
+      s: number,
+      pids: Record<string, number | undefined>,
+      cpu: Record<string, number | undefined> = {},
+    ): Promise<Sample> {
       const jobs = await pool.query<{ name: string; state: string; n: string }>(
         `select name, state, count(*) n from pgboss.job where state in ('created','retry','active') group by 1, 2`,
       );
@@ -49,10 +98,14 @@ export function probe(adminUrl: string) {
         `select count(*) n from pg_stat_activity where datname = current_database()`,
       );
       const rss: Record<string, number> = {};
+      const cpuS: Record<string, number> = {};
       for (const [name, pid] of Object.entries(pids)) {
         const mb = rssMb(pid);
         if (mb !== undefined) rss[name] = mb;
+        const used = cpuSeconds(pid);
+        if (used !== undefined) cpuS[name] = used;
       }
+      for (const [name, used] of Object.entries(cpu)) if (used !== undefined) cpuS[name] = used;
       return {
         s,
         queued,
@@ -61,6 +114,7 @@ export function probe(adminUrl: string) {
         tempoRows: Number(tempo.rows[0]!.rows),
         connections: Number(conn.rows[0]!.n),
         rssMb: rss,
+        cpuS,
       };
     },
     async dbSizeMb(): Promise<number> {

@@ -44,6 +44,11 @@ export interface CrowdResult {
   postgres: { mb: number; mbPerRunner: number; maxConnections: number };
   top: Array<{ query: string; calls: number; totalMs: number; meanMs: number }>;
   rssMaxMb: Record<string, number>;
+  /**
+   * CPU each process used: seconds in all, and cores (CPU seconds a second) during the storm (its first
+   * minute and the rest) and while the pages stay open after it. Absent in runs before it was measured.
+   */
+  cpu?: Record<string, { seconds: number; stormCores: number; settleCores: number }>;
   logDir: string;
 }
 
@@ -191,14 +196,39 @@ export function summarize(d: RunData): CrowdResult {
     },
     top: d.top,
     rssMaxMb,
+    cpu: cpuUse(d.samples, (60_000 + d.stormMs) / 1000),
     logDir: d.logDir,
   };
+}
+
+/** CPU seconds and cores by process, from the samples' running totals; split where the storm ends. */
+function cpuUse(samples: Sample[], stormEndS: number): CrowdResult['cpu'] {
+  const withCpu = samples.filter((x) => x.cpuS && Object.keys(x.cpuS).length > 0);
+  const a = withCpu[0];
+  const z = withCpu[withCpu.length - 1];
+  if (!a || !z || z.s <= a.s) return undefined;
+  const m = withCpu.reduce((best, x) =>
+    Math.abs(x.s - stormEndS) < Math.abs(best.s - stormEndS) ? x : best,
+  );
+  const cores = (from: Sample, to: Sample, p: string) =>
+    to.s > from.s ? ((to.cpuS[p] ?? 0) - (from.cpuS[p] ?? 0)) / (to.s - from.s) : NaN;
+  const out: NonNullable<CrowdResult['cpu']> = {};
+  for (const p of Object.keys(z.cpuS)) {
+    if (a.cpuS[p] === undefined) continue;
+    out[p] = {
+      seconds: z.cpuS[p]! - a.cpuS[p]!,
+      stormCores: cores(a, m, p),
+      settleCores: cores(m, z, p),
+    };
+  }
+  return out;
 }
 
 /** One column per run, a row per figure. */
 export function sideBySide(runs: CrowdResult[]): string {
   const queues = [...new Set(runs.flatMap((r) => Object.keys(r.backlog.peak)))].sort();
   const procs = [...new Set(runs.flatMap((r) => Object.keys(r.rssMaxMb)))].sort();
+  const cpuProcs = [...new Set(runs.flatMap((r) => Object.keys(r.cpu ?? {})))].sort();
   const row = (name: string, f: (r: CrowdResult) => string) => [name, ...runs.map(f)];
   const rows = [
     row('commit', (r) => r.commit ?? '-'),
@@ -255,6 +285,12 @@ export function sideBySide(runs: CrowdResult[]): string {
     row('PostgreSQL MB (per runner)', (r) => `${fmt(r.postgres.mb)} (${fmt(r.postgres.mbPerRunner, 2)})`),
     row('PostgreSQL connections, max', (r) => String(r.postgres.maxConnections)),
     ...procs.map((p) => row(`RSS ${p}, max MB`, (r) => fmt(r.rssMaxMb[p]))),
+    ...cpuProcs.map((p) =>
+      row(`CPU ${p}: s; cores in the storm / after`, (r) => {
+        const c = r.cpu?.[p];
+        return c ? `${fmt(c.seconds)}; ${fmt(c.stormCores, 2)} / ${fmt(c.settleCores, 2)}` : '-';
+      }),
+    ),
   ];
   return table(['figure', ...runs.map((r) => `${r.runners} runners`)], rows);
 }

@@ -19,7 +19,7 @@ import { CEILINGS } from '@pacebeat/server/src/spotify/budget.ts';
 import { AppClient } from '../lifecycle/app-client.ts';
 import { describeTree } from '../lifecycle/snapshot.ts';
 import { callHarvester } from './calls.ts';
-import { probe, type Sample } from './probes.ts';
+import { postgresCpuSeconds, probe, type Sample } from './probes.ts';
 import { summarize, sideBySide, timeline, type CrowdResult } from './report.ts';
 import { runnerLife, type Read, type RunnerRecord } from './runner.ts';
 import { serverTimes } from './server-times.ts';
@@ -149,10 +149,19 @@ const samples: Sample[] = [];
 const pids = () => ({
   serve: c.serve.pid(),
   ...Object.fromEntries(c.works.map((w) => [w.name, w.pid()])),
+  sandbox: c.sandboxPid(),
 });
+// CPU time of what is not one process of the cluster: PostgreSQL's (every backend) and the benchmark's own.
+const otherCpu = () => {
+  const own = process.cpuUsage();
+  return {
+    postgres: postgresCpuSeconds(path.join(logDir, 'pg')),
+    benchmark: (own.user + own.system) / 1e6,
+  };
+};
 const sampler = setInterval(() => {
   void db
-    .sample((Date.now() - start) / 1000, pids())
+    .sample((Date.now() - start) / 1000, pids(), otherCpu())
     .then((s) => samples.push(s))
     .catch((err: unknown) => say(`sample failed: ${String(err)}`));
 }, 10_000);
@@ -175,7 +184,7 @@ over = true;
 await Promise.all(lives);
 clearInterval(sampler);
 await calls.stop();
-samples.push(await db.sample((Date.now() - start) / 1000, pids()));
+samples.push(await db.sample((Date.now() - start) / 1000, pids(), otherCpu()));
 
 const result: CrowdResult = summarize({
   runners: N,

@@ -1,7 +1,7 @@
 // One runner of the crowd, as their browser behaves: sign up, connect Spotify through the real flow
 // (lifecycle's AppClient: consent page, PKCE, PUT /api/spotify/connect), then keep the status page open:
 // whoami when the page opens, targets and sources every 15 s (targets every 5 s while the first fill is
-// under way), the web app's timers (apps/web status-queries.ts). Every read's latency and outcome is kept,
+// under way, for at most the page's first 2 minutes), the web app's timers (apps/web status-queries.ts). Every read's latency and outcome is kept,
 // and the moments the runner's placed tracks (the page's own "tracks added") first reach 1 and 50.
 import { RETRY_AFTER_ERROR_MS } from '@pacebeat/web/src/timing.ts';
 import type { AppClient, Json, Session } from '../lifecycle/app-client.ts';
@@ -9,6 +9,7 @@ import type { AppClient, Json, Session } from '../lifecycle/app-client.ts';
 /** The status page's timers (apps/web/src/status/status-queries.ts; that module imports React). */
 const RELOAD_AFTER_SUCCESS_MS = 15_000;
 const FIRST_FILL_RELOAD_MS = 5_000;
+const FIRST_FILL_FAST_FOR_MS = 2 * 60_000;
 export const FIRST_N = 50;
 
 export type Route = 'whoami' | 'targets' | 'sources';
@@ -95,7 +96,7 @@ export async function runnerLife(d: RunnerDeps, rec: RunnerRecord): Promise<void
       if (rec.firstTrackMs === undefined && placed > 0) rec.firstTrackMs = since;
       if (rec.firstNMs === undefined && placed >= FIRST_N) rec.firstNMs = since;
       const filling = t.data?.first_fill != null || !targets.some((x: Json) => x.public_url);
-      wait = filling ? FIRST_FILL_RELOAD_MS : RELOAD_AFTER_SUCCESS_MS;
+      wait = filling && since < FIRST_FILL_FAST_FOR_MS ? FIRST_FILL_RELOAD_MS : RELOAD_AFTER_SUCCESS_MS;
     }
     await sleep(wait);
   }

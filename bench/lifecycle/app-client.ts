@@ -23,6 +23,19 @@ export interface StatusTarget {
   tracksAdded: number | null;
 }
 
+/**
+ * A request tried once more a second later after a transient failure (no answer, a 5xx, a 429): what a
+ * person does on Spotify's consent page, and what the connect page's token exchange does.
+ */
+async function reloadedOnce(load: () => Promise<Response>): Promise<Response> {
+  const transient = (r: Response | null) => r === null || r.status >= 500 || r.status === 429;
+  const first = await load().catch(() => null);
+  if (!transient(first)) return first!;
+  await first?.text().catch(() => undefined);
+  await new Promise((r) => setTimeout(r, 1000));
+  return load();
+}
+
 export class AppClient {
   readonly appUrl: string;
 
@@ -94,35 +107,42 @@ export class AppClient {
     authorize.searchParams.set('redirect_uri', redirectUri);
     authorize.searchParams.set('state', state);
     authorize.searchParams.set('sandbox_user', spotifyUser);
-    const page = await fetch(authorize, { redirect: 'manual' });
+    // Spotify's own pages: a person who meets an error page (a 5xx, a 429) reloads it once.
+    const page = await reloadedOnce(() => fetch(authorize, { redirect: 'manual' }));
     const html = await page.text();
     if (page.status !== 200) throw new Error(`consent page: ${page.status} ${html.slice(0, 300)}`);
     const requestId = /name="request_id" value="([^"]+)"/.exec(html)?.[1];
     const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
     if (!requestId || !action) throw new Error('consent page: no form');
-    const decision = await fetch(new URL(action, authorize), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ request_id: requestId, user: spotifyUser, action: 'accept' }).toString(),
-      redirect: 'manual',
-    });
+    const decision = await reloadedOnce(() =>
+      fetch(new URL(action, authorize), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ request_id: requestId, user: spotifyUser, action: 'accept' }).toString(),
+        redirect: 'manual',
+      }),
+    );
     const location = decision.headers.get('location');
     if (decision.status !== 302 || !location) throw new Error(`consent: ${decision.status}`);
     const back = new URL(location);
     if (back.searchParams.get('state') !== state) throw new Error('consent: state does not match');
     const code = back.searchParams.get('code');
     if (!code) throw new Error(`consent: ${back.searchParams.get('error')}`);
-    const tokenRes = await fetch(data.token_url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: this.appUrl },
-      body: new URLSearchParams({
-        client_id: data.client_id,
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: redirectUri,
-        code_verifier: verifier,
-      }).toString(),
-    });
+    // As the connect page's exchange does (apps/web/src/spotify/pkce.ts `exchangeCode`, which needs the
+    // DOM's types): a transient failure (no answer, a 5xx, a 429) is tried once more after a second.
+    const tokenRes = await reloadedOnce(() =>
+      fetch(data.token_url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: this.appUrl },
+        body: new URLSearchParams({
+          client_id: data.client_id,
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: redirectUri,
+          code_verifier: verifier,
+        }).toString(),
+      }),
+    );
     const tokenInfo = (await tokenRes.json()) as Json;
     if (!tokenRes.ok) throw new Error(`token exchange: ${tokenRes.status} ${JSON.stringify(tokenInfo)}`);
     const r = await this.ok(s.cookie, 'PUT', '/api/spotify/connect', { token_info: tokenInfo });

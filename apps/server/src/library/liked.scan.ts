@@ -19,7 +19,7 @@ export async function likedStep(c: ScanContext, userId: string, s: SourceRow): P
   const page = await c
     .api(
       firstEver
-        ? { userId, purpose: 'scan:liked-first', priority: 'interactive', firstRead }
+        ? { userId, purpose: 'scan:liked-first', priority: 'first_pages', firstRead }
         : { userId, purpose: 'scan:liked', priority: 'library_scan', firstRead },
     )
     .savedTracks(cur.offset, PAGE);

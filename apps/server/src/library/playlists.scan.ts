@@ -22,7 +22,7 @@ export async function discoveryStep(c: ScanContext, user: LibraryUserRow): Promi
   const page = await c
     .api(
       user.discoveredAt === null
-        ? { userId, purpose: 'scan:discovery-first', priority: 'interactive', firstRead: true }
+        ? { userId, purpose: 'scan:discovery-first', priority: 'first_pages', firstRead: true }
         : { userId, purpose: 'scan:discovery', priority: 'library_scan' },
     )
     .myPlaylists(offset, PAGE);

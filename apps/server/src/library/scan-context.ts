@@ -12,7 +12,7 @@ export interface LibrarySettings {
   maxReleasesPerArtist: number;
   /** A read catalog is checked for new releases after this long. */
   catalogRecheckMs: number;
-  /** Liked Songs pages read at the interactive priority right after connecting. */
+  /** Liked Songs pages read at the `first_pages` priority right after connecting. */
   interactivePages: number;
   /** A full re-read of Liked Songs or Followed artists to find removals, at most this often. */
   fullReadEveryMs: number;

@@ -4,7 +4,17 @@ import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectedRunner as addRunner } from '../../test/connected-runner.ts';
 import { testDb } from '../../test/db.ts';
-import { RATE_SAFETY_MS, RATE_WINDOW_MS, runnerShare, type BudgetLimits } from './budget.ts';
+import {
+  allowance,
+  CEILINGS,
+  PACE_WINDOW_MS,
+  paceAllowance,
+  RATE_SAFETY_MS,
+  RATE_WINDOW_MS,
+  runnerShare,
+  type BudgetLimits,
+  type Priority,
+} from './budget.ts';
 import {
   LEARNED_RATE_FLOOR,
   LEARNED_RATE_TTL_MS,
@@ -27,14 +37,42 @@ const entry = (userKey = 'u1', endpoint = 'GET /me', purpose = 'test') => ({
   priority: 'interactive' as const,
 });
 
+/** Moves every slot of a budget one pace window into the past: still in the 30 s window, out of the pace's. */
+async function paceLater(key: string) {
+  const ms = PACE_WINDOW_MS + RATE_SAFETY_MS + 50;
+  await processA.db.execute(
+    sql`update spotify_call_slots set at = at - ${`${ms} milliseconds`}::interval where budget = ${key}`,
+  );
+}
+
+/**
+ * Takes slots of `priority` until its ceiling of the 30 s window refuses one; whenever only the pace
+ * refuses, the slots taken are moved a pace window into the past first. Answers how many were granted.
+ */
+async function fillWindow(limits: BudgetLimits, priority: Priority, who = () => 'u1'): Promise<number> {
+  const rate = limits.ratePer30s!;
+  let n = 0;
+  for (;;) {
+    if ((await (n % 2 ? a : b).reserve(limits, priority, entry(who()))).granted) {
+      n++;
+      continue;
+    }
+    const inWindow = (await a.usedSince(limits.key, RATE_WINDOW_MS + RATE_SAFETY_MS)).used;
+    const inPace = (await a.usedSince(limits.key, PACE_WINDOW_MS + RATE_SAFETY_MS)).used;
+    const paced =
+      inWindow < allowance(rate, CEILINGS[priority].rate) &&
+      inPace >= paceAllowance(rate, CEILINGS[priority].rate);
+    if (!paced) return n;
+    await paceLater(limits.key);
+  }
+}
+
 describe('call budget', () => {
   it('fills the 30 s window by priority: lower priorities stop first, interactive gets the rest', async () => {
     const limits: BudgetLimits = { key: randomUUID(), ratePer30s: 20, dailyQuota: null };
     const granted = async (repo: typeof a, p: Parameters<typeof a.reserve>[1]) =>
       (await repo.reserve(limits, p, entry())).granted;
-    let expansion = 0;
-    while (await granted(a, 'catalog_expansion')) expansion++;
-    expect(expansion).toBe(16); // 80 % of 20
+    expect(await fillWindow(limits, 'catalog_expansion')).toBe(16); // 80 % of 20
     expect(await granted(b, 'library_scan')).toBe(true); // 85 %: one more
     expect(await granted(b, 'library_scan')).toBe(false);
     expect(await granted(a, 'playlist_write')).toBe(true); // 90 %: one more
@@ -60,12 +98,45 @@ describe('call budget', () => {
     // The crowd benchmark at 100 runners: the writes of the runners already there filled every window,
     // and 5 of 100 runners' connects (GET /me, interactive) answered 503 "Spotify asked Pacebeat to wait".
     const limits: BudgetLimits = { key: randomUUID(), ratePer30s: 100, dailyQuota: null };
-    let writes = 0;
-    while ((await a.reserve(limits, 'playlist_write', entry('writer'))).granted) writes++;
-    expect(writes).toBe(90);
+    expect(await fillWindow(limits, 'playlist_write', () => 'writer')).toBe(90);
     let connects = 0;
     while ((await b.reserve(limits, 'interactive', entry(`newcomer${connects}`))).granted) connects++;
     expect(connects).toBe(10);
+  });
+
+  it('paces the work below connects: a burst takes a third of its ceiling in 10 s, connects go at once', async () => {
+    // bench:crowd at 1,000 runners: in the first 14 s catalogs, scans and first pages took all 100 calls
+    // of the window, and the connects after them found it full for 16 s more (19 answered 503).
+    const limits: BudgetLimits = { key: randomUUID(), ratePer30s: 100, dailyQuota: null };
+    let catalogs = 0;
+    while ((await a.reserve(limits, 'catalog_expansion', entry('scanner'))).granted) catalogs++;
+    expect(catalogs).toBe(27); // a third of 80, rounded up
+    const paced = await a.reserve(limits, 'catalog_expansion', entry('scanner'));
+    expect(paced).toMatchObject({ granted: false, reason: 'rate', cooldown: false });
+    if (!paced.granted) {
+      // It goes again when the pace window's oldest call leaves it, not when the 30 s window's does.
+      const { oldest } = await a.usedSince(limits.key, 60_000);
+      expect(paced.retryAt.getTime()).toBeLessThanOrEqual(
+        oldest!.getTime() + PACE_WINDOW_MS + RATE_SAFETY_MS + 1,
+      );
+    }
+    // A new runner's first pages have a higher pace (95 % of the window: 32 in 10 s) …
+    let firstPages = 0;
+    while ((await b.reserve(limits, 'first_pages', entry(`new${firstPages}`))).granted) firstPages++;
+    expect(firstPages).toBe(32 - 27);
+    // … and a connect is not paced: the rest of the window is there for the next runners.
+    let connects = 0;
+    while ((await b.reserve(limits, 'interactive', entry(`newcomer${connects}`))).granted) connects++;
+    expect(connects).toBe(100 - 32);
+  });
+
+  it('a new runner’s first pages stop at 95 % of the window, below the connects', async () => {
+    const limits: BudgetLimits = { key: randomUUID(), ratePer30s: 100, dailyQuota: null };
+    let i = 0;
+    expect(await fillWindow(limits, 'first_pages', () => `runner${i++}`)).toBe(95);
+    let connects = 0;
+    while ((await b.reserve(limits, 'interactive', entry(`newcomer${connects}`))).granted) connects++;
+    expect(connects).toBe(5);
   });
 
   it('keeps the daily quota across processes, with a reserve for what users wait for', async () => {

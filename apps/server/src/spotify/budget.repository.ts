@@ -15,7 +15,9 @@ import {
   allowance,
   CEILINGS,
   DAILY_WINDOW_MS,
-  priorityRank,
+  PACE_WINDOW_MS,
+  paceAllowance,
+  priorityCode,
   RATE_SAFETY_MS,
   RATE_WINDOW_MS,
   runnerShare,
@@ -90,7 +92,7 @@ export function createBudgetRepository(db: Db) {
         userKey: entry.userKey,
         endpoint: entry.endpoint,
         purpose: entry.purpose,
-        priority: priorityRank(entry.priority),
+        priority: priorityCode(entry.priority),
         calls,
         failures,
       })
@@ -117,12 +119,14 @@ export function createBudgetRepository(db: Db) {
     opts: ReserveOptions = {},
   ): Promise<Reservation> {
     const rateMs = RATE_WINDOW_MS + RATE_SAFETY_MS;
+    const paceMs = PACE_WINDOW_MS + RATE_SAFETY_MS;
     // One round trip for the clock, the cooldowns, the windows' counts and the runner's.
     const state = await tx.execute<{
       now: Date;
       cooldown_until: Date | null;
       quota_cooldown: boolean | null;
       in_rate: string;
+      in_pace: string;
       in_day: string;
       in_day_runner: string;
       runners: string;
@@ -148,6 +152,9 @@ export function createBudgetRepository(db: Db) {
             and ${spotifyCallSlots.at} > t.now - ${`${rateMs} milliseconds`}::interval) as in_rate,
         (select count(*) from ${spotifyCallSlots}
           where ${spotifyCallSlots.budget} = ${limits.key}
+            and ${spotifyCallSlots.at} > t.now - ${`${paceMs} milliseconds`}::interval) as in_pace,
+        (select count(*) from ${spotifyCallSlots}
+          where ${spotifyCallSlots.budget} = ${limits.key}
             and ${spotifyCallSlots.at} > t.now - ${`${DAILY_WINDOW_MS} milliseconds`}::interval) as in_day,
         ${limits.dailyQuota === null ? sql`0 as in_day_runner, 1 as runners,` : runnerCounts(limits.key, userKey)}
         (select ${spotifyBudgetState.learnedRate} from ${spotifyBudgetState}
@@ -164,17 +171,34 @@ export function createBudgetRepository(db: Db) {
         cooldown: true,
       };
     }
+    const rate = effectiveRate(limits.ratePer30s, row.learned_rate);
+    const ceiling = CEILINGS[priority];
     const windows = [
       {
         kind: 'rate' as const,
-        limit: effectiveRate(limits.ratePer30s, row.learned_rate),
+        limit: rate,
+        allowed: (l: number) => allowance(l, ceiling.rate),
         ms: rateMs,
         used: Number(row.in_rate),
+      },
+      // The rate's last PACE_WINDOW_MS, for every priority below what a person waits on.
+      {
+        kind: 'rate' as const,
+        limit: priority === 'interactive' ? null : rate,
+        allowed: (l: number) => paceAllowance(l, ceiling.rate),
+        ms: paceMs,
+        used: Number(row.in_pace),
       },
       // The installation's day, with the priorities' ceilings over all calls together: whatever shares the
       // runners had when they made them, 40 % of the day stays free of catalogs and 20 % of scans, for what
       // the runners wait for and their playlists.
-      { kind: 'quota' as const, limit: limits.dailyQuota, ms: DAILY_WINDOW_MS, used: Number(row.in_day) },
+      {
+        kind: 'quota' as const,
+        limit: limits.dailyQuota,
+        allowed: (l: number) => allowance(l, ceiling.daily),
+        ms: DAILY_WINDOW_MS,
+        used: Number(row.in_day),
+      },
       // The runner's own fair share of the day, with their priorities inside it.
       {
         kind: 'share' as const,
@@ -182,13 +206,14 @@ export function createBudgetRepository(db: Db) {
           limits.dailyQuota === null || opts.beyondShare
             ? null
             : runnerShare(limits.dailyQuota, Number(row.runners)),
+        allowed: (l: number) => allowance(l, ceiling.daily),
         ms: DAILY_WINDOW_MS,
         used: Number(row.in_day_runner),
       },
     ];
     for (const w of windows) {
       if (w.limit === null) continue;
-      const allowed = allowance(w.limit, CEILINGS[priority][w.kind === 'rate' ? 'rate' : 'daily']);
+      const allowed = w.allowed(w.limit);
       if (w.used < allowed) continue;
       // The slot that frees us is the (used - allowed + 1)-th oldest of the window (the runner's own).
       const since = new Date(now.getTime() - w.ms);
@@ -234,11 +259,11 @@ export function createBudgetRepository(db: Db) {
         await tx.execute(sql`
           with slot as (
             insert into ${spotifyCallSlots} (budget, at, priority, user_key)
-            values (${limits.key}, ${now}, ${priorityRank(priority)}, ${entry.userKey})
+            values (${limits.key}, ${now}, ${priorityCode(priority)}, ${entry.userKey})
           )
           insert into ${spotifyCallLedger} (day, user_key, endpoint, purpose, priority, calls, failures)
           values ((${now}::timestamptz at time zone 'UTC')::date, ${entry.userKey}, ${entry.endpoint},
-                  ${entry.purpose}, ${priorityRank(entry.priority)}, 1, 0)
+                  ${entry.purpose}, ${priorityCode(entry.priority)}, 1, 0)
           on conflict (day, user_key, endpoint, purpose)
           do update set calls = ${spotifyCallLedger}.calls + 1`);
         // Keep one day of slots (the longest window); pruning now and then is enough.

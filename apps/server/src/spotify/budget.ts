@@ -1,9 +1,29 @@
 // The call budget's rules, as data and pure functions; budget.repository.ts applies them in PostgreSQL.
 
-/** Who is waiting for a call, highest first (spent in this order when the budget is short). */
-export const PRIORITIES = ['interactive', 'playlist_write', 'library_scan', 'catalog_expansion'] as const;
+/**
+ * Who is waiting for a call, highest first (spent in this order when the budget is short). `interactive`
+ * is a person waiting on a request (a connect's `GET /me`, a run's build, a token refresh); `first_pages`
+ * the first pages of a new runner's library (Liked Songs', their playlists'), what their first playlists
+ * are made of: below the connects, so a storm of new runners' first pages cannot fill the window that the
+ * next runner's connect waits for (bench:crowd at 1,000 runners: 19 connects refused in the first minute).
+ */
+export const PRIORITIES = [
+  'interactive',
+  'first_pages',
+  'playlist_write',
+  'library_scan',
+  'catalog_expansion',
+] as const;
 export type Priority = (typeof PRIORITIES)[number];
-export const priorityRank = (p: Priority): number => PRIORITIES.indexOf(p);
+/** The number stored for a priority (`spotify_call_slots`, the ledger): fixed, so rows keep their meaning. */
+const PRIORITY_CODES: Record<Priority, number> = {
+  interactive: 0,
+  playlist_write: 1,
+  library_scan: 2,
+  catalog_expansion: 3,
+  first_pages: 4,
+};
+export const priorityCode = (p: Priority): number => PRIORITY_CODES[p];
 
 /**
  * Share of each window a priority may fill. Lower priorities stop earlier, so what is left of a window
@@ -13,6 +33,7 @@ export const priorityRank = (p: Priority): number => PRIORITIES.indexOf(p);
  */
 export const CEILINGS: Record<Priority, { rate: number; daily: number }> = {
   interactive: { rate: 1, daily: 1 },
+  first_pages: { rate: 0.95, daily: 1 },
   playlist_write: { rate: 0.9, daily: 0.95 },
   library_scan: { rate: 0.85, daily: 0.8 },
   catalog_expansion: { rate: 0.8, daily: 0.6 },
@@ -38,6 +59,19 @@ export const DAILY_WINDOW_MS = 24 * 3600_000;
 /** How many calls of the window a priority may have in flight: at least 1 when the limit is ≥ 1. */
 export function allowance(limit: number, share: number): number {
   return Math.max(1, Math.floor(limit * share));
+}
+
+/**
+ * Every priority below `interactive` is also paced: in any PACE_WINDOW_MS it may take at most its
+ * ceiling's part of that stretch (a third of the 30 s window; `paceAllowance`). Work that waited spreads
+ * over the window instead of filling it in seconds: in bench:crowd's first minute the catalogs, scans and
+ * first pages took all 100 calls of the window in 14 s, and the connects after them found it full for 16 s
+ * more, past their wait. Paced, the window's calls leave it a few at a time, so a connect waits a moment.
+ * The sustained rate is unchanged (a third of the ceiling every third of the window).
+ */
+export const PACE_WINDOW_MS = 10_000;
+export function paceAllowance(limit: number, share: number): number {
+  return Math.max(1, Math.ceil((allowance(limit, share) * PACE_WINDOW_MS) / RATE_WINDOW_MS));
 }
 
 /** Runners a development-mode Spotify app may have: Spotify's user list holds at most 5. */

@@ -78,8 +78,10 @@ export function createSpotifyConnectService(deps: SpotifyConnectDeps) {
         return await call();
       } catch (err) {
         if (!(err instanceof SpotifyDeferredError)) throw err;
+        // Connects waiting together race for each slot that frees: a loser waits for the next one, so
+        // only the time bounds the attempts (ten ended a connect in a burst before its wait had).
         const wait = Math.max(50, err.retryAt.getTime() - now());
-        if (waited + wait > CONNECT_WAIT_MAX_MS || attempt >= 10) throw err;
+        if (waited + wait > CONNECT_WAIT_MAX_MS || attempt >= 200) throw err;
         waited += wait;
         await sleep(wait);
       }

@@ -56,6 +56,8 @@ export interface Cluster {
   appUrl: string;
   serve: PacebeatProcess;
   works: PacebeatProcess[];
+  /** The simulated world's process id (while it runs). */
+  sandboxPid(): number | undefined;
   logDir: string;
   /** Processes that exited on their own and were started again, as a supervisor would (by name). */
   restarts: string[];
@@ -249,6 +251,7 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
   return {
     databaseUrl,
     sandboxUrl,
+    sandboxPid: () => (sandbox.exitCode === null && sandbox.signalCode === null ? sandbox.pid : undefined),
     appUrl,
     serve,
     works,

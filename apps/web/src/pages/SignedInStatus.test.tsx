@@ -11,6 +11,7 @@ import {
   whoamiReply,
 } from '../test/status-fixtures.ts';
 import { queryKeys } from '../api/query-keys.ts';
+import { FIRST_FILL_FAST_FOR_MS, FIRST_FILL_RELOAD_MS } from '../status/status-queries.ts';
 import { INTERNAL_ERROR_TEXT } from './StatusPage.tsx';
 
 const STILL_LOADING = 'Please wait... Still trying to load page...';
@@ -328,6 +329,25 @@ describe('the signed-in status page: timing (spec §4, §9)', () => {
     expect(calls.targets).toBe(4); // back to the spec's 15 s
     await vi.advanceTimersByTimeAsync(6_000);
     await waitFor(() => expect(calls.targets).toBe(5));
+  });
+
+  it('a first fill still under way after 2 minutes is read every 15 s, as the spec says', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    // A busy Spotify: the first playlists are minutes away, and 5 s reads would only add load.
+    const { api, calls } = statusApi({
+      targets: () =>
+        jsonReply(200, { data: { targets: [target({})], first_fill: { matches: 3, needed: 50 } } }),
+    });
+    renderApp('/', api);
+    await screen.findByRole('table', { name: 'Sources' });
+    expect(calls.targets).toBe(1);
+    await vi.advanceTimersByTimeAsync(FIRST_FILL_FAST_FOR_MS + 500);
+    await waitFor(() => expect(calls.targets).toBe(1 + FIRST_FILL_FAST_FOR_MS / FIRST_FILL_RELOAD_MS));
+    const atTwoMinutes = calls.targets;
+    await vi.advanceTimersByTimeAsync(60_000);
+    await waitFor(() => expect(calls.targets).toBeGreaterThanOrEqual(atTwoMinutes + 4));
+    // Every 15 s (4 in a minute; 5 if the last 5 s step was already due), not every 5 s (12).
+    expect(calls.targets).toBeLessThanOrEqual(atTwoMinutes + 5);
   });
 
   it('after a failure that is not a 401: the error flag, then a retry after 10 s', async () => {

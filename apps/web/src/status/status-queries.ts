@@ -1,6 +1,6 @@
 import type { SourcesReply, TargetsReply, Source, SourceChangeBody } from '@pacebeat/contract';
 import { useMutation, useQuery, useQueryClient, type Query } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { isApiError, type ApiClient } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { RETRY_AFTER_ERROR_MS } from '../timing.ts';
@@ -13,9 +13,16 @@ export const RELOAD_AFTER_SUCCESS_MS = 15_000;
  * While the first fill is under way (no playlist exists yet), the targets are read every 5 s instead,
  * so the line saying how far it is shows within seconds of Proceed, and the first playlists,
  * which go out within 15 s of the first match, show within seconds too, not at the next 15 s poll. A new
- * runner's first minute or so only; then the spec's 15 s.
+ * runner's first minute or so only (at most FIRST_FILL_FAST_FOR_MS); then the spec's 15 s.
  */
 export const FIRST_FILL_RELOAD_MS = 5_000;
+/**
+ * The 5 s reads last this long from the page's first one; then 15 s, even if the first fill is still under
+ * way. A first fill that takes longer waits for a busy Spotify, and a page reading every 5 s meanwhile
+ * only adds load: at 1,000 runners (bench:crowd) first playlists came after 13 minutes, and the pages
+ * reading every 5 s until then were most of the serve process's ~200 reads a second.
+ */
+export const FIRST_FILL_FAST_FOR_MS = 2 * 60_000;
 
 export const isUnauthorized = (error: unknown) => isApiError(error) && error.status === 401;
 
@@ -31,6 +38,19 @@ function statusInterval(isSaving: () => boolean, soon?: (data: unknown) => boole
     }
     if (isSaving()) return false;
     return soon?.(query.state.data) ? FIRST_FILL_RELOAD_MS : RELOAD_AFTER_SUCCESS_MS;
+  };
+}
+
+/**
+ * For one open page: whether a first fill under way is still read every 5 s (for FIRST_FILL_FAST_FOR_MS
+ * from the page's first 5 s read). Called by the queries' timers, not during render.
+ */
+function fastReads(): (underWay: boolean) => boolean {
+  let since: number | null = null;
+  return (underWay) => {
+    if (!underWay) return false;
+    since ??= Date.now();
+    return Date.now() - since < FIRST_FILL_FAST_FOR_MS;
   };
 }
 
@@ -79,16 +99,17 @@ export function useStatusData() {
   const queryClient = useQueryClient();
   const isSaving = () => queryClient.isMutating({ mutationKey: queryKeys.spotify.sourceChange(sudo) }) > 0;
   const common = { retry: false, refetchInterval: statusInterval(isSaving) } as const;
+  const [fastWhile] = useState(fastReads);
 
   const targets = useQuery({
     ...common,
-    refetchInterval: statusInterval(isSaving, firstFillUnderWay),
+    refetchInterval: statusInterval(isSaving, (data) => fastWhile(firstFillUnderWay(data))),
     ...targetsQuery(api, sudo),
   });
   const sources = useQuery({
     ...common,
     refetchInterval: statusInterval(isSaving, (data) =>
-      libraryBehind(data, queryClient.getQueryData(queryKeys.spotify.targets(sudo))),
+      fastWhile(libraryBehind(data, queryClient.getQueryData(queryKeys.spotify.targets(sudo)))),
     ),
     ...sourcesQuery(api, sudo),
   });
