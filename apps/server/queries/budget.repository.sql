@@ -7,7 +7,7 @@ begin;
 select
   set_config('synchronous_commit', 'off', true),
   pg_advisory_xact_lock(hashtextextended ($1, 0));
--- params: ["spotify-client-id","spotify-client-id","spotify-client-id","spotify-client-id","30250 milliseconds","spotify-client-id","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","3600000 milliseconds"]
+-- params: ["spotify-client-id","spotify-client-id","spotify-client-id","spotify-client-id","30250 milliseconds","spotify-client-id","10250 milliseconds","spotify-client-id","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","3600000 milliseconds"]
 -- A slot's time is kept to the millisecond (what a JS Date carries back) and never repeats within a
 -- budget: learnRate counts the slots before a refused one by time, and two calls in one millisecond
 -- made one of them uncounted (a learned rate one too low).
@@ -63,7 +63,7 @@ select
     where
       "spotify_call_slots"."budget" = $6
       and "spotify_call_slots"."at" > t.now - $7::interval
-  ) as in_day,
+  ) as in_pace,
   (
     select
       count(*)
@@ -71,8 +71,17 @@ select
       "spotify_call_slots"
     where
       "spotify_call_slots"."budget" = $8
-      and "spotify_call_slots"."user_key" = $9
-      and "spotify_call_slots"."at" > t.now - $10::interval
+      and "spotify_call_slots"."at" > t.now - $9::interval
+  ) as in_day,
+  (
+    select
+      count(*)
+    from
+      "spotify_call_slots"
+    where
+      "spotify_call_slots"."budget" = $10
+      and "spotify_call_slots"."user_key" = $11
+      and "spotify_call_slots"."at" > t.now - $12::interval
   ) as in_day_runner,
   (
     select
@@ -82,9 +91,9 @@ select
       join "spotify_accounts" on "spotify_accounts"."user_id"::text = "spotify_call_slots"."user_key"
       and "spotify_accounts"."disabled_reason" is null
     where
-      "spotify_call_slots"."budget" = $11
-      and "spotify_call_slots"."user_key" <> $12
-      and "spotify_call_slots"."at" > t.now - $13::interval
+      "spotify_call_slots"."budget" = $13
+      and "spotify_call_slots"."user_key" <> $14
+      and "spotify_call_slots"."at" > t.now - $15::interval
   ) as runners,
   (
     select
@@ -92,47 +101,25 @@ select
     from
       "spotify_budget_state"
     where
-      "spotify_budget_state"."budget" = $14
-      and "spotify_budget_state"."learned_at" > t.now - $15::interval
+      "spotify_budget_state"."budget" = $16
+      and "spotify_budget_state"."learned_at" > t.now - $17::interval
   ) as learned_rate
 from
   t;
--- params: ["spotify-client-id","2026-01-05T10:00:00.000Z",2,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","2026-01-05T10:00:00.000Z","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","GET /me/tracks","scan:liked",2]
-with
-  slot as (
-    insert into
-      "spotify_call_slots" (budget, at, priority, user_key)
-    values
-      ($1, $2, $3, $4)
-  )
-insert into
-  "spotify_call_ledger" (
-    day,
-    user_key,
-    endpoint,
-    purpose,
-    priority,
-    calls,
-    failures
-  )
-values
-  (
-    ($5::timestamptz at time zone 'UTC')::date,
-    $6,
-    $7,
-    $8,
-    $9,
-    1,
-    0
-  )
-on conflict (day, user_key, endpoint, purpose) do update
-set
-  calls = "spotify_call_ledger".calls + 1;
--- params: ["spotify-client-id","2026-01-04T10:00:00.000Z"]
-delete from "spotify_call_slots"
+-- params: ["spotify-client-id","2026-01-05T09:59:49.750Z",null]
+select
+  "spotify_call_slots"."at" as at
+from
+  "spotify_call_slots"
 where
   "spotify_call_slots"."budget" = $1
-  and "spotify_call_slots"."at" < $2;
+  and "spotify_call_slots"."at" > $2
+order by
+  "spotify_call_slots"."at"
+offset
+  $3
+limit
+  1;
 commit;
 
 -- BudgetRepository.reserve (rate window full)
@@ -141,7 +128,7 @@ begin;
 select
   set_config('synchronous_commit', 'off', true),
   pg_advisory_xact_lock(hashtextextended ($1, 0));
--- params: ["spotify-client-id","spotify-client-id","spotify-client-id","spotify-client-id","30250 milliseconds","spotify-client-id","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","3600000 milliseconds"]
+-- params: ["spotify-client-id","spotify-client-id","spotify-client-id","spotify-client-id","30250 milliseconds","spotify-client-id","10250 milliseconds","spotify-client-id","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","3600000 milliseconds"]
 -- A slot's time is kept to the millisecond (what a JS Date carries back) and never repeats within a
 -- budget: learnRate counts the slots before a refused one by time, and two calls in one millisecond
 -- made one of them uncounted (a learned rate one too low).
@@ -197,7 +184,7 @@ select
     where
       "spotify_call_slots"."budget" = $6
       and "spotify_call_slots"."at" > t.now - $7::interval
-  ) as in_day,
+  ) as in_pace,
   (
     select
       count(*)
@@ -205,8 +192,17 @@ select
       "spotify_call_slots"
     where
       "spotify_call_slots"."budget" = $8
-      and "spotify_call_slots"."user_key" = $9
-      and "spotify_call_slots"."at" > t.now - $10::interval
+      and "spotify_call_slots"."at" > t.now - $9::interval
+  ) as in_day,
+  (
+    select
+      count(*)
+    from
+      "spotify_call_slots"
+    where
+      "spotify_call_slots"."budget" = $10
+      and "spotify_call_slots"."user_key" = $11
+      and "spotify_call_slots"."at" > t.now - $12::interval
   ) as in_day_runner,
   (
     select
@@ -216,9 +212,9 @@ select
       join "spotify_accounts" on "spotify_accounts"."user_id"::text = "spotify_call_slots"."user_key"
       and "spotify_accounts"."disabled_reason" is null
     where
-      "spotify_call_slots"."budget" = $11
-      and "spotify_call_slots"."user_key" <> $12
-      and "spotify_call_slots"."at" > t.now - $13::interval
+      "spotify_call_slots"."budget" = $13
+      and "spotify_call_slots"."user_key" <> $14
+      and "spotify_call_slots"."at" > t.now - $15::interval
   ) as runners,
   (
     select
@@ -226,8 +222,8 @@ select
     from
       "spotify_budget_state"
     where
-      "spotify_budget_state"."budget" = $14
-      and "spotify_budget_state"."learned_at" > t.now - $15::interval
+      "spotify_budget_state"."budget" = $16
+      and "spotify_budget_state"."learned_at" > t.now - $17::interval
   ) as learned_rate
 from
   t;
@@ -282,7 +278,7 @@ returning
   learned_rate as learned;
 
 -- BudgetRepository.waitsUntil (the runner’s share of the day spent)
--- params: ["spotify-client-id","spotify-client-id","spotify-client-id","spotify-client-id","30250 milliseconds","spotify-client-id","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","3600000 milliseconds"]
+-- params: ["spotify-client-id","spotify-client-id","spotify-client-id","spotify-client-id","30250 milliseconds","spotify-client-id","10250 milliseconds","spotify-client-id","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","3600000 milliseconds"]
 -- A slot's time is kept to the millisecond (what a JS Date carries back) and never repeats within a
 -- budget: learnRate counts the slots before a refused one by time, and two calls in one millisecond
 -- made one of them uncounted (a learned rate one too low).
@@ -338,7 +334,7 @@ select
     where
       "spotify_call_slots"."budget" = $6
       and "spotify_call_slots"."at" > t.now - $7::interval
-  ) as in_day,
+  ) as in_pace,
   (
     select
       count(*)
@@ -346,8 +342,17 @@ select
       "spotify_call_slots"
     where
       "spotify_call_slots"."budget" = $8
-      and "spotify_call_slots"."user_key" = $9
-      and "spotify_call_slots"."at" > t.now - $10::interval
+      and "spotify_call_slots"."at" > t.now - $9::interval
+  ) as in_day,
+  (
+    select
+      count(*)
+    from
+      "spotify_call_slots"
+    where
+      "spotify_call_slots"."budget" = $10
+      and "spotify_call_slots"."user_key" = $11
+      and "spotify_call_slots"."at" > t.now - $12::interval
   ) as in_day_runner,
   (
     select
@@ -357,9 +362,9 @@ select
       join "spotify_accounts" on "spotify_accounts"."user_id"::text = "spotify_call_slots"."user_key"
       and "spotify_accounts"."disabled_reason" is null
     where
-      "spotify_call_slots"."budget" = $11
-      and "spotify_call_slots"."user_key" <> $12
-      and "spotify_call_slots"."at" > t.now - $13::interval
+      "spotify_call_slots"."budget" = $13
+      and "spotify_call_slots"."user_key" <> $14
+      and "spotify_call_slots"."at" > t.now - $15::interval
   ) as runners,
   (
     select
@@ -367,12 +372,12 @@ select
     from
       "spotify_budget_state"
     where
-      "spotify_budget_state"."budget" = $14
-      and "spotify_budget_state"."learned_at" > t.now - $15::interval
+      "spotify_budget_state"."budget" = $16
+      and "spotify_budget_state"."learned_at" > t.now - $17::interval
   ) as learned_rate
 from
   t;
--- params: ["spotify-client-id","2026-01-04T10:00:00.000Z","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",400]
+-- params: ["spotify-client-id","2026-01-05T09:59:49.750Z",null]
 select
   "spotify_call_slots"."at" as at
 from
@@ -380,11 +385,10 @@ from
 where
   "spotify_call_slots"."budget" = $1
   and "spotify_call_slots"."at" > $2
-  and "spotify_call_slots"."user_key" = $3
 order by
   "spotify_call_slots"."at"
 offset
-  $4
+  $3
 limit
   1;
 
