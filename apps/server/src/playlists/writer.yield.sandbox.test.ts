@@ -8,6 +8,8 @@ import {
   type PlaylistHarness,
   type Runner,
 } from '../../test/playlists-harness.ts';
+import { SpotifyDeferredError } from '../spotify/errors.ts';
+import type { PlaylistWriterDeps } from './writer.ts';
 
 let ph: PlaylistHarness;
 beforeAll(async () => {
@@ -102,6 +104,28 @@ describe('the check that the runner still has their playlists', () => {
     ph.h.sandbox.admin.like(r.spotifyUserId, [fitting[3]!]);
     expect(await later.sync(r.userId)).toMatchObject({ status: 'done', added: 1 });
     expect(contains()).toBe(1);
+  });
+});
+
+describe('a first fill that Spotify defers', () => {
+  it('does not read the runner’s playlists again when it goes on', async () => {
+    const r = await ph.runner();
+    const looks = () =>
+      ph.h.sandbox.admin
+        .requests({ service: 'spotify-api', userId: r.spotifyUserId })
+        .filter((x) => x.method === 'GET' && x.url.split('?')[0]!.endsWith('/me/playlists')).length;
+    // The rate is full when the first creation is due, after the look at the runner's playlists.
+    const busy: PlaylistWriterDeps['api'] = (ctx) => ({
+      ...r.p.api(ctx),
+      createPlaylist: async () => {
+        throw new SpotifyDeferredError('rate', new Date(Date.now() + 1_000));
+      },
+    });
+    await expect(r.writer({ api: busy }).sync(r.userId)).rejects.toBeInstanceOf(SpotifyDeferredError);
+    expect(looks()).toBe(1);
+    expect(await r.writer().sync(r.userId)).toMatchObject({ status: 'done', created: 4 });
+    expect(looks()).toBe(1);
+    expect([...r.playlists().values()].flat().length).toBeGreaterThan(0);
   });
 });
 
