@@ -72,7 +72,12 @@ describe('scale-out: 1 serve and 3 work processes on one PostgreSQL, under fault
     expect(events.find((e) => e.what.startsWith('token refreshes'))?.what).toBe(
       'token refreshes: 1 answered, 0 refused',
     );
-    expect(events.filter((e) => / fired 0 of/.test(e.what))).toEqual([]);
+    // Every rule fired, but one on an add may find no add left to fire on: the adds a run makes depend on
+    // how fast the songs come ready (4 on a busy CI machine, 5 rules on adds). Then every add met a fault.
+    const adds = calls.filter((x) => x.method === 'POST' && x.route.endsWith('/items'));
+    const unfired = events.filter((e) => / fired 0 of/.test(e.what));
+    if (adds.some((x) => !x.fault)) expect(unfired).toEqual([]);
+    else expect(unfired.filter((e) => !/ on POST \/items: /.test(e.what))).toEqual([]);
 
     // The same tracks in every target, none twice, none lost: placed, or ready and waiting for other
     // artists' company (which ones wait depends on the order the tempos came in, so the two are compared
