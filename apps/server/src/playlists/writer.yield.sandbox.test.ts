@@ -129,6 +129,23 @@ describe('a first fill that Spotify defers', () => {
   });
 });
 
+describe('a runner’s first run, before their first songs', () => {
+  it('looks at their playlists once: the first fill after it does not look again', async () => {
+    const r = await ph.runner();
+    const looks = () =>
+      ph.h.sandbox.admin
+        .requests({ service: 'spotify-api', userId: r.spotifyUserId })
+        .filter((x) => x.method === 'GET' && x.url.split('?')[0]!.endsWith('/me/playlists')).length;
+    // At connect no tempo is known yet: the run only looks for an earlier connection's playlists.
+    const none = await r.writer({ listMatchCandidates: async () => [] }).sync(r.userId);
+    expect(none).toMatchObject({ status: 'done', created: 0 });
+    expect(looks()).toBe(1);
+    // The first songs a minute later: the four playlists are made without a second look.
+    expect(await r.writer().sync(r.userId)).toMatchObject({ status: 'done', created: 4 });
+    expect(looks()).toBe(1);
+  });
+});
+
 describe('a playlist made after the first fill', () => {
   it('is made without reading the user’s playlists again', async () => {
     const r = await ph.runner();
