@@ -263,6 +263,40 @@ describe('dueNow: when to spend an add call', () => {
     });
   });
 
+  it('until 50 are placed, a playlist with songs waits longer for company; the add reaching 50 goes at once', () => {
+    const policy = { ...POLICY, firstFillWaitMs: 15_000, fillMin: 5, fillWaitMs: 60_000 };
+    const plan = new Map([
+      ['a', planned(2, NOW - 20_000)],
+      ['b', planned(2, NOW - 20_000)],
+    ]);
+    // `a` has songs: its 2 wait a minute; `b` is empty: its first songs go after 15 s.
+    const some = { ...policy, placed: new Map([['a', 10]]) };
+    expect(dueNow(plan, 'filling', some, NOW)).toEqual({
+      due: new Map([
+        ['a', 0],
+        ['b', 2],
+      ]),
+      nextAt: NOW - 20_000 + 60_000,
+    });
+    expect(dueNow(plan, 'filling', some, NOW + 40_000).due.get('a')).toBe(2);
+    // 46 placed: these 4 bring the runner to 50, so they go now.
+    const near = {
+      ...policy,
+      placed: new Map([
+        ['a', 40],
+        ['b', 6],
+      ]),
+    };
+    expect(dueNow(plan, 'filling', near, NOW).due).toEqual(
+      new Map([
+        ['a', 2],
+        ['b', 2],
+      ]),
+    );
+    // Without a wait of its own, the 15 s of the first fill.
+    expect(dueNow(plan, 'filling', { ...some, fillWaitMs: undefined }, NOW).due.get('a')).toBe(2);
+  });
+
   it('then adds full batches of 100 at once, and a remainder once it has waited long enough', () => {
     const plan = new Map([
       ['a', planned(230, NOW - 10_000)],

@@ -276,8 +276,15 @@ export interface AddPolicy {
    * runner watches the page; a few add calls more are worth playlists within seconds). Default: maxWaitMs.
    */
   firstFillWaitMs?: number;
-  /** While `filling`, a playlist's add goes once this many are ready (or its oldest waited firstFillWaitMs). */
+  /** While `filling`, a playlist's add goes once this many are ready (or its oldest waited long enough). */
   fillMin?: number;
+  /**
+   * While `filling`, fewer than `fillMin` wait this long (at least firstFillWaitMs) for company in a playlist
+   * that already has songs; an empty one waits firstFillWaitMs. Default: firstFillWaitMs.
+   */
+  fillWaitMs?: number;
+  /** Songs placed per target: while `filling`, the add that brings the runner to `firstFill` goes at once. */
+  placed?: Map<string, number>;
 }
 
 /**
@@ -308,6 +315,12 @@ export function dueNow(
     if (Number.isFinite(at)) nextAt = nextAt === null ? at : Math.min(nextAt, at);
   };
   const firstWait = policy.firstFillWaitMs ?? policy.maxWaitMs;
+  const placedOf = (id: string) => policy.placed?.get(id) ?? 0;
+  // The songs ready now would bring the runner to their first `firstFill`: nothing waits for company.
+  const reaching =
+    [...(policy.placed?.values() ?? [])].reduce((a, b) => a + b, 0) +
+      all.filter((p) => Number.isFinite(p.since)).length >=
+    policy.firstFill;
   for (const [id, list] of plan) {
     if (list.length === 0) continue;
     let n: number;
@@ -315,8 +328,9 @@ export function dueNow(
       n = all.length >= policy.firstFill || now - oldest(all) >= firstWait ? list.length : 0;
       if (n < list.length) later(oldest(all) + firstWait);
     } else if (stage === 'filling') {
-      n = list.length >= (policy.fillMin ?? 5) || now - oldest(list) >= firstWait ? list.length : 0;
-      if (n < list.length) later(oldest(list) + firstWait);
+      const wait = placedOf(id) === 0 ? firstWait : Math.max(firstWait, policy.fillWaitMs ?? firstWait);
+      n = reaching || list.length >= (policy.fillMin ?? 5) || now - oldest(list) >= wait ? list.length : 0;
+      if (n < list.length) later(oldest(list) + wait);
     } else {
       n =
         now - oldest(list) >= policy.maxWaitMs

@@ -61,8 +61,13 @@ export interface WriterSettings {
   firstFillWaitMs: number;
   /** Matches short of a full batch of 100 wait at most this long for others to share their add call. */
   maxWaitMs: number;
-  /** Until `firstFill` songs are placed in all, a playlist's add goes once this many are ready. */
+  /** Until `firstFill` songs are placed in all, a playlist's add goes once this many are ready... */
   fillMin: number;
+  /**
+   * ...or fewer once they waited this long (scaled by how full Spotify's rate is, at least
+   * `firstFillWaitMs`) in a playlist that has songs; in an empty one, `firstFillWaitMs`.
+   */
+  fillWaitMs: number;
   /** No artist twice within this many songs of a playlist (spread.ts). */
   spreadWindow: number;
   /** Until `firstFill` songs are placed in all, the window shrinks down to this rather than hold songs back. */
@@ -83,6 +88,7 @@ export const DEFAULT_WRITER_SETTINGS: WriterSettings = {
   firstFillWaitMs: 15_000,
   maxWaitMs: 2 * 60_000,
   fillMin: 5,
+  fillWaitMs: 60_000,
   spreadWindow: SPREAD_WINDOW,
   spreadWindowFilling: 2,
   // A day: catalogs are read over days under the daily quota, so other artists' songs keep coming.

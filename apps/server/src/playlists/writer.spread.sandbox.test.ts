@@ -206,6 +206,7 @@ describe('adds while a runner has fewer than 50 songs placed', () => {
         firstFillWaitMs: 15_000,
         maxWaitMs: 120_000,
         fillMin: 5,
+        fillWaitMs: 60_000,
         spreadWindow: SPREAD_WINDOW,
       },
       listMatchCandidates: async () => known.map((id, rank) => catalogCandidate(ph, id, rank, true)),
@@ -227,8 +228,9 @@ describe('adds while a runner has fewer than 50 songs placed', () => {
     }
     expect(adds(r)).toHaveLength(3);
     expect(r.playlists().get('Pacebeat 170–180 BPM')).toHaveLength(13);
-    // While fewer than 5 wait, the next look is 15 s after the oldest (not the 2-minute wait).
-    expect(followUps[0]).toBe(clock - 9_000 + 15_000);
+    // While fewer than 5 wait in a playlist that has songs, the next look is a minute after the oldest (the
+    // whole `fillWaitMs`: no rate is known here), not the 2-minute wait.
+    expect(followUps[0]).toBe(clock - 9_000 + 60_000);
 
     // 50 placed (a burst that waited long enough), then tempos one by one again: they wait for company.
     await seedTempo(songs.slice(13, 60), 175, clock - 300_000);
