@@ -131,7 +131,15 @@ describe('creating a playlist exactly once', () => {
     ]);
     try {
       const slow = r.writer({ settings: { leaseMs: 100 } }).sync(r.userId);
-      await new Promise((res) => setTimeout(res, 300)); // its creation is in flight, its lease over
+      // Its creation in flight (a busy machine may take longer than a fixed pause to get there), then its
+      // lease over.
+      await expect
+        .poll(async () => (await ph.repo.listTargets(r.userId)).some((t) => t.state === 'creating'), {
+          timeout: 20_000,
+          interval: 20,
+        })
+        .toBe(true);
+      await new Promise((res) => setTimeout(res, 200));
       const next = await r.writer({ settings: { settleMs: 5_000 } }).sync(r.userId);
       expect(next.status === 'done' && next.followUpAt).toBeInstanceOf(Date); // it waits for that one
       expect(await slow).toEqual({ status: 'stopped' });
