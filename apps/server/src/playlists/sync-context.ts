@@ -1,6 +1,6 @@
-// One sync run's context: the user, the writer lease it holds, the Spotify API per purpose (all at the
-// "playlist writes" priority), the user's own playlists (read at most once per run), and when a
-// follow-up run is needed to settle an unclear write.
+// One sync run's context: the user, the writer lease it holds, the Spotify API per purpose (at the
+// "playlist writes" priority, or a new runner's "first pages" until their first 50 songs), the user's own
+// playlists (read at most once per run), and when a follow-up run is needed to settle an unclear write.
 import type { Logger } from 'pino';
 import type { CallContext } from '../spotify/client.ts';
 import type { SpotifyApi } from '../spotify/api.ts';
@@ -128,7 +128,8 @@ export function createSyncContext(o: {
 }) {
   let own: Promise<OwnPlaylist[]> | undefined;
   let followUpAt: number | null = null;
-  const apis = new Map<SyncPurpose, SpotifyApi>();
+  let priority: CallContext['priority'] = 'playlist_write';
+  const apis = new Map<string, SpotifyApi>();
   return {
     userId: o.userId,
     repo: o.repo,
@@ -137,12 +138,21 @@ export function createSyncContext(o: {
     now: o.now,
     fitting: o.fitting,
     api(purpose: SyncPurpose): SpotifyApi {
-      let api = apis.get(purpose);
+      const key = `${purpose}:${priority}`;
+      let api = apis.get(key);
       if (!api) {
-        api = o.api({ userId: o.userId, purpose, priority: 'playlist_write' });
-        apis.set(purpose, api);
+        api = o.api({ userId: o.userId, purpose, priority });
+        apis.set(key, api);
       }
       return api;
+    },
+    /**
+     * Until the runner has their first `firstFill` songs placed, the run's calls go with a new runner's
+     * first pages (budget.ts `first_pages`): before anyone's scans and catalogs, and before adds to
+     * playlists that already have their first songs (`playlist_write`).
+     */
+    firstSongs(yes: boolean): void {
+      priority = yes ? 'first_pages' : 'playlist_write';
     },
     /** Before every write: still this user's writer? (A disconnect deletes the lease, so it stops here.) */
     async guard(): Promise<void> {

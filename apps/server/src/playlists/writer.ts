@@ -142,6 +142,8 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
     // read now (one call per 50 own playlists, then one per 50 songs of each), so the status page shows
     // them, with the songs Pacebeat had placed, before the first new match; not at the first creation.
     const first = await deps.repo.listTargets(userId);
+    // A runner with no playlist yet (or fewer than 50 songs placed, step 3) writes before others' scans.
+    c.firstSongs(first.every((t) => t.playlistId === null));
     if (
       first.every((t) => t.playlistId === null && t.firstFillMatches === null) &&
       (await takeBackEarlier(c))
@@ -180,6 +182,7 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
     const firstFill = !targets.some((t) => t.playlistId !== null);
     const placedInAll = [...placedInOrder.values()].reduce((n, songs) => n + songs.length, 0);
     const phase = firstFill ? 'first' : placedInAll < settings.firstFill ? 'filling' : 'steady';
+    c.firstSongs(phase !== 'steady');
     // The artist spread (spread.ts), the first fill included: which ready songs go now, and in what order
     // after what the playlist ends with; a song that would come too soon after its artist waits for other
     // artists' company (after `spreadHoldMs` with less room, after `spreadMaxHoldMs` in any order; until the

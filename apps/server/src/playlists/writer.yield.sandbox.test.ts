@@ -146,6 +146,42 @@ describe('a runner’s first run, before their first songs', () => {
   });
 });
 
+describe('the priority of a runner’s writes', () => {
+  it('is a new runner’s first pages until their first 50 songs, then the playlist writes', async () => {
+    const r = await ph.runner();
+    const calls: Array<{ purpose: string; priority: string }> = [];
+    const api: PlaylistWriterDeps['api'] = (ctx) => {
+      const inner = r.p.api(ctx);
+      return new Proxy(inner, {
+        get: (target, key, receiver) => {
+          const v = Reflect.get(target, key, receiver) as unknown;
+          if (typeof v !== 'function') return v;
+          return (...args: unknown[]) => {
+            calls.push({ purpose: ctx.purpose, priority: ctx.priority });
+            return (v as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      });
+    };
+    // The first fill (its look, creations and adds) and the adds after it until 50 are placed.
+    const filling = await r.writer({ api, settings: { firstFill: 50, firstFillWaitMs: 0 } }).sync(r.userId);
+    expect(filling).toMatchObject({ status: 'done', created: 4 });
+    expect(calls.length).toBeGreaterThan(4);
+    expect(new Set(calls.map((x) => x.priority))).toEqual(new Set(['first_pages']));
+    // A runner with their first songs (firstFill 1 here): a new song goes as a playlist write.
+    calls.length = 0;
+    const fitting = catalogTracksIn(ph, 160, 170, 1);
+    await seedTrueTempos(ph, fitting);
+    ph.h.sandbox.admin.like(r.spotifyUserId, fitting);
+    expect(await r.writer({ api, settings: { firstFill: 1 } }).sync(r.userId)).toMatchObject({
+      status: 'done',
+      added: 1,
+    });
+    expect(calls.some((x) => x.purpose === 'sync:add')).toBe(true);
+    expect(new Set(calls.map((x) => x.priority))).toEqual(new Set(['playlist_write']));
+  });
+});
+
 describe('a playlist made after the first fill', () => {
   it('is made without reading the user’s playlists again', async () => {
     const r = await ph.runner();
