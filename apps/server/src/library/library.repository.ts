@@ -101,11 +101,18 @@ export function createLibraryRepository(db: Db) {
      * connect's first read) has not read discovery, Liked Songs and Followed artists yet: those become due
      * (playlists follow from discovery's snapshots). True when it was asked. (An open status page asked
      * every 5 minutes while a new runner's first read still waited for Spotify's rate: a third of a
-     * 100-runner storm's calls re-read what was being read.)
+     * 100-runner storm's calls re-read what was being read.) With `unreadForMs`, also unless discovery,
+     * Liked Songs or Followed artists finished a read that recently (a status page open while a new
+     * runner's first read ended asked for a second one minutes later: 80 of 100 runners in bench:crowd).
      */
-    async requestRescan(userId: string, minIntervalMs: number): Promise<boolean> {
+    async requestRescan(
+      userId: string,
+      minIntervalMs: number,
+      o: { unreadForMs?: number } = {},
+    ): Promise<boolean> {
       return db.transaction(async (tx) => {
         const since = `${Math.max(0, Math.round(minIntervalMs))} milliseconds`;
+        const read = `${Math.max(0, Math.round(o.unreadForMs ?? 0))} milliseconds`;
         const rows = await tx
           .update(libraryUsers)
           .set({
@@ -120,6 +127,13 @@ export function createLibraryRepository(db: Db) {
               isNull(libraryUsers.discoveryOffset),
               sql`not exists (select 1 from ${librarySources} s where s.user_id = ${userId} and s.enabled
                     and s.kind in ('liked_songs', 'followed_artists') and (s.due_at is not null or s.cursor is not null))`,
+              ...(o.unreadForMs
+                ? [
+                    sql`(${libraryUsers.discoveredAt} is null or ${libraryUsers.discoveredAt} <= now() - ${read}::interval)`,
+                    sql`not exists (select 1 from ${librarySources} s where s.user_id = ${userId} and s.enabled
+                          and s.kind in ('liked_songs', 'followed_artists') and s.last_finished_at > now() - ${read}::interval)`,
+                  ]
+                : []),
             ),
           )
           .returning({ userId: libraryUsers.userId });

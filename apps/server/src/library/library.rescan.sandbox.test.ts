@@ -78,6 +78,37 @@ describe('rescans', () => {
     expect(paths(since(u.id, mark))).toContain('/me/tracks?offset=0&limit=50');
   });
 
+  it('a status page open as a new runner’s first read ends asks for no second read minutes later', async () => {
+    const u = newSpotifyUser({ liked: 60, owned: 1, followedArtists: 2, favouriteArtists: 3 });
+    const userId = await h.connect(p, u.id, { catalogs: false });
+    await h.drain(p, userId);
+    // Five minutes after the connect's ask, one after the read ended: a visit (a process's first poll).
+    const age = (column: string, table: string, minutes: number) =>
+      h.db.db.execute(
+        sql.raw(
+          `update ${table} set ${column} = now() - interval '${minutes} minutes' where user_id = '${userId}'`,
+        ),
+      );
+    await age('rescan_requested_at', 'library_users', 6);
+    await age('discovered_at', 'library_users', 1);
+    await age('last_finished_at', 'library_sources', 1);
+    const asked = () =>
+      h.db.db.execute<{ at: string }>(
+        sql`select rescan_requested_at::text as at from library_users where user_id = ${userId}`,
+      );
+    const before = (await asked()).rows[0]!.at;
+    await h.libraryProcess().library.service.statusPagePolled(userId);
+    expect((await asked()).rows[0]!.at).toBe(before);
+    // Read six minutes ago: a visit asks.
+    await age('discovered_at', 'library_users', 6);
+    await age('last_finished_at', 'library_sources', 6);
+    const mark = h.apiRequests(u.id).length;
+    await h.libraryProcess().library.service.statusPagePolled(userId);
+    expect((await asked()).rows[0]!.at).not.toBe(before);
+    await h.drain(p, userId);
+    expect(paths(since(u.id, mark))).toContain('/me/tracks?offset=0&limit=50');
+  });
+
   it('reads new liked songs newest first, stopping at the first page with nothing new', async () => {
     const u = newSpotifyUser({ liked: 140, favouriteArtists: 4 });
     const userId = await h.connect(p, u.id, { catalogs: false });

@@ -263,10 +263,12 @@ export function createLibraryService(deps: LibraryServiceDeps) {
     countsChanged,
 
     /**
-     * A poll of the status page (every 15 s while it is open): statusPageOpened when the runner comes to
-     * look (the first poll, or one after STATUS_NEW_VISIT_GAP_MS without), and while the page stays open at
-     * most every STATUS_OPEN_RESCAN_MS; without a database round trip on most polls. After a refusal (the
-     * database's statusRescanMinMs, or another process asked), this process asks again after a minute.
+     * A poll of the status page (every 15 s while it is open): a rescan when the runner comes to look (the
+     * first poll, or one after STATUS_NEW_VISIT_GAP_MS without) unless the library was read in the last
+     * statusRescanMinMs, and while the page stays open at most every STATUS_OPEN_RESCAN_MS (nor within that
+     * of a read's end); without a database round trip on most polls. After a refusal (the database's
+     * statusRescanMinMs, a read under way or just ended, or another process asked), this process asks
+     * again after a minute.
      */
     async statusPagePolled(userId: string): Promise<void> {
       const at = now();
@@ -275,7 +277,11 @@ export function createLibraryService(deps: LibraryServiceDeps) {
       lastPoll.set(userId, at);
       const newVisit = last === undefined || at - last >= STATUS_NEW_VISIT_GAP_MS;
       if (!newVisit && (quietUntil.get(userId) ?? 0) > at) return;
-      const asked = await statusPageOpened(userId);
+      // Nor for a library read lately (a new runner's first read just ended): as long ago as the asks.
+      const asked = await deps.repo.requestRescan(userId, deps.settings.statusRescanMinMs, {
+        unreadForMs: newVisit ? deps.settings.statusRescanMinMs : STATUS_OPEN_RESCAN_MS,
+      });
+      if (asked) await deps.wake(userId);
       if (quietUntil.size > 1000) quietUntil.clear();
       quietUntil.set(userId, at + (asked ? STATUS_OPEN_RESCAN_MS : STATUS_RECHECK_MS));
     },

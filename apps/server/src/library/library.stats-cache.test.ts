@@ -19,6 +19,8 @@ function harness(debounceMs = 3_000) {
   let lastRescan = -Infinity;
   let failing = false;
   const rescans = { asked: 0, granted: 0 };
+  /** How long ago each ask wants the library's last read to have ended (undefined: not asked). */
+  const unreadFor: Array<number | undefined> = [];
   const calls = { recounts: 0, reads: 0 };
   const row = {
     id: 1,
@@ -41,8 +43,9 @@ function harness(debounceMs = 3_000) {
       getSource: async () => row,
       setEnabled: async (_u: string, _k: string, _s: string, enabled: boolean) =>
         void (row.enabled = enabled),
-      requestRescan: async (_u: string, minMs: number) => {
+      requestRescan: async (_u: string, minMs: number, o?: { unreadForMs?: number }) => {
         rescans.asked++;
+        unreadFor.push(o?.unreadForMs);
         if (clock - lastRescan < minMs) return false;
         lastRescan = clock;
         rescans.granted++;
@@ -90,6 +93,7 @@ function harness(debounceMs = 3_000) {
     service,
     calls,
     rescans,
+    unreadFor,
     rescanAskedElsewhere: () => void (lastRescan = clock),
     setKnown: (n: number) => void (known = n),
     failRecount: (on: boolean) => void (failing = on),
@@ -204,6 +208,8 @@ describe('status page polls', () => {
     h.tick(15_000); // 30 minutes after the rescan: asked, granted
     await h.service.statusPagePolled('u1');
     expect(h.rescans).toEqual({ asked: 2, granted: 2 });
+    // A visit asks for none of a library read in the last 5 minutes, an open page of one read in 30.
+    expect(h.unreadFor).toEqual([5 * 60_000, STATUS_OPEN_RESCAN_MS]);
 
     // The page closed for 10 minutes and opened again: a new visit asks at once.
     h.tick(STATUS_NEW_VISIT_GAP_MS);
