@@ -94,9 +94,13 @@ describe('/api/spotify/sources and source_change', () => {
     await h.drain(p, r.userId);
     const wakes = () => h.wakes.filter((w) => w.userId === r.userId && !w.startAfter).length;
     const before = wakes();
-    // As if the last rescan was asked for an hour ago.
+    // As if the last rescan was asked for, and read, an hour ago (a library read in the last minutes is
+    // not read again).
     await h.db.db.execute(
-      sql`update library_users set rescan_requested_at = now() - interval '1 hour' where user_id = ${r.userId}`,
+      sql`update library_users set rescan_requested_at = now() - interval '1 hour', discovered_at = now() - interval '1 hour' where user_id = ${r.userId}`,
+    );
+    await h.db.db.execute(
+      sql`update library_sources set last_finished_at = now() - interval '1 hour' where user_id = ${r.userId}`,
     );
     await getSources(r.cookie);
     expect(wakes()).toBe(before + 1);
