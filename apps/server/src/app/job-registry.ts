@@ -1,6 +1,7 @@
 import { PgBoss, type Queue, type SendOptions } from 'pg-boss';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { LibraryScanPayload } from '../library/scan.jobs.ts';
 import type { LibraryService } from '../library/library.service.ts';
 import type { ScanService } from '../library/scan.service.ts';
 import { PlaylistSyncPayload, type PlaylistSyncJobs } from '../playlists/playlists.jobs.ts';
@@ -140,7 +141,7 @@ export const jobRegistry = {
    * queues the next unit while work remains. One queued and one running per user (`stately`).
    */
   'library-scan': define({
-    payload: z.object({ userId: z.uuid() }).strict(),
+    payload: LibraryScanPayload,
     // A scan unit handles Spotify's failures itself (it pauses the source): pg-boss retries only a crash or
     // a database outage, soon (10 s doubling, about 10 minutes in all).
     queue: {
@@ -151,7 +152,8 @@ export const jobRegistry = {
       expireInSeconds: 600,
       heartbeatSeconds: HEARTBEAT_SECONDS,
     },
-    sendOptions: ({ userId }) => ({ singletonKey: userId }),
+    // A library's first unit (its first pages) goes before the others' units (FIRST_READ_JOB_PRIORITY).
+    sendOptions: ({ userId, priority }) => ({ singletonKey: userId, ...byPriority({ priority }) }),
     handler: async ({ library }, { userId }, stopping) => library.runUnit(userId, stopping),
   }),
   /**
@@ -226,9 +228,9 @@ export function createJobQueue(boss: Pick<PgBoss, 'send' | 'upsert'>) {
      */
     async wake<N extends JobName>(name: N, payload: JobPayload<N>): Promise<void> {
       const data = jobRegistry[name].payload.parse(payload) as object;
-      const { singletonKey } = definedOptions(name, data);
+      const { singletonKey, priority } = definedOptions(name, data);
       if (!singletonKey) throw new Error(`job ${name} has no singletonKey to wake by`);
-      await boss.upsert(name, data, { singletonKey, startAfter: new Date() });
+      await boss.upsert(name, data, { singletonKey, startAfter: new Date(), ...byPriority({ priority }) });
     },
   };
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import type { HousekeepingService } from '../jobs/housekeeping.service.ts';
 import { createJobQueue, jobRegistry, setupQueues, startWorkers } from '../app/job-registry.ts';
 import { cancelUserJobs } from '../spotify/user-jobs.ts';
-import { libraryScanQueue } from './library.module.ts';
+import { libraryScanQueue } from './scan.jobs.ts';
 import { startLibraryHarness, type LibraryHarness, type LibraryProcess } from '../../test/library-harness.ts';
 
 let h: LibraryHarness;

@@ -15,24 +15,10 @@ import { createRefreshService, type RefreshServiceDeps } from './refresh.service
 import { createTempoHistogramRepository } from './tempo-histogram.repository.ts';
 import { DEFAULT_LIBRARY_SETTINGS, type LibraryApi, type LibrarySettings } from './scan-context.ts';
 import { createScanService } from './scan.service.ts';
+import type { LibraryScanQueue } from './scan.jobs.ts';
 import { createSourceStatsRepository } from './source-stats.repository.ts';
 
 type Db = Parameters<typeof createLibraryRepository>[0];
-
-/** How scans queue their next unit: now (moving a queued one forward), or at a later time. */
-export interface LibraryScanQueue {
-  wake(userId: string): Promise<void>;
-  later(userId: string, startAfter: Date): Promise<void>;
-}
-
-/** The job queue as the library uses it (app/job-registry.ts `createJobQueue`). */
-export const libraryScanQueue = (queue: {
-  send(name: 'library-scan', payload: { userId: string }, options: { startAfter: Date }): Promise<unknown>;
-  wake(name: 'library-scan', payload: { userId: string }): Promise<void>;
-}): LibraryScanQueue => ({
-  wake: (userId) => queue.wake('library-scan', { userId }),
-  later: async (userId, startAfter) => void (await queue.send('library-scan', { userId }, { startAfter })),
-});
 
 export interface LibraryModuleDeps {
   spotify: {
@@ -87,7 +73,7 @@ export function createLibraryModule(db: Db, deps: LibraryModuleDeps) {
   const service = createLibraryService({
     repo,
     stats,
-    wake: (userId) => deps.queue.wake(userId),
+    wake: (userId, o) => deps.queue.wake(userId, o),
     settings: {
       rescanIntervalMs,
       statusRescanMinMs: 5 * 60_000,

@@ -27,8 +27,8 @@ export interface LibraryServiceDeps {
     | 'listMatchCandidates'
   >;
   stats: Pick<SourceStatsRepository, 'recount' | 'stored' | 'markChanged'>;
-  /** Queues the user's next scan unit now. */
-  wake: (userId: string) => Promise<void>;
+  /** Queues the user's next scan unit now (`first`: a new library's first unit, before others' units). */
+  wake: (userId: string, o?: { first?: boolean }) => Promise<void>;
   settings: {
     /** Every connected library is rescanned this often. */
     rescanIntervalMs: number;
@@ -217,7 +217,7 @@ export function createLibraryService(deps: LibraryServiceDeps) {
       await deps.repo.connect(userId, spotifyUserId);
       await countsChanged(userId);
       deps.sourcesCache?.drop(`sources:${userId}`);
-      await deps.wake(userId);
+      await deps.wake(userId, { first: true });
     },
 
     /** After disconnect (or another Spotify account replaced this one): the user's library is deleted. */
