@@ -384,6 +384,24 @@ from
   and tt.state <> 'unplaced'
   left join library_tracks lt on lt.id = tt.track_id;
 
+-- PlaylistsRepository.fewerPlacedThan
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",50]
+select
+  count(*)::int as placed
+from
+  (
+    select
+      1
+    from
+      playlist_target_tracks tt
+      join playlist_targets t on t.id = tt.target_id
+    where
+      t.user_id = $1
+      and tt.state in ('added', 'pending')
+    limit
+      $2
+  ) x;
+
 -- PlaylistsRepository.placedInOrder
 -- params: ["3a7d9c1e-2b4f-4e6a-8c0d-5f1e2a3b4c5d"]
 select

@@ -711,6 +711,7 @@ export const REPOSITORIES = [
       finishJob: { args: [USER_ID] },
       placedSongs: { args: [[TARGET_ID]] },
       placedInOrder: { args: [[TARGET_ID]] },
+      fewerPlacedThan: { args: [USER_ID, 50] },
       tracksOf: [
         { label: 'all', args: [TARGET_ID] },
         { label: 'pending only', args: [TARGET_ID, ['pending']] },

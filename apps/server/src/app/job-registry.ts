@@ -182,7 +182,7 @@ export const jobRegistry = {
       expireInSeconds: 900,
       heartbeatSeconds: HEARTBEAT_SECONDS,
     },
-    sendOptions: ({ userId }) => ({ singletonKey: userId }),
+    sendOptions: ({ userId, priority }) => ({ singletonKey: userId, ...byPriority({ priority }) }),
     handler: async ({ playlistSync }, { userId }, stopping) => {
       const result = await playlistSync.run(userId, stopping);
       return { status: result.status === 'done' ? 'success' : 'skipped', detail: result };

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   BUSY_RETRY_MS,
   createPlaylistSyncJobs,
+  FIRST_SONGS_JOB_PRIORITY,
   FOLLOW_UP_MAX_MS,
   PlaylistSyncPayload,
   TRIGGER_DELAY_MS,
@@ -11,10 +12,11 @@ import type { SyncResult } from './writer.ts';
 const USER = '0b6f1f4e-8a52-4c9b-9d7e-2a1c3e5f7a90';
 const NOW = Date.UTC(2026, 10, 23, 12, 0);
 
-function setup(result: SyncResult) {
-  const sent: { userId: string; startAfter?: Date }[] = [];
+function setup(result: SyncResult, firstSongs?: () => Promise<boolean>) {
+  const sent: { userId: string; priority?: number; startAfter?: Date }[] = [];
   const jobs = createPlaylistSyncJobs({
     writer: { sync: async () => result },
+    ...(firstSongs ? { firstSongs } : {}),
     queue: {
       send: async (_name, payload, options = {}) => {
         PlaylistSyncPayload.parse(payload);
@@ -68,9 +70,34 @@ describe('playlist-sync jobs', () => {
     }
   });
 
-  it('takes only a user id', () => {
+  it('a runner’s runs before their first 50 songs go first; after, at the usual priority', async () => {
+    let first = true;
+    const { jobs, sent } = setup(
+      { status: 'done', created: 1, added: 3, removed: 0, followUpAt: new Date(NOW + 1_000) },
+      async () => first,
+    );
+    await jobs.trigger(USER);
+    await jobs.run(USER); // its follow-up too
+    first = false;
+    await jobs.trigger(USER);
+    expect(sent.map((x) => x.priority)).toEqual([
+      FIRST_SONGS_JOB_PRIORITY,
+      FIRST_SONGS_JOB_PRIORITY,
+      undefined,
+    ]);
+  });
+
+  it('takes a user id and a priority', () => {
     expect(PlaylistSyncPayload.safeParse({ userId: USER }).success).toBe(true);
-    for (const p of [{}, { userId: 'ana' }, { userId: USER, extra: 1 }, { userId: null }])
+    expect(PlaylistSyncPayload.safeParse({ userId: USER, priority: 1 }).success).toBe(true);
+    for (const p of [
+      {},
+      { userId: 'ana' },
+      { userId: USER, extra: 1 },
+      { userId: null },
+      { userId: USER, priority: 10 },
+      { userId: USER, priority: 0.5 },
+    ])
       expect(PlaylistSyncPayload.safeParse(p).success).toBe(false);
   });
 });

@@ -8,6 +8,7 @@ import { createPlaylistSyncJobs, type PlaylistSyncQueue } from './playlists.jobs
 import { createPlaylistsRepository } from './playlists.repository.ts';
 import { createPlaylistsService, type TargetsWithStats } from './playlists.service.ts';
 import { createTargetEditor } from './target-editor.service.ts';
+import { DEFAULT_WRITER_SETTINGS } from './sync-context.ts';
 import { createPlaylistWriter, type PlaylistWriterDeps } from './writer.ts';
 
 /** The Drizzle handle the repository takes (only repositories import the client itself). */
@@ -38,7 +39,12 @@ export const TARGETS_MAX_AGE_MS = 5000;
 export function createPlaylistsModule(db: Db, deps: PlaylistsModuleDeps) {
   const repo = createPlaylistsRepository(db);
   const writer = createPlaylistWriter({ repo, ...deps });
-  const jobs = createPlaylistSyncJobs({ writer, queue: deps.queue });
+  const firstFill = deps.settings?.firstFill ?? DEFAULT_WRITER_SETTINGS.firstFill;
+  const jobs = createPlaylistSyncJobs({
+    writer,
+    queue: deps.queue,
+    firstSongs: (userId) => repo.fewerPlacedThan(userId, firstFill),
+  });
   const cache =
     deps.changes && createLiveCache<TargetsWithStats>({ feed: deps.changes, maxAgeMs: TARGETS_MAX_AGE_MS });
   const service = createPlaylistsService({ repo, trigger: jobs.trigger, cache });

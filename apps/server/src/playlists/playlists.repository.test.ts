@@ -86,6 +86,9 @@ describe('playlists repository', () => {
       { recordingKey: 'isrc:C', trackId: 'tc' },
       { recordingKey: 'isrc:A', trackId: 'ta' },
     ]);
+    // Placed by Pacebeat: A (added); not B (removed by the runner) nor C (the runner's own).
+    expect(await repo.fewerPlacedThan(user, 2)).toBe(true);
+    expect(await repo.fewerPlacedThan(user, 1)).toBe(false);
     const rows = await repo.tracksOf(t!.id);
     expect(Object.fromEntries(rows.map((r) => [r.recordingKey, r.state]))).toEqual({
       'isrc:A': 'added',

@@ -245,6 +245,17 @@ export function createPlaylistsRepository(db: Db) {
       return out;
     },
 
+    /** Whether the user's targets hold fewer than `n` songs Pacebeat placed (added, or being added). */
+    async fewerPlacedThan(userId: string, n: number): Promise<boolean> {
+      const rows = await db.execute<{ placed: number }>(sql`
+        select count(*)::int as placed from (
+          select 1 from playlist_target_tracks tt
+          join playlist_targets t on t.id = tt.target_id
+          where t.user_id = ${userId} and tt.state in ('added', 'pending')
+          limit ${n}) x`);
+      return (rows.rows[0]?.placed ?? 0) < n;
+    },
+
     /**
      * Per target, the songs Pacebeat placed (added, or being added) in the order appended, each with its
      * artists as the library knows them (none when it no longer holds the track): what the artist spread
