@@ -22,6 +22,12 @@ const adds = (r: Runner) =>
     .requests({ service: 'spotify-api', userId: r.spotifyUserId })
     .filter((x) => x.method === 'POST' && /\/playlists\/\w+\/items$/.test(x.url.split('?')[0]!));
 
+/** The runner's reads of their playlists (`GET /me/playlists`), as the simulated Spotify logged them. */
+const looks = (r: Runner) =>
+  ph.h.sandbox.admin
+    .requests({ service: 'spotify-api', userId: r.spotifyUserId })
+    .filter((x) => x.method === 'GET' && x.url.split('?')[0]!.endsWith('/me/playlists')).length;
+
 const HOUR = 3600_000;
 
 describe('an add once the runner has their first songs', () => {
@@ -110,10 +116,6 @@ describe('the check that the runner still has their playlists', () => {
 describe('a first fill that Spotify defers', () => {
   it('does not read the runner’s playlists again when it goes on', async () => {
     const r = await ph.runner();
-    const looks = () =>
-      ph.h.sandbox.admin
-        .requests({ service: 'spotify-api', userId: r.spotifyUserId })
-        .filter((x) => x.method === 'GET' && x.url.split('?')[0]!.endsWith('/me/playlists')).length;
     // The rate is full when the first creation is due, after the look at the runner's playlists.
     const busy: PlaylistWriterDeps['api'] = (ctx) => ({
       ...r.p.api(ctx),
@@ -122,9 +124,9 @@ describe('a first fill that Spotify defers', () => {
       },
     });
     await expect(r.writer({ api: busy }).sync(r.userId)).rejects.toBeInstanceOf(SpotifyDeferredError);
-    expect(looks()).toBe(1);
+    expect(looks(r)).toBe(1);
     expect(await r.writer().sync(r.userId)).toMatchObject({ status: 'done', created: 4 });
-    expect(looks()).toBe(1);
+    expect(looks(r)).toBe(1);
     expect([...r.playlists().values()].flat().length).toBeGreaterThan(0);
   });
 });
@@ -132,17 +134,13 @@ describe('a first fill that Spotify defers', () => {
 describe('a runner’s first run, before their first songs', () => {
   it('looks at their playlists once: the first fill after it does not look again', async () => {
     const r = await ph.runner();
-    const looks = () =>
-      ph.h.sandbox.admin
-        .requests({ service: 'spotify-api', userId: r.spotifyUserId })
-        .filter((x) => x.method === 'GET' && x.url.split('?')[0]!.endsWith('/me/playlists')).length;
     // At connect no tempo is known yet: the run only looks for an earlier connection's playlists.
     const none = await r.writer({ listMatchCandidates: async () => [] }).sync(r.userId);
     expect(none).toMatchObject({ status: 'done', created: 0 });
-    expect(looks()).toBe(1);
+    expect(looks(r)).toBe(1);
     // The first songs a minute later: the four playlists are made without a second look.
     expect(await r.writer().sync(r.userId)).toMatchObject({ status: 'done', created: 4 });
-    expect(looks()).toBe(1);
+    expect(looks(r)).toBe(1);
   });
 });
 
@@ -186,11 +184,7 @@ describe('a playlist made after the first fill', () => {
   it('is made without reading the user’s playlists again', async () => {
     const r = await ph.runner();
     await r.writer().sync(r.userId); // the first fill: one look at the user's playlists
-    const looks = () =>
-      ph.h.sandbox.admin
-        .requests({ service: 'spotify-api', userId: r.spotifyUserId })
-        .filter((x) => x.method === 'GET' && x.url.split('?')[0]!.endsWith('/me/playlists')).length;
-    expect(looks()).toBe(1);
+    expect(looks(r)).toBe(1);
     // A new pace whose first songs come later.
     await ph.repo.createTargets(r.userId, [
       { minBpm: 130, maxBpm: 140, name: 'Pacebeat 130–140 BPM', position: 9 },
@@ -200,6 +194,6 @@ describe('a playlist made after the first fill', () => {
     ph.h.sandbox.admin.like(r.spotifyUserId, fitting);
     expect(await r.writer().sync(r.userId)).toMatchObject({ status: 'done', created: 1 });
     expect(r.playlists().get('Pacebeat 130–140 BPM')).toEqual(expect.arrayContaining(fitting));
-    expect(looks()).toBe(1);
+    expect(looks(r)).toBe(1);
   });
 });
