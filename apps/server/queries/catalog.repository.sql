@@ -16,6 +16,7 @@ insert into
     "track_number",
     "tempo_queued_key",
     "tempo_queued_at",
+    "tempo_queued_priority",
     "seen_at"
   )
 values
@@ -29,6 +30,7 @@ values
     $7,
     $8,
     $9,
+    default,
     default,
     default,
     default
@@ -211,7 +213,7 @@ where
   );
 
 -- CatalogRepository.tracksNeedingTempo
--- params: ["4uLU6hMCjMI75M1A2tKUQC","1301WleyT98MSxVHPZCA6M","86400000 milliseconds"]
+-- params: ["4uLU6hMCjMI75M1A2tKUQC","1301WleyT98MSxVHPZCA6M","86400000 milliseconds",2]
 select
   t.id,
   t.isrc,
@@ -233,7 +235,38 @@ where
   t.id in ($1, $2)
   and (
     (
-      not exists (
+      (
+        not exists (
+          select
+            1
+          from
+            tempo_recordings r
+          where
+            r.key = t.recording_key
+        )
+        and (
+          t.tempo_queued_key is distinct from t.recording_key
+          or t.tempo_queued_at <= now() - $3::interval
+        )
+      )
+      or exists (
+        select
+          1
+        from
+          tempo_recordings r
+        where
+          r.key = t.recording_key
+          and r.retry_at <= now()
+          and (
+            t.tempo_queued_key is distinct from t.recording_key
+            or t.tempo_queued_at is null
+            or t.tempo_queued_at < r.retry_at
+          )
+      )
+    )
+    or (
+      coalesce(t.tempo_queued_priority, 0) < $4
+      and not exists (
         select
           1
         from
@@ -241,32 +274,15 @@ where
         where
           r.key = t.recording_key
       )
-      and (
-        t.tempo_queued_key is distinct from t.recording_key
-        or t.tempo_queued_at <= now() - $3::interval
-      )
-    )
-    or exists (
-      select
-        1
-      from
-        tempo_recordings r
-      where
-        r.key = t.recording_key
-        and r.retry_at <= now()
-        and (
-          t.tempo_queued_key is distinct from t.recording_key
-          or t.tempo_queued_at is null
-          or t.tempo_queued_at < r.retry_at
-        )
     )
   );
 
 -- CatalogRepository.markTempoQueued
--- params: ["4uLU6hMCjMI75M1A2tKUQC"]
+-- params: [2,"4uLU6hMCjMI75M1A2tKUQC"]
 update "library_tracks"
 set
   "tempo_queued_key" = "library_tracks"."recording_key",
-  "tempo_queued_at" = now()
+  "tempo_queued_at" = now(),
+  "tempo_queued_priority" = $1
 where
-  "library_tracks"."id" in ($1);
+  "library_tracks"."id" in ($2);

@@ -143,8 +143,8 @@ const catalogSamples: Repository<CatalogRepository>['samples'] = {
   markCatalogRead: { args: [ARTIST_ID] },
   markCatalogChecked: { args: [ARTIST_ID] },
   knownReleases: { args: [ARTIST_ID, [RELEASE.id]] },
-  tracksNeedingTempo: { args: [[TRACK.id, '1301WleyT98MSxVHPZCA6M'], 86_400_000] },
-  markTempoQueued: { args: [[TRACK.id]] },
+  tracksNeedingTempo: { args: [[TRACK.id, '1301WleyT98MSxVHPZCA6M'], 86_400_000, 2] },
+  markTempoQueued: { args: [[TRACK.id], 2] },
 };
 
 const sourceSamples: Repository<SourceRepository>['samples'] = {

@@ -45,6 +45,12 @@ export const libraryTracks = pgTable(
     /** The recording key a tempo lookup was queued for, and when: queued again when the key changes. */
     tempoQueuedKey: text('tempo_queued_key'),
     tempoQueuedAt: at('tempo_queued_at'),
+    /**
+     * The pg-boss priority it was queued at (TEMPO_PRIORITY; null: before this column, as a catalog's):
+     * a runner's own song already queued in another runner's artist catalog is queued again at their
+     * higher priority, not left behind the catalogs.
+     */
+    tempoQueuedPriority: smallint('tempo_queued_priority'),
     seenAt: at('seen_at').notNull().defaultNow(),
   },
   (t) => [

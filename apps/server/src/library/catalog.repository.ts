@@ -181,10 +181,11 @@ export function catalogQueries(db: Db | Tx) {
 
     /**
      * Of these tracks, those that need a tempo lookup (`needsTempoLookup`: not known yet and not queued, or
-     * a known answer's retry time has passed): what a tempo lookup needs of each (artist names in credit
-     * order).
+     * a known answer's retry time has passed), and those without an answer that were queued at a lower
+     * `priority` than this (another runner's catalog, before this runner liked them): what a tempo lookup
+     * needs of each (artist names in credit order).
      */
-    async tracksNeedingTempo(trackIds: string[], staleMs: number): Promise<TempoCandidate[]> {
+    async tracksNeedingTempo(trackIds: string[], staleMs: number, priority = 0): Promise<TempoCandidate[]> {
       if (trackIds.length === 0) return [];
       const rows = await db.execute<{
         id: string;
@@ -198,7 +199,10 @@ export function catalogQueries(db: Db | Tx) {
                array(select coalesce(a.name, '') from unnest(t.artist_ids) with ordinality as x(id, n)
                      left join library_artists a on a.id = x.id order by x.n) as artists
         from library_tracks t
-        where t.id in ${trackIds} and ${needsTempoLookup(staleMs)}`);
+        where t.id in ${trackIds}
+          and (${needsTempoLookup(staleMs)}
+               or (coalesce(t.tempo_queued_priority, 0) < ${priority}
+                   and not exists (select 1 from tempo_recordings r where r.key = t.recording_key)))`);
       return rows.rows.map((r) => ({
         spotifyId: r.id,
         isrc: r.isrc,
@@ -209,12 +213,16 @@ export function catalogQueries(db: Db | Tx) {
       }));
     },
 
-    /** Notes that lookups were queued for these tracks under their current recording keys. */
-    async markTempoQueued(trackIds: string[]): Promise<void> {
+    /** Notes that lookups were queued for these tracks under their current recording keys, at `priority`. */
+    async markTempoQueued(trackIds: string[], priority = 0): Promise<void> {
       if (trackIds.length === 0) return;
       await db
         .update(libraryTracks)
-        .set({ tempoQueuedKey: sql`${libraryTracks.recordingKey}`, tempoQueuedAt: sql`now()` })
+        .set({
+          tempoQueuedKey: sql`${libraryTracks.recordingKey}`,
+          tempoQueuedAt: sql`now()`,
+          tempoQueuedPriority: priority,
+        })
         .where(inArray(libraryTracks.id, trackIds));
     },
   };

@@ -5,6 +5,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { targetDescription } from '../playlists/matching.ts';
 import { TEMPO_PRIORITY } from '../tempo/tempo.jobs.ts';
+import { catalogQueries } from './catalog.repository.ts';
+import { TEMPO_REQUEUE_MS } from './scan-context.ts';
 import { startLibraryHarness, type LibraryHarness, type LibraryProcess } from '../../test/library-harness.ts';
 
 let h: LibraryHarness;
@@ -80,6 +82,34 @@ describe('a library scan', () => {
     expect(of((id) => first.has(id))).toEqual(new Set([TEMPO_PRIORITY.firstPages]));
     expect(of((id) => later.has(id))).toEqual(new Set([TEMPO_PRIORITY.ownLibrary]));
     expect(of((id) => !first.has(id) && !later.has(id))).toEqual(new Set([TEMPO_PRIORITY.catalog]));
+  });
+
+  it('queues a newcomer’s liked songs again at their priority when another runner queued them lower', async () => {
+    // Friends share songs: Bo likes songs of Ann's playlist, which Ann's scan queued at her own library's
+    // priority, behind every runner's first pages. Left there, Bo's first playlists would wait for them.
+    const ann = newSpotifyUser({ liked: 5, owned: 1, ownedSize: [20, 20], favouriteArtists: 1 });
+    const annId = await h.connect(p, ann.id);
+    await h.drain(p, annId);
+    const annsOwn = h.tempoQueued
+      .filter((q) => q.userId === annId && q.priority === TEMPO_PRIORITY.ownLibrary)
+      .map((q) => q.track.spotifyId);
+    // (Fewer than the playlist holds: tracks the file's earlier runners queued are not queued again.)
+    expect(annsOwn.length).toBeGreaterThanOrEqual(3);
+    const bo = newSpotifyUser({ liked: 0 });
+    h.sandbox.admin.like(bo.id, annsOwn);
+    const boId = await h.connect(p, bo.id);
+    await h.drain(p, boId);
+    const again = h.tempoQueued.filter((q) => q.userId === boId && annsOwn.includes(q.track.spotifyId));
+    expect(new Set(again.map((q) => q.track.spotifyId))).toEqual(new Set(annsOwn));
+    expect(new Set(again.map((q) => q.priority))).toEqual(new Set([TEMPO_PRIORITY.firstPages]));
+    // Queued at that priority once: asked again at it (or lower) within the day, they are not queued again.
+    const catalog = catalogQueries(h.db.db);
+    expect(await catalog.tracksNeedingTempo(annsOwn, TEMPO_REQUEUE_MS, TEMPO_PRIORITY.firstPages)).toEqual(
+      [],
+    );
+    expect(await catalog.tracksNeedingTempo(annsOwn, TEMPO_REQUEUE_MS, TEMPO_PRIORITY.ownLibrary)).toEqual(
+      [],
+    );
   });
 
   it('reads a playlist with local files, a removed track and a duplicate, skipping what is not a track', async () => {

@@ -7,6 +7,7 @@ import { createServiceCaller, type Pacer } from './clients/outside.ts';
 import { createPreviewClient } from './clients/preview.client.ts';
 import { createReccoBeatsClient } from './clients/reccobeats.client.ts';
 import type { AudioEstimate } from './decide.ts';
+import type { CachedTempo } from './tempo.repository.ts';
 import { createTempoService, type TrackInput } from './tempo.service.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -72,6 +73,8 @@ export interface FakeSources {
   getsongbpm?:
     { tempo: number; time_sig?: string } | 'refuse' | { busy: { tempo: number; time_sig?: string } };
   saved?: Array<{ spotifyId: string | null; bpm: number | null; meter?: string | null }>;
+  /** The cache's rows (absent: an empty cache); a test may add to it while jobs run. */
+  cached?: CachedTempo[];
   /** Each outside call's service, in the order sent. */
   calls?: string[];
 }
@@ -116,7 +119,8 @@ export function fakeResolver(o: FakeSources = {}) {
   const recco = o.reccobeats ?? {};
   return createTempoService({
     repo: {
-      getByKeys: async () => new Map(),
+      getByKeys: async (keys) =>
+        new Map((o.cached ?? []).filter((c) => keys.includes(c.key)).map((c) => [c.key, c])),
       save: async (rows) =>
         void o.saved?.push(
           ...rows.map((r) => ({

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { fakeResolver, fakeTrack, type FakeSources } from './fake-sources.test-helper.ts';
 import { createTempoLookups, TempoAudioPayload } from './tempo.jobs.ts';
-import { AUDIO_JOB_SLOT_WAIT_MS, type PendingCheck } from './tempo.service.ts';
+import type { CachedTempo } from './tempo.repository.ts';
+import { AUDIO_JOB_SLOT_WAIT_MS, tempoKey, type PendingCheck } from './tempo.service.ts';
 
 const USER = 'b1c2d3e4-0000-4000-8000-000000000000';
 
@@ -261,6 +262,38 @@ describe('GetSongBPM beside the audio, while its pace has room', () => {
     expect(withIt).toMatchObject({ status: 'found', bpm: 170, meter: '4/4' });
     expect(withIt.confidence).toBeGreaterThanOrEqual(0.76);
     expect(withIt.alternatives.map((a) => a.source)).toEqual(['deezer', 'getsongbpm']);
+  });
+});
+
+describe('a check whose track was found meanwhile', () => {
+  it('answers from the cache: no preview, no estimator, nothing saved twice', async () => {
+    // Queued twice (another runner's catalog, then a newcomer's first pages at their priority): the
+    // higher-priority lookup found it while this check waited in the audio queue.
+    const calls: string[] = [];
+    const saved: Array<{ spotifyId: string | null; bpm: number | null }> = [];
+    const cached: CachedTempo[] = [];
+    const tempo = fakeResolver({ deezerBpm: 170, calls, saved, cached });
+    const q = queues();
+    await createTempoLookups({ tempo, queue: q.queue, audioQueue: q.audioQueue }).run([fakeTrack('F')]);
+    expect(q.audio).toHaveLength(1);
+    cached.push({
+      key: tempoKey(fakeTrack('F')),
+      bpm: 171,
+      source: 'deezer',
+      confidence: 0.9,
+      alternatives: [],
+      meter: '4/4',
+      meterConfidence: 0.9,
+      reason: null,
+      retryAt: null,
+      resolvedAt: new Date(),
+    });
+    calls.length = 0;
+    const { answers, later } = await tempo.checkTempos(q.audio[0]!.checks);
+    expect(answers.get('spF')).toMatchObject({ status: 'found', bpm: 171 });
+    expect(later).toEqual([]);
+    expect(calls).toEqual([]);
+    expect(saved).toEqual([]);
   });
 });
 

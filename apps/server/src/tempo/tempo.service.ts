@@ -702,12 +702,23 @@ export function createTempoService(deps: TempoServiceDeps) {
   ): Promise<{ answers: Map<string, TempoAnswer>; later: Array<{ check: PendingCheck; retryAt?: Date }> }> {
     const started = performance.now();
     const batch = batchOf(opts, started, true);
-    const work = pending.map(workOf);
+    // A track found meanwhile is not checked again: a runner's own song queued once in another runner's
+    // artist catalog and again at their higher priority (createTempoQueueing) reaches the audio twice.
+    const cached = await deps.repo.getByKeys(pending.map((p) => tempoKey(p.track)));
+    const found = (key: string) => {
+      const c = cached.get(key);
+      return c !== undefined && c.retryAt === null && c.bpm !== null;
+    };
+    const work = pending.map(workOf).filter((w) => !found(w.key));
     await checkAfterDeezer(work, batch, opts.stopping, AUDIO_JOB_SLOT_WAIT_MS);
     await batch.flush(false);
     const answers = new Map<string, TempoAnswer>();
     const later: Array<{ check: PendingCheck; retryAt?: Date }> = [];
     const held = performance.now() - started;
+    for (const p of pending) {
+      const c = cached.get(tempoKey(p.track));
+      if (c && found(tempoKey(p.track))) answers.set(p.track.spotifyId, answerFromCache(c));
+    }
     for (const w of work) {
       const a = batch.answers.get(w.key);
       if (a && a.status !== 'deferred') answers.set(w.track.spotifyId, a);

@@ -1,0 +1,1 @@
+ALTER TABLE "library_tracks" ADD COLUMN "tempo_queued_priority" smallint;
