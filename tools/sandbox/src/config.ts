@@ -85,9 +85,9 @@ export interface SandboxConfig {
     cacheSize: number;
     /**
      * A folder where synthesised previews are kept across runs (absent: memory only). Making one costs
-     * about 0.6 s of CPU (synthesis and MP3 encoding), four to five times what Pacebeat's estimator spends
-     * on it; a real CDN serves it for nothing. Benchmarks set it so their figures are Pacebeat's, not the
-     * stand-in's encoder.
+     * about 0.25-0.35 s of CPU (synthesis, then MP3 encoding), two to three times what Pacebeat's
+     * estimator spends on it; a real CDN serves it for nothing. Benchmarks set it so their figures are
+     * Pacebeat's, not the stand-in's synthesiser.
      */
     diskCacheDir?: string;
   };
