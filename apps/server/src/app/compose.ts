@@ -244,7 +244,7 @@ export function composePacebeat(o: ComposeOptions) {
     tempos: tempo.repo,
     placedSongs: playlists.repo.placedSongs,
     removeFromTargets: (userId, removals) => playlists.service.requestRemovals(userId, removals),
-    triggerSync: (userId) => playlists.jobs.trigger(userId),
+    triggerSync: (userId) => playlists.jobs.triggerWatched(userId),
   });
 
   // Runs: workouts built from the same songs, under the same choices, into one playlist each.

@@ -7,7 +7,7 @@ import type { HousekeepingService } from '../jobs/housekeeping.service.ts';
 import { createJobQueue, jobRegistry, setupQueues, startWorkers } from '../app/job-registry.ts';
 import { cancelUserJobs } from '../spotify/user-jobs.ts';
 import type { TempoLookups } from '../tempo/tempo.jobs.ts';
-import { createPlaylistSyncJobs } from './playlists.jobs.ts';
+import { createPlaylistSyncJobs, RUNNER_WAITING_JOB_PRIORITY, TRIGGER_DELAY_MS } from './playlists.jobs.ts';
 import { startPlaylistHarness, type PlaylistHarness } from '../../test/playlists-harness.ts';
 
 let ph: PlaylistHarness;
@@ -44,6 +44,31 @@ describe('playlist-sync through pg-boss', () => {
     expect((await syncJobs(a)).map((j) => j.state)).toEqual(['cancelled']);
     expect((await syncJobs(b)).map((j) => j.state)).toEqual(['created']);
     await cancelUserJobs(boss, Object.keys(jobRegistry), b);
+  });
+
+  it('a runner’s edit moves their queued background run ahead of the newcomers’ first fills', async () => {
+    // A follow-up of a runner with their first 50 placed waits at the usual priority, then newcomers' first
+    // fills are queued at the waiting priority; the runner adds a pace and watches for its playlist.
+    const queue = createJobQueue(boss);
+    const [runner, newcomer] = [randomUUID(), randomUUID()];
+    const jobsOf = (first: boolean) =>
+      createPlaylistSyncJobs({
+        writer: { sync: async () => ({ status: 'busy' }) },
+        queue,
+        firstSongs: async () => first,
+        now: () => Date.now() - TRIGGER_DELAY_MS,
+      });
+    await jobsOf(false).trigger(runner);
+    await jobsOf(true).trigger(newcomer);
+    await jobsOf(false).triggerWatched(runner);
+    const queued = (await syncJobs(runner)).filter((j) => j.state === 'created');
+    expect(queued).toHaveLength(1);
+    expect(queued[0]!.priority).toBe(RUNNER_WAITING_JOB_PRIORITY);
+    // Same priority: the older ask first, the runner's queued run.
+    const [next] = await boss.fetch('playlist-sync');
+    expect((next!.data as { userId: string }).userId).toBe(runner);
+    await cancelUserJobs(boss, Object.keys(jobRegistry), runner);
+    await cancelUserJobs(boss, Object.keys(jobRegistry), newcomer);
   });
 
   it('a triggered run writes the user’s playlists', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   BUSY_RETRY_MS,
   createPlaylistSyncJobs,
-  FIRST_SONGS_JOB_PRIORITY,
+  RUNNER_WAITING_JOB_PRIORITY,
   FOLLOW_UP_MAX_MS,
   PlaylistSyncPayload,
   TRIGGER_DELAY_MS,
@@ -13,7 +13,7 @@ const USER = '0b6f1f4e-8a52-4c9b-9d7e-2a1c3e5f7a90';
 const NOW = Date.UTC(2026, 10, 23, 12, 0);
 
 function setup(result: SyncResult, firstSongs?: () => Promise<boolean>) {
-  const sent: { userId: string; priority?: number; startAfter?: Date }[] = [];
+  const sent: { userId: string; priority?: number; startAfter?: Date; woken?: true }[] = [];
   const jobs = createPlaylistSyncJobs({
     writer: { sync: async () => result },
     ...(firstSongs ? { firstSongs } : {}),
@@ -22,6 +22,10 @@ function setup(result: SyncResult, firstSongs?: () => Promise<boolean>) {
         PlaylistSyncPayload.parse(payload);
         sent.push({ ...payload, ...options });
         return 'id';
+      },
+      wake: async (_name, payload) => {
+        PlaylistSyncPayload.parse(payload);
+        sent.push({ ...payload, woken: true });
       },
     },
     now: () => NOW,
@@ -81,10 +85,16 @@ describe('playlist-sync jobs', () => {
     first = false;
     await jobs.trigger(USER);
     expect(sent.map((x) => x.priority)).toEqual([
-      FIRST_SONGS_JOB_PRIORITY,
-      FIRST_SONGS_JOB_PRIORITY,
+      RUNNER_WAITING_JOB_PRIORITY,
+      RUNNER_WAITING_JOB_PRIORITY,
       undefined,
     ]);
+  });
+
+  it('a run after a runner’s own edit is asked for now, ahead of the background runs, whatever they have placed', async () => {
+    const { jobs, sent } = setup({ status: 'busy' }, async () => false);
+    await jobs.triggerWatched(USER);
+    expect(sent).toEqual([{ userId: USER, priority: RUNNER_WAITING_JOB_PRIORITY, woken: true }]);
   });
 
   it('takes a user id and a priority', () => {

@@ -1,7 +1,8 @@
 // The playlist-sync job: one writer run for a user. Asked for when tempos arrive (tempo-lookup jobs),
 // when the library scanner adds tracks, and on connect; pg-boss keeps at most one queued and one running
-// per user (queue policy `stately`, singletonKey = userId), so a burst of asks makes one run. A runner's
-// runs before their first 50 songs go before the others' (FIRST_SONGS_JOB_PRIORITY).
+// per user (queue policy `stately`, singletonKey = userId), so a burst of asks makes one run. The runs a
+// runner waits for go before the others' (RUNNER_WAITING_JOB_PRIORITY): before their first 50 songs, and
+// right after an edit of theirs (a pace added or changed, a song excluded or its tempo fixed).
 import { z } from 'zod';
 import type { PlaylistWriter, SyncResult } from './writer.ts';
 
@@ -9,12 +10,14 @@ export const PlaylistSyncPayload = z
   .object({ userId: z.uuid(), priority: z.number().int().min(0).max(9).optional() })
   .strict();
 /**
- * The run's pg-boss priority while the runner has fewer than their first 50 songs placed (kept in the
- * payload, so a run Spotify deferred keeps it): pg-boss fetches by priority, then age, and each worker
- * fetches every 2 s, so a new runner's first fill waited behind the runs of every runner whose playlists
- * were growing (at 1,000 runners, 213 runs queued 10 minutes into the storm).
+ * The pg-boss priority of a run the runner waits for: while they have fewer than their first 50 songs
+ * placed, and after an edit of theirs (kept in the payload, so a run Spotify deferred keeps it). pg-boss
+ * fetches by priority, then age, and each worker fetches every 2 s, so a new runner's first fill waited
+ * behind the runs of every runner whose playlists were growing (at 1,000 runners, 213 runs queued 10
+ * minutes into the storm); and once first fills went ahead, a runner's new pace waited behind every
+ * newcomer's first fill (100 s in the browser tests, where every runner is new).
  */
-export const FIRST_SONGS_JOB_PRIORITY = 1;
+export const RUNNER_WAITING_JOB_PRIORITY = 1;
 
 /** How soon a run starts after it is asked for: asks in this window make one run. */
 export const TRIGGER_DELAY_MS = 3_000;
@@ -34,6 +37,8 @@ export interface PlaylistSyncQueue {
     payload: z.infer<typeof PlaylistSyncPayload>,
     options?: { startAfter?: Date },
   ): Promise<string | null>;
+  /** Queues a run to start now, or moves the user's queued one to now (and to the payload's priority). */
+  wake(name: 'playlist-sync', payload: z.infer<typeof PlaylistSyncPayload>): Promise<void>;
 }
 
 export function createPlaylistSyncJobs(deps: {
@@ -48,13 +53,22 @@ export function createPlaylistSyncJobs(deps: {
     const first = (await deps.firstSongs?.(userId)) === true;
     return deps.queue.send(
       'playlist-sync',
-      first ? { userId, priority: FIRST_SONGS_JOB_PRIORITY } : { userId },
+      first ? { userId, priority: RUNNER_WAITING_JOB_PRIORITY } : { userId },
       { startAfter: new Date(at) },
     );
   };
   return {
     /** Asks for a writer run for the user soon (new tempos, new tracks, a new connection). */
     trigger: (userId: string) => send(userId, now() + TRIGGER_DELAY_MS),
+
+    /**
+     * Asks for a run now, ahead of the background runs, for a runner who just changed something and
+     * watches it reach Spotify (their targets, exclusions, corrections). A run already queued for them
+     * (a follow-up, at the usual priority) is moved to now and to this priority: a plain send would be
+     * refused while it waits (one queued run per user).
+     */
+    triggerWatched: (userId: string) =>
+      deps.queue.wake('playlist-sync', { userId, priority: RUNNER_WAITING_JOB_PRIORITY }),
 
     /**
      * The job: one writer run, and the next one when something is left to settle or another writer is busy

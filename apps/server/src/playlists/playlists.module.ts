@@ -47,8 +47,9 @@ export function createPlaylistsModule(db: Db, deps: PlaylistsModuleDeps) {
   });
   const cache =
     deps.changes && createLiveCache<TargetsWithStats>({ feed: deps.changes, maxAgeMs: TARGETS_MAX_AGE_MS });
-  const service = createPlaylistsService({ repo, trigger: jobs.trigger, cache });
-  const edits = createTargetEditor({ repo, trigger: jobs.trigger });
+  // The runner's own changes: they watch them reach Spotify.
+  const service = createPlaylistsService({ repo, trigger: jobs.triggerWatched, cache });
+  const edits = createTargetEditor({ repo, trigger: jobs.triggerWatched });
   // The runner's own edits are seen at once by this process (the NOTIFY reaches the others).
   const edited =
     <A extends [string, ...unknown[]], R>(f: (...a: A) => Promise<R>) =>

@@ -258,7 +258,10 @@ describe('Spotify asks to wait in the middle of a write', () => {
       },
     ]);
     const boss = fakeBoss();
-    const jobs = createPlaylistSyncJobs({ writer: r.writer(), queue: { send: async () => null } });
+    const jobs = createPlaylistSyncJobs({
+      writer: r.writer(),
+      queue: { send: async () => null, wake: async () => undefined },
+    });
     try {
       const def = jobRegistry['playlist-sync'] as unknown as JobDefinition<never>;
       const outcome = await runJob(boss, 'playlist-sync', def, services(jobs), { userId: r.userId });
