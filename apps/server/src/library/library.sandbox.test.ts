@@ -67,21 +67,26 @@ describe('a library scan', () => {
     expect(new Set(mine).size).toBe(mine.length); // queued once each
   });
 
-  it('looks up a new library’s first 4 Liked Songs pages before every other runner’s own tracks', async () => {
+  it('looks up a new library’s first Liked Songs page, then its next 3, before every other runner’s own tracks', async () => {
     const u = newSpotifyUser({ liked: 230, favouriteArtists: 2 });
     const userId = await h.connect(p, u.id);
     await h.drain(p, userId);
-    // The first 200 liked (newest first, read at the interactive priority), the other 30 liked, the rest.
-    // (A track another test's runner had queued is not queued again: the catalog is shared.)
+    // The first 50 liked (newest first), the next 150 (both read at the interactive priority), the other
+    // 30 liked, the rest. (A track another test's runner had queued is not queued again: the catalog is
+    // shared.)
     const liked = likedIds(u.id);
-    const first = new Set(liked.slice(0, 200));
+    const firstPage = new Set(liked.slice(0, 50));
+    const first = new Set(liked.slice(50, 200));
     const later = new Set(liked.slice(200));
     const mine = h.tempoQueued.filter((q) => q.userId === userId);
     const of = (set: (id: string) => boolean) =>
       new Set(mine.filter((q) => set(q.track.spotifyId)).map((q) => q.priority));
+    expect(of((id) => firstPage.has(id))).toEqual(new Set([TEMPO_PRIORITY.firstPage]));
     expect(of((id) => first.has(id))).toEqual(new Set([TEMPO_PRIORITY.firstPages]));
     expect(of((id) => later.has(id))).toEqual(new Set([TEMPO_PRIORITY.ownLibrary]));
-    expect(of((id) => !first.has(id) && !later.has(id))).toEqual(new Set([TEMPO_PRIORITY.catalog]));
+    expect(of((id) => !firstPage.has(id) && !first.has(id) && !later.has(id))).toEqual(
+      new Set([TEMPO_PRIORITY.catalog]),
+    );
   });
 
   it('queues a newcomer’s liked songs again at their priority when another runner queued them lower', async () => {
@@ -101,7 +106,7 @@ describe('a library scan', () => {
     await h.drain(p, boId);
     const again = h.tempoQueued.filter((q) => q.userId === boId && annsOwn.includes(q.track.spotifyId));
     expect(new Set(again.map((q) => q.track.spotifyId))).toEqual(new Set(annsOwn));
-    expect(new Set(again.map((q) => q.priority))).toEqual(new Set([TEMPO_PRIORITY.firstPages]));
+    expect(new Set(again.map((q) => q.priority))).toEqual(new Set([TEMPO_PRIORITY.firstPage]));
     // Queued at that priority once: asked again at it (or lower) within the day, they are not queued again.
     const catalog = catalogQueries(h.db.db);
     expect(await catalog.tracksNeedingTempo(annsOwn, TEMPO_REQUEUE_MS, TEMPO_PRIORITY.firstPages)).toEqual(

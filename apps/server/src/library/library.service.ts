@@ -57,11 +57,13 @@ export function createTempoQueueing(deps: {
   tempo: Pick<TempoLookups, 'enqueue'>;
 }) {
   return async (userId: string, trackIds: string[], opts: TempoQueueOptions = {}): Promise<void> => {
-    const priority = opts.firstPages
-      ? TEMPO_PRIORITY.firstPages
-      : opts.ownLibrary
-        ? TEMPO_PRIORITY.ownLibrary
-        : TEMPO_PRIORITY.catalog;
+    const priority = opts.firstPage
+      ? TEMPO_PRIORITY.firstPage
+      : opts.firstPages
+        ? TEMPO_PRIORITY.firstPages
+        : opts.ownLibrary
+          ? TEMPO_PRIORITY.ownLibrary
+          : TEMPO_PRIORITY.catalog;
     // A song of this runner's that another runner's catalog queued (at the lowest priority, maybe hours
     // of catalogs ahead of it) is queued again at this one; the earlier job then finds its answer cached.
     const need = await deps.repo.tracksNeedingTempo(trackIds, TEMPO_REQUEUE_MS, priority);

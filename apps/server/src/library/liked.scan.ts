@@ -84,7 +84,7 @@ export async function likedStep(c: ScanContext, userId: string, s: SourceRow): P
   await c.queueTempo(
     userId,
     tracks.map((t) => t.id),
-    { ownLibrary: true, firstPages: firstEver },
+    { ownLibrary: true, firstPages: firstEver, firstPage: firstEver && cur.offset === 0 },
   );
   return { calls: 1, tracks: tracks.length };
 }

@@ -48,6 +48,8 @@ export type LibraryApi = Pick<
 export interface TempoQueueOptions {
   ownLibrary?: boolean;
   firstPages?: boolean;
+  /** The first of those pages (TEMPO_PRIORITY.firstPage). */
+  firstPage?: boolean;
 }
 
 export interface ScanContext {
