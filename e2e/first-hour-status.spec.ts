@@ -41,7 +41,7 @@ test.use({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
 test('after Proceed the first fill says how far it is; then the links, counts that agree, /paces at 360 px', async ({
   page,
 }) => {
-  test.setTimeout(360_000);
+  test.setTimeout(480_000);
   await signUpByApi(page);
   await connectThroughConsent(page, await newSpotifyUser(page, { liked: 300 }));
   await page.getByRole('button', { name: 'Proceed' }).click();
@@ -54,7 +54,8 @@ test('after Proceed the first fill says how far it is; then the links, counts th
 
   // The first playlist link; the line goes once a playlist exists.
   const targets = page.getByRole('table', { name: 'Target playlists' });
-  await expect(targets.getByRole('link', { name: /^Spotify/ }).first()).toBeVisible({ timeout: 150_000 });
+  // On a CI machine slower than ours, beside Vitest and the other tests' runners, it came after 157 s once.
+  await expect(targets.getByRole('link', { name: /^Spotify/ }).first()).toBeVisible({ timeout: 240_000 });
   await expect(firstFill).toHaveCount(0);
 
   // The Last update and Last scan cells keep to one line on a desktop.

@@ -236,7 +236,7 @@ test('two runners, one disconnects and connects again: no song twice in any play
         const onlyB = await Promise.all(beforeB.flatMap((p) => p.trackIds).map((id) => world.songKey(id)));
         return onlyB.filter((k) => !placedA.has(k)).length >= 3;
       },
-      { timeout: 360_000, intervals: [5_000] },
+      { timeout: 480_000, intervals: [5_000] },
     )
     .toBe(true);
   log(
