@@ -235,45 +235,33 @@ where
   t.id in ($1, $2)
   and (
     (
-      (
-        not exists (
-          select
-            1
-          from
-            tempo_recordings r
-          where
-            r.key = t.recording_key
-        )
-        and (
-          t.tempo_queued_key is distinct from t.recording_key
-          or t.tempo_queued_at <= now() - $3::interval
-        )
-      )
-      or exists (
+      not exists (
         select
           1
         from
           tempo_recordings r
         where
           r.key = t.recording_key
-          and r.retry_at <= now()
-          and (
-            t.tempo_queued_key is distinct from t.recording_key
-            or t.tempo_queued_at is null
-            or t.tempo_queued_at < r.retry_at
-          )
+      )
+      and (
+        t.tempo_queued_key is distinct from t.recording_key
+        or t.tempo_queued_at <= now() - $3::interval
+        or coalesce(t.tempo_queued_priority, 0) < $4
       )
     )
-    or (
-      coalesce(t.tempo_queued_priority, 0) < $4
-      and not exists (
-        select
-          1
-        from
-          tempo_recordings r
-        where
-          r.key = t.recording_key
-      )
+    or exists (
+      select
+        1
+      from
+        tempo_recordings r
+      where
+        r.key = t.recording_key
+        and r.retry_at <= now()
+        and (
+          t.tempo_queued_key is distinct from t.recording_key
+          or t.tempo_queued_at is null
+          or t.tempo_queued_at < r.retry_at
+        )
     )
   );
 

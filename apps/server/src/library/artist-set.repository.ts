@@ -44,14 +44,18 @@ export const userTracksCte = (userId: string) => sql`
  * Whether library track `t` (aliased `t`) needs a tempo lookup queued: its recording has no cached answer
  * and no lookup was queued under its recording key in the last `staleMs` (a lost or cancelled job), or its
  * cached answer's retry time has passed (an unknown, or a tempo nobody could check yet) and it was not
- * queued since then. Each retry time is thus followed by one lookup, never a stream of them.
+ * queued since then. Each retry time is thus followed by one lookup, never a stream of them. With
+ * `priority`, a recording without an answer that was queued at a lower priority needs one too (a runner's
+ * song another runner queued first, for their catalog or own library: createTempoQueueing).
  */
-export const needsTempoLookup = (staleMs: number) => {
+export const needsTempoLookup = (staleMs: number, priority?: number) => {
   const stale = `${Math.round(staleMs)} milliseconds`;
+  const queuedLower =
+    priority === undefined ? sql`` : sql` or coalesce(t.tempo_queued_priority, 0) < ${priority}`;
   return sql`(
     (not exists (select 1 from tempo_recordings r where r.key = t.recording_key)
      and (t.tempo_queued_key is distinct from t.recording_key
-          or t.tempo_queued_at <= now() - ${stale}::interval))
+          or t.tempo_queued_at <= now() - ${stale}::interval${queuedLower}))
     or exists (select 1 from tempo_recordings r
                where r.key = t.recording_key and r.retry_at <= now()
                  and (t.tempo_queued_key is distinct from t.recording_key

@@ -199,10 +199,7 @@ export function catalogQueries(db: Db | Tx) {
                array(select coalesce(a.name, '') from unnest(t.artist_ids) with ordinality as x(id, n)
                      left join library_artists a on a.id = x.id order by x.n) as artists
         from library_tracks t
-        where t.id in ${trackIds}
-          and (${needsTempoLookup(staleMs)}
-               or (coalesce(t.tempo_queued_priority, 0) < ${priority}
-                   and not exists (select 1 from tempo_recordings r where r.key = t.recording_key)))`);
+        where t.id in ${trackIds} and ${needsTempoLookup(staleMs, priority)}`);
       return rows.rows.map((r) => ({
         spotifyId: r.id,
         isrc: r.isrc,
