@@ -29,12 +29,21 @@ export async function decodePreview(bytes: Uint8Array): Promise<{ pcm: Float32Ar
         `only ${((1000 * samplesDecoded) / sampleRate).toFixed(0)} ms of audio decoded`,
       );
     }
-    const pcm = new Float32Array(samplesDecoded);
-    for (const ch of channelData) {
-      for (let i = 0; i < samplesDecoded; i++) pcm[i]! += (ch[i] as number) / channelData.length;
-    }
-    return { pcm, sampleRate };
+    return { pcm: mono(channelData, samplesDecoded), sampleRate };
   } finally {
     decoder.free();
   }
+}
+
+/** The channels' mean (a mono preview is copied; a stereo one, the usual, is averaged in one pass). */
+function mono(channels: Float32Array[], samples: number): Float32Array {
+  const [left, right] = channels as [Float32Array, Float32Array | undefined];
+  if (channels.length === 1) return left.slice(0, samples);
+  const pcm = new Float32Array(samples);
+  if (channels.length === 2 && right) {
+    for (let i = 0; i < samples; i++) pcm[i] = ((left[i] as number) + (right[i] as number)) / 2;
+    return pcm;
+  }
+  for (const ch of channels) for (let i = 0; i < samples; i++) pcm[i]! += (ch[i] as number) / channels.length;
+  return pcm;
 }

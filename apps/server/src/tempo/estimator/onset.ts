@@ -1,7 +1,7 @@
 // Onset strength: how much new energy appears in each frequency band at each moment. Downsample to
 // about 11 kHz, take a short-time spectrum, compress it logarithmically and sum its positive changes
 // per band (spectral flux), then remove the slowly varying part.
-import { Fft } from './fft.ts';
+import { fftOf } from './fft.ts';
 
 export const TARGET_RATE = 11025;
 const WINDOW = 512;
@@ -74,23 +74,27 @@ function highBand(
   const a2 = (1 - alpha) / a0;
   // Two cascaded sections (fourth order), then prefix sums of the squared output give any frame's
   // energy in O(1).
+  // The filters' state in locals, not an array: this loop runs over every sample of the preview.
   const prefix = new Float64Array(pcm.length + 1);
-  const st = new Float64Array(8);
+  let x1 = 0;
+  let x2 = 0;
+  let y1 = 0;
+  let y2 = 0;
+  let z1 = 0;
+  let z2 = 0;
   let total = 0;
   let full = 0;
   for (let i = 0; i < pcm.length; i++) {
     const x = pcm[i] as number;
     full += x * x;
-    const y = b0 * x + b1 * st[0]! + b0 * st[1]! - a1 * st[2]! - a2 * st[3]!;
-    st[1] = st[0]!;
-    st[0] = x;
-    st[3] = st[2]!;
-    st[2] = y;
-    const z = b0 * y + b1 * st[4]! + b0 * st[5]! - a1 * st[6]! - a2 * st[7]!;
-    st[5] = st[4]!;
-    st[4] = y;
-    st[7] = st[6]!;
-    st[6] = z;
+    const y = b0 * x + b1 * x1 + b0 * x2 - a1 * y1 - a2 * y2;
+    x2 = x1;
+    x1 = x;
+    const z = b0 * y + b1 * y1 + b0 * y2 - a1 * z1 - a2 * z2;
+    y2 = y1;
+    y1 = y;
+    z2 = z1;
+    z1 = z;
     total += z * z;
     prefix[i + 1] = total;
   }
@@ -127,9 +131,10 @@ export function onsetEnvelopes(pcm: Float32Array, sampleRate: number): OnsetEnve
   const hann = new Float64Array(WINDOW);
   for (let i = 0; i < WINDOW; i++) hann[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / WINDOW);
 
-  const fft = new Fft(WINDOW);
-  const re = new Float64Array(WINDOW);
-  const im = new Float64Array(WINDOW);
+  const fft = fftOf(WINDOW);
+  // Interleaved complex input and output of the transform.
+  const data = new Float64Array(2 * WINDOW);
+  const z = new Float64Array(2 * WINDOW);
   // Log spectra of the last frames (a ring of four: two are written per transform), for a flux over a two-frame (11.6 ms) lag.
   const hist: Float64Array[] = [0, 1, 2, 3].map(() => new Float64Array(bins));
   const compress = 1000 / WINDOW;
@@ -154,18 +159,18 @@ export function onsetEnvelopes(pcm: Float32Array, sampleRate: number): OnsetEnve
     const a = t * HOP;
     const hasB = t + 1 < frames;
     for (let i = 0; i < WINDOW; i++) {
-      re[i] = (x[a + i] as number) * (hann[i] as number) * gain;
-      im[i] = hasB ? (x[a + HOP + i] as number) * (hann[i] as number) * gain : 0;
+      data[2 * i] = (x[a + i] as number) * (hann[i] as number) * gain;
+      data[2 * i + 1] = hasB ? (x[a + HOP + i] as number) * (hann[i] as number) * gain : 0;
     }
-    fft.transform(re, im);
+    fft.transform(z, data);
     const specA = hist[t % 4] as Float64Array;
     const specB = hist[(t + 1) % 4] as Float64Array;
     for (let k = 0; k < bins; k++) {
       const j = (WINDOW - k) % WINDOW;
-      const zr = re[k] as number;
-      const zi = im[k] as number;
-      const cr = re[j] as number;
-      const ci = -(im[j] as number);
+      const zr = z[2 * k] as number;
+      const zi = z[2 * k + 1] as number;
+      const cr = z[2 * j] as number;
+      const ci = -(z[2 * j + 1] as number);
       // X_a = (Z[k] + conj Z[N-k]) / 2, X_b = (Z[k] - conj Z[N-k]) / 2i
       const ar = (zr + cr) / 2;
       const ai = (zi + ci) / 2;

@@ -1,6 +1,6 @@
 // Periodicity of onset curves: their autocorrelation (does the music repeat after this lag?),
 // computed through the FFT and averaged over curves.
-import { Fft } from './fft.ts';
+import { fftOf } from './fft.ts';
 
 /**
  * Mean autocorrelation of the curves by lag in frames, each normalised to 1 at lag 0 and corrected
@@ -10,34 +10,37 @@ import { Fft } from './fft.ts';
  */
 export function autocorrelation(curves: Float64Array[], maxLag: number, weightFrom?: number): Float64Array {
   const n = curves[0]?.length ?? 0;
-  let nfft = 2;
+  let nfft = 4;
   while (nfft < 2 * n) nfft <<= 1;
-  const fft = new Fft(nfft);
+  const fft = fftOf(nfft);
   const lags = Math.max(0, Math.min(n - 1, maxLag));
   const acf = new Float64Array(lags + 1);
-  const re = new Float64Array(nfft);
-  const im = new Float64Array(nfft);
+  // Real transforms (fft.js fills the spectrum's first half, interleaved, which is all a real input needs).
+  const input = new Float64Array(nfft);
+  const spectrum = new Float64Array(2 * nfft);
+  const power = new Float64Array(nfft);
+  const back = new Float64Array(2 * nfft);
   const one = new Float64Array(acf.length);
   let total = 0;
   for (const curve of curves) {
     let mean = 0;
     for (let i = 0; i < n; i++) mean += curve[i] as number;
     mean /= Math.max(1, n);
-    re.fill(0);
-    im.fill(0);
-    for (let i = 0; i < n; i++) re[i] = (curve[i] as number) - mean;
-    fft.transform(re, im);
-    for (let k = 0; k < nfft; k++) {
-      re[k] = (re[k] as number) ** 2 + (im[k] as number) ** 2;
-      im[k] = 0;
+    input.fill(0);
+    for (let i = 0; i < n; i++) input[i] = (curve[i] as number) - mean;
+    fft.realTransform(spectrum, input);
+    for (let k = 0; k <= nfft / 2; k++) {
+      const p = (spectrum[2 * k] as number) ** 2 + (spectrum[2 * k + 1] as number) ** 2;
+      power[k] = p;
+      if (k > 0 && k < nfft / 2) power[nfft - k] = p;
     }
     // The power spectrum is real and even, so a forward transform gives the autocorrelation.
-    fft.transform(re, im);
-    const zero = re[0] as number;
+    fft.realTransform(back, power);
+    const zero = back[0] as number;
     if (!(zero > 0)) continue;
     let peak = 0;
     for (let l = 0; l <= lags; l++) {
-      one[l] = ((re[l] as number) / zero) * (n / (n - l));
+      one[l] = ((back[2 * l] as number) / zero) * (n / (n - l));
       if (weightFrom !== undefined && l >= weightFrom) peak = Math.max(peak, one[l] as number);
     }
     const w = weightFrom === undefined ? 1 : peak * peak;
