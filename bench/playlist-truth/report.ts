@@ -4,7 +4,12 @@ import type { Sandbox } from '@pacebeat/sandbox';
 import type { MatchCandidate } from '@pacebeat/server/src/library/library.repository.ts';
 import { EDGE_MARGIN, fitsRange, MIN_CONFIDENCE, planAdds } from '@pacebeat/server/src/playlists/matching.ts';
 import type { SongSet } from '@pacebeat/server/src/playlists/song-identity.ts';
-import { SPREAD_WINDOW, spreadArtists, spreadMeasures } from '@pacebeat/server/src/playlists/spread.ts';
+import {
+  artistsOf,
+  SPREAD_WINDOW,
+  spreadArtists,
+  spreadMeasures,
+} from '@pacebeat/server/src/playlists/spread.ts';
 import type {
   PlacedInOrder,
   TargetRow,
@@ -46,23 +51,59 @@ const DAILY_QUOTA = 1000;
  * artist spread as a steady-state sync would (spread.ts; nothing overdue within a day): which fitting songs
  * it holds for other artists' company, and which would go in the next add.
  */
-function spreadSplit(f: RunFacts): { held: Set<string>; ready: Set<string> } {
+function spreadSplit(f: RunFacts): { held: Set<string>; ready: Set<string>; byArtist: string[] } {
   const open = f.targets.filter((t) => t.state === 'pending' || t.state === 'active');
   const plan = planAdds(open, f.candidates, f.tempos, f.writer.placed);
   const held = new Set<string>();
   const ready = new Set<string>();
+  // Whose songs the spread holds: per target and main artist, the songs held against the artist's songs
+  // in the target's pool (placed and ready), and the window that share allows (an artist of c songs among
+  // n can be kept (n − c) / (c − 1) songs apart at best).
+  const heldBy: Array<{ target: string; artist: string; held: number; songs: number; pool: number }> = [];
   for (const t of open) {
     const songs = (f.writer.inOrder.get(t.id) ?? []).map((x) => x.artistIds);
+    const ready0 = plan.get(t.id) ?? [];
     const s = spreadArtists({
-      ready: plan.get(t.id) ?? [],
+      ready: ready0,
       tail: songs.slice(-SPREAD_WINDOW),
       placedArtists: songs.flat(),
       window: SPREAD_WINDOW,
     });
     for (const x of s.held) held.add(x.trackId);
     for (const x of s.order) ready.add(x.trackId);
+    const count = new Map<string, number>();
+    for (const a of [...songs, ...ready0.map(artistsOf)])
+      for (const x of new Set(a)) count.set(x, (count.get(x) ?? 0) + 1);
+    const heldCount = new Map<string, number>();
+    for (const x of s.held) {
+      const a = artistsOf(x)[0]!;
+      heldCount.set(a, (heldCount.get(a) ?? 0) + 1);
+    }
+    for (const [artist, h] of heldCount)
+      heldBy.push({
+        target: t.id,
+        artist,
+        held: h,
+        songs: count.get(artist) ?? 0,
+        pool: songs.length + ready0.length,
+      });
   }
-  return { held, ready };
+  const allows = (x: (typeof heldBy)[number]) =>
+    x.songs <= 1 ? Infinity : Math.floor((x.pool - x.songs) / (x.songs - 1));
+  heldBy.sort((a, b) => b.held - a.held);
+  const crowded = heldBy.filter((x) => allows(x) < SPREAD_WINDOW);
+  const name = (id: string) => f.targets.find((t) => t.id === id);
+  const byArtist =
+    heldBy.length === 0
+      ? []
+      : [
+          `Held by the spread, by main artist: ${heldBy.length} artist-playlist pairs; ${crowded.reduce((n, x) => n + x.held, 0)} of the held songs are by artists whose share of their playlist's pool allows a window under ${SPREAD_WINDOW} (they cannot all go ${SPREAD_WINDOW} apart whatever comes); the most held:`,
+          ...heldBy.slice(0, 8).map((x) => {
+            const t = name(x.target);
+            return `  ${x.artist} in ${t ? `${t.minBpm}–${t.maxBpm}` : x.target}: ${x.held} held of ${x.songs} songs in a pool of ${x.pool} (${((100 * x.songs) / Math.max(1, x.pool)).toFixed(1)} %; the share allows a window of ${Number.isFinite(allows(x)) ? allows(x) : '-'})`;
+          }),
+        ];
+  return { held, ready, byArtist };
 }
 const pct = (x: number | null) => (x === null ? '-' : `${(100 * x).toFixed(1)} %`);
 
@@ -276,7 +317,7 @@ export function report(f: RunFacts): string {
     .filter(([song]) => !finalSongs.has(song))
     .map(([, id]) => ({ trackId: id, tempo: f.tempos.get(keyOf.get(id)!)! }));
   lines.push(...recallLines(f.sandbox, unplaced, f.targets, removedIds, looked.length));
-  const { held, ready } = spreadSplit(f);
+  const { held, ready, byArtist } = spreadSplit(f);
   const notYet = unplaced.filter(
     (s) =>
       recallClass(f.sandbox, s, f.targets, removedIds) ===
@@ -287,6 +328,7 @@ export function report(f: RunFacts): string {
   lines.push(
     '',
     `Of the ${notYet.length} that fit and are not placed yet, the writer's artist spread (spread.ts, run as the writer runs it on the playlists' last songs) holds ${heldNow} for other artists' company; ${readyNow} would go in the next add; ${notYet.length - heldNow - readyNow} neither (another version placed, a filter, the meter).`,
+    ...byArtist,
   );
   const samples = recallSamples(f.sandbox, unplaced, f.targets, removedIds, f.samples);
   if (samples.length > 0) {
