@@ -109,7 +109,7 @@ for (const l of lines) console.log(fmt(l));
 // ---- meter: what Pacebeat's estimator heard (a clear answer: strength ≥ 0.5, as the resolver uses it) ----
 if (names.includes('pacebeat')) {
   const CLEAR = 0.5;
-  const heardAs = ['4/4', '3/4', '5/4', '7/8'];
+  const heardAs = ['4/4', '3/4', '6/8', '5/4', '7/8'];
   const mheader = ['true meter', 'n', 'right %', ...heardAs.map((m) => `heard ${m} %`), 'unclear %'];
   const mlines: string[][] = [];
   const groups: Array<[string, (m: string) => boolean]> = [
@@ -128,11 +128,8 @@ if (names.includes('pacebeat')) {
       const r = results[c.id]?.pacebeat;
       return r?.meter && (r.meterStrength ?? 0) >= CLEAR ? r.meter : null;
     });
-    // Right: the true meter; for 6/8, duple (4/4): the estimator does not tell it from a shuffle, by design.
-    const right = members.filter((c, i) => {
-      const truth = meterOfPattern(c.pattern);
-      return heard[i] === (truth === '6/8' ? '4/4' : truth);
-    }).length;
+    // Right: the true meter (a 6/8 heard in 6/8: duple bars, the beat divided in three).
+    const right = members.filter((c, i) => heard[i] === meterOfPattern(c.pattern)).length;
     if (label === '4/4' || label === '3/4' || label === '6/8' || label.startsWith('odd')) rightAll += right;
     const share = (x: number) => pct(x / members.length);
     mlines.push([
@@ -146,9 +143,7 @@ if (names.includes('pacebeat')) {
   const mw = mheader.map((h, i) => Math.max(h.length, ...mlines.map((l) => (l[i] as string).length)));
   const mfmt = (cells: string[]) =>
     `| ${cells.map((c, i) => (i < 1 ? c.padEnd(mw[i] as number) : c.padStart(mw[i] as number))).join(' | ')} |`;
-  console.log(
-    `\nMeter heard by Pacebeat's estimator (a clear answer, strength ≥ ${CLEAR}; right for 6/8 = duple):`,
-  );
+  console.log(`\nMeter heard by Pacebeat's estimator (a clear answer, strength ≥ ${CLEAR}):`);
   console.log(mfmt(mheader));
   console.log(`|${mw.map((w, i) => (i < 1 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
   for (const l of mlines) console.log(mfmt(l));

@@ -82,6 +82,17 @@ describe('decideMeter', () => {
     expect(decideMeter([], waltz).meter).toBe('3/4');
   });
 
+  it('a 6/8 the audio hears (the beat in thirds) outweighs a lone 4/4 label; a swing heard duple does not', () => {
+    const compound = { meter: '6/8' as const, strength: 1 };
+    expect(decideMeter([label('spotify', '4/4')], compound).meter).toBe('6/8');
+    expect(decideMeter([], compound).meter).toBe('6/8');
+    // Two 4/4 labels and a weak answer: 4/4.
+    expect(
+      decideMeter([label('spotify', '4/4'), label('getsongbpm', '4/4')], { meter: '6/8', strength: 0.3 })
+        .meter,
+    ).toBe('4/4');
+  });
+
   it('reads odd meters from the audio and from labels', () => {
     expect(decideMeter([label('spotify', '4/4')], { meter: '7/8', strength: 1 }).meter).toBe('7/8');
     expect(decideMeter([label('spotify', '5/4')], { meter: '5/4', strength: 1 }).meter).toBe('5/4');

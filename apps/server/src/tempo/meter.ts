@@ -25,17 +25,18 @@ function labelLikelihood(label: Meter, truth: Meter): number {
 }
 
 /**
- * P(audio's answer | true meter) for a clear answer of the estimator (estimator/meter.ts), of strength
- * `strength` (0.5..1). It hears bars of three, five and seven; it cannot tell a 6/8 from a shuffled 4/4
- * (the same rhythm, only the written bar differs), so a 6/8 is heard as 4/4 (two beats) or, when it took
- * pairs of eighths for the beat, as 3/4. A 4/4 song heard as odd is rare, and rarer the clearer the
- * answer: on the synthesised corpus no 4/4 clip gave an odd answer at strength 0.5 or more
- * (bench/tempo-accuracy prints the figures).
+ * P(audio's answer | true meter) for a clear answer of the estimator (estimator/meter.ts and the beat's
+ * thirds in estimate.ts), of strength `strength` (0.5..1). It hears bars of three, five and seven, and a
+ * duple bar whose beat divides in three as 6/8; a 6/8 is also heard as 4/4 (when its eighths are not all
+ * played) or, when it took pairs of eighths for the beat, as 3/4. A 4/4 song heard as odd or compound is
+ * rare, and rarer the clearer the answer: on the synthesised corpus no 4/4 clip gave such an answer at
+ * strength 0.5 or more (bench/tempo-accuracy prints the figures). A real 4/4 shuffle played in full
+ * triplets is heard as 6/8, which is what it is to a runner's feet.
  */
 function audioLikelihood(heard: Meter, truth: Meter, strength: number): number {
   const falseOdd = 0.004 * (1 - 0.9 * strength);
-  if (truth === '4/4') return heard === '4/4' ? 1 - 3 * falseOdd : falseOdd;
-  if (truth === '6/8') return heard === '4/4' ? 0.6 : heard === '3/4' ? 0.35 : 0.02;
+  if (truth === '4/4') return heard === '4/4' ? 1 - 4 * falseOdd : falseOdd;
+  if (truth === '6/8') return heard === '6/8' ? 0.4 : heard === '4/4' ? 0.2 : heard === '3/4' ? 0.35 : 0.02;
   if (heard === truth) return 0.8;
   return heard === '4/4' ? 0.15 : 0.03;
 }
@@ -50,9 +51,9 @@ export const MIN_AUDIO_METER = 0.5;
 
 /**
  * Below this, 4/4 is not decided even when it is the likeliest single meter. Without conflict 4/4 is far
- * more likely (a lone 4/4 label 0.967, the audio's alone 0.978); under it a label of another meter stands
+ * more likely (a lone 4/4 label 0.967, the audio's alone 0.986); under it a label of another meter stands
  * against the audio's 4/4, and the other meters together are about as likely or more (a 3/4 label
- * against a clear duple audio leaves 4/4 at 0.39: a 6/8 sounds duple). A 4/4 song left out costs less than
+ * against a clear duple audio leaves 4/4 at 0.47: a 6/8 may sound duple). A 4/4 song left out costs less than
  * a waltz in a running playlist, and the runner can say "This one is in 4/4".
  */
 export const FOUR_FOUR_AT_LEAST = 0.9;

@@ -39,6 +39,13 @@ const CLEAR_WITHOUT_AGREEMENT = 0.8;
 /** The most confidence an answer can have after overriding the best-supported family. */
 const OVERRIDE_MAX_CONFIDENCE = 0.7;
 const DISAGREEMENT_FACTOR = 0.7;
+/**
+ * A beat divided in three: the continuity of onsets a third of a beat apart at least this (on the
+ * synthesised corpus a 6/8 heard at its beat scores 0.01-0.16, a swing at most 0.03, a straight 4/4 at
+ * most 0.00: bench/tempo-accuracy), full strength this much above it.
+ */
+const COMPOUND_MIN = 0.05;
+const COMPOUND_FULL = 0.1;
 
 const none = (reason: string, confidence = 0, candidates: TempoCandidate[] = []): TempoEstimate => ({
   bpm: null,
@@ -106,5 +113,17 @@ export function estimateTempo(pcm: Float32Array, sampleRate: number): TempoEstim
     return none('no clear pulse', Math.min(confidence, 0.2), candidates);
   }
   const m = estimateMeter(env, bpm);
+  // Duple bars whose beat divides in three (an onset on every third of the beat, three in a row): a 6/8
+  // felt in two, or a 12/8 shuffle. A swing leaves the middle third empty, a straight 4/4 has none there.
+  if (m.meter === '4/4') {
+    const thirds = curve.continuity(bpm * 3);
+    if (thirds >= COMPOUND_MIN)
+      return {
+        bpm: round(bpm, 2),
+        confidence,
+        candidates,
+        meter: { meter: '6/8', strength: round(clamp01((thirds - COMPOUND_MIN) / COMPOUND_FULL + 0.5), 3) },
+      };
+  }
   return { bpm: round(bpm, 2), confidence, candidates, meter: { meter: m.meter, strength: m.strength } };
 }

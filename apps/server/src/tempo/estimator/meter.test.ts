@@ -21,13 +21,26 @@ describe('the meter from the audio', () => {
     expect(r.meter?.strength).toBeGreaterThanOrEqual(0.5);
   });
 
-  // The cost of a false "odd" is a 4/4 song left out of every playlist: none is heard odd clearly.
+  // Two beats a bar, each of three eighths, heard at its beat (the dotted quarter): the beat's thirds
+  // all sound, which a 4/4 (straight or swung) never does. At half tempo a runner would step between them.
+  it.each([80, 86])('a 6/8 at %d BPM is heard in 6/8', (bpm) => {
+    const r = estimateTempo(clip('six-eight', bpm, bpm * 3 + 1), SR);
+    expect(r.bpm).toBeCloseTo(bpm, -1);
+    expect(r.meter?.meter).toBe('6/8');
+    expect(r.meter?.strength).toBeGreaterThanOrEqual(0.5);
+  });
+
+  // The cost of a false "odd" is a 4/4 song left out of every playlist: none is heard odd (or in 6/8)
+  // clearly; a swing at half a runner's tempo least of all (its middle third is empty).
   it.each([
     ['backbeat', 120],
     ['backbeat', 165],
     ['four-on-the-floor', 128],
     ['half-time', 150],
+    ['half-time', 88],
     ['swing', 110],
+    ['swing', 80],
+    ['swing', 90],
     ['sparse', 100],
   ] as const)('a 4/4 %s at %d BPM is never heard in an odd meter', (pattern, bpm) => {
     const r = estimateTempo(clip(pattern, bpm, bpm * 3 + 1), SR);
