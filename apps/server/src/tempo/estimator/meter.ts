@@ -3,7 +3,8 @@
 // and 4 in 4/4, after 5 in 5/4 and after 3½ in 7/8. Its autocorrelation in the low bands, where those
 // accents are, peaks at that lag above the lags a beat either side. The beat may be the estimate's double
 // or half (it is right for running up to a factor of 2), so each grouping is tried at those octaves too.
-// A 6/8 is not told from a shuffled 4/4: the same rhythm, only the written bar differs; both are duple.
+// Here a 6/8 is duple like a shuffled 4/4 (the bar's accents are the same); estimate.ts then tells it by
+// its beat's thirds.
 import type { Meter } from '@pacebeat/contract';
 import type { OnsetEnvelopes } from './onset.ts';
 import { autocorrelation, peakNear } from './periodicity.ts';
