@@ -25,6 +25,8 @@ export interface LookupFacts {
   at2min: { scanned: number; resolved: number } | null;
   scanned: number;
   jobs: LookupJob[];
+  /** Tracks the finished lookups queued for a second look (their first answer no playlist takes). */
+  secondLooks: number;
   /**
    * CPU seconds of this process from connect to the end (the product, the simulated world with its
    * preview synthesis, and the benchmark's own polling; PostgreSQL is another process): all its threads,

@@ -297,6 +297,17 @@ export function report(f: RunFacts): string {
   );
   lines.push('');
   lines.push(...lookupLines(f.lookups));
+  // The lookups that matter most: the truly fitting songs' (a first answer no playlist takes is checked
+  // last, in a second look at the lowest priority, so these come sooner than the rest).
+  const lookedBy = (s: number) =>
+    fittingRead.filter(
+      ([, id]) =>
+        (f.tempos.get(keyOf.get(id) ?? '')?.resolvedAt.getTime() ?? Infinity) <=
+        f.lookups.connectedAt + s * 1000,
+    ).length;
+  lines.push(
+    `Truly fitting songs of the scanned library whose lookup is done: ${lookedBy(60)} at 60 s, ${lookedBy(120)} at 120 s, ${lookedBy(300)} at 300 s, ${looked.length} at the end, of ${fittingRead.length}; tracks queued for a second look (a first answer no playlist takes): ${f.lookups.secondLooks}.`,
+  );
   lines.push('');
   if (notFourFourLines.length > 0) {
     lines.push('Placed songs not in 4/4 (the labels and the tempo behind them):');

@@ -133,10 +133,14 @@ async function runFor(user: string): Promise<string> {
     for (let i = 0; i < 240 && (await active()); i++) await sleep(250);
     // The finished tempo-lookup and tempo-audio jobs: pg-boss's times and the timings the job wrote in its output.
     const jobs: LookupJob[] = [];
+    let secondLooks = 0;
     for (const kind of ['tempo-lookup', 'tempo-audio'] as const)
       for (const j of await findJobs(kind))
         if (j.state === 'completed' && j.startedOn) {
-          const timings = (j.output as { detail?: { timings?: LookupTimings } } | null)?.detail?.timings;
+          const detail = (j.output as { detail?: { timings?: LookupTimings; secondLook?: number } } | null)
+            ?.detail;
+          secondLooks += detail?.secondLook ?? 0;
+          const timings = detail?.timings;
           if (timings)
             jobs.push({
               kind,
@@ -180,6 +184,7 @@ async function runFor(user: string): Promise<string> {
         previews: { ...sandbox.previewStats },
         scanned: new Set(candidates.map((c) => c.recordingKey)).size,
         jobs,
+        secondLooks,
       },
     });
   } finally {
