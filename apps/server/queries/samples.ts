@@ -198,6 +198,7 @@ const artistSetSamples: Repository<ArtistSetRepository>['samples'] = {
 };
 
 const targetsSamples: Samples<ReturnType<typeof createTargetsRepository>> = {
+  targetRanges: { args: [] },
   listTargetsWithStats: { args: [USER_ID, AT] },
   getTarget: { args: [USER_ID, TARGET_ID] },
   hasAnyTarget: { args: [USER_ID] },
@@ -794,6 +795,7 @@ export const REPOSITORIES = [
     name: 'RunsRepository',
     create: createRunsRepository,
     samples: {
+      segmentRanges: { args: [] },
       list: { args: [USER_ID] },
       get: { args: [USER_ID, RUN_ID] },
       create: {

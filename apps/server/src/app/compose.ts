@@ -202,6 +202,11 @@ export function composePacebeat(o: ComposeOptions) {
     audioQueue: o.jobs,
     audioFeaturesFor: spotifyAudioFeaturesFor(spotify),
     onTemposFound: (userId) => events.emit('temposFound', userId),
+    // What the playlists and runs take: a track whose first answer none of them could is checked last.
+    wantedRanges: async () => [
+      ...(await playlists.repo.targetRanges()),
+      ...(await runs.repo.segmentRanges()),
+    ],
   });
   // The library, the target playlists and the runner's choices ask one another (a runner's tracks, the
   // playlists' ids, the choices): each asks through a function, called only once all three are built.

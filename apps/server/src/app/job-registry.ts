@@ -77,7 +77,10 @@ const TEMPO_QUEUE = {
   expireInSeconds: 1800,
   heartbeatSeconds: HEARTBEAT_SECONDS,
 } as const;
-/** A runner's own tracks before catalogs (TEMPO_PRIORITY); pg-boss fetches by priority, then age. */
+/**
+ * A runner's own tracks before catalogs, second looks last (TEMPO_PRIORITY); pg-boss fetches by priority,
+ * then age.
+ */
 const byPriority = ({ priority }: { priority?: number | undefined }) => (priority ? { priority } : {});
 
 export const jobRegistry = {
@@ -102,11 +105,12 @@ export const jobRegistry = {
     // PostgreSQL, so more workers never mean more calls per second.
     workers: 2,
     sendOptions: byPriority,
-    handler: async ({ tempoLookups }, { tracks, userId, priority }, stopping) => ({
+    handler: async ({ tempoLookups }, { tracks, userId, priority, secondLook }, stopping) => ({
       status: 'success',
       detail: await tempoLookups.run(tracks, {
         ...(userId ? { userId } : {}),
         ...(priority ? { priority } : {}),
+        ...(secondLook ? { secondLook } : {}),
         stopping,
       }),
     }),

@@ -34,6 +34,24 @@ describe('playlists repository', () => {
     expect(targets.every((t) => t.state === 'pending' && t.playlistId === null)).toBe(true);
   });
 
+  it("gives the tempo lookups every runner's live target ranges, each once, not an archived one's", async () => {
+    const [a, b] = [await newUser(), await newUser()];
+    // Ranges no other test uses.
+    const range = (minBpm: number, maxBpm: number, position: number) => ({
+      minBpm,
+      maxBpm,
+      name: targetName(minBpm, maxBpm),
+      position,
+    });
+    await repo.createTargets(a, [range(111.5, 113.5, 0), range(61.5, 62.5, 1)]);
+    await repo.createTargets(b, [range(111.5, 113.5, 0)]);
+    const gone = (await repo.listTargets(a)).find((t) => t.minBpm === 61.5)!;
+    await db.db.execute(sql`update playlist_targets set archived_at = now() where id = ${gone.id}`);
+    const ranges = await repo.targetRanges();
+    expect(ranges.filter((r) => r.minBpm === 111.5)).toEqual([{ minBpm: 111.5, maxBpm: 113.5 }]);
+    expect(ranges.some((r) => r.minBpm === 61.5)).toBe(false);
+  });
+
   it('gives the writer lease to one holder at a time, and to another once it expires', async () => {
     const user = await newUser();
     expect(await repo.acquireLease(user, 'a', 60_000)).toBe(true);

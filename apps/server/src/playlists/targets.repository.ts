@@ -39,6 +39,14 @@ export function createTargetsRepository(db: Db) {
   const added = sql`${playlistTargetTracks.state} = 'added'`;
 
   return {
+    /** The BPM ranges of every runner's live targets (the tempo lookups check those first), each once. */
+    async targetRanges(): Promise<Array<{ minBpm: number; maxBpm: number }>> {
+      return db
+        .selectDistinct({ minBpm: playlistTargets.minBpm, maxBpm: playlistTargets.maxBpm })
+        .from(playlistTargets)
+        .where(isNull(playlistTargets.archivedAt));
+    },
+
     /**
      * The user's live targets with their stats (tracks added, in all and since `since`) in one round trip:
      * the status page polls this, so it is one query, not two.

@@ -26,6 +26,14 @@ const isUniqueViolation = (err: unknown) =>
 export function createRunsRepository(db: Db) {
   const mine = (userId: string, runId: string) => and(eq(runs.id, runId), eq(runs.userId, userId));
   return {
+    /** The BPM ranges of every runner's run segments, repeats' included (the tempo lookups check those first), each once. */
+    async segmentRanges(): Promise<Array<{ minBpm: number; maxBpm: number }>> {
+      const rows = await db.execute<{ min_bpm: number; max_bpm: number }>(sql`
+        select distinct (s->>'min_bpm')::float8 as min_bpm, (s->>'max_bpm')::float8 as max_bpm
+        from runs, jsonb_path_query(runs.blocks, 'strict $.** ? (exists(@.min_bpm) && exists(@.max_bpm))') s`);
+      return rows.rows.map((r) => ({ minBpm: Number(r.min_bpm), maxBpm: Number(r.max_bpm) }));
+    },
+
     /** The user's runs, oldest first, with when each was last built. */
     async list(userId: string): Promise<Array<RunRow & { builtAt: Date | null }>> {
       const rows = await db

@@ -24,6 +24,7 @@ import { signUpThroughApi, testOrigins } from '../../test/accounts-app.ts';
 import { createRunsModule } from './runs.module.ts';
 
 let app: Awaited<ReturnType<typeof buildApp>>;
+let runs: ReturnType<typeof createRunsModule>;
 const adminEmail = `admin-${randomUUID()}@example.org`;
 
 beforeAll(async () => {
@@ -31,7 +32,7 @@ beforeAll(async () => {
   const log = pino({ level: 'silent' });
   const config = loadConfig({ ADMIN_EMAILS: adminEmail });
   const accounts = createAccountsModule(db.db, { settings: { ...config, embedded: false }, log });
-  const runs = createRunsModule(db.db, {
+  runs = createRunsModule(db.db, {
     listMatchCandidates: async () => [],
     tempos: { getByKeys: async () => new Map() },
     runnerChoices: async () => ({
@@ -120,6 +121,20 @@ describe('runs through the API', () => {
 
     expect((await call('DELETE', `/api/spotify/runs/${run.run_id}`, r.cookie)).statusCode).toBe(200);
     expect((await call('GET', `/api/spotify/runs/${run.run_id}`, r.cookie)).statusCode).toBe(404);
+  });
+
+  it("gives the tempo lookups every run's segment ranges, a repeat's included", async () => {
+    const r = await signUpThroughApi(app);
+    // A cadence no other test uses: its ranges are this run's alone.
+    const blocks = runPreset('intervals', 141);
+    const made = await call('POST', '/api/spotify/runs', r.cookie, runBody('Ranges', blocks));
+    expect(made.statusCode, made.body).toBe(200);
+    const segments = RunReply.parse(made.json()).data.run.segments;
+    const expected = new Set(segments.map((x) => `${x.min_bpm}-${x.max_bpm}`));
+    expect(expected.size).toBeGreaterThan(1);
+    const ranges = (await runs.repo.segmentRanges()).map((x) => `${x.minBpm}-${x.maxBpm}`);
+    for (const range of expected) expect(ranges).toContain(range);
+    expect(new Set(ranges).size).toBe(ranges.length); // each once
   });
 
   it('refuses bad input with a sentence for each field, never a 500', async () => {

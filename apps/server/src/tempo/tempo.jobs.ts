@@ -7,7 +7,14 @@
 import { Meter } from '@pacebeat/contract';
 import { z } from 'zod';
 import type { LookupTimings } from './lookup-timings.ts';
-import type { AudioFeatures, PendingCheck, TempoService, TrackInput } from './tempo.service.ts';
+import {
+  wantedTempo,
+  type AudioFeatures,
+  type PendingCheck,
+  type TempoService,
+  type TrackInput,
+  type WantedRange,
+} from './tempo.service.ts';
 
 /** Tracks per job: one ReccoBeats round trip per 40, Deezer paced across the batch. */
 export const TEMPO_BATCH = 50;
@@ -31,15 +38,24 @@ export const TrackInputSchema = z
  * very first page (50 songs, enough for a first link) before the next three pages of everyone who
  * connected a little earlier: in the browser tests, where runners connect every few seconds, a
  * newcomer's first audio checks waited up to 200 s behind the others' pages 2-4.
+ * Last, below every catalog: the second look at tracks whose first answer no playlist takes (`run`).
  */
-export const TEMPO_PRIORITY = { firstPage: 3, firstPages: 2, ownLibrary: 1, catalog: 0 } as const;
+export const TEMPO_PRIORITY = {
+  firstPage: 3,
+  firstPages: 2,
+  ownLibrary: 1,
+  catalog: 0,
+  secondLook: -1,
+} as const;
 
 export const TempoLookupPayload = z
   .object({
     tracks: z.array(TrackInputSchema).min(1).max(TEMPO_BATCH),
     userId: z.uuid().optional(),
     /** Kept in the payload so that the deferred tracks' re-queue keeps it (registry's sendOptions). */
-    priority: z.number().int().min(0).max(9).optional(),
+    priority: z.number().int().min(TEMPO_PRIORITY.secondLook).max(9).optional(),
+    /** The second look at tracks whose first answer no playlist takes: every check is made now. */
+    secondLook: z.literal(true).optional(),
   })
   .strict();
 
@@ -78,7 +94,7 @@ export const TempoAudioPayload = z
   .object({
     checks: z.array(PendingCheckSchema).min(1).max(TEMPO_BATCH),
     userId: z.uuid().optional(),
-    priority: z.number().int().min(0).max(9).optional(),
+    priority: z.number().int().min(TEMPO_PRIORITY.secondLook).max(9).optional(),
   })
   .strict();
 
@@ -91,6 +107,9 @@ export const TempoAudioPayload = z
  */
 export const audioWorkers = (previewsPerSecond: number) =>
   Math.max(1, Math.min(6, Math.ceil(previewsPerSecond * 2)));
+
+/** How long the wanted ranges (`wantedRanges`) are kept before they are read again. */
+const WANTED_RANGES_MS = 60_000;
 
 /** What the job needs from the queue: a way to send itself again later. */
 export interface TempoLookupQueue {
@@ -119,7 +138,29 @@ export function createTempoLookups(deps: {
   audioFeaturesFor?: (userId: string) => Promise<AudioFeatures | undefined>;
   /** Told when a job of a user's library found tempos (their target playlists can grow: playlist-sync). */
   onTemposFound?: (userId: string) => Promise<unknown>;
+  /**
+   * The BPM ranges the installation's playlists and runs take. With it, a lookup checks the tracks whose
+   * first answer one of them (or the running band) could take, and queues the rest for a second look.
+   */
+  wantedRanges?: () => Promise<WantedRange[]>;
 }) {
+  // The ranges change when a runner edits a target or a run: read again at most once a minute. When
+  // they cannot be read, every track is checked now, as without them.
+  let wanted: { at: number; is: Promise<((bpm: number) => boolean) | undefined> } | undefined;
+  const wantedNow = async () => {
+    if (!deps.wantedRanges) return undefined;
+    if (!wanted || Date.now() - wanted.at > WANTED_RANGES_MS) {
+      const current = {
+        at: Date.now(),
+        is: deps.wantedRanges().then(wantedTempo, () => {
+          if (wanted === current) wanted = undefined;
+          return undefined;
+        }),
+      };
+      wanted = current;
+    }
+    return wanted.is;
+  };
   return {
     /** Queues lookups for tracks in batches (of `userId`'s library, when given); returns the number of jobs. */
     async enqueue(tracks: TrackInput[], opts: { userId?: string; priority?: number } = {}): Promise<number> {
@@ -139,15 +180,17 @@ export function createTempoLookups(deps: {
      */
     async run(
       tracks: TrackInput[],
-      opts: { userId?: string; priority?: number; stopping?: AbortSignal } = {},
+      opts: { userId?: string; priority?: number; secondLook?: true; stopping?: AbortSignal } = {},
     ) {
-      const { stopping, ...payload } = opts;
+      const { stopping, secondLook, ...payload } = opts;
       const audioFeatures =
         opts.userId && deps.audioFeaturesFor ? await deps.audioFeaturesFor(opts.userId) : undefined;
       const found = opts.userId && deps.onTemposFound ? deps.onTemposFound : undefined;
       const timings: LookupTimings = { tracks: 0, totalMs: 0, ms: {}, n: {} };
       const handed = new Set<string>();
       const audioQueue = deps.audioQueue;
+      const wantedBpm = secondLook ? undefined : await wantedNow();
+      const lookedAgain = new Set<string>();
       const answers = await deps.tempo.resolveTempos(tracks, {
         timings,
         // What the sources did not settle is checked by tempo-audio jobs, not while this job holds a worker.
@@ -163,6 +206,24 @@ export function createTempoLookups(deps: {
               },
             }
           : {}),
+        // Deezer's pace (and the audio's) goes first to what a playlist may take; the rest comes last.
+        ...(wantedBpm
+          ? {
+              secondLook: {
+                wanted: wantedBpm,
+                later: async (again: TrackInput[]) => {
+                  for (let i = 0; i < again.length; i += TEMPO_BATCH)
+                    await deps.queue.send('tempo-lookup', {
+                      tracks: again.slice(i, i + TEMPO_BATCH),
+                      ...(payload.userId ? { userId: payload.userId } : {}),
+                      priority: TEMPO_PRIORITY.secondLook,
+                      secondLook: true,
+                    });
+                  for (const t of again) lookedAgain.add(t.spotifyId);
+                },
+              },
+            }
+          : {}),
         ...(audioFeatures ? { audioFeatures } : {}),
         // The playlists can grow with the tempos known at once, before the slower sources answer.
         ...(found ? { onEarlyAnswers: () => found(opts.userId!) } : {}),
@@ -175,7 +236,7 @@ export function createTempoLookups(deps: {
       for (const t of tracks) {
         const a = answers.get(t.spotifyId);
         if (!a) {
-          if (!handed.has(t.spotifyId)) undecided.push(t);
+          if (!handed.has(t.spotifyId) && !lookedAgain.has(t.spotifyId)) undecided.push(t);
           continue;
         }
         counts[a.status]++;
@@ -184,15 +245,21 @@ export function createTempoLookups(deps: {
           startAfter = Math.max(startAfter, a.retryAt?.getTime() ?? 0);
         }
       }
+      const again = { ...payload, ...(secondLook ? { secondLook } : {}) };
       if (later.length > 0)
         await deps.queue.send(
           'tempo-lookup',
-          { tracks: later, ...payload },
+          { tracks: later, ...again },
           { startAfter: new Date(startAfter) },
         );
-      if (undecided.length > 0) await deps.queue.send('tempo-lookup', { tracks: undecided, ...payload });
+      if (undecided.length > 0) await deps.queue.send('tempo-lookup', { tracks: undecided, ...again });
       if (opts.userId && counts.found > 0) await deps.onTemposFound?.(opts.userId);
-      const out = { ...counts, toAudio: handed.size, timings: rounded(timings) };
+      const out = {
+        ...counts,
+        toAudio: handed.size,
+        ...(lookedAgain.size > 0 ? { secondLook: lookedAgain.size } : {}),
+        timings: rounded(timings),
+      };
       return undecided.length > 0 ? { ...out, handedBack: undecided.length } : out;
     },
 

@@ -103,6 +103,33 @@ const inRunningBand = (bpm: number) => {
   return folded >= RUNNING_BAND.min && folded < RUNNING_BAND.max;
 };
 
+/** A BPM range some playlist or run of the installation takes (its tempo, double or half). */
+export interface WantedRange {
+  minBpm: number;
+  maxBpm: number;
+}
+
+/**
+ * Slack around a wanted range when deciding what to check first: a source's value is a fraction of a per
+ * cent off (±0.4 % in the simulated world), and the decision is only about order, so a wide margin is cheap.
+ */
+const WANTED_SLACK = 0.02;
+
+/**
+ * Whether a first answer's tempo (Spotify's, ReccoBeats') is one a playlist could take: the running band
+ * (what the default targets and runs' cadences fold into) or one of `ranges`, up to a factor of 2. Tracks
+ * whose first answers are all elsewhere wait for a second look (`resolveTempos`' `secondLook`).
+ */
+export function wantedTempo(ranges: readonly WantedRange[]): (bpm: number) => boolean {
+  return (bpm) =>
+    inRunningBand(bpm) ||
+    ranges.some((r) =>
+      [bpm, bpm * 2, bpm / 2].some(
+        (b) => b >= r.minBpm * (1 - WANTED_SLACK) && b < r.maxBpm * (1 + WANTED_SLACK),
+      ),
+    );
+}
+
 /** Retry time for a lookup that failed for a passing reason (errors, time-outs, garbage). */
 const TRANSIENT_RETRY_MS = 6 * 3600_000;
 
@@ -622,6 +649,14 @@ export function createTempoService(deps: TempoServiceDeps) {
        * here; they have no answer in the map. Without it they are checked here.
        */
       checkLater?: (pending: PendingCheck[]) => Promise<void>;
+      /**
+       * When given, tracks whose first answers (Spotify's, ReccoBeats') are all tempos no playlist takes
+       * (`wanted` is false for each) are not checked now: handed to `later` (a lookup again at the lowest
+       * priority), with no answer in the map, so that Deezer's pace goes first to the tracks that may be
+       * placed. Their answer is usually right (a 3:2 or wrong value hides a running tempo in about 4 %),
+       * so the check waits rather than being skipped.
+       */
+      secondLook?: { wanted: (bpm: number) => boolean; later: (tracks: TrackInput[]) => Promise<void> };
     } = {},
   ): Promise<Map<string, TempoAnswer>> {
     const stopped = () => opts.stopping?.aborted === true;
@@ -647,6 +682,17 @@ export function createTempoService(deps: TempoServiceDeps) {
     if (!stopped()) await fromSpotify(work, opts.audioFeatures);
     // Batched and cheap (2 calls per 40 tracks): a second opinion even where Spotify answered.
     if (!stopped()) await fromReccoBeats(work);
+
+    // A first answer no playlist takes: its check (Deezer, perhaps the audio) waits for a second look.
+    const second = opts.secondLook;
+    if (second && !stopped()) {
+      const unwanted = (w: Work) => w.answers.length > 0 && !w.answers.some((a) => second.wanted(a.bpm));
+      const later = work.filter(unwanted);
+      if (later.length > 0) {
+        await second.later(later.map((w) => w.track));
+        work.splice(0, work.length, ...work.filter((w) => !unwanted(w)));
+      }
+    }
 
     // Deezer for every track first (a second source, and the preview the audio needs): network-paced and
     // quick, so what two sources agree on is placed before the slower audio runs for the rest. Deezer's

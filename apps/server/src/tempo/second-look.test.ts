@@ -1,0 +1,121 @@
+// Deezer's pace bounds how fast a library's tempos are checked (8 calls a second for the installation,
+// 1.35 a track): a track whose first answer (ReccoBeats') is a tempo no playlist takes is checked last, in
+// a second look at the lowest priority, so that the pace goes first to the tracks a playlist may take.
+import { describe, expect, it } from 'vitest';
+import { fakeResolver, fakeTrack } from './fake-sources.test-helper.ts';
+import { createTempoLookups, TEMPO_PRIORITY, TempoLookupPayload } from './tempo.jobs.ts';
+import { wantedTempo, type TrackInput } from './tempo.service.ts';
+
+const USER = 'c3d4e5f6-0000-4000-8000-000000000000';
+
+function lookupQueue() {
+  const sent: Array<{ tracks: TrackInput[]; userId?: string; priority?: number; secondLook?: true }> = [];
+  return {
+    sent,
+    send: async (_n: 'tempo-lookup', p: (typeof sent)[number]) => {
+      // What pg-boss would store: the payload as the registry validates it, through JSON.
+      TempoLookupPayload.parse(JSON.parse(JSON.stringify(p)));
+      sent.push(p);
+      return 'id';
+    },
+  };
+}
+
+describe('the second look', () => {
+  it('takes the running band and the ranges given, up to a factor of 2, and nothing else', () => {
+    const wanted = wantedTempo([{ minBpm: 120, maxBpm: 130 }]);
+    expect([170, 85, 150, 187, 125, 62.5, 250].map(wanted)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect([135, 110, 100, 140, 210, 67].map(wanted)).toEqual([false, false, false, false, false, false]);
+    expect(wantedTempo([])(125)).toBe(false);
+  });
+
+  it('checks first what a playlist may take: Deezer is not asked for a first answer none takes', async () => {
+    const calls: string[] = [];
+    const saved: Array<{ spotifyId: string | null; bpm: number | null }> = [];
+    // A: ReccoBeats says 120 (no playlist takes it); B: 172 (a running tempo); C: ReccoBeats does not know it.
+    const tempo = fakeResolver({ reccobeats: { spA: 120, spB: 172 }, deezerBpm: 172, calls, saved });
+    const later: TrackInput[][] = [];
+    const answers = await tempo.resolveTempos([fakeTrack('A'), fakeTrack('B'), fakeTrack('C')], {
+      secondLook: { wanted: wantedTempo([]), later: async (ts) => void later.push(ts) },
+    });
+    expect(later).toEqual([[fakeTrack('A')]]);
+    expect(calls.filter((c) => c === 'deezer')).toHaveLength(2);
+    expect([...answers.keys()].sort()).toEqual(['spB', 'spC']);
+    expect(saved.map((s) => s.spotifyId).sort()).toEqual(['spB', 'spC']);
+
+    // Without it (the second look itself), every track is checked: A's two sources now agree.
+    calls.length = 0;
+    const again = await fakeResolver({ reccobeats: { spA: 120 }, deezerBpm: 120, calls }).resolveTempos([
+      fakeTrack('A'),
+    ]);
+    expect(calls.filter((c) => c === 'deezer')).toHaveLength(1);
+    expect(again.get('spA')).toMatchObject({ status: 'found', bpm: 120 });
+  });
+
+  it('a lookup job queues the second look at the lowest priority, once, and the second look checks all', async () => {
+    const calls: string[] = [];
+    const tempo = fakeResolver({ reccobeats: { spA: 120, spB: 172 }, deezerBpm: 0, calls });
+    const queue = lookupQueue();
+    let read = 0;
+    const lookups = createTempoLookups({
+      tempo,
+      queue,
+      wantedRanges: async () => {
+        read++;
+        return [];
+      },
+    });
+    const out = await lookups.run([fakeTrack('A'), fakeTrack('B')], { userId: USER, priority: 3 });
+    expect(out).toMatchObject({ secondLook: 1 });
+    expect(queue.sent).toEqual([
+      { tracks: [fakeTrack('A')], userId: USER, priority: TEMPO_PRIORITY.secondLook, secondLook: true },
+    ]);
+    expect(TEMPO_PRIORITY.secondLook).toBeLessThan(
+      Math.min(...Object.values(TEMPO_PRIORITY).filter((p) => p !== TEMPO_PRIORITY.secondLook)),
+    );
+
+    // The second look: Deezer is asked for A, nothing is queued again, the ranges are not read for it.
+    calls.length = 0;
+    const second = await lookups.run(queue.sent[0]!.tracks, {
+      userId: USER,
+      priority: TEMPO_PRIORITY.secondLook,
+      secondLook: true,
+    });
+    expect(calls.filter((c) => c === 'deezer')).toHaveLength(1);
+    expect(second).not.toHaveProperty('secondLook');
+    expect(second.found + second.unknown).toBe(1);
+    expect(queue.sent).toHaveLength(1);
+    expect(read).toBe(1);
+  });
+
+  it('a target at another tempo is wanted too; ranges that cannot be read leave every track checked now', async () => {
+    const calls: string[] = [];
+    const tempo = fakeResolver({ reccobeats: { spA: 120 }, deezerBpm: 120, calls });
+    const walking = createTempoLookups({
+      tempo,
+      queue: lookupQueue(),
+      wantedRanges: async () => [{ minBpm: 115, maxBpm: 125 }],
+    });
+    expect(await walking.run([fakeTrack('A')], { userId: USER })).not.toHaveProperty('secondLook');
+    expect(calls.filter((c) => c === 'deezer')).toHaveLength(1);
+
+    calls.length = 0;
+    const broken = createTempoLookups({
+      tempo: fakeResolver({ reccobeats: { spA: 120 }, deezerBpm: 120, calls }),
+      queue: lookupQueue(),
+      wantedRanges: async () => {
+        throw new Error('database gone');
+      },
+    });
+    expect(await broken.run([fakeTrack('A')], { userId: USER })).toMatchObject({ found: 1 });
+    expect(calls.filter((c) => c === 'deezer')).toHaveLength(1);
+  });
+});
