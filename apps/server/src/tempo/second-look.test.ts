@@ -3,7 +3,7 @@
 // a second look at the lowest priority, so that the pace goes first to the tracks a playlist may take.
 import { describe, expect, it } from 'vitest';
 import { fakeResolver, fakeTrack } from './fake-sources.test-helper.ts';
-import { createTempoLookups, TEMPO_PRIORITY, TempoLookupPayload } from './tempo.jobs.ts';
+import { createTempoLookups, TEMPO_PRIORITY, TempoAudioPayload, TempoLookupPayload } from './tempo.jobs.ts';
 import { wantedTempo, type TrackInput } from './tempo.service.ts';
 
 const USER = 'c3d4e5f6-0000-4000-8000-000000000000';
@@ -94,6 +94,33 @@ describe('the second look', () => {
     expect(second.found + second.unknown).toBe(1);
     expect(queue.sent).toHaveLength(1);
     expect(read).toBe(1);
+  });
+
+  it("after Deezer too: a check of tempos no playlist takes is heard in the second look's turn", async () => {
+    // B: ReccoBeats 172, Deezer 120 (a running tempo in dispute: checked now); C: Deezer's 120 alone.
+    const tempo = fakeResolver({ reccobeats: { spB: 172 }, deezerBpm: 120, previews: 'hang' });
+    const audio: Array<{ ids: string[]; priority?: number }> = [];
+    const lookups = createTempoLookups({
+      tempo,
+      queue: lookupQueue(),
+      audioQueue: {
+        send: async (_n, p) => {
+          TempoAudioPayload.parse(JSON.parse(JSON.stringify(p)));
+          audio.push({
+            ids: p.checks.map((c) => c.track.spotifyId),
+            ...(p.priority !== undefined ? { priority: p.priority } : {}),
+          });
+          return 'id';
+        },
+      },
+      wantedRanges: async () => [],
+    });
+    const out = await lookups.run([fakeTrack('B'), fakeTrack('C')], { userId: USER, priority: 1 });
+    expect(out).toMatchObject({ toAudio: 2 });
+    expect(audio).toEqual([
+      { ids: ['spB'], priority: 1 },
+      { ids: ['spC'], priority: TEMPO_PRIORITY.secondLook },
+    ]);
   });
 
   it('a target at another tempo is wanted too; ranges that cannot be read leave every track checked now', async () => {

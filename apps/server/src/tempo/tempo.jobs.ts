@@ -196,11 +196,12 @@ export function createTempoLookups(deps: {
         // What the sources did not settle is checked by tempo-audio jobs, not while this job holds a worker.
         ...(audioQueue
           ? {
-              checkLater: async (pending: PendingCheck[]) => {
+              checkLater: async (pending: PendingCheck[], o: { secondLook?: boolean } = {}) => {
                 for (let i = 0; i < pending.length; i += TEMPO_BATCH)
                   await audioQueue.send('tempo-audio', {
                     checks: pending.slice(i, i + TEMPO_BATCH),
                     ...payload,
+                    ...(o.secondLook ? { priority: TEMPO_PRIORITY.secondLook } : {}),
                   });
                 for (const p of pending) handed.add(p.track.spotifyId);
               },

@@ -648,7 +648,7 @@ export function createTempoService(deps: TempoServiceDeps) {
        * checked elsewhere (GetSongBPM, the audio: `checkTempos`, in tempo-audio jobs), instead of waiting
        * here; they have no answer in the map. Without it they are checked here.
        */
-      checkLater?: (pending: PendingCheck[]) => Promise<void>;
+      checkLater?: (pending: PendingCheck[], o?: { secondLook?: boolean }) => Promise<void>;
       /**
        * When given, tracks whose first answers (Spotify's, ReccoBeats') are all tempos no playlist takes
        * (`wanted` is false for each) are not checked now: handed to `later` (a lookup again at the lowest
@@ -685,8 +685,9 @@ export function createTempoService(deps: TempoServiceDeps) {
 
     // A first answer no playlist takes: its check (Deezer, perhaps the audio) waits for a second look.
     const second = opts.secondLook;
+    const unwanted = (w: Work) =>
+      second !== undefined && w.answers.length > 0 && !w.answers.some((a) => second.wanted(a.bpm));
     if (second && !stopped()) {
-      const unwanted = (w: Work) => w.answers.length > 0 && !w.answers.some((a) => second.wanted(a.bpm));
       const later = work.filter(unwanted);
       if (later.length > 0) {
         await second.later(later.map((w) => w.track));
@@ -709,7 +710,13 @@ export function createTempoService(deps: TempoServiceDeps) {
       const group = handOn.splice(0);
       if (group.length === 0 || !opts.checkLater) return;
       for (const w of group) handed.add(w);
-      await opts.checkLater(group.map((w) => pendingOf(w, performance.now() - started)));
+      // The same after Deezer: a check of tempos no playlist takes (Deezer's alone, or two that disagree)
+      // is heard in the second look's turn, so the previews go first to what may be placed.
+      const now = group.filter((w) => !unwanted(w));
+      const last = group.filter(unwanted);
+      const pending = (ws: Work[]) => ws.map((w) => pendingOf(w, performance.now() - started));
+      if (now.length > 0) await opts.checkLater(pending(now));
+      if (last.length > 0) await opts.checkLater(pending(last), { secondLook: true });
     };
     // A shutdown stops the batch between tracks: a track not yet started stays undecided (not cached).
     await eachLimited(work, concurrency, async (w) => {
