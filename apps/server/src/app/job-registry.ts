@@ -105,12 +105,13 @@ export const jobRegistry = {
     // PostgreSQL, so more workers never mean more calls per second.
     workers: 2,
     sendOptions: byPriority,
-    handler: async ({ tempoLookups }, { tracks, userId, priority, secondLook }, stopping) => ({
+    handler: async ({ tempoLookups }, { tracks, userId, priority, secondLook, known }, stopping) => ({
       status: 'success',
       detail: await tempoLookups.run(tracks, {
         ...(userId ? { userId } : {}),
         ...(priority ? { priority } : {}),
         ...(secondLook ? { secondLook } : {}),
+        ...(known ? { known } : {}),
         stopping,
       }),
     }),

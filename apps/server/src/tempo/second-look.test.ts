@@ -2,14 +2,21 @@
 // 1.35 a track): a track whose first answer (ReccoBeats') is a tempo no playlist takes is checked last, in
 // a second look at the lowest priority, so that the pace goes first to the tracks a playlist may take.
 import { describe, expect, it } from 'vitest';
+import type { TempoAlternative } from '../db/tempo.schema.ts';
 import { fakeResolver, fakeTrack } from './fake-sources.test-helper.ts';
 import { createTempoLookups, TEMPO_PRIORITY, TempoAudioPayload, TempoLookupPayload } from './tempo.jobs.ts';
-import { wantedTempo, type TrackInput } from './tempo.service.ts';
+import { wantedTempo, type FirstAnswers, type TrackInput } from './tempo.service.ts';
 
 const USER = 'c3d4e5f6-0000-4000-8000-000000000000';
 
 function lookupQueue() {
-  const sent: Array<{ tracks: TrackInput[]; userId?: string; priority?: number; secondLook?: true }> = [];
+  const sent: Array<{
+    tracks: TrackInput[];
+    userId?: string;
+    priority?: number;
+    secondLook?: true;
+    known?: Record<string, { answers: TempoAlternative[] }>;
+  }> = [];
   return {
     sent,
     send: async (_n: 'tempo-lookup', p: (typeof sent)[number]) => {
@@ -42,21 +49,25 @@ describe('the second look', () => {
     const saved: Array<{ spotifyId: string | null; bpm: number | null }> = [];
     // A: ReccoBeats says 120 (no playlist takes it); B: 172 (a running tempo); C: ReccoBeats does not know it.
     const tempo = fakeResolver({ reccobeats: { spA: 120, spB: 172 }, deezerBpm: 172, calls, saved });
-    const later: TrackInput[][] = [];
+    const later: FirstAnswers[][] = [];
     const answers = await tempo.resolveTempos([fakeTrack('A'), fakeTrack('B'), fakeTrack('C')], {
       secondLook: { wanted: wantedTempo([]), later: async (ts) => void later.push(ts) },
     });
-    expect(later).toEqual([[fakeTrack('A')]]);
+    expect(later).toEqual([
+      [{ track: fakeTrack('A'), answers: [{ bpm: 120, source: 'reccobeats', confidence: 0.85 }] }],
+    ]);
     expect(calls.filter((c) => c === 'deezer')).toHaveLength(2);
     expect([...answers.keys()].sort()).toEqual(['spB', 'spC']);
     expect(saved.map((s) => s.spotifyId).sort()).toEqual(['spB', 'spC']);
 
-    // Without it (the second look itself), every track is checked: A's two sources now agree.
+    // Without it (the second look itself), every track is checked, ReccoBeats not asked again when its
+    // answer comes with the track: A's two sources now agree.
     calls.length = 0;
-    const again = await fakeResolver({ reccobeats: { spA: 120 }, deezerBpm: 120, calls }).resolveTempos([
-      fakeTrack('A'),
-    ]);
-    expect(calls.filter((c) => c === 'deezer')).toHaveLength(1);
+    const again = await fakeResolver({ reccobeats: { spA: 120 }, deezerBpm: 120, calls }).resolveTempos(
+      [fakeTrack('A')],
+      { known: new Map([['spA', { answers: later[0]![0]!.answers }]]) },
+    );
+    expect(calls).toEqual(['deezer']);
     expect(again.get('spA')).toMatchObject({ status: 'found', bpm: 120 });
   });
 
@@ -76,20 +87,25 @@ describe('the second look', () => {
     const out = await lookups.run([fakeTrack('A'), fakeTrack('B')], { userId: USER, priority: 3 });
     expect(out).toMatchObject({ secondLook: 1 });
     expect(queue.sent).toEqual([
-      { tracks: [fakeTrack('A')], userId: USER, priority: TEMPO_PRIORITY.secondLook, secondLook: true },
+      {
+        tracks: [fakeTrack('A')],
+        userId: USER,
+        priority: TEMPO_PRIORITY.secondLook,
+        secondLook: true,
+        known: { spA: { answers: [{ bpm: 120, source: 'reccobeats', confidence: 0.85 }] } },
+      },
     ]);
     expect(TEMPO_PRIORITY.secondLook).toBeLessThan(
       Math.min(...Object.values(TEMPO_PRIORITY).filter((p) => p !== TEMPO_PRIORITY.secondLook)),
     );
 
-    // The second look: Deezer is asked for A, nothing is queued again, the ranges are not read for it.
+    // The second look: Deezer is asked for A (ReccoBeats not again), nothing is queued again, the ranges
+    // are not read for it.
     calls.length = 0;
-    const second = await lookups.run(queue.sent[0]!.tracks, {
-      userId: USER,
-      priority: TEMPO_PRIORITY.secondLook,
-      secondLook: true,
-    });
-    expect(calls.filter((c) => c === 'deezer')).toHaveLength(1);
+    const { tracks, ...payload } = queue.sent[0]!;
+    const second = await lookups.run(tracks, payload);
+    // (Deezer has no bpm for it: the audio checks ReccoBeats' lone answer.)
+    expect(calls).toEqual(['deezer', 'deezer-preview']);
     expect(second).not.toHaveProperty('secondLook');
     expect(second.found + second.unknown).toBe(1);
     expect(queue.sent).toHaveLength(1);

@@ -7,9 +7,11 @@
 import { Meter } from '@pacebeat/contract';
 import { z } from 'zod';
 import type { LookupTimings } from './lookup-timings.ts';
+import type { TempoAlternative } from '../db/tempo.schema.ts';
 import {
   wantedTempo,
   type AudioFeatures,
+  type FirstAnswers,
   type PendingCheck,
   type TempoService,
   type TrackInput,
@@ -48,6 +50,16 @@ export const TEMPO_PRIORITY = {
   secondLook: -1,
 } as const;
 
+/** A source's answer, as a job's payload carries it. */
+const AnswerSchema = z
+  .object({
+    bpm: z.number(),
+    source: z.string().max(32),
+    confidence: z.number(),
+    meter: Meter.optional(),
+  })
+  .strict();
+
 export const TempoLookupPayload = z
   .object({
     tracks: z.array(TrackInputSchema).min(1).max(TEMPO_BATCH),
@@ -56,6 +68,13 @@ export const TempoLookupPayload = z
     priority: z.number().int().min(TEMPO_PRIORITY.secondLook).max(9).optional(),
     /** The second look at tracks whose first answer no playlist takes: every check is made now. */
     secondLook: z.literal(true).optional(),
+    /** A second look: what the first sources said of each track (by Spotify id), not asked again. */
+    known: z
+      .record(
+        z.string().regex(/^[A-Za-z0-9]{1,64}$/),
+        z.object({ answers: z.array(AnswerSchema).max(10), isrc: z.string().max(32).optional() }).strict(),
+      )
+      .optional(),
   })
   .strict();
 
@@ -63,18 +82,7 @@ const Ms = z.record(z.string().max(64), z.number().min(0));
 const PendingCheckSchema = z
   .object({
     track: TrackInputSchema,
-    answers: z
-      .array(
-        z
-          .object({
-            bpm: z.number(),
-            source: z.string().max(32),
-            confidence: z.number(),
-            meter: Meter.optional(),
-          })
-          .strict(),
-      )
-      .max(10),
+    answers: z.array(AnswerSchema).max(10),
     notes: z.array(z.string().max(2000)).max(50),
     transient: z.boolean(),
     preview: z.string().max(2000).optional(),
@@ -180,9 +188,15 @@ export function createTempoLookups(deps: {
      */
     async run(
       tracks: TrackInput[],
-      opts: { userId?: string; priority?: number; secondLook?: true; stopping?: AbortSignal } = {},
+      opts: {
+        userId?: string;
+        priority?: number;
+        secondLook?: true;
+        known?: Record<string, { answers: TempoAlternative[]; isrc?: string }>;
+        stopping?: AbortSignal;
+      } = {},
     ) {
-      const { stopping, secondLook, ...payload } = opts;
+      const { stopping, secondLook, known, ...payload } = opts;
       const audioFeatures =
         opts.userId && deps.audioFeaturesFor ? await deps.audioFeaturesFor(opts.userId) : undefined;
       const found = opts.userId && deps.onTemposFound ? deps.onTemposFound : undefined;
@@ -212,19 +226,29 @@ export function createTempoLookups(deps: {
           ? {
               secondLook: {
                 wanted: wantedBpm,
-                later: async (again: TrackInput[]) => {
-                  for (let i = 0; i < again.length; i += TEMPO_BATCH)
+                // With what the first sources said, so that they are not asked again.
+                later: async (again: FirstAnswers[]) => {
+                  for (let i = 0; i < again.length; i += TEMPO_BATCH) {
+                    const part = again.slice(i, i + TEMPO_BATCH);
                     await deps.queue.send('tempo-lookup', {
-                      tracks: again.slice(i, i + TEMPO_BATCH),
+                      tracks: part.map((x) => x.track),
                       ...(payload.userId ? { userId: payload.userId } : {}),
                       priority: TEMPO_PRIORITY.secondLook,
                       secondLook: true,
+                      known: Object.fromEntries(
+                        part.map((x) => [
+                          x.track.spotifyId,
+                          { answers: x.answers, ...(x.isrc ? { isrc: x.isrc } : {}) },
+                        ]),
+                      ),
                     });
-                  for (const t of again) lookedAgain.add(t.spotifyId);
+                  }
+                  for (const x of again) lookedAgain.add(x.track.spotifyId);
                 },
               },
             }
           : {}),
+        ...(known ? { known: new Map(Object.entries(known)) } : {}),
         ...(audioFeatures ? { audioFeatures } : {}),
         // The playlists can grow with the tempos known at once, before the slower sources answer.
         ...(found ? { onEarlyAnswers: () => found(opts.userId!) } : {}),

@@ -130,6 +130,16 @@ export function wantedTempo(ranges: readonly WantedRange[]): (bpm: number) => bo
     );
 }
 
+/**
+ * A track put off to a second look, with what its first sources said (so they are not asked again): their
+ * answers, and the ISRC ReccoBeats gave a track that came without one.
+ */
+export interface FirstAnswers {
+  track: TrackInput;
+  answers: TempoAlternative[];
+  isrc?: string;
+}
+
 /** Retry time for a lookup that failed for a passing reason (errors, time-outs, garbage). */
 const TRANSIENT_RETRY_MS = 6 * 3600_000;
 
@@ -656,7 +666,9 @@ export function createTempoService(deps: TempoServiceDeps) {
        * placed. Their answer is usually right (a 3:2 or wrong value hides a running tempo in about 4 %),
        * so the check waits rather than being skipped.
        */
-      secondLook?: { wanted: (bpm: number) => boolean; later: (tracks: TrackInput[]) => Promise<void> };
+      secondLook?: { wanted: (bpm: number) => boolean; later: (tracks: FirstAnswers[]) => Promise<void> };
+      /** What the first sources said of some tracks (by Spotify id; a second look): they are not asked again. */
+      known?: ReadonlyMap<string, Omit<FirstAnswers, 'track'>>;
     } = {},
   ): Promise<Map<string, TempoAnswer>> {
     const stopped = () => opts.stopping?.aborted === true;
@@ -679,9 +691,18 @@ export function createTempoService(deps: TempoServiceDeps) {
 
     // Every answer is checked before it is trusted: a lone source's 3:2 or wrong value looks like any
     // other. The checks cost no Spotify call: Deezer (by ISRC; its preview), then the audio.
-    if (!stopped()) await fromSpotify(work, opts.audioFeatures);
+    const fresh: Work[] = [];
+    for (const w of work) {
+      const k = opts.known?.get(w.track.spotifyId);
+      if (!k) fresh.push(w);
+      else {
+        w.answers.push(...k.answers);
+        if (k.isrc && !w.track.isrc) w.isrc = k.isrc;
+      }
+    }
+    if (!stopped()) await fromSpotify(fresh, opts.audioFeatures);
     // Batched and cheap (2 calls per 40 tracks): a second opinion even where Spotify answered.
-    if (!stopped()) await fromReccoBeats(work);
+    if (!stopped()) await fromReccoBeats(fresh);
 
     // A first answer no playlist takes: its check (Deezer, perhaps the audio) waits for a second look.
     const second = opts.secondLook;
@@ -690,7 +711,9 @@ export function createTempoService(deps: TempoServiceDeps) {
     if (second && !stopped()) {
       const later = work.filter(unwanted);
       if (later.length > 0) {
-        await second.later(later.map((w) => w.track));
+        await second.later(
+          later.map((w) => ({ track: w.track, answers: w.answers, ...(w.isrc ? { isrc: w.isrc } : {}) })),
+        );
         work.splice(0, work.length, ...work.filter((w) => !unwanted(w)));
       }
     }
