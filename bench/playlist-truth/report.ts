@@ -306,7 +306,7 @@ export function report(f: RunFacts): string {
         f.lookups.connectedAt + s * 1000,
     ).length;
   lines.push(
-    `Truly fitting songs of the scanned library whose lookup is done: ${lookedBy(60)} at 60 s, ${lookedBy(120)} at 120 s, ${lookedBy(300)} at 300 s, ${looked.length} at the end, of ${fittingRead.length}; tracks queued for a second look (a first answer no playlist takes): ${f.lookups.secondLooks}.`,
+    `Truly fitting songs of the scanned library whose lookup is done: ${lookedBy(60)} at 60 s, ${lookedBy(120)} at 120 s, ${lookedBy(300)} at 300 s, ${looked.length} at the end, of ${fittingRead.length}; tracks queued for a second look (a first answer no playlist takes, or no source knows them): ${f.lookups.secondLooks}.`,
   );
   lines.push('');
   if (notFourFourLines.length > 0) {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { TempoAlternative } from '../db/tempo.schema.ts';
 import { fakeResolver, fakeTrack } from './fake-sources.test-helper.ts';
 import { createTempoLookups, TEMPO_PRIORITY, TempoAudioPayload, TempoLookupPayload } from './tempo.jobs.ts';
-import { wantedTempo, type FirstAnswers, type TrackInput } from './tempo.service.ts';
+import { wantedTempo, type FirstAnswers, type PendingCheck, type TrackInput } from './tempo.service.ts';
 
 const USER = 'c3d4e5f6-0000-4000-8000-000000000000';
 
@@ -137,6 +137,50 @@ describe('the second look', () => {
       { ids: ['spB'], priority: 1 },
       { ids: ['spC'], priority: TEMPO_PRIORITY.secondLook },
     ]);
+  });
+
+  it('a track no source knows is heard in the second look: its preview goes first to what may be placed', async () => {
+    const calls: string[] = [];
+    // GetSongBPM finds the song but has no tempo for it: no source knows D.
+    const tempo = fakeResolver({ getsongbpm: { tempo: 0 }, calls });
+    const audio: Array<{ checks: PendingCheck[]; priority?: number }> = [];
+    const lookups = createTempoLookups({
+      tempo,
+      queue: lookupQueue(),
+      audioQueue: {
+        send: async (_n, p) => {
+          TempoAudioPayload.parse(JSON.parse(JSON.stringify(p)));
+          audio.push(p);
+          return 'id';
+        },
+      },
+      wantedRanges: async () => [],
+    });
+    const check: PendingCheck = {
+      track: fakeTrack('D'),
+      answers: [],
+      notes: [],
+      transient: false,
+      preview: 'https://cdns-preview.dzcdn.net/1.mp3',
+      heldMs: 0,
+      clock: { ms: {}, n: {} },
+    };
+    const first = await lookups.runChecks([check], { userId: USER, priority: 1 });
+    expect(calls).toEqual(['getsongbpm']);
+    expect(first).toMatchObject({ found: 0, unknown: 0, secondLook: 1 });
+    expect(audio).toHaveLength(1);
+    expect(audio[0]).toMatchObject({ priority: TEMPO_PRIORITY.secondLook });
+    expect(audio[0]!.checks.map((c) => [c.track.spotifyId, c.askedGetSongBpm])).toEqual([['spD', true]]);
+
+    // The second look hears it, and does not ask GetSongBPM again.
+    calls.length = 0;
+    const second = await lookups.runChecks(audio[0]!.checks, {
+      userId: USER,
+      priority: TEMPO_PRIORITY.secondLook,
+    });
+    expect(calls).toEqual(['deezer-preview']);
+    expect(second).toMatchObject({ found: 1 });
+    expect(audio).toHaveLength(1);
   });
 
   it('a target at another tempo is wanted too; ranges that cannot be read leave every track checked now', async () => {

@@ -91,6 +91,7 @@ const PendingCheckSchema = z
     heldMs: z.number().min(0),
     clock: z.object({ ms: Ms, n: Ms }).strict(),
     audioFailures: z.number().int().min(0).max(100).optional(),
+    askedGetSongBpm: z.boolean().optional(),
   })
   .strict();
 
@@ -303,15 +304,26 @@ export function createTempoLookups(deps: {
       if (!audioQueue || !checkTempos) throw new Error('tempo-audio jobs need their queue and checkTempos');
       const found = opts.userId && deps.onTemposFound ? deps.onTemposFound : undefined;
       const timings: LookupTimings = { tracks: 0, totalMs: 0, ms: {}, n: {} };
+      // With the second look on (wantedRanges), a first look leaves a track no source knows to it: the
+      // audio alone is never placed, so its preview goes to what may be.
+      const firstLook = deps.wantedRanges !== undefined && (opts.priority ?? 0) > TEMPO_PRIORITY.secondLook;
       const { answers, later } = await checkTempos(checks, {
         timings,
+        ...(firstLook ? { audioAloneLater: true } : {}),
         ...(found ? { onEarlyAnswers: () => found(opts.userId!) } : {}),
         ...(stopping ? { stopping } : {}),
       });
       const counts = { found: 0, unknown: 0, deferred: 0 };
       for (const a of answers.values()) counts[a.status]++;
       const deferred = later.filter((l) => l.retryAt);
-      const now = later.filter((l) => !l.retryAt).map((l) => l.check);
+      const second = later.filter((l) => !l.retryAt && l.secondLook).map((l) => l.check);
+      const now = later.filter((l) => !l.retryAt && !l.secondLook).map((l) => l.check);
+      for (let i = 0; i < second.length; i += TEMPO_BATCH)
+        await audioQueue.send('tempo-audio', {
+          checks: second.slice(i, i + TEMPO_BATCH),
+          ...payload,
+          priority: TEMPO_PRIORITY.secondLook,
+        });
       if (deferred.length > 0)
         await audioQueue.send(
           'tempo-audio',
@@ -321,7 +333,11 @@ export function createTempoLookups(deps: {
       if (now.length > 0) await audioQueue.send('tempo-audio', { checks: now, ...payload });
       counts.deferred = deferred.length;
       if (opts.userId && counts.found > 0) await deps.onTemposFound?.(opts.userId);
-      const out = { ...counts, timings: rounded(timings) };
+      const out = {
+        ...counts,
+        ...(second.length > 0 ? { secondLook: second.length } : {}),
+        timings: rounded(timings),
+      };
       return now.length > 0 ? { ...out, handedBack: now.length } : out;
     },
   };

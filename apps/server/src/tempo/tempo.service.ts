@@ -194,8 +194,10 @@ interface Work {
   heldMs?: number;
   /** Deezer was asked (a shutdown can stop the batch before). */
   askedDeezer?: boolean;
-  /** GetSongBPM was asked in this job. */
+  /** GetSongBPM was asked in this job (or, for a check put off to the second look, in the one before). */
   askedGetSongBpm?: boolean;
+  /** Only the audio could answer it, and an estimate alone is never placed: heard in the second look. */
+  toSecondLook?: boolean;
   /** The preview could not be heard for a passing reason: when it may be asked again (set by fromAudio). */
   audioWaitsUntil?: Date;
   /** Tries at hearing the preview that failed for a passing reason, in this job and those before. */
@@ -219,6 +221,8 @@ export interface PendingCheck {
   clock: StageMs;
   /** Tries at hearing its preview that failed for a passing reason. */
   audioFailures?: number;
+  /** GetSongBPM was asked already (a check put off to the second look): not asked again. */
+  askedGetSongBpm?: boolean;
 }
 
 const pendingOf = (w: Work, held: number): PendingCheck => ({
@@ -248,6 +252,7 @@ const workOf = (p: PendingCheck): Work => ({
   ...(p.bySearch ? { bySearch: true } : {}),
   ...(p.isrc ? { isrc: p.isrc } : {}),
   ...(p.audioFailures ? { audioFailures: p.audioFailures } : {}),
+  ...(p.askedGetSongBpm ? { askedGetSongBpm: true } : {}),
   heldMs: p.heldMs,
   clock: { ms: { ...p.clock.ms }, n: { ...p.clock.n } },
 });
@@ -613,6 +618,7 @@ export function createTempoService(deps: TempoServiceDeps) {
     batch: ReturnType<typeof batchOf>,
     stopping: AbortSignal | undefined,
     slotWaitMs?: number,
+    audioAloneLater = false,
   ): Promise<void> {
     const wait: SlotWait = {
       ...(slotWaitMs !== undefined ? { maxWaitMs: slotWaitMs } : {}),
@@ -624,12 +630,18 @@ export function createTempoService(deps: TempoServiceDeps) {
         // GetSongBPM (a text match) where nothing answered, or for a lone answer the audio cannot check (no
         // preview, or only Deezer's answer for the very track whose preview the audio would hear).
         const onlyItsOwnPreview = w.bySearch && w.answers.every((a) => a.source === 'deezer');
-        if (w.answers.length === 0 || !w.preview || onlyItsOwnPreview)
+        if (!w.askedGetSongBpm && (w.answers.length === 0 || !w.preview || onlyItsOwnPreview))
           await fromGetSongBpm(w, 'needed', wait);
         // A running tempo already checked whose meter one label leaves unsure: GetSongBPM's time_sig is a
         // second, independent label, and two agreeing settle it without the preview and the estimator
         // (the slowest check, and the one a crowd waits for). Only while its pace has room.
         else if (onlyMeterUnsure(w)) await fromGetSongBpm(w, 'spare');
+        // Nobody knows it: the audio alone could answer, and an estimate alone is never placed (nothing is
+        // left to confirm it), so its preview waits for the second look's turn (`audioAloneLater`).
+        if (audioAloneLater && w.answers.length === 0 && w.preview && !w.deferredUntil) {
+          w.toSecondLook = true;
+          return;
+        }
         // The audio checks or settles whatever is not yet checked (and answers where nobody knows).
         if (!settled(w)) await fromAudio(w, stopping, wait);
         if (w.cutShort) return;
@@ -774,8 +786,17 @@ export function createTempoService(deps: TempoServiceDeps) {
    */
   async function checkTempos(
     pending: PendingCheck[],
-    opts: BatchOptions = {},
-  ): Promise<{ answers: Map<string, TempoAnswer>; later: Array<{ check: PendingCheck; retryAt?: Date }> }> {
+    opts: BatchOptions & {
+      /**
+       * A first look: a track no source knows (after GetSongBPM) is not heard now but handed back with
+       * `secondLook` (its preview for the second look's turn).
+       */
+      audioAloneLater?: boolean;
+    } = {},
+  ): Promise<{
+    answers: Map<string, TempoAnswer>;
+    later: Array<{ check: PendingCheck; retryAt?: Date; secondLook?: true }>;
+  }> {
     const started = performance.now();
     const batch = batchOf(opts, started, true);
     // A track found meanwhile is not checked again: a runner's own song queued once in another runner's
@@ -786,10 +807,10 @@ export function createTempoService(deps: TempoServiceDeps) {
       return c !== undefined && c.retryAt === null && c.bpm !== null;
     };
     const work = pending.map(workOf).filter((w) => !found(w.key));
-    await checkAfterDeezer(work, batch, opts.stopping, AUDIO_JOB_SLOT_WAIT_MS);
+    await checkAfterDeezer(work, batch, opts.stopping, AUDIO_JOB_SLOT_WAIT_MS, opts.audioAloneLater);
     await batch.flush(false);
     const answers = new Map<string, TempoAnswer>();
-    const later: Array<{ check: PendingCheck; retryAt?: Date }> = [];
+    const later: Array<{ check: PendingCheck; retryAt?: Date; secondLook?: true }> = [];
     const held = performance.now() - started;
     for (const p of pending) {
       const c = cached.get(tempoKey(p.track));
@@ -798,6 +819,8 @@ export function createTempoService(deps: TempoServiceDeps) {
     for (const w of work) {
       const a = batch.answers.get(w.key);
       if (a && a.status !== 'deferred') answers.set(w.track.spotifyId, a);
+      else if (w.toSecondLook)
+        later.push({ check: { ...pendingOf(w, held), askedGetSongBpm: true }, secondLook: true });
       else later.push({ check: pendingOf(w, held), ...(a?.retryAt ? { retryAt: a.retryAt } : {}) });
     }
     return { answers, later };
