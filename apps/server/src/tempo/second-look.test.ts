@@ -84,7 +84,10 @@ describe('the second look', () => {
         return [];
       },
     });
-    const out = await lookups.run([fakeTrack('A'), fakeTrack('B')], { userId: USER, priority: 3 });
+    const out = await lookups.run([fakeTrack('A'), fakeTrack('B')], {
+      userId: USER,
+      priority: TEMPO_PRIORITY.catalog,
+    });
     expect(out).toMatchObject({ secondLook: 1 });
     expect(queue.sent).toEqual([
       {
@@ -131,12 +134,9 @@ describe('the second look', () => {
       },
       wantedRanges: async () => [],
     });
-    const out = await lookups.run([fakeTrack('B'), fakeTrack('C')], { userId: USER, priority: 1 });
+    const out = await lookups.run([fakeTrack('B'), fakeTrack('C')], { userId: USER });
     expect(out).toMatchObject({ toAudio: 2 });
-    expect(audio).toEqual([
-      { ids: ['spB'], priority: 1 },
-      { ids: ['spC'], priority: TEMPO_PRIORITY.secondLook },
-    ]);
+    expect(audio).toEqual([{ ids: ['spB'] }, { ids: ['spC'], priority: TEMPO_PRIORITY.secondLook }]);
   });
 
   it('a track no source knows is heard in the second look: its preview goes first to what may be placed', async () => {
@@ -165,7 +165,7 @@ describe('the second look', () => {
       heldMs: 0,
       clock: { ms: {}, n: {} },
     };
-    const first = await lookups.runChecks([check], { userId: USER, priority: 1 });
+    const first = await lookups.runChecks([check], { userId: USER, priority: TEMPO_PRIORITY.catalog });
     expect(calls).toEqual(['getsongbpm']);
     expect(first).toMatchObject({ found: 0, unknown: 0, secondLook: 1 });
     expect(audio).toHaveLength(1);
@@ -181,6 +181,20 @@ describe('the second look', () => {
     expect(calls).toEqual(['deezer-preview']);
     expect(second).toMatchObject({ found: 1 });
     expect(audio).toHaveLength(1);
+  });
+
+  it("a runner's own tracks are all checked now: a pace they add at another tempo fills from them at once", async () => {
+    const calls: string[] = [];
+    const tempo = fakeResolver({ reccobeats: { spA: 120 }, deezerBpm: 120, calls });
+    const queue = lookupQueue();
+    const lookups = createTempoLookups({ tempo, queue, wantedRanges: async () => [] });
+    for (const priority of [TEMPO_PRIORITY.ownLibrary, TEMPO_PRIORITY.firstPages, TEMPO_PRIORITY.firstPage]) {
+      calls.length = 0;
+      const out = await lookups.run([fakeTrack('A')], { userId: USER, priority });
+      expect(out).not.toHaveProperty('secondLook');
+      expect(calls).toEqual(['reccobeats', 'reccobeats', 'deezer']);
+    }
+    expect(queue.sent).toEqual([]);
   });
 
   it('a target at another tempo is wanted too; ranges that cannot be read leave every track checked now', async () => {

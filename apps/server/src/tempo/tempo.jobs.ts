@@ -40,7 +40,7 @@ export const TrackInputSchema = z
  * very first page (50 songs, enough for a first link) before the next three pages of everyone who
  * connected a little earlier: in the browser tests, where runners connect every few seconds, a
  * newcomer's first audio checks waited up to 200 s behind the others' pages 2-4.
- * Last, below every catalog: the second look at tracks whose first answer no playlist takes (`run`).
+ * Last, below every catalog: the second look at catalog tracks whose first answer no playlist takes (`run`).
  */
 export const TEMPO_PRIORITY = {
   firstPage: 3,
@@ -204,7 +204,10 @@ export function createTempoLookups(deps: {
       const timings: LookupTimings = { tracks: 0, totalMs: 0, ms: {}, n: {} };
       const handed = new Set<string>();
       const audioQueue = deps.audioQueue;
-      const wantedBpm = secondLook ? undefined : await wantedNow();
+      // Only catalogs' tracks: a runner's own (Liked Songs, their playlists) are all checked now, so a pace
+      // they add at a tempo no playlist took before fills at once from the songs they chose.
+      const catalog = (opts.priority ?? TEMPO_PRIORITY.catalog) === TEMPO_PRIORITY.catalog;
+      const wantedBpm = secondLook || !catalog ? undefined : await wantedNow();
       const lookedAgain = new Set<string>();
       const answers = await deps.tempo.resolveTempos(tracks, {
         timings,
@@ -304,9 +307,11 @@ export function createTempoLookups(deps: {
       if (!audioQueue || !checkTempos) throw new Error('tempo-audio jobs need their queue and checkTempos');
       const found = opts.userId && deps.onTemposFound ? deps.onTemposFound : undefined;
       const timings: LookupTimings = { tracks: 0, totalMs: 0, ms: {}, n: {} };
-      // With the second look on (wantedRanges), a first look leaves a track no source knows to it: the
-      // audio alone is never placed, so its preview goes to what may be.
-      const firstLook = deps.wantedRanges !== undefined && (opts.priority ?? 0) > TEMPO_PRIORITY.secondLook;
+      // With the second look on (wantedRanges), a catalog's first look leaves a track no source knows to
+      // it: the audio alone is never placed, so its preview goes to what may be.
+      const firstLook =
+        deps.wantedRanges !== undefined &&
+        (opts.priority ?? TEMPO_PRIORITY.catalog) === TEMPO_PRIORITY.catalog;
       const { answers, later } = await checkTempos(checks, {
         timings,
         ...(firstLook ? { audioAloneLater: true } : {}),
