@@ -9,24 +9,30 @@ import { wantedTempo, type FirstAnswers, type PendingCheck, type TrackInput } fr
 
 const USER = 'c3d4e5f6-0000-4000-8000-000000000000';
 
-function lookupQueue() {
-  const sent: Array<{
-    tracks: TrackInput[];
-    userId?: string;
-    priority?: number;
-    secondLook?: true;
-    known?: Record<string, { answers: TempoAlternative[] }>;
-  }> = [];
+/** A queue that keeps every payload sent, each validated as the registry would store it (through JSON). */
+function capturingQueue<P>(schema: { parse(data: unknown): unknown }) {
+  const sent: P[] = [];
   return {
     sent,
-    send: async (_n: 'tempo-lookup', p: (typeof sent)[number]) => {
-      // What pg-boss would store: the payload as the registry validates it, through JSON.
-      TempoLookupPayload.parse(JSON.parse(JSON.stringify(p)));
+    send: async (_name: string, p: P) => {
+      schema.parse(JSON.parse(JSON.stringify(p)));
       sent.push(p);
       return 'id';
     },
   };
 }
+
+const lookupQueue = () =>
+  capturingQueue<{
+    tracks: TrackInput[];
+    userId?: string;
+    priority?: number;
+    secondLook?: true;
+    known?: Record<string, { answers: TempoAlternative[] }>;
+  }>(TempoLookupPayload);
+
+const audioQueue = () =>
+  capturingQueue<{ checks: PendingCheck[]; userId?: string; priority?: number }>(TempoAudioPayload);
 
 describe('the second look', () => {
   it('takes the running band and the ranges given, up to a factor of 2, and nothing else', () => {
@@ -118,42 +124,31 @@ describe('the second look', () => {
   it("after Deezer too: a check of tempos no playlist takes is heard in the second look's turn", async () => {
     // B: ReccoBeats 172, Deezer 120 (a running tempo in dispute: checked now); C: Deezer's 120 alone.
     const tempo = fakeResolver({ reccobeats: { spB: 172 }, deezerBpm: 120, previews: 'hang' });
-    const audio: Array<{ ids: string[]; priority?: number }> = [];
+    const audio = audioQueue();
     const lookups = createTempoLookups({
       tempo,
       queue: lookupQueue(),
-      audioQueue: {
-        send: async (_n, p) => {
-          TempoAudioPayload.parse(JSON.parse(JSON.stringify(p)));
-          audio.push({
-            ids: p.checks.map((c) => c.track.spotifyId),
-            ...(p.priority !== undefined ? { priority: p.priority } : {}),
-          });
-          return 'id';
-        },
-      },
+      audioQueue: audio,
       wantedRanges: async () => [],
     });
     const out = await lookups.run([fakeTrack('B'), fakeTrack('C')], { userId: USER });
     expect(out).toMatchObject({ toAudio: 2 });
-    expect(audio).toEqual([{ ids: ['spB'] }, { ids: ['spC'], priority: TEMPO_PRIORITY.secondLook }]);
+    expect(audio.sent.map((p) => [p.checks.map((c) => c.track.spotifyId), p.priority])).toEqual([
+      [['spB'], undefined],
+      [['spC'], TEMPO_PRIORITY.secondLook],
+    ]);
   });
 
   it('a track no source knows is heard in the second look: its preview goes first to what may be placed', async () => {
     const calls: string[] = [];
     // GetSongBPM finds the song but has no tempo for it: no source knows D.
     const tempo = fakeResolver({ getsongbpm: { tempo: 0 }, calls });
-    const audio: Array<{ checks: PendingCheck[]; priority?: number }> = [];
+    const queued = audioQueue();
+    const audio = queued.sent;
     const lookups = createTempoLookups({
       tempo,
       queue: lookupQueue(),
-      audioQueue: {
-        send: async (_n, p) => {
-          TempoAudioPayload.parse(JSON.parse(JSON.stringify(p)));
-          audio.push(p);
-          return 'id';
-        },
-      },
+      audioQueue: queued,
       wantedRanges: async () => [],
     });
     const check: PendingCheck = {
