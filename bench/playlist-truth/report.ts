@@ -390,14 +390,14 @@ export function report(f: RunFacts): string {
   const rows = sweep(recordings, f.targets, SWEEP);
   lines.push('');
   lines.push(
-    `Confidence threshold and edge margin (the product uses ${MIN_CONFIDENCE} and ${(100 * EDGE_MARGIN).toFixed(1)} %), over the ${recordings.length} scanned recordings:`,
+    `Confidence threshold and edge rule (the product uses ${MIN_CONFIDENCE} and the sources' span of each tempo; a fixed margin below each max was the rule before, ${(100 * EDGE_MARGIN).toFixed(1)} %), over the ${recordings.length} scanned recordings:`,
   );
   lines.push('');
-  lines.push('| threshold | edge margin | would place | precision | recall | 3:2 |');
+  lines.push('| threshold | edge rule | would place | precision | recall | 3:2 |');
   lines.push('|---|---|---|---|---|---|');
   for (const r of rows)
     lines.push(
-      `| ${r.threshold} | ${(100 * r.margin).toFixed(1)} % | ${r.placed} | ${pct(r.precision)} | ${pct(r.recall)} | ${r.threeTwo} |`,
+      `| ${r.threshold} | ${r.margin === null ? 'span' : `${(100 * r.margin).toFixed(1)} %`} | ${r.placed} | ${pct(r.precision)} | ${pct(r.recall)} | ${r.threeTwo} |`,
     );
   lines.push('');
   lines.push('Every answer with a tempo, by source and confidence (what it would place at any threshold):');

@@ -7,6 +7,7 @@
 import fs from 'node:fs/promises';
 import { RUN_PRESETS, RUN_PRESET_NAMES, runPreset, unfoldRun, type Run } from '@pacebeat/contract';
 import { closestSameArtist, longestArtistRun } from '@pacebeat/server/src/playlists/spread.ts';
+import { spanOf } from '@pacebeat/server/src/playlists/matching.ts';
 import { boundaryMisses, runFit } from '@pacebeat/server/src/runs/build.ts';
 import { startComposedApp } from '../shared/composed-app.ts';
 
@@ -137,7 +138,7 @@ function score(
   // A song fits when its true tempo (or its double or half, with half-time on) lies in its segment's
   // range, with no margin: the truth has no noise.
   const trueFit = songs.filter((s) =>
-    runFit(truth(s.track_id), segments[s.segment]!, run.half_time, true),
+    runFit(spanOf(truth(s.track_id), true), segments[s.segment]!, run.half_time),
   ).length;
   const prev = new Set(previous.build!.songs.map((s) => s.recording_key));
   return {

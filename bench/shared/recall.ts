@@ -9,6 +9,7 @@ import {
   meterLeftOut,
   MIN_CONFIDENCE,
   placeable,
+  spanOf,
   type TargetRange,
 } from '@pacebeat/server/src/playlists/matching.ts';
 import type { CachedTempo } from '@pacebeat/server/src/tempo/tempo.repository.ts';
@@ -87,12 +88,15 @@ export function recallClass(
     return meterOfPattern(truth.pattern) === '4/4'
       ? 'meter: a 4/4 song heard in another meter'
       : 'meter: truly not 4/4 (left out by design)';
-  if (!fitting.some((x) => fitsRange(t.bpm!, x.minBpm, x.maxBpm)))
-    return fitting.some((x) => fitsRange(t.bpm!, x.minBpm * 0.99, x.maxBpm))
-      ? 'trusted, within 1 % below the range it fits (round tempo at the edge)'
-      : 'trusted, wrong tempo';
-  if (!fitting.some((x) => placeable(t.bpm!, x.minBpm, x.maxBpm)))
+  // The edges as the product takes them: where its sources say the tempo may truly be (matching.ts spanOf).
+  const span = spanOf(t.bpm!, false, t.alternatives);
+  if (!fitting.some((x) => placeable(span, x.minBpm, x.maxBpm))) {
+    if (!fitting.some((x) => fitsRange(t.bpm!, x.minBpm, x.maxBpm)))
+      return fitting.some((x) => fitsRange(t.bpm!, x.minBpm * 0.99, x.maxBpm))
+        ? 'trusted, within 1 % below the range it fits (round tempo at the edge)'
+        : 'trusted, wrong tempo';
     return 'trusted, just below a range’s top (edge margin)';
+  }
   return 'fits, not placed yet (a batch, the spread, the budget)';
 }
 

@@ -12,7 +12,7 @@ import { TempoConfigSchema } from '../src/tempo/tempo.config.ts';
 import { createTempoModule } from '../src/tempo/tempo.module.ts';
 import { tempoKey } from '../src/tempo/tempo.service.ts';
 import type { MatchCandidate } from '../src/playlists/candidates.ts';
-import { placeable } from '../src/playlists/matching.ts';
+import { placeable, spanOf } from '../src/playlists/matching.ts';
 import { createPlaylistsRepository } from '../src/playlists/playlists.repository.ts';
 import { createPlaylistsService } from '../src/playlists/playlists.service.ts';
 import { SongSet } from '../src/playlists/song-identity.ts';
@@ -93,7 +93,7 @@ export function catalogCandidate(
 
 /**
  * Catalog tracks (one per song: song-identity.ts) the target [min, max) takes at their true tempo
- * (matching.ts `placeable`).
+ * (matching.ts `placeable`, the span of a tempo nothing narrows).
  */
 export function catalogTracksIn(ph: PlaylistHarness, min: number, max: number, n: number): string[] {
   const w = ph.h.sandbox.world;
@@ -110,8 +110,8 @@ export function catalogTracksIn(ph: PlaylistHarness, min: number, max: number, n
         artistId: w.ids.encode('artist', t.artists[0]!),
         durationMs: t.durationMs,
       };
-      // Tracks the target takes at their true tempo (not just below its max: see EDGE_MARGIN).
-      if (songs.has(song) || !placeable(f.bpm, min, max)) continue;
+      // Tracks the target takes at their true tempo (not just below its max: see spanOf).
+      if (songs.has(song) || !placeable(spanOf(f.bpm, false), min, max)) continue;
       songs.add(song);
       out.push(w.trackId(g));
       if (out.length === n) break;

@@ -11,6 +11,7 @@ import {
   placeable,
   planAdds,
   songOf,
+  spanOf,
   trustedBpm,
   type PlannedTrack,
   type TargetRange,
@@ -27,11 +28,20 @@ const METER_REASON: Record<OtherMeter, SkipReason> = {
   '7/8': 'meter_7_8',
 };
 
-/** How `bpm` meets [min, max): as it is, doubled (a half-time song) or halved; null when it does not. */
+const FOLDS: Array<[Fold, number]> = [
+  ['none', 1],
+  ['double', 2],
+  ['half', 0.5],
+];
+
+/**
+ * How `bpm` meets [min, max): as it is, doubled (a half-time song) or halved; null when it does not. A
+ * tempo a hair under the range's min (a song at a round tempo measured just under it: matching.ts spanOf)
+ * meets it too.
+ */
 export function foldOf(bpm: number, minBpm: number, maxBpm: number): Fold | null {
-  if (bpm >= minBpm && bpm < maxBpm) return 'none';
-  if (bpm * 2 >= minBpm && bpm * 2 < maxBpm) return 'double';
-  if (bpm / 2 >= minBpm && bpm / 2 < maxBpm) return 'half';
+  for (const slack of [0, EDGE_MARGIN * 2])
+    for (const [fold, f] of FOLDS) if (bpm * f >= minBpm * (1 - slack) && bpm * f < maxBpm) return fold;
   return null;
 }
 
@@ -90,7 +100,7 @@ export function skippedBy(i: ListInput): Skipped[] {
       const meter = meterLeftOut(t, meterOf(key, tempo, choices));
       if (
         (filtered || meter) &&
-        placeable(bpm, t.minBpm, t.maxBpm, corrected !== undefined ? 0 : EDGE_MARGIN)
+        placeable(spanOf(bpm, corrected !== undefined, tempo?.alternatives), t.minBpm, t.maxBpm)
       )
         skip(filtered ?? METER_REASON[meter!]);
     }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MatchCandidate } from './candidates.ts';
 import { candidate } from './candidates.test-helper.ts';
-import { fittingTracks, passesFilters, planAdds, trustedBpm, type TempoFact } from './matching.ts';
+import { fittingTracks, passesFilters, planAdds, spanOf, trustedBpm, type TempoFact } from './matching.ts';
 
 const tempos = (entries: Array<[number, number]>) =>
   new Map<string, TempoFact>(entries.map(([n, bpm]) => [`isrc:REC${n}`, { bpm, confidence: 0.85 }]));
@@ -62,7 +62,7 @@ describe('filters in planAdds and fittingTracks', () => {
   it('fittingTracks says what belongs in each target now, placed or not', () => {
     const bpmOf = (tempos: Map<string, TempoFact>) => (c: MatchCandidate) => {
       const bpm = trustedBpm(tempos.get(c.recordingKey));
-      return bpm === null ? null : { bpm, corrected: false, meter: null };
+      return bpm === null ? null : { ...spanOf(bpm, false), corrected: false, meter: null };
     };
     const fits = fittingTracks(
       [plain, strict, { id: 'slow', minBpm: 120, maxBpm: 130 }],

@@ -2,6 +2,8 @@
 // double or its half lies in [min, max) (a runner at 170 steps/min runs to an 85 BPM song), and only a
 // tempo the resolver is confident about is used (see MIN_CONFIDENCE).
 import type { Meter, OtherMeter } from '@pacebeat/contract';
+import type { TempoAlternative } from '../db/tempo.schema.ts';
+import { agreedSpan, type TempoSpan } from '../tempo/span.ts';
 import type { CachedTempo } from '../tempo/tempo.repository.ts';
 import type { MatchCandidate } from './candidates.ts';
 import { excludedBy, NO_CHOICES, type RunnerChoices } from './runner-choices.ts';
@@ -31,21 +33,54 @@ export function fitsRange(bpm: number, minBpm: number, maxBpm: number): boolean 
 }
 
 /**
- * A tempo this close below a target's max (relative) is not placed in it. Every source is a fraction of
- * a per cent off (the audio too), and songs are often at a round tempo: a song at exactly 160 BPM,
- * reported as 159.5, belongs to 160–170, not 150–160. Just above a min there is no such mass, so the
- * margin is on one side. 0.4 %: a source's noise (the simulated ones ±0.4 %; the audio 0.16 % median,
- * 0.37 % at the 95th percentile). The figures: bench/RESULTS.md, "the target playlists, measured".
+ * The error of a tempo nothing narrows (one value, or values that do not overlap): a source's noise (the
+ * simulated ones ±0.4 %; the audio 0.16 % median, 0.37 % at the 95th percentile). Values that agree
+ * narrow it (tempo/span.ts). The figures: bench/RESULTS.md, "the target playlists, measured".
  */
 export const EDGE_MARGIN = 0.004;
 
-/** Whether a (trusted) tempo goes into a target: it fits, and not just below the target's max. */
-export function placeable(bpm: number, minBpm: number, maxBpm: number, margin = EDGE_MARGIN): boolean {
-  return fitsRange(bpm, minBpm, maxBpm * (1 - margin));
+/**
+ * Where a tempo's true value lies: the runner's correction exactly as given; a measured tempo within what
+ * its agreeing sources allow (tempo/span.ts), or within EDGE_MARGIN either side when nothing narrows it.
+ */
+export function spanOf(
+  bpm: number,
+  corrected: boolean,
+  alternatives: readonly TempoAlternative[] = [],
+): TempoSpan {
+  if (corrected) return { bpm, lo: bpm, hi: bpm };
+  return agreedSpan(bpm, alternatives) ?? { bpm, lo: bpm * (1 - EDGE_MARGIN), hi: bpm * (1 + EDGE_MARGIN) };
+}
+
+/**
+ * Whether a tempo somewhere in [lo, hi] goes into [min, max): when all of it lies inside; or when it
+ * straddles a whole-number min, since songs are often at a round tempo (half of them in the simulated
+ * world) and one this close to it is taken to be at it: a song at 150 measured 149.8 goes into 150–160.
+ * Straddling the max, it is taken to be at the max (or is unsure, at a fractional max): not placed, so a
+ * song at 160 measured 159.7 is not in 150–160 either.
+ */
+function spanWithin(lo: number, hi: number, minBpm: number, maxBpm: number): boolean {
+  if (hi >= maxBpm) return false;
+  return lo >= minBpm || (Number.isInteger(minBpm) && hi >= minBpm);
+}
+
+/** The factor a tempo's span goes into [min, max) at (1, 2: half time, 0.5: double time), or null. */
+export function spanFactor(
+  t: Pick<TempoSpan, 'lo' | 'hi'>,
+  minBpm: number,
+  maxBpm: number,
+): 1 | 2 | 0.5 | null {
+  for (const f of [1, 2, 0.5] as const) if (spanWithin(t.lo * f, t.hi * f, minBpm, maxBpm)) return f;
+  return null;
+}
+
+/** Whether a (trusted) tempo goes into a target: its span fits, as it is, doubled or halved. */
+export function placeable(t: Pick<TempoSpan, 'lo' | 'hi'>, minBpm: number, maxBpm: number): boolean {
+  return spanFactor(t, minBpm, maxBpm) !== null;
 }
 
 export type TempoFact = Pick<CachedTempo, 'bpm' | 'confidence'> &
-  Partial<Pick<CachedTempo, 'resolvedAt' | 'meter'>>;
+  Partial<Pick<CachedTempo, 'resolvedAt' | 'meter' | 'alternatives'>>;
 
 /** The tempo to match with, or null when it is unknown or too uncertain to trust. */
 export function trustedBpm(t: TempoFact | undefined, minConfidence = MIN_CONFIDENCE): number | null {
@@ -135,16 +170,15 @@ export const passesFilters = (f: Partial<TargetFilters>, c: FilteredTrack): bool
 
 /**
  * The one rule for "this track belongs in this target": its tempo is placeable in the range and it passes
- * the filters. A measured tempo keeps clear of the range's top (EDGE_MARGIN); the runner's own correction
- * is taken as they gave it (margin 0).
+ * the filters. A measured tempo's span (spanOf) decides at the range's edges; the runner's own correction
+ * is taken as they gave it.
  */
 export const acceptsTrack = (
   t: TargetRange,
   c: FilteredTrack,
-  bpm: number,
-  margin = EDGE_MARGIN,
+  tempo: Pick<TempoSpan, 'lo' | 'hi'>,
   meter: Meter | null = null,
-): boolean => placeable(bpm, t.minBpm, t.maxBpm, margin) && passesFilters(t, c) && !meterLeftOut(t, meter);
+): boolean => placeable(tempo, t.minBpm, t.maxBpm) && passesFilters(t, c) && !meterLeftOut(t, meter);
 
 /**
  * The tracks that belong in each target now (whatever is placed already): what a requested removal is
@@ -161,9 +195,7 @@ export function fittingTracks(
   for (const c of candidates) {
     const chosen = bpmOf(c);
     if (chosen === null) continue;
-    const margin = chosen.corrected ? 0 : EDGE_MARGIN;
-    for (const t of targets)
-      if (acceptsTrack(t, c, chosen.bpm, margin, chosen.meter)) out.get(t.id)!.add(songOf(c));
+    for (const t of targets) if (acceptsTrack(t, c, chosen, chosen.meter)) out.get(t.id)!.add(songOf(c));
   }
   return out;
 }
@@ -180,9 +212,11 @@ export interface PlannedTrack extends SongRef {
   since: number;
 }
 
-/** The tempo a candidate is matched with, whether it is the runner's, and its meter (null: nobody said). */
-export interface MatchTempo {
-  bpm: number;
+/**
+ * The tempo a candidate is matched with and its span, whether it is the runner's, and its meter (null:
+ * nobody said).
+ */
+export interface MatchTempo extends TempoSpan {
   corrected: boolean;
   meter: Meter | null;
 }
@@ -204,9 +238,9 @@ export function matchBpm(
   if (excludedBy(c, choices)) return null;
   const meter = meterOf(c.recordingKey, tempo, choices);
   const corrected = choices.corrections.get(c.recordingKey);
-  if (corrected !== undefined) return { bpm: corrected, corrected: true, meter };
+  if (corrected !== undefined) return { ...spanOf(corrected, true), corrected: true, meter };
   const bpm = trustedBpm(tempo, minConfidence);
-  return bpm === null ? null : { bpm, corrected: false, meter };
+  return bpm === null ? null : { ...spanOf(bpm, false, tempo?.alternatives), corrected: false, meter };
 }
 
 /** A candidate as song-identity.ts compares it. */
@@ -249,11 +283,7 @@ export function planAdds(
     // A correction is the runner's own act, made to see it placed: it does not wait for a batch to fill.
     const since = chosen.corrected ? 0 : (tempo?.resolvedAt?.getTime() ?? 0);
     for (const t of targets) {
-      if (
-        !acceptsTrack(t, c, bpm, chosen.corrected ? 0 : EDGE_MARGIN, chosen.meter) ||
-        placed.get(t.id)?.has(song)
-      )
-        continue;
+      if (!acceptsTrack(t, c, chosen, chosen.meter) || placed.get(t.id)?.has(song)) continue;
       plan.get(t.id)!.push({ ...song, artistIds: c.artistIds, bpm, since });
     }
   }

@@ -3,7 +3,7 @@
 // recording) never places it a second time. Seen on main at 9c45752: a second runner's catalog tracks were
 // placed under `spotify:<id>`, then again under `isrc:<ISRC>` once their Liked Songs scan learned the ISRC.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { placeable } from './matching.ts';
+import { placeable, spanOf } from './matching.ts';
 import {
   catalogCandidate,
   catalogTracksIn,
@@ -55,7 +55,7 @@ describe('a song’s identity under the writer', () => {
     for (let i = 1; pairs.length < 3 && i < w.catalog.artists.length; i++)
       for (const g of w.catalog.creditedTracks(i)) {
         const rec = w.catalog.recordingOf(g);
-        if (rec === g || !placeable(w.trackFacts(g).bpm, 160, 170)) continue;
+        if (rec === g || !placeable(spanOf(w.trackFacts(g).bpm, false), 160, 170)) continue;
         pairs.push([w.trackId(rec), w.trackId(g)]);
         if (pairs.length === 3) break;
       }

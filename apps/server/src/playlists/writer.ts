@@ -16,7 +16,6 @@ import { ensurePlaylist, settleCreation, takeBackEarlier } from './creation.ts';
 import { syncDetails } from './details.ts';
 import {
   dueNow,
-  EDGE_MARGIN,
   fittingTracks,
   matchBpm,
   placeable,
@@ -311,8 +310,7 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
                 choices,
                 settings.minConfidence,
               );
-              if (chosen && placeable(chosen.bpm, t.minBpm, t.maxBpm, chosen.corrected ? 0 : EDGE_MARGIN))
-                out.set(recordingKey, chosen.bpm);
+              if (chosen && placeable(chosen, t.minBpm, t.maxBpm)) out.set(recordingKey, chosen.bpm);
             }
             return out;
           },

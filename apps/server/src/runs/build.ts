@@ -12,7 +12,8 @@
 //   - no artist within ARTIST_GAP songs of their last one, while the pool allows.
 // Inside a segment the songs are then ordered by tempo (smooth changes), artists kept apart.
 import type { RunFit, RunPlanSegment } from '@pacebeat/contract';
-import { EDGE_MARGIN, songOf } from '../playlists/matching.ts';
+import { songOf, spanFactor } from '../playlists/matching.ts';
+import type { TempoSpan } from '../tempo/span.ts';
 import { SongSet } from '../playlists/song-identity.ts';
 
 /** A song of the runner's library that may go into a run: its checked (or corrected) tempo. */
@@ -23,8 +24,9 @@ export interface RunPoolSong {
   artistIds: string[];
   durationMs: number;
   bpm: number;
-  /** The runner's own tempo: taken as given (no margin below a range's top). */
-  corrected: boolean;
+  /** Where its true tempo lies (matching.ts spanOf; the runner's own tempo: exactly as given). */
+  lo: number;
+  hi: number;
   fromLikedSongs: boolean;
 }
 
@@ -62,20 +64,19 @@ const LOOKAHEAD_CANDIDATES = 24;
 /** Past the run's end, a second of song costs this much (the runner stops it; silence is worse). */
 const OVERRUN_WEIGHT = 0.25;
 
-/** How `bpm` meets [min, max): as it is, its double (a half-time song) or its half; null when it does not. */
+/**
+ * How a tempo meets [min, max) (its span, as a pace playlist takes it: matching.ts): as it is, its double
+ * (a half-time song) or its half; null when it does not.
+ */
 export function runFit(
-  bpm: number,
+  t: Pick<TempoSpan, 'lo' | 'hi'>,
   seg: Pick<RunPlanSegment, 'min_bpm' | 'max_bpm'>,
   halfTime: boolean,
-  corrected = false,
 ): RunFit | null {
-  const max = seg.max_bpm * (1 - (corrected ? 0 : EDGE_MARGIN));
-  const inRange = (b: number) => b >= seg.min_bpm && b < max;
-  if (inRange(bpm)) return 'as_is';
+  const f = spanFactor(t, seg.min_bpm, seg.max_bpm);
+  if (f === 1) return 'as_is';
   if (!halfTime) return null;
-  if (inRange(bpm * 2)) return 'half_time';
-  if (inRange(bpm / 2)) return 'double_time';
-  return null;
+  return f === 2 ? 'half_time' : f === 0.5 ? 'double_time' : null;
 }
 
 /** The beat a runner steps to: the tempo as the segment meets it. */
@@ -104,7 +105,7 @@ export function poolSizes(
     const key = rangeKey(s);
     if (byRange.has(key)) continue;
     const songs = new SongSet();
-    for (const p of pool) if (runFit(p.bpm, s, halfTime, p.corrected)) songs.add(songOf(p));
+    for (const p of pool) if (runFit(p, s, halfTime)) songs.add(songOf(p));
     byRange.set(key, songs.size);
   }
   return segments.map((s) => byRange.get(rangeKey(s))!);
@@ -149,7 +150,7 @@ export function buildRun(
     const key = rangeKey(segments[seg]!);
     let row = fits.get(key);
     if (!row) {
-      row = pool.map((p) => runFit(p.bpm, segments[seg]!, o.halfTime, p.corrected));
+      row = pool.map((p) => runFit(p, segments[seg]!, o.halfTime));
       fits.set(key, row);
     }
     return row[songIndex]!;

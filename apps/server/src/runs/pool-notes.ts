@@ -20,7 +20,7 @@ function fitting(
   const songs = new SongSet();
   const lengths: number[] = [];
   for (const p of pool)
-    if (runFit(p.bpm, range, halfTime, p.corrected) && !songs.has(songOf(p))) {
+    if (runFit(p, range, halfTime) && !songs.has(songOf(p))) {
       songs.add(songOf(p));
       lengths.push(p.durationMs / 1000);
     }

@@ -105,7 +105,8 @@ export function createRunsService(deps: RunsServiceDeps) {
         artistIds: c.artistIds,
         durationMs: c.durationMs,
         bpm: chosen.bpm,
-        corrected: chosen.corrected,
+        lo: chosen.lo,
+        hi: chosen.hi,
         fromLikedSongs: c.fromLikedSongs,
       });
     }
