@@ -132,11 +132,12 @@ export const jobRegistry = {
     // its slot, and more workers would only lengthen the line.
     workers: 6,
     sendOptions: byPriority,
-    handler: async ({ tempoLookups }, { checks, userId, priority }, stopping) => ({
+    handler: async ({ tempoLookups }, { checks, userId, priority, secondLook }, stopping) => ({
       status: 'success',
       detail: await tempoLookups.runChecks(checks, {
         ...(userId ? { userId } : {}),
         ...(priority ? { priority } : {}),
+        ...(secondLook ? { secondLook } : {}),
         stopping,
       }),
     }),

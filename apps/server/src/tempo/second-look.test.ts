@@ -1,6 +1,7 @@
 // Deezer's pace bounds how fast a library's tempos are checked (8 calls a second for the installation,
 // 1.35 a track): a track whose first answer (ReccoBeats') is a tempo no playlist takes is checked last, in
-// a second look at the lowest priority, so that the pace goes first to the tracks a playlist may take.
+// a second look (a catalog's at the lowest priority, a runner's own level with the catalogs), so that the
+// pace goes first to the tracks a playlist may take.
 import { describe, expect, it } from 'vitest';
 import type { TempoAlternative } from '../db/tempo.schema.ts';
 import { fakeResolver, fakeTrack } from './fake-sources.test-helper.ts';
@@ -32,7 +33,9 @@ const lookupQueue = () =>
   }>(TempoLookupPayload);
 
 const audioQueue = () =>
-  capturingQueue<{ checks: PendingCheck[]; userId?: string; priority?: number }>(TempoAudioPayload);
+  capturingQueue<{ checks: PendingCheck[]; userId?: string; priority?: number; secondLook?: true }>(
+    TempoAudioPayload,
+  );
 
 describe('the second look', () => {
   it('takes the running band and the ranges given, up to a factor of 2, and nothing else', () => {
@@ -133,10 +136,12 @@ describe('the second look', () => {
     });
     const out = await lookups.run([fakeTrack('B'), fakeTrack('C')], { userId: USER });
     expect(out).toMatchObject({ toAudio: 2 });
-    expect(audio.sent.map((p) => [p.checks.map((c) => c.track.spotifyId), p.priority])).toEqual([
-      [['spB'], undefined],
-      [['spC'], TEMPO_PRIORITY.secondLook],
-    ]);
+    expect(audio.sent.map((p) => [p.checks.map((c) => c.track.spotifyId), p.priority, p.secondLook])).toEqual(
+      [
+        [['spB'], undefined, undefined],
+        [['spC'], TEMPO_PRIORITY.secondLook, true],
+      ],
+    );
   });
 
   it('a track no source knows is heard in the second look: its preview goes first to what may be placed', async () => {
@@ -164,7 +169,7 @@ describe('the second look', () => {
     expect(calls).toEqual(['getsongbpm']);
     expect(first).toMatchObject({ found: 0, unknown: 0, secondLook: 1 });
     expect(audio).toHaveLength(1);
-    expect(audio[0]).toMatchObject({ priority: TEMPO_PRIORITY.secondLook });
+    expect(audio[0]).toMatchObject({ priority: TEMPO_PRIORITY.secondLook, secondLook: true });
     expect(audio[0]!.checks.map((c) => [c.track.spotifyId, c.askedGetSongBpm])).toEqual([['spD', true]]);
 
     // The second look hears it, and does not ask GetSongBPM again.
@@ -172,24 +177,61 @@ describe('the second look', () => {
     const second = await lookups.runChecks(audio[0]!.checks, {
       userId: USER,
       priority: TEMPO_PRIORITY.secondLook,
+      secondLook: true,
     });
     expect(calls).toEqual(['deezer-preview']);
     expect(second).toMatchObject({ found: 1 });
     expect(audio).toHaveLength(1);
   });
 
-  it("a runner's own tracks are all checked now: a pace they add at another tempo fills from them at once", async () => {
+  it("a runner's own tracks get their second look level with the catalogs, in the order queued", async () => {
     const calls: string[] = [];
     const tempo = fakeResolver({ reccobeats: { spA: 120 }, deezerBpm: 120, calls });
     const queue = lookupQueue();
     const lookups = createTempoLookups({ tempo, queue, wantedRanges: async () => [] });
     for (const priority of [TEMPO_PRIORITY.ownLibrary, TEMPO_PRIORITY.firstPages, TEMPO_PRIORITY.firstPage]) {
       calls.length = 0;
+      queue.sent.length = 0;
       const out = await lookups.run([fakeTrack('A')], { userId: USER, priority });
-      expect(out).not.toHaveProperty('secondLook');
-      expect(calls).toEqual(['reccobeats', 'reccobeats', 'deezer']);
+      expect(out).toMatchObject({ secondLook: 1 });
+      expect(calls).not.toContain('deezer');
+      expect(queue.sent).toMatchObject([
+        { tracks: [fakeTrack('A')], priority: TEMPO_PRIORITY.catalog, secondLook: true },
+      ]);
     }
-    expect(queue.sent).toEqual([]);
+  });
+
+  it("a check handed to the second look at the catalogs' level is heard there, not handed on again", async () => {
+    const calls: string[] = [];
+    const tempo = fakeResolver({ getsongbpm: { tempo: 0 }, calls });
+    const queued = audioQueue();
+    const lookups = createTempoLookups({
+      tempo,
+      queue: lookupQueue(),
+      audioQueue: queued,
+      wantedRanges: async () => [],
+    });
+    const check: PendingCheck = {
+      track: fakeTrack('E'),
+      answers: [],
+      notes: [],
+      transient: false,
+      preview: 'https://cdns-preview.dzcdn.net/2.mp3',
+      heldMs: 0,
+      clock: { ms: {}, n: {} },
+    };
+    await lookups.runChecks([check], { userId: USER, priority: TEMPO_PRIORITY.ownLibrary });
+    expect(queued.sent).toMatchObject([{ priority: TEMPO_PRIORITY.catalog, secondLook: true }]);
+    calls.length = 0;
+    const { priority, secondLook } = queued.sent[0]!;
+    const second = await lookups.runChecks(queued.sent[0]!.checks, {
+      userId: USER,
+      ...(priority ? { priority } : {}),
+      ...(secondLook ? { secondLook } : {}),
+    });
+    expect(calls).toEqual(['deezer-preview']);
+    expect(second).toMatchObject({ found: 1 });
+    expect(queued.sent).toHaveLength(1);
   });
 
   it('a target at another tempo is wanted too; ranges that cannot be read leave every track checked now', async () => {

@@ -41,6 +41,7 @@ export const TrackInputSchema = z
  * connected a little earlier: in the browser tests, where runners connect every few seconds, a
  * newcomer's first audio checks waited up to 200 s behind the others' pages 2-4.
  * Last, below every catalog: the second look at catalog tracks whose first answer no playlist takes (`run`).
+ * A runner's own tracks get their second look level with the catalogs (`secondLookPriority`).
  */
 export const TEMPO_PRIORITY = {
   firstPage: 3,
@@ -49,6 +50,18 @@ export const TEMPO_PRIORITY = {
   catalog: 0,
   secondLook: -1,
 } as const;
+
+/**
+ * The priority of the second look at a track first looked up at `priority`: a catalog's, below every
+ * catalog; a runner's own (Liked Songs, their playlists), level with the catalogs, so in the order queued
+ * (pg-boss takes a priority's jobs oldest first): after every runner's own tracks, before the catalogs
+ * queued after it. A pace a runner adds at a tempo no playlist took fills from the songs they chose
+ * without waiting for every catalog (paces.spec's 60-220 pace got 3 songs in 180 s with them last).
+ */
+export const secondLookPriority = (priority: number | undefined): number =>
+  (priority ?? TEMPO_PRIORITY.catalog) > TEMPO_PRIORITY.catalog
+    ? TEMPO_PRIORITY.catalog
+    : TEMPO_PRIORITY.secondLook;
 
 /** A source's answer, as a job's payload carries it. */
 const AnswerSchema = z
@@ -104,6 +117,8 @@ export const TempoAudioPayload = z
     checks: z.array(PendingCheckSchema).min(1).max(TEMPO_BATCH),
     userId: z.uuid().optional(),
     priority: z.number().int().min(TEMPO_PRIORITY.secondLook).max(9).optional(),
+    /** Checks of a second look (or handed to it): the audio alone is not handed on again. */
+    secondLook: z.literal(true).optional(),
   })
   .strict();
 
@@ -204,10 +219,8 @@ export function createTempoLookups(deps: {
       const timings: LookupTimings = { tracks: 0, totalMs: 0, ms: {}, n: {} };
       const handed = new Set<string>();
       const audioQueue = deps.audioQueue;
-      // Only catalogs' tracks: a runner's own (Liked Songs, their playlists) are all checked now, so a pace
-      // they add at a tempo no playlist took before fills at once from the songs they chose.
-      const catalog = (opts.priority ?? TEMPO_PRIORITY.catalog) === TEMPO_PRIORITY.catalog;
-      const wantedBpm = secondLook || !catalog ? undefined : await wantedNow();
+      const wantedBpm = secondLook ? undefined : await wantedNow();
+      const second = { priority: secondLookPriority(opts.priority), secondLook: true as const };
       const lookedAgain = new Set<string>();
       const answers = await deps.tempo.resolveTempos(tracks, {
         timings,
@@ -219,7 +232,7 @@ export function createTempoLookups(deps: {
                   await audioQueue.send('tempo-audio', {
                     checks: pending.slice(i, i + TEMPO_BATCH),
                     ...payload,
-                    ...(o.secondLook ? { priority: TEMPO_PRIORITY.secondLook } : {}),
+                    ...(o.secondLook ? second : secondLook ? { secondLook } : {}),
                   });
                 for (const p of pending) handed.add(p.track.spotifyId);
               },
@@ -237,8 +250,7 @@ export function createTempoLookups(deps: {
                     await deps.queue.send('tempo-lookup', {
                       tracks: part.map((x) => x.track),
                       ...(payload.userId ? { userId: payload.userId } : {}),
-                      priority: TEMPO_PRIORITY.secondLook,
-                      secondLook: true,
+                      ...second,
                       known: Object.fromEntries(
                         part.map((x) => [
                           x.track.spotifyId,
@@ -299,7 +311,7 @@ export function createTempoLookups(deps: {
      */
     async runChecks(
       checks: PendingCheck[],
-      opts: { userId?: string; priority?: number; stopping?: AbortSignal } = {},
+      opts: { userId?: string; priority?: number; secondLook?: true; stopping?: AbortSignal } = {},
     ) {
       const { stopping, ...payload } = opts;
       const audioQueue = deps.audioQueue;
@@ -307,11 +319,9 @@ export function createTempoLookups(deps: {
       if (!audioQueue || !checkTempos) throw new Error('tempo-audio jobs need their queue and checkTempos');
       const found = opts.userId && deps.onTemposFound ? deps.onTemposFound : undefined;
       const timings: LookupTimings = { tracks: 0, totalMs: 0, ms: {}, n: {} };
-      // With the second look on (wantedRanges), a catalog's first look leaves a track no source knows to
-      // it: the audio alone is never placed, so its preview goes to what may be.
-      const firstLook =
-        deps.wantedRanges !== undefined &&
-        (opts.priority ?? TEMPO_PRIORITY.catalog) === TEMPO_PRIORITY.catalog;
+      // With the second look on (wantedRanges), a first look leaves a track no source knows to it: the
+      // audio alone is never placed, so its preview goes to what may be.
+      const firstLook = deps.wantedRanges !== undefined && !opts.secondLook;
       const { answers, later } = await checkTempos(checks, {
         timings,
         ...(firstLook ? { audioAloneLater: true } : {}),
@@ -327,7 +337,8 @@ export function createTempoLookups(deps: {
         await audioQueue.send('tempo-audio', {
           checks: second.slice(i, i + TEMPO_BATCH),
           ...payload,
-          priority: TEMPO_PRIORITY.secondLook,
+          priority: secondLookPriority(opts.priority),
+          secondLook: true,
         });
       if (deferred.length > 0)
         await audioQueue.send(
