@@ -3,7 +3,6 @@
 import type { Fold, OtherMeter, SkipReason } from '@pacebeat/contract';
 import type { MatchCandidate } from '../playlists/candidates.ts';
 import {
-  EDGE_MARGIN,
   filteredBy,
   meterLeftOut,
   meterOf,
@@ -28,20 +27,11 @@ const METER_REASON: Record<OtherMeter, SkipReason> = {
   '7/8': 'meter_7_8',
 };
 
-const FOLDS: Array<[Fold, number]> = [
-  ['none', 1],
-  ['double', 2],
-  ['half', 0.5],
-];
-
-/**
- * How `bpm` meets [min, max): as it is, doubled (a half-time song) or halved; null when it does not. A
- * tempo a hair under the range's min (a song at a round tempo measured just under it: matching.ts spanOf)
- * meets it too.
- */
+/** How `bpm` meets [min, max): as it is, doubled (a half-time song) or halved; null when it does not. */
 export function foldOf(bpm: number, minBpm: number, maxBpm: number): Fold | null {
-  for (const slack of [0, EDGE_MARGIN * 2])
-    for (const [fold, f] of FOLDS) if (bpm * f >= minBpm * (1 - slack) && bpm * f < maxBpm) return fold;
+  if (bpm >= minBpm && bpm < maxBpm) return 'none';
+  if (bpm * 2 >= minBpm && bpm * 2 < maxBpm) return 'double';
+  if (bpm / 2 >= minBpm && bpm / 2 < maxBpm) return 'half';
   return null;
 }
 

@@ -53,29 +53,29 @@ export function spanOf(
 }
 
 /**
- * Whether a tempo somewhere in [lo, hi] goes into [min, max): when all of it lies inside; or when it
- * straddles a whole-number min, since songs are often at a round tempo (half of them in the simulated
- * world) and one this close to it is taken to be at it: a song at 150 measured 149.8 goes into 150–160.
- * Straddling the max, it is taken to be at the max (or is unsure, at a fractional max): not placed, so a
- * song at 160 measured 159.7 is not in 150–160 either.
+ * Whether a tempo goes into [min, max): at or above the min, and all its span under the max. Songs are
+ * often at a round tempo (half of them in the simulated world): a song at 160 measured 159.5 belongs to
+ * 160–170, so a tempo whose span reaches a max is not placed under it; three sources that agree on 159.5
+ * say it is not 160. Just above a min there is no such mass below it, so the tempo itself decides there
+ * (taking a span across a round min as that tempo placed songs at 149.6 in 150–160 as often as songs at
+ * 150: bench/playlist-truth/README.md).
  */
-function spanWithin(lo: number, hi: number, minBpm: number, maxBpm: number): boolean {
-  if (hi >= maxBpm) return false;
-  return lo >= minBpm || (Number.isInteger(minBpm) && hi >= minBpm);
+function spanWithin(bpm: number, hi: number, minBpm: number, maxBpm: number): boolean {
+  return bpm >= minBpm && hi < maxBpm;
 }
 
-/** The factor a tempo's span goes into [min, max) at (1, 2: half time, 0.5: double time), or null. */
+/** The factor a tempo goes into [min, max) at (1, 2: half time, 0.5: double time), or null. */
 export function spanFactor(
-  t: Pick<TempoSpan, 'lo' | 'hi'>,
+  t: Pick<TempoSpan, 'bpm' | 'hi'>,
   minBpm: number,
   maxBpm: number,
 ): 1 | 2 | 0.5 | null {
-  for (const f of [1, 2, 0.5] as const) if (spanWithin(t.lo * f, t.hi * f, minBpm, maxBpm)) return f;
+  for (const f of [1, 2, 0.5] as const) if (spanWithin(t.bpm * f, t.hi * f, minBpm, maxBpm)) return f;
   return null;
 }
 
-/** Whether a (trusted) tempo goes into a target: its span fits, as it is, doubled or halved. */
-export function placeable(t: Pick<TempoSpan, 'lo' | 'hi'>, minBpm: number, maxBpm: number): boolean {
+/** Whether a (trusted) tempo goes into a target, as it is, doubled or halved. */
+export function placeable(t: Pick<TempoSpan, 'bpm' | 'hi'>, minBpm: number, maxBpm: number): boolean {
   return spanFactor(t, minBpm, maxBpm) !== null;
 }
 
@@ -176,7 +176,7 @@ export const passesFilters = (f: Partial<TargetFilters>, c: FilteredTrack): bool
 export const acceptsTrack = (
   t: TargetRange,
   c: FilteredTrack,
-  tempo: Pick<TempoSpan, 'lo' | 'hi'>,
+  tempo: Pick<TempoSpan, 'bpm' | 'hi'>,
   meter: Meter | null = null,
 ): boolean => placeable(tempo, t.minBpm, t.maxBpm) && passesFilters(t, c) && !meterLeftOut(t, meter);
 

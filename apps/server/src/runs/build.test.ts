@@ -150,8 +150,8 @@ describe('buildRun', () => {
     expect(runFit(spanOf(82, false), seg, false)).toBeNull();
     expect(runFit(spanOf(82, false), seg, true)).toBe('half_time');
     expect(runFit(spanOf(330, false), seg, true)).toBe('double_time');
-    // A 160 BPM song measured a hair under it: taken at its round tempo, as a pace playlist takes it.
-    expect(runFit(spanOf(159.8, false), seg, true)).toBe('as_is');
+    // A tempo a hair under the min is not in it (the tempo decides there, as a pace playlist's does).
+    expect(runFit(spanOf(159.9, false), seg, true)).toBeNull();
   });
 });
 
@@ -197,9 +197,8 @@ describe('poolNotes', () => {
     ];
     const notes = poolNotes(segments, pool, { halfTime: true, likedOnly: false });
     expect(notes).toHaveLength(1);
-    // 167–187 finds the 9 at 167–187 and the 5 at 166.5 (within a tempo's span of 167, a round tempo).
     expect(notes[0]).toMatch(
-      /^Only 2 of your songs fit 172–182 BPM, and its 18 min need about \d+: Widening it to 167–187 BPM finds 14; switching on more sources/,
+      /^Only 2 of your songs fit 172–182 BPM, and its 18 min need about \d+: Widening it to 167–187 BPM finds 9; switching on more sources/,
     );
     expect(poolNotes(segments, poolAt([163, 159, 176], 40), { halfTime: true, likedOnly: false })).toEqual(
       [],

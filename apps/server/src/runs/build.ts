@@ -24,8 +24,7 @@ export interface RunPoolSong {
   artistIds: string[];
   durationMs: number;
   bpm: number;
-  /** Where its true tempo lies (matching.ts spanOf; the runner's own tempo: exactly as given). */
-  lo: number;
+  /** The top of where its true tempo lies (matching.ts spanOf; the runner's own tempo: exactly as given). */
   hi: number;
   fromLikedSongs: boolean;
 }
@@ -69,7 +68,7 @@ const OVERRUN_WEIGHT = 0.25;
  * (a half-time song) or its half; null when it does not.
  */
 export function runFit(
-  t: Pick<TempoSpan, 'lo' | 'hi'>,
+  t: Pick<TempoSpan, 'bpm' | 'hi'>,
   seg: Pick<RunPlanSegment, 'min_bpm' | 'max_bpm'>,
   halfTime: boolean,
 ): RunFit | null {

@@ -105,7 +105,6 @@ export function createRunsService(deps: RunsServiceDeps) {
         artistIds: c.artistIds,
         durationMs: c.durationMs,
         bpm: chosen.bpm,
-        lo: chosen.lo,
         hi: chosen.hi,
         fromLikedSongs: c.fromLikedSongs,
       });
