@@ -250,10 +250,11 @@ describe('GetSongBPM beside the audio, while its pace has room', () => {
         ...(getsongbpm ? { getsongbpm } : {}),
         estimate: { bpm: null, confidence: 0, candidates: [], reason: 'no clear beat' },
       });
+    const timings = { tracks: 0, totalMs: 0, ms: {}, n: {} as Record<string, number> };
     const handed = async (tempo: ReturnType<typeof fakeResolver>) => {
       const q = queues();
       await createTempoLookups({ tempo, queue: q.queue, audioQueue: q.audioQueue }).run([fakeTrack('L')]);
-      return (await tempo.checkTempos(q.audio[0]!.checks)).answers.get('spL')!;
+      return (await tempo.checkTempos(q.audio[0]!.checks, { timings })).answers.get('spL')!;
     };
     const without = await handed(lone());
     expect(without).toMatchObject({ status: 'found', bpm: 170 });
@@ -262,6 +263,8 @@ describe('GetSongBPM beside the audio, while its pace has room', () => {
     expect(withIt).toMatchObject({ status: 'found', bpm: 170, meter: '4/4' });
     expect(withIt.confidence).toBeGreaterThanOrEqual(0.76);
     expect(withIt.alternatives.map((a) => a.source)).toEqual(['deezer', 'getsongbpm']);
+    // The lookup timings say what GetSongBPM's pace went to: a tie-breaker for an unchecked tempo.
+    expect(timings.n['getsongbpm:tie-breaker-tempo']).toBe(1);
   });
 });
 

@@ -375,15 +375,21 @@ export function createTempoService(deps: TempoServiceDeps) {
     w: Work,
     use: 'needed' | 'tie-breaker' | 'spare' = 'needed',
     wait: SlotWait = {},
+    /** What a tie-breaker is for, in the lookup timings: an unchecked tempo, or an unsure meter. */
+    about?: 'tempo' | 'meter',
   ): Promise<void> {
     if (!deps.getsongbpm) return;
     const spare = use !== 'needed';
     const artist = primaryArtist(w.track.artists);
+    const started = performance.now();
     const r = await deps.getsongbpm.search(
       artist,
       cleanTitle(w.track.title),
       use === 'spare' ? { maxWaitMs: 0 } : use === 'needed' ? wait : undefined,
     );
+    // What GetSongBPM's pace goes to, and what it refuses (lookup timings: `getsongbpm:<use>[-refused]`).
+    const stage = `getsongbpm:${use}${about ? `-${about}` : ''}${r.kind === 'deferred' ? '-refused' : ''}`;
+    addTime(stage, performance.now() - started, w.clock);
     // Refused by its pace: not asked (a tie-breaker after the audio may still ask).
     if (r.kind === 'deferred' && spare) return;
     w.askedGetSongBpm = true;
@@ -604,12 +610,12 @@ export function createTempoService(deps: TempoServiceDeps) {
    * answer counts too: a clear running tempo against a source that says something else (a wrong entry,
    * not 3:2) has only a third analysis to settle it.
    */
-  function unconfirmedRunning(w: Work): boolean {
+  function unconfirmedRunning(w: Work): 'tempo' | 'meter' | null {
     const heard = w.estimate && w.estimate.confidence >= MIN_ESTIMATE_CONFIDENCE ? w.estimate.bpm : null;
     const running = w.answers.some((a) => inRunningBand(a.bpm)) || (heard != null && inRunningBand(heard));
-    if (!running) return false;
-    if (!decide(w.answers, w.estimate).checked) return true;
-    return decideMeter(w.answers, w.estimate?.meter).confidence < METER_SETTLED;
+    if (!running) return null;
+    if (!decide(w.answers, w.estimate).checked) return 'tempo';
+    return decideMeter(w.answers, w.estimate?.meter).confidence < METER_SETTLED ? 'meter' : null;
   }
 
   /** The checks after Deezer, for tracks Deezer did not settle: GetSongBPM where it can help, the audio. */
@@ -648,7 +654,8 @@ export function createTempoService(deps: TempoServiceDeps) {
         // A running tempo the audio did not confirm (a lone answer, sources disagreeing), or whose meter it
         // did not make out (one 4/4 label and no clear bars: most waltzes and 6/8s placed so far):
         // GetSongBPM as a tie-breaker, a third analysis, while its pace has room (ahead of the spare labels).
-        if (!w.askedGetSongBpm && unconfirmedRunning(w)) await fromGetSongBpm(w, 'tie-breaker');
+        const unconfirmed = w.askedGetSongBpm ? null : unconfirmedRunning(w);
+        if (unconfirmed) await fromGetSongBpm(w, 'tie-breaker', {}, unconfirmed);
         if (!w.cutShort) await batch.done(w);
       }),
     );
