@@ -68,13 +68,10 @@ export interface FakeSources {
   estimate?: AudioEstimate;
   /**
    * GetSongBPM (absent: no key): its one song for every search (the fake tracks share artist and title),
-   * or a pace with no slot to give, or its next slot `aheadMs` ahead (`slept` then has the wait).
+   * or a pace with no slot to give.
    */
   getsongbpm?:
-    | { tempo: number; time_sig?: string }
-    | 'refuse'
-    | { busy: { tempo: number; time_sig?: string } }
-    | { ahead: { tempo: number; time_sig?: string; aheadMs: number } };
+    { tempo: number; time_sig?: string } | 'refuse' | { busy: { tempo: number; time_sig?: string } };
   saved?: Array<{ spotifyId: string | null; bpm: number | null; meter?: string | null }>;
   /** The cache's rows (absent: an empty cache); a test may add to it while jobs run. */
   cached?: CachedTempo[];
@@ -184,21 +181,10 @@ export function fakeResolver(o: FakeSources = {}) {
             apiKey: 'key',
             http: caller(
               'getsongbpm',
-              o.getsongbpm === 'refuse'
-                ? 'refuse'
-                : 'busy' in o.getsongbpm
-                  ? 'busy'
-                  : 'ahead' in o.getsongbpm
-                    ? { aheadMs: o.getsongbpm.ahead.aheadMs }
-                    : 0,
+              o.getsongbpm === 'refuse' ? 'refuse' : 'busy' in o.getsongbpm ? 'busy' : 0,
               async () => {
                 const g = o.getsongbpm as Exclude<FakeSources['getsongbpm'], 'refuse' | undefined>;
-                const song =
-                  'busy' in g
-                    ? g.busy
-                    : 'ahead' in g
-                      ? { tempo: g.ahead.tempo, ...(g.ahead.time_sig ? { time_sig: g.ahead.time_sig } : {}) }
-                      : g;
+                const song = 'busy' in g ? g.busy : g;
                 return Response.json({ search: [{ title: 'Song', artist: { name: 'Band' }, ...song }] });
               },
             ),

@@ -268,44 +268,6 @@ describe('GetSongBPM beside the audio, while its pace has room', () => {
   });
 });
 
-describe("GetSongBPM's pace, short: the tie-breakers that can place a song first", () => {
-  it('a tie-breaker for an unchecked tempo waits for a slot 10 s ahead; one for the meter only does not', async () => {
-    const ahead = { ahead: { tempo: 170, time_sig: '4/4', aheadMs: 10_000 } };
-    const run = async (o: NonNullable<Parameters<typeof fakeResolver>[0]>) => {
-      const calls: string[] = [];
-      const timings = { tracks: 0, totalMs: 0, ms: {}, n: {} as Record<string, number> };
-      const tempo = fakeResolver({ ...o, calls, slept: [] });
-      const q = queues();
-      await createTempoLookups({ tempo, queue: q.queue, audioQueue: q.audioQueue }).run([fakeTrack('T')]);
-      const answer = (await tempo.checkTempos(q.audio[0]!.checks, { timings })).answers.get('spT')!;
-      return { answer, calls, n: timings.n };
-    };
-    // Deezer alone says 170, the audio hears nothing clear: only GetSongBPM can confirm it.
-    const lone = await run({
-      deezerBpm: 170,
-      getsongbpm: ahead,
-      estimate: { bpm: null, confidence: 0, candidates: [], reason: 'no clear beat' },
-    });
-    expect(lone.n['getsongbpm:tie-breaker-tempo']).toBe(1);
-    expect(lone.answer.confidence).toBeGreaterThanOrEqual(0.76);
-    // ReccoBeats, Deezer and the audio agree on 170, one 4/4 label and unclear bars: the meter alone is unsure.
-    const meter = await run({
-      reccobeats: { spT: 170 },
-      reccobeatsTimeSignature: { spT: 4 },
-      deezerBpm: 170,
-      getsongbpm: ahead,
-      estimate: {
-        bpm: 170,
-        confidence: 0.9,
-        candidates: [{ bpm: 170, score: 1 }],
-        meter: { meter: '4/4', strength: 0.2 },
-      },
-    });
-    expect(meter.n['getsongbpm:tie-breaker-meter-refused']).toBe(1);
-    expect(meter.calls).not.toContain('getsongbpm');
-  });
-});
-
 describe('a check whose track was found meanwhile', () => {
   it('answers from the cache: no preview, no estimator, nothing saved twice', async () => {
     // Queued twice (another runner's catalog, then a newcomer's first pages at their priority): the

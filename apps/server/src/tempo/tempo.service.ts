@@ -367,16 +367,14 @@ export function createTempoService(deps: TempoServiceDeps) {
   /**
    * GetSongBPM by artist and title. `needed`: the track has no other way to be checked; a refusal defers
    * it. Otherwise asked only while its pace has room, and a refusal or failure leaves the track as it was
-   * (not deferred, not retried): a `tie-breaker` for a running tempo the audio did not confirm (which
-   * nothing else can place) waits for a slot as a needed call does, one for a meter the audio did not make
-   * out the client's few seconds; a `spare` call (a second meter label, which the audio gives anyway) takes
-   * only a slot free at once, so tie-breakers, reserving ahead, come first.
+   * (not deferred, not retried): a `tie-breaker` (a running tempo the audio did not confirm, which nothing
+   * else can place) may wait for a slot as a needed call does; a `spare` call (a second meter label, which
+   * the audio gives anyway) takes only a slot free at once, so tie-breakers, reserving ahead, come first.
    */
   async function fromGetSongBpm(
     w: Work,
     use: 'needed' | 'tie-breaker' | 'spare' = 'needed',
-    /** How long to wait for a slot (a spare call takes only one free at once); absent: the client's. */
-    wait?: SlotWait,
+    wait: SlotWait = {},
     /** What a tie-breaker is for, in the lookup timings: an unchecked tempo, or an unsure meter. */
     about?: 'tempo' | 'meter',
   ): Promise<void> {
@@ -387,7 +385,7 @@ export function createTempoService(deps: TempoServiceDeps) {
     const r = await deps.getsongbpm.search(
       artist,
       cleanTitle(w.track.title),
-      use === 'spare' ? { maxWaitMs: 0 } : wait,
+      use === 'spare' ? { maxWaitMs: 0 } : use === 'needed' ? wait : undefined,
     );
     // What GetSongBPM's pace goes to, and what it refuses (lookup timings: `getsongbpm:<use>[-refused]`).
     const stage = `getsongbpm:${use}${about ? `-${about}` : ''}${r.kind === 'deferred' ? '-refused' : ''}`;
@@ -657,11 +655,7 @@ export function createTempoService(deps: TempoServiceDeps) {
         // did not make out (one 4/4 label and no clear bars: most waltzes and 6/8s placed so far):
         // GetSongBPM as a tie-breaker, a third analysis, while its pace has room (ahead of the spare labels).
         const unconfirmed = w.askedGetSongBpm ? null : unconfirmedRunning(w);
-        // One for an unchecked tempo (which only it can place) waits for its slot as a needed call does;
-        // one for the meter only takes a slot within the client's few seconds (GetSongBPM's pace is short
-        // in a crowd: in bench:crowd the meter's tie-breakers were 7 in 8, and 40-45 % of each refused).
-        if (unconfirmed)
-          await fromGetSongBpm(w, 'tie-breaker', unconfirmed === 'tempo' ? wait : undefined, unconfirmed);
+        if (unconfirmed) await fromGetSongBpm(w, 'tie-breaker', {}, unconfirmed);
         if (!w.cutShort) await batch.done(w);
       }),
     );
