@@ -37,6 +37,28 @@ const audioQueue = () =>
     TempoAudioPayload,
   );
 
+/** A track no source knows (GetSongBPM finds its song without a tempo), with a preview: its check and the jobs. */
+function noSourceKnows(letter: string) {
+  const calls: string[] = [];
+  const queued = audioQueue();
+  const lookups = createTempoLookups({
+    tempo: fakeResolver({ getsongbpm: { tempo: 0 }, calls }),
+    queue: lookupQueue(),
+    audioQueue: queued,
+    wantedRanges: async () => [],
+  });
+  const check: PendingCheck = {
+    track: fakeTrack(letter),
+    answers: [],
+    notes: [],
+    transient: false,
+    preview: `https://cdns-preview.dzcdn.net/${letter}.mp3`,
+    heldMs: 0,
+    clock: { ms: {}, n: {} },
+  };
+  return { calls, queued, lookups, check };
+}
+
 describe('the second look', () => {
   it('takes the running band and the ranges given, up to a factor of 2, and nothing else', () => {
     const wanted = wantedTempo([{ minBpm: 120, maxBpm: 130 }]);
@@ -145,26 +167,9 @@ describe('the second look', () => {
   });
 
   it('a track no source knows is heard in the second look: its preview goes first to what may be placed', async () => {
-    const calls: string[] = [];
     // GetSongBPM finds the song but has no tempo for it: no source knows D.
-    const tempo = fakeResolver({ getsongbpm: { tempo: 0 }, calls });
-    const queued = audioQueue();
+    const { calls, queued, lookups, check } = noSourceKnows('D');
     const audio = queued.sent;
-    const lookups = createTempoLookups({
-      tempo,
-      queue: lookupQueue(),
-      audioQueue: queued,
-      wantedRanges: async () => [],
-    });
-    const check: PendingCheck = {
-      track: fakeTrack('D'),
-      answers: [],
-      notes: [],
-      transient: false,
-      preview: 'https://cdns-preview.dzcdn.net/1.mp3',
-      heldMs: 0,
-      clock: { ms: {}, n: {} },
-    };
     const first = await lookups.runChecks([check], { userId: USER, priority: TEMPO_PRIORITY.catalog });
     expect(calls).toEqual(['getsongbpm']);
     expect(first).toMatchObject({ found: 0, unknown: 0, secondLook: 1 });
@@ -202,24 +207,7 @@ describe('the second look', () => {
   });
 
   it("a check handed to the second look at the catalogs' level is heard there, not handed on again", async () => {
-    const calls: string[] = [];
-    const tempo = fakeResolver({ getsongbpm: { tempo: 0 }, calls });
-    const queued = audioQueue();
-    const lookups = createTempoLookups({
-      tempo,
-      queue: lookupQueue(),
-      audioQueue: queued,
-      wantedRanges: async () => [],
-    });
-    const check: PendingCheck = {
-      track: fakeTrack('E'),
-      answers: [],
-      notes: [],
-      transient: false,
-      preview: 'https://cdns-preview.dzcdn.net/2.mp3',
-      heldMs: 0,
-      clock: { ms: {}, n: {} },
-    };
+    const { calls, queued, lookups, check } = noSourceKnows('E');
     await lookups.runChecks([check], { userId: USER, priority: TEMPO_PRIORITY.ownLibrary });
     expect(queued.sent).toMatchObject([{ priority: TEMPO_PRIORITY.catalog, secondLook: true }]);
     calls.length = 0;
