@@ -125,8 +125,12 @@ describe('resolveTempos against the simulated services', () => {
       // A match with the same title and length (to 2 s) is the track's own recording, as an ISRC match is:
       // the audio of its preview checks Deezer's bpm, and the song is placed. Another song of that name is
       // not trusted: only its own preview agrees with it, and no answer keyed by the Spotify track.
+      // (A check that failed for a passing reason, a preview that timed out on a busy machine, has a retry
+      // time and says nothing of the match: it is not counted.)
+      const heard = [...answers].filter(([, a]) => a.source === 'deezer' && !a.retryAt).length;
       const trusted = [...answers].filter(([, a]) => a.source === 'deezer' && a.confidence >= 0.76);
-      expect(trusted.length).toBeGreaterThanOrEqual(deezer - 2);
+      expect(heard).toBeGreaterThanOrEqual(6);
+      expect(trusted.length).toBeGreaterThanOrEqual(heard - 2);
       for (const [id, a] of trusted)
         expect(
           Math.abs(Math.log((a.bpm as number) / (truth.get(id) as number))),
