@@ -20,6 +20,7 @@ import { startEmbeddedPostgres } from '@pacebeat/server/src/db/embedded.ts';
 import { runMigrations } from '@pacebeat/server/src/db/migrate.ts';
 import { sandboxSpotifyEndpoints } from '@pacebeat/server/src/spotify/demo.ts';
 import { cancelUserJobs } from '@pacebeat/server/src/spotify/user-jobs.ts';
+import { promoteSecondLooks } from '@pacebeat/server/src/tempo/second-look-promotion.ts';
 import { createEstimatorPool } from '@pacebeat/server/src/tempo/estimator/index.ts';
 import { PREVIEW_DISK_CACHE } from './preview-cache.ts';
 
@@ -58,6 +59,7 @@ export async function startComposedApp(o: {
     demo: { baseUrls: sandbox.baseUrls, getsongbpmKey: sandbox.admin.config().getsongbpm.apiKeys[0]! },
     jobs: createJobQueue(boss),
     cancelJobs: async (userId) => void (await cancelUserJobs(boss, Object.keys(jobRegistry), userId)),
+    promoteSecondLooks: (userId) => promoteSecondLooks(boss, userId),
     estimatePreview: (mp3) => pool.estimateFromMp3(mp3),
   });
   // Aborted at the end: a running job stops at its next step (as at a shutdown).

@@ -43,6 +43,8 @@ export interface PacebeatEvents {
   tracksAdded: [userId: string];
   /** Tempo lookups found tempos for tracks of the runner's library. */
   temposFound: [userId: string];
+  /** The runner's paces or runs may take other tempos now (a pace added or its range edited, a run saved). */
+  wantedTemposChanged: [userId: string];
 }
 
 export interface EventBus {
@@ -95,6 +97,8 @@ export interface ComposeOptions {
   jobs: JobQueue;
   /** Cancels a runner's queued jobs when their music account goes (pg-boss; absent in tests without one). */
   cancelJobs?: (userId: string) => Promise<void>;
+  /** Moves a runner's own tracks waiting for a second look up to the own-library priority (pg-boss). */
+  promoteSecondLooks?: (userId: string) => Promise<unknown>;
   /** Cross-process invalidation of the per-process caches (processes that serve HTTP). */
   changes?: ChangeFeed;
   metrics?: Metrics;
@@ -235,6 +239,7 @@ export function composePacebeat(o: ComposeOptions) {
     listMatchCandidates: (userId) => library.listMatchCandidates(userId),
     runnerChoices: (userId) => choices.service.runnerChoices(userId),
     rateInUse: () => spotify.connect.rateInUse(),
+    onWantedTemposChanged: (userId) => events.emit('wantedTemposChanged', userId),
     queue: o.jobs,
     log,
     settings: {
@@ -260,6 +265,7 @@ export function composePacebeat(o: ComposeOptions) {
     artistNames: (ids) => choices.lists.artistNames(ids),
     accounts: spotify.accounts,
     api: spotify.api,
+    onWantedTemposChanged: (userId) => events.emit('wantedTemposChanged', userId),
   });
 
   // Every connect: the library scan starts; the default targets (idempotent) and a first writer run.
@@ -280,6 +286,13 @@ export function composePacebeat(o: ComposeOptions) {
   events.on('tracksAdded', (userId) => playlists.jobs.trigger(userId));
   events.on('temposFound', (userId) => playlists.jobs.trigger(userId));
   events.on('temposFound', (userId) => library.service.countsChanged(userId));
+  // A pace or run at a tempo no playlist took: the runner's own songs sent to the second look are wanted.
+  // Not moving them only makes the new pace fill later: the runner's edit stands either way.
+  const promote = o.promoteSecondLooks;
+  if (promote)
+    events.on('wantedTemposChanged', (userId) =>
+      promote(userId).catch((err: unknown) => log.warn({ err, userId }, 'second looks not moved')),
+    );
 
   // The admin's setup page: saving a client id ends every runner's (simulated) connection.
   const setup = createSetupService({

@@ -29,6 +29,7 @@ import type { DemoSpotify } from '../spotify/demo.ts';
 import { createSpotifyAppRepository } from '../spotify/spotify-app.repository.ts';
 import { realSpotify } from '../spotify/spotify.module.ts';
 import { cancelUserJobs } from '../spotify/user-jobs.ts';
+import { promoteSecondLooks } from '../tempo/second-look-promotion.ts';
 import { createEstimatorPool, type EstimatorPool } from '../tempo/estimator/index.ts';
 
 const COMMANDS = ['all', 'serve', 'work', 'migrate'] as const;
@@ -184,6 +185,7 @@ async function main(): Promise<void> {
     demo: running.demo,
     jobs: createJobQueue(boss),
     cancelJobs: async (userId) => void (await cancelUserJobs(boss, Object.keys(jobRegistry), userId)),
+    promoteSecondLooks: (userId) => promoteSecondLooks(boss, userId),
     changes,
     metrics,
     estimatePreview: estimator && ((mp3) => estimator.estimateFromMp3(mp3)),

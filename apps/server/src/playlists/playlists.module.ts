@@ -26,6 +26,8 @@ export interface PlaylistsModuleDeps {
   runnerChoices?: PlaylistWriterDeps['runnerChoices'];
   /** How busy Spotify's rate is (spotify module): how long an add waits for company. */
   rateInUse?: PlaylistWriterDeps['rateInUse'];
+  /** Told when a runner's paces may take other tempos (a pace added, a range edited). */
+  onWantedTemposChanged?: (userId: string) => Promise<unknown>;
   queue: PlaylistSyncQueue;
   log: Logger;
   settings?: PlaylistWriterDeps['settings'];
@@ -49,7 +51,11 @@ export function createPlaylistsModule(db: Db, deps: PlaylistsModuleDeps) {
     deps.changes && createLiveCache<TargetsWithStats>({ feed: deps.changes, maxAgeMs: TARGETS_MAX_AGE_MS });
   // The runner's own changes: they watch them reach Spotify.
   const service = createPlaylistsService({ repo, trigger: jobs.triggerWatched, cache });
-  const edits = createTargetEditor({ repo, trigger: jobs.triggerWatched });
+  const edits = createTargetEditor({
+    repo,
+    trigger: jobs.triggerWatched,
+    ...(deps.onWantedTemposChanged ? { onWantedTemposChanged: deps.onWantedTemposChanged } : {}),
+  });
   // The runner's own edits are seen at once by this process (the NOTIFY reaches the others).
   const edited =
     <A extends [string, ...unknown[]], R>(f: (...a: A) => Promise<R>) =>

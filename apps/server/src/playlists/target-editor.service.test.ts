@@ -31,6 +31,11 @@ function memoryRepo(delayMs = 0) {
       rows.push(row);
       return row;
     },
+    getTarget: async (userId: string, id: string) => rows.find((r) => r.userId === userId && r.id === id),
+    editTarget: async (userId: string, id: string, patch: Partial<TargetRow>) => {
+      const row = rows.find((r) => r.userId === userId && r.id === id);
+      return row && Object.assign(row, patch);
+    },
   };
   return { rows, repo: repo as unknown as TargetEditorDeps['repo'] };
 }
@@ -74,5 +79,23 @@ describe('adding a target', () => {
     });
     rows[0]!.createdAt = new Date(Date.now() - REPEATED_ADD_MS - 1000);
     await expect(editor.add('u1', body, null)).rejects.toMatchObject({ code: 'TargetNameTaken' });
+  });
+});
+
+describe('what the tempo lookups are told', () => {
+  it('a pace added or its range edited may take other tempos; a new name alone does not', async () => {
+    const { repo } = memoryRepo();
+    const told: string[] = [];
+    const editor = createTargetEditor({
+      repo,
+      trigger: async () => undefined,
+      onWantedTemposChanged: async (u) => void told.push(u),
+    });
+    const t = await editor.add('u1', body, null);
+    expect(told).toEqual(['u1']);
+    await editor.edit('u1', t.target_id, { name: 'Easy' }, null);
+    expect(told).toEqual(['u1']);
+    await editor.edit('u1', t.target_id, { max_bpm: 190 }, null);
+    expect(told).toEqual(['u1', 'u1']);
   });
 });

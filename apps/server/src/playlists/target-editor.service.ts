@@ -31,6 +31,8 @@ export interface TargetEditorDeps {
   >;
   /** Asks for a writer run for the user soon (the playlist-sync job). */
   trigger: (userId: string) => Promise<unknown>;
+  /** Told when the runner's paces may take other tempos: a pace added, a range edited. */
+  onWantedTemposChanged?: (userId: string) => Promise<unknown>;
 }
 
 const noSuchTarget = () => notFound('You have no such target.', 'TargetNotFound');
@@ -107,6 +109,7 @@ export function createTargetEditor(deps: TargetEditorDeps) {
         throw nameTaken();
       }
       if (!t) throw full(); // others were added at the same moment
+      await deps.onWantedTemposChanged?.(userId);
       await deps.trigger(userId);
       return shown(t, timeZone);
     },
@@ -140,6 +143,7 @@ export function createTargetEditor(deps: TargetEditorDeps) {
       if (Object.keys(patch).length === 0) return shown(t, timeZone);
       const edited = await unique(() => deps.repo.editTarget(userId, id, patch));
       if (!edited) throw noSuchTarget();
+      if (rangeChanged) await deps.onWantedTemposChanged?.(userId);
       await deps.trigger(userId);
       return shown(edited, timeZone);
     },

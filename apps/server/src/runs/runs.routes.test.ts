@@ -25,6 +25,8 @@ import { createRunsModule } from './runs.module.ts';
 
 let app: Awaited<ReturnType<typeof buildApp>>;
 let runs: ReturnType<typeof createRunsModule>;
+/** The users whose saved runs told the tempo lookups (onWantedTemposChanged). */
+const wantedChanged: string[] = [];
 const adminEmail = `admin-${randomUUID()}@example.org`;
 
 beforeAll(async () => {
@@ -46,6 +48,7 @@ beforeAll(async () => {
     api: () => {
       throw new Error('no Spotify call is made without a connection');
     },
+    onWantedTemposChanged: async (userId) => void wantedChanged.push(userId),
   });
   app = await buildApp(
     {
@@ -135,6 +138,16 @@ describe('runs through the API', () => {
     const ranges = (await runs.repo.segmentRanges()).map((x) => `${x.minBpm}-${x.maxBpm}`);
     for (const range of expected) expect(ranges).toContain(range);
     expect(new Set(ranges).size).toBe(ranges.length); // each once
+    // Saved and saved again: each time the runner's songs sent to the second look may be wanted.
+    const id = RunReply.parse(made.json()).data.run.run_id;
+    const edited = await call(
+      'PUT',
+      `/api/spotify/runs/${id}`,
+      r.cookie,
+      runBody('Ranges', runPreset('intervals', 143)),
+    );
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(wantedChanged.filter((u) => u === r.userId)).toHaveLength(2);
   });
 
   it('refuses bad input with a sentence for each field, never a 500', async () => {

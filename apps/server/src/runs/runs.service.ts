@@ -44,6 +44,8 @@ export interface RunsServiceDeps {
   artistNames: (artistIds: string[]) => Promise<Map<string, string>>;
   accounts: Pick<SpotifyAccountRepository, 'get'>;
   api: (ctx: CallContext) => SpotifyApi;
+  /** Told when a run is saved: its segments may take tempos no playlist took (the second look's songs). */
+  onWantedTemposChanged?: (userId: string) => Promise<unknown>;
   minConfidence?: number;
   now?: () => number;
 }
@@ -209,6 +211,7 @@ export function createRunsService(deps: RunsServiceDeps) {
       const r = await deps.repo.create(userId, fieldsOf(body), RUNS_PER_RUNNER_MAX);
       if (r === 'full') throw conflict(RUN_TEXTS.tooManyRuns, 'TooManyRuns');
       if (r === 'taken') throw conflict(RUN_TEXTS.nameTaken, 'RunNameTaken');
+      await deps.onWantedTemposChanged?.(userId);
       return present(userId, r, null);
     },
 
@@ -217,6 +220,7 @@ export function createRunsService(deps: RunsServiceDeps) {
       const r = await deps.repo.update(userId, runId, fieldsOf(body));
       if (r === 'taken') throw conflict(RUN_TEXTS.nameTaken, 'RunNameTaken');
       if (!r) throw notFound(RUN_TEXTS.noSuchRun, 'RunNotFound');
+      await deps.onWantedTemposChanged?.(userId);
       return present(userId, r);
     },
 

@@ -2,7 +2,7 @@
 // 1.35 a track): a track whose first answer (ReccoBeats') is a tempo no playlist takes is checked last, in
 // a second look (a catalog's at the lowest priority, a runner's own level with the catalogs), so that the
 // pace goes first to the tracks a playlist may take.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { TempoAlternative } from '../db/tempo.schema.ts';
 import { fakeResolver, fakeTrack } from './fake-sources.test-helper.ts';
 import { createTempoLookups, TEMPO_PRIORITY, TempoAudioPayload, TempoLookupPayload } from './tempo.jobs.ts';
@@ -243,5 +243,26 @@ describe('the second look', () => {
     });
     expect(await broken.run([fakeTrack('A')], { userId: USER })).toMatchObject({ found: 1 });
     expect(calls.filter((c) => c === 'deezer')).toHaveLength(1);
+  });
+
+  it('a runner’s own tracks see a pace added within seconds; catalogs keep the ranges a minute', async () => {
+    let ranges = [{ minBpm: 170, maxBpm: 180 }];
+    let now = Date.now();
+    vi.spyOn(Date, 'now').mockImplementation(() => now);
+    onTestFinished(() => void vi.restoreAllMocks());
+    const lookups = createTempoLookups({
+      tempo: fakeResolver({ reccobeats: { spA: 120, spB: 120, spC: 120 }, deezerBpm: 0 }),
+      queue: lookupQueue(),
+      wantedRanges: async () => ranges,
+    });
+    const own = { userId: USER, priority: TEMPO_PRIORITY.ownLibrary };
+    const catalog = { userId: USER, priority: TEMPO_PRIORITY.catalog };
+    expect(await lookups.run([fakeTrack('A')], own)).toMatchObject({ secondLook: 1 });
+    // A pace at 115-125 is added; 6 s later a catalog's 120 still goes to the second look, the runner's
+    // own song is checked now.
+    ranges = [...ranges, { minBpm: 115, maxBpm: 125 }];
+    now += 6_000;
+    expect(await lookups.run([fakeTrack('B')], catalog)).toMatchObject({ secondLook: 1 });
+    expect(await lookups.run([fakeTrack('C')], own)).not.toHaveProperty('secondLook');
   });
 });

@@ -5,6 +5,7 @@ import pino from 'pino';
 import { afterAll, expect, inject, it, onTestFinished } from 'vitest';
 import { createJobQueue, setupQueues, startWorkers } from '../app/job-registry.ts';
 import type { HousekeepingService } from '../jobs/housekeeping.service.ts';
+import { promoteSecondLooks } from './second-look-promotion.ts';
 import { createTempoLookups, TEMPO_PRIORITY } from './tempo.jobs.ts';
 import { startTempoHarness, type TempoHarness } from './tempo.test-helper.ts';
 import { tempoKey } from './tempo.service.ts';
@@ -87,4 +88,57 @@ it('looks up a runner’s own tracks before catalog tracks queued earlier, and a
   // The deferred re-queue is newer than the catalog job and still goes first.
   expect(again?.data.tracks[0]?.spotifyId).toBe('liked1');
   expect(catalog?.data.tracks[0]?.spotifyId).toBe('catalog1');
+});
+
+it('moves a runner’s own second looks up to their own library’s priority when their paces change, and nothing else', async () => {
+  const boss = new PgBoss({
+    connectionString: inject('databaseUrl'),
+    schema: `pgboss_tempo_${randomUUID().slice(0, 8)}`,
+  });
+  onTestFinished(() => boss.stop({ graceful: false, close: true }));
+  await boss.start();
+  await setupQueues(boss);
+  const queue = createJobQueue(boss);
+  const track = (id: string) => ({ spotifyId: id, artists: ['A'], title: id, durationMs: 200_000 });
+  const [user, other] = [randomUUID(), randomUUID()];
+  const second = (id: string, userId: string, priority: number) => ({
+    tracks: [track(id)],
+    userId,
+    priority,
+    secondLook: true as const,
+    known: { [id]: { answers: [{ bpm: 100, source: 'reccobeats', confidence: 0.85 }] } },
+  });
+  // Queued in this order; a catalog lookup of the runner's queued before their own second look.
+  await queue.send('tempo-lookup', { tracks: [track('catalog1')], userId: user });
+  await queue.send('tempo-lookup', second('own1', user, TEMPO_PRIORITY.catalog));
+  await queue.send('tempo-lookup', second('theirCatalog1', user, TEMPO_PRIORITY.secondLook));
+  await queue.send('tempo-lookup', second('others1', other, TEMPO_PRIORITY.catalog));
+  const check = {
+    track: track('own2'),
+    answers: [],
+    notes: [],
+    transient: false,
+    heldMs: 0,
+    clock: { ms: {}, n: {} },
+  };
+  await queue.send('tempo-audio', { checks: [check], userId: user, priority: 0, secondLook: true });
+
+  expect(await promoteSecondLooks(boss, user)).toBe(2);
+  type Data = { tracks: { spotifyId: string }[]; priority?: number };
+  const [first] = await boss.fetch<Data>('tempo-lookup');
+  expect(first?.data.tracks[0]?.spotifyId).toBe('own1');
+  // The payload says it too, so that a re-queue of the job keeps it.
+  expect(first?.data.priority).toBe(TEMPO_PRIORITY.ownLibrary);
+  const rest: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const [job] = await boss.fetch<Data>('tempo-lookup');
+    rest.push(job!.data.tracks[0]!.spotifyId);
+  }
+  expect(rest).toEqual(['catalog1', 'others1', 'theirCatalog1']);
+  const audio = await boss.findJobs<{ priority?: number }>('tempo-audio', { data: { userId: user } });
+  expect(audio.map((j) => [j.priority, j.data.priority])).toEqual([
+    [TEMPO_PRIORITY.ownLibrary, TEMPO_PRIORITY.ownLibrary],
+  ]);
+  // Nothing left to move.
+  expect(await promoteSecondLooks(boss, user)).toBe(0);
 });

@@ -134,6 +134,12 @@ export const audioWorkers = (previewsPerSecond: number) =>
 
 /** How long the wanted ranges (`wantedRanges`) are kept before they are read again. */
 const WANTED_RANGES_MS = 60_000;
+/**
+ * The same, for a lookup of a runner's own tracks: a pace just added at a new tempo is seen within seconds
+ * (its second looks already queued move up, second-look-promotion.ts), not after a minute of the runner's
+ * songs sent to the second look for want of it. One read of the ranges per batch of 50 at most.
+ */
+const OWN_WANTED_RANGES_MS = 5_000;
 
 /** What the job needs from the queue: a way to send itself again later. */
 export interface TempoLookupQueue {
@@ -168,12 +174,13 @@ export function createTempoLookups(deps: {
    */
   wantedRanges?: () => Promise<WantedRange[]>;
 }) {
-  // The ranges change when a runner edits a target or a run: read again at most once a minute. When
-  // they cannot be read, every track is checked now, as without them.
+  // The ranges change when a runner edits a target or a run: read again at most once a minute (every
+  // few seconds for a runner's own tracks). When they cannot be read, every track is checked now, as
+  // without them.
   let wanted: { at: number; is: Promise<((bpm: number) => boolean) | undefined> } | undefined;
-  const wantedNow = async () => {
+  const wantedNow = async (maxAgeMs: number) => {
     if (!deps.wantedRanges) return undefined;
-    if (!wanted || Date.now() - wanted.at > WANTED_RANGES_MS) {
+    if (!wanted || Date.now() - wanted.at > maxAgeMs) {
       const current = {
         at: Date.now(),
         is: deps.wantedRanges().then(wantedTempo, () => {
@@ -219,7 +226,10 @@ export function createTempoLookups(deps: {
       const timings: LookupTimings = { tracks: 0, totalMs: 0, ms: {}, n: {} };
       const handed = new Set<string>();
       const audioQueue = deps.audioQueue;
-      const wantedBpm = secondLook ? undefined : await wantedNow();
+      const own = (opts.priority ?? TEMPO_PRIORITY.catalog) > TEMPO_PRIORITY.catalog;
+      const wantedBpm = secondLook
+        ? undefined
+        : await wantedNow(own ? OWN_WANTED_RANGES_MS : WANTED_RANGES_MS);
       const second = { priority: secondLookPriority(opts.priority), secondLook: true as const };
       const lookedAgain = new Set<string>();
       const answers = await deps.tempo.resolveTempos(tracks, {
