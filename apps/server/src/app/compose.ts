@@ -98,7 +98,7 @@ export interface ComposeOptions {
   /** Cancels a runner's queued jobs when their music account goes (pg-boss; absent in tests without one). */
   cancelJobs?: (userId: string) => Promise<void>;
   /** Moves a runner's own tracks waiting for a second look up to the own-library priority (pg-boss). */
-  promoteSecondLooks?: (userId: string) => Promise<unknown>;
+  promoteSecondLooks?: (userId: string) => Promise<number>;
   /** Cross-process invalidation of the per-process caches (processes that serve HTTP). */
   changes?: ChangeFeed;
   metrics?: Metrics;
@@ -290,9 +290,14 @@ export function composePacebeat(o: ComposeOptions) {
   // Not moving them only makes the new pace fill later: the runner's edit stands either way.
   const promote = o.promoteSecondLooks;
   if (promote)
-    events.on('wantedTemposChanged', (userId) =>
-      promote(userId).catch((err: unknown) => log.warn({ err, userId }, 'second looks not moved')),
-    );
+    events.on('wantedTemposChanged', async (userId) => {
+      try {
+        const moved = await promote(userId);
+        if (moved) log.info({ userId, moved }, 'second looks moved up: the runner’s paces changed');
+      } catch (err) {
+        log.warn({ err, userId }, 'second looks not moved');
+      }
+    });
 
   // The admin's setup page: saving a client id ends every runner's (simulated) connection.
   const setup = createSetupService({
