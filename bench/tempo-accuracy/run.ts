@@ -106,12 +106,12 @@ console.log(fmt(header));
 console.log(`|${widths.map((w, i) => (i < 2 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
 for (const l of lines) console.log(fmt(l));
 
-// ---- meter: what Pacebeat's estimator heard (a clear answer: strength ≥ 0.5, as the resolver uses it) ----
+// ---- meter: what Pacebeat's estimator heard, as the resolver weighs it (tempo/meter.ts): a clear answer
+// (strength ≥ 0.5), a weak one (0.3-0.5, weaker evidence), and under 0.3 nothing ----
 if (names.includes('pacebeat')) {
   const CLEAR = 0.5;
+  const WEAK = 0.3;
   const heardAs = ['4/4', '3/4', '6/8', '5/4', '7/8'];
-  const mheader = ['true meter', 'n', 'right %', ...heardAs.map((m) => `heard ${m} %`), 'unclear %'];
-  const mlines: string[][] = [];
   const groups: Array<[string, (m: string) => boolean]> = [
     ['4/4', (m) => m === '4/4'],
     ['3/4', (m) => m === '3/4'],
@@ -120,34 +120,52 @@ if (names.includes('pacebeat')) {
     ['5/4', (m) => m === '5/4'],
     ['7/8', (m) => m === '7/8'],
   ];
-  let rightAll = 0;
-  for (const [label, isOf] of groups) {
-    const members = clips.filter((c) => isOf(meterOfPattern(c.pattern)));
-    if (members.length === 0) continue;
-    const heard = members.map((c) => {
-      const r = results[c.id]?.pacebeat;
-      return r?.meter && (r.meterStrength ?? 0) >= CLEAR ? r.meter : null;
-    });
-    // Right: the true meter (a 6/8 heard in 6/8: duple bars, the beat divided in three).
-    const right = members.filter((c, i) => heard[i] === meterOfPattern(c.pattern)).length;
-    if (label === '4/4' || label === '3/4' || label === '6/8' || label.startsWith('odd')) rightAll += right;
-    const share = (x: number) => pct(x / members.length);
-    mlines.push([
-      label,
-      String(members.length),
-      share(right),
-      ...heardAs.map((m) => share(heard.filter((h) => h === m).length)),
-      share(heard.filter((h) => h === null).length),
-    ]);
-  }
-  const mw = mheader.map((h, i) => Math.max(h.length, ...mlines.map((l) => (l[i] as string).length)));
-  const mfmt = (cells: string[]) =>
-    `| ${cells.map((c, i) => (i < 1 ? c.padEnd(mw[i] as number) : c.padStart(mw[i] as number))).join(' | ')} |`;
-  console.log(`\nMeter heard by Pacebeat's estimator (a clear answer, strength ≥ ${CLEAR}):`);
-  console.log(mfmt(mheader));
-  console.log(`|${mw.map((w, i) => (i < 1 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
-  for (const l of mlines) console.log(mfmt(l));
-  console.log(`overall: ${pct(rightAll / Math.max(1, clips.length))} % right`);
+  const table = (title: string, from: number, to: number, withRight: boolean) => {
+    const mheader = [
+      'true meter',
+      'n',
+      ...(withRight ? ['right %'] : []),
+      ...heardAs.map((m) => `heard ${m} %`),
+      withRight ? 'unclear %' : 'not weak %',
+    ];
+    const mlines: string[][] = [];
+    let rightAll = 0;
+    for (const [label, isOf] of groups) {
+      const members = clips.filter((c) => isOf(meterOfPattern(c.pattern)));
+      if (members.length === 0) continue;
+      const heard = members.map((c) => {
+        const r = results[c.id]?.pacebeat;
+        const strength = r?.meterStrength ?? 0;
+        return r?.meter && strength >= from && strength < to ? r.meter : null;
+      });
+      // Right: the true meter (a 6/8 heard in 6/8: duple bars, the beat divided in three).
+      const right = members.filter((c, i) => heard[i] === meterOfPattern(c.pattern)).length;
+      if (label === '4/4' || label === '3/4' || label === '6/8' || label.startsWith('odd')) rightAll += right;
+      const share = (x: number) => pct(x / members.length);
+      mlines.push([
+        label,
+        String(members.length),
+        ...(withRight ? [share(right)] : []),
+        ...heardAs.map((m) => share(heard.filter((h) => h === m).length)),
+        share(heard.filter((h) => h === null).length),
+      ]);
+    }
+    const mw = mheader.map((h, i) => Math.max(h.length, ...mlines.map((l) => (l[i] as string).length)));
+    const mfmt = (cells: string[]) =>
+      `| ${cells.map((c, i) => (i < 1 ? c.padEnd(mw[i] as number) : c.padStart(mw[i] as number))).join(' | ')} |`;
+    console.log(`\n${title}:`);
+    console.log(mfmt(mheader));
+    console.log(`|${mw.map((w, i) => (i < 1 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
+    for (const l of mlines) console.log(mfmt(l));
+    if (withRight) console.log(`overall: ${pct(rightAll / Math.max(1, clips.length))} % right`);
+  };
+  table(`Meter heard by Pacebeat's estimator (a clear answer, strength ≥ ${CLEAR})`, CLEAR, Infinity, true);
+  table(
+    `Its weak answers (${WEAK} ≤ strength < ${CLEAR}; the resolver weighs them as weaker evidence, tempo/meter.ts)`,
+    WEAK,
+    CLEAR,
+    false,
+  );
 }
 
 const decodeMs = evals.reduce((s, e) => s + e.decodeMs, 0) / Math.max(1, evals.length);

@@ -82,6 +82,23 @@ describe('decideMeter', () => {
     expect(decideMeter([], waltz).meter).toBe('3/4');
   });
 
+  it('a weak answer is evidence too: a waltz with a lone 4/4 label whose bars the audio half made out', () => {
+    const halfHeard = { meter: '3/4' as const, strength: 0.4 };
+    // The leak bench:playlist-truth listed: one 4/4 label, the audio's 3/4 under the clear answer's 0.5.
+    const leak = decideMeter([label('reccobeats', '4/4')], halfHeard);
+    expect(leak.meter).toBe('3/4');
+    expect(decideMeter([], halfHeard).meter).toBe('3/4');
+    // Two independent 4/4 labels outweigh it; under 0.3 it says nothing.
+    expect(decideMeter([label('spotify', '4/4'), label('getsongbpm', '4/4')], halfHeard).meter).toBe('4/4');
+    expect(decideMeter([label('reccobeats', '4/4')], { meter: '3/4', strength: 0.29 }).meter).toBe('4/4');
+    // A weak 4/4 makes a lone 4/4 label surer, and does not overturn a 3/4 label.
+    const lone = decideMeter([label('reccobeats', '4/4')]);
+    const surer = decideMeter([label('reccobeats', '4/4')], { meter: '4/4', strength: 0.4 });
+    expect(surer.meter).toBe('4/4');
+    expect(surer.confidence).toBeGreaterThan(lone.confidence);
+    expect(decideMeter([label('getsongbpm', '3/4')], { meter: '4/4', strength: 0.4 }).meter).toBe('3/4');
+  });
+
   it('a 6/8 the audio hears (the beat in thirds) outweighs a lone 4/4 label; a swing heard duple does not', () => {
     const compound = { meter: '6/8' as const, strength: 1 };
     expect(decideMeter([label('spotify', '4/4')], compound).meter).toBe('6/8');
