@@ -47,7 +47,8 @@ function audioLikelihood(heard: Meter, truth: Meter, strength: number): number {
  * a weak 3/4, 5/4 or 7/8 came from clips of that meter 6-18 % of the time and from 4/4 clips 0.7 % (3/4)
  * or never; a weak 4/4 from 23 % of the 4/4 clips and 2-10 % of the others. Ratios shrunk to at most 8
  * (the corpus is synthetic): evidence, weaker than a clear answer's. What it catches is a waltz with a
- * lone 4/4 label whose bars the audio only half made out (the leak `bench:playlist-truth` lists).
+ * lone 4/4 label whose bars the audio only half made out. (The waltz `bench:playlist-truth` still places,
+ * one a run, is not such: its preview's bars come out 4/4 at 0.03, nothing; only a second label could tell.)
  */
 function weakAudioLikelihood(heard: Meter, truth: Meter): number {
   if (heard === '4/4') return truth === '4/4' ? 0.25 : truth === '6/8' ? 0.09 : 0.06;
