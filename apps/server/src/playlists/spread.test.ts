@@ -58,12 +58,21 @@ describe('spreadArtists', () => {
     expect(closest(artistsIn(order))).toBeGreaterThan(SPREAD_WINDOW);
   });
 
-  it('a playlist of only 2 artists: every song goes, in the shortest runs those two allow', () => {
+  it('a playlist of only 2 artists: at most 2 of one in a row now, the rest waits; after a day the best order', () => {
     const ready = [...Array.from({ length: 10 }, () => song('a')), song('b'), song('b')];
-    const { order, held } = spreadArtists({ ready });
-    expect(held).toEqual([]);
-    expect(order).toHaveLength(12);
-    expect(longestArtistRun(artistsIn(order))).toBe(bestArtistRun(artistsIn(ready))); // 4: aaaa b aaaa b aa
+    // Early in a library's read the two may be just the first artists read: aa b aa b aa, and company awaited.
+    const now = spreadArtists({ ready });
+    expect(longestArtistRun(artistsIn(now.order))).toBe(2);
+    expect(now.order).toHaveLength(8);
+    expect(now.held).toHaveLength(4);
+    // A day on, no company came: every song, in the shortest runs those two allow.
+    const later = spreadArtists({ ready, overdue: () => true });
+    expect(later.held).toEqual([]);
+    expect(later.order).toHaveLength(12);
+    expect(longestArtistRun(artistsIn(later.order))).toBe(bestArtistRun(artistsIn(ready))); // 4: aaaa b aaaa b aa
+    // One artist alone: two now, not all in a row.
+    const alone = Array.from({ length: 9 }, () => song('solo'));
+    expect(spreadArtists({ ready: alone }).order).toHaveLength(2);
   });
 
   it('a song that waited a day goes with less room: a window of 1 where the others allow', () => {

@@ -6,8 +6,11 @@
 // playlist, counting what earlier adds appended (its tail). Songs that cannot go without breaking it wait
 // in the ready list for other artists' songs to keep them company; they are never left out for good:
 //   - a playlist whose songs (placed and ready) come from SPREAD_WINDOW artists or fewer gets a window of
-//     (artists − 1) and nothing waits: the best order those artists allow (the fewest songs of one artist
-//     in a row) goes out now;
+//     (artists − 1), at least 1; what that cannot place goes as an overdue song does (at most
+//     OVERDUE_RUN_CAP of one artist in a row) and the rest waits: early in a library's read those few
+//     artists are often just the first ones read (bench:lifecycle's newcomer got 9 songs of one band in a
+//     row at her first fill, where her later songs allowed 3). After `holdMs` no company is coming: the best
+//     order those artists allow (the fewest songs of one artist in a row);
 //   - a song that has waited `holdMs` (overdue) goes with less room: a window down to 1, else at most
 //     OVERDUE_RUN_CAP songs of one artist in a row (the tail counted); what cannot go even so waits on;
 //   - a song that has waited much longer (stale: the library has long been read, no company is coming)
@@ -78,11 +81,13 @@ export function spreadArtists<T extends Spreadable>(input: SpreadInput<T>): Spre
   for (const a of tail.flat()) pool.add(a);
   for (const s of input.ready) for (const a of artistsOf(s)) pool.add(a);
   const few = pool.size <= W;
-  const w = Math.max(0, Math.min(W, pool.size - 1));
+  const w = Math.max(1, Math.min(W, pool.size - 1));
   const first = greedy(input.ready, tail, { window: w });
   if (first.held.length === 0) return { ...first, window: w };
-  const must = new Set(few ? first.held : first.held.filter((s) => input.stale?.(s) ?? false));
-  const overdue = first.held.filter((s) => !must.has(s) && (input.overdue?.(s) ?? false));
+  const late = (s: T) => input.overdue?.(s) ?? false;
+  const must = new Set(first.held.filter((s) => (input.stale?.(s) ?? false) || (few && late(s))));
+  // A few artists' songs go with less room at once, as overdue songs do; after holdMs in the best order.
+  const overdue = first.held.filter((s) => !must.has(s) && (few || late(s)));
   if (must.size === 0 && overdue.length > 0) {
     for (let k = w - 1; k >= 1; k--) {
       const r = greedy(input.ready, tail, { window: k });
