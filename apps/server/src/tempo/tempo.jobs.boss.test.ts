@@ -48,8 +48,8 @@ it('resolves a queued batch in a job and caches every answer', async () => {
   expect(rows.size).toBe(keys.length);
 });
 
-it('looks up a runner’s own tracks before catalog tracks queued earlier, and a re-queue keeps its priority', async () => {
-  // A pg-boss of its own without workers: the order jobs are fetched in is what a worker would run.
+/** A pg-boss of its own without workers: the order jobs are fetched in is what a worker would run. */
+async function queueOnly() {
   const boss = new PgBoss({
     connectionString: inject('databaseUrl'),
     schema: `pgboss_tempo_${randomUUID().slice(0, 8)}`,
@@ -57,7 +57,11 @@ it('looks up a runner’s own tracks before catalog tracks queued earlier, and a
   onTestFinished(() => boss.stop({ graceful: false, close: true }));
   await boss.start();
   await setupQueues(boss);
-  const queue = createJobQueue(boss);
+  return { boss, queue: createJobQueue(boss) };
+}
+
+it('looks up a runner’s own tracks before catalog tracks queued earlier, and a re-queue keeps its priority', async () => {
+  const { boss, queue } = await queueOnly();
   const lookups = createTempoLookups({
     tempo: {
       // Everything deferred: the job sends its tracks again for later.
@@ -91,14 +95,7 @@ it('looks up a runner’s own tracks before catalog tracks queued earlier, and a
 });
 
 it('moves a runner’s own second looks up to their own library’s priority when their paces change, and nothing else', async () => {
-  const boss = new PgBoss({
-    connectionString: inject('databaseUrl'),
-    schema: `pgboss_tempo_${randomUUID().slice(0, 8)}`,
-  });
-  onTestFinished(() => boss.stop({ graceful: false, close: true }));
-  await boss.start();
-  await setupQueues(boss);
-  const queue = createJobQueue(boss);
+  const { boss, queue } = await queueOnly();
   const track = (id: string) => ({ spotifyId: id, artists: ['A'], title: id, durationMs: 200_000 });
   const [user, other] = [randomUUID(), randomUUID()];
   const second = (id: string, userId: string, priority: number) => ({
