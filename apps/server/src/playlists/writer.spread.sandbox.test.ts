@@ -166,6 +166,24 @@ describe('the artists of a playlist, spread', () => {
     expect(longestArtistRun(list.map(artistsOf))).toBe(bestArtistRun(list.map(artistsOf))); // 2
   });
 
+  it('a newcomer’s songs whose tempos other runners found days ago still wait for company', async () => {
+    // Three artists, one of them with most of the songs; their tempos cached two days before this runner
+    // connected (a shared installation): not overdue for a pace made today.
+    const band = songsOfOneArtist(8);
+    const others = [songsOfOneArtist(1)[0]!, songsOfOneArtist(1)[0]!];
+    await seedTempo([...band, ...others], 175, Date.now() - 2 * 86_400_000);
+    const r = await ph.runner();
+    const writer = r.writer({
+      settings: { spreadWindow: SPREAD_WINDOW },
+      listMatchCandidates: async () =>
+        [...band, ...others].map((id, rank) => catalogCandidate(ph, id, rank, true)),
+    });
+    await writer.sync(r.userId);
+    const list = r.playlists().get('Pacebeat 170–180 BPM')!;
+    expect(longestArtistRun(list.map(artistsOf))).toBe(2); // bb x bb y bb: the rest waits
+    expect(list.filter((id) => band.includes(id))).toHaveLength(6);
+  });
+
   it('an add in spread order whose answer was lost is read back as sent, not repeated', async () => {
     const band = songsOfOneArtist(8);
     const others = Array.from({ length: 8 }, () => songsOfOneArtist(1)[0]!);

@@ -194,13 +194,16 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
     const waiting = new Map<string, PlannedTrack[]>();
     for (const t of open) {
       const songs = (placedInOrder.get(t.id) ?? []).map((x) => artistsNow.get(x.trackId) ?? x.artistIds);
+      // A song waits for company from when this pace could take it: a tempo another runner's lookup cached
+      // days ago does not make a newcomer's (or a new pace's) song overdue, to go with less room, at once.
+      const heldFor = (p: PlannedTrack) => c.now() - Math.max(p.since, t.createdAt.getTime());
       const { order, held } = spreadArtists({
         ready: plan.get(t.id) ?? [],
         tail: songs.slice(-settings.spreadWindow),
         placedArtists: songs.flat(),
         window: settings.spreadWindow,
-        overdue: (p) => c.now() - p.since >= settings.spreadHoldMs,
-        stale: (p) => c.now() - p.since >= settings.spreadMaxHoldMs,
+        overdue: (p) => heldFor(p) >= settings.spreadHoldMs,
+        stale: (p) => heldFor(p) >= settings.spreadMaxHoldMs,
         shrinkTo: phase === 'steady' ? undefined : settings.spreadWindowFilling,
       });
       const heldArtists = new Set(phase === 'steady' ? held.flatMap(artistsOf) : []);
