@@ -8,6 +8,7 @@ import {
   MIN_CONFIDENCE,
   placeable,
   planAdds,
+  ROUND_SLACK,
   spanOf,
   targetDescription,
   targetName,
@@ -61,21 +62,44 @@ describe('placeable: a tempo at or above a target’s min, and where it may trul
     [84.7, 160, 170, false], // the same for half time
     [338.8, 160, 170, false], // and double time
     [159.5, 150, 160, false],
-    [159.7, 160, 170, false], // below the min: not here either
+    [159.7, 160, 170, true], // 0.19 % under a round min its span reaches: most such songs are at 160
+    [159.6, 160, 170, false], // 0.25 % under: not here (ROUND_SLACK), and not in 150–160 (it may be at 160)
+    [149.75, 150, 160, true], // the same at the lowest min: no target below takes it
     [189.3, 180, 190, false], // it may be a 190 BPM song, which fits no target
   ])('%s BPM, nothing narrowing it, in [%s, %s): %s', (bpm, min, max, fits) => {
     expect(placeable(lone(bpm), min, max)).toBe(fits);
   });
 
-  it('leaves out only the margin below each max when nothing narrows it: every other tempo is placed once', () => {
+  it('leaves out only the margin below each max when nothing narrows it, less the slack under a min: every other tempo is placed once', () => {
+    const mins = [150, 160, 170, 180];
     for (let bpm = 60; bpm <= 200; bpm += 0.05) {
       const n = DEFAULT_TARGETS.filter((t) => placeable(lone(bpm), t.minBpm, t.maxBpm)).length;
-      const nearMax = [bpm, bpm * 2, bpm / 2].some((b) =>
+      const octaves = [bpm, bpm * 2, bpm / 2];
+      const underMin = octaves.some((b) => mins.some((min) => b >= min * (1 - ROUND_SLACK) && b < min));
+      const nearMax = octaves.some((b) =>
         [160, 170, 180, 190].some((max) => b >= max / (1 + EDGE_MARGIN) && b < max),
       );
-      const inAny = [bpm, bpm * 2, bpm / 2].some((b) => b >= 150 && b < 190);
-      expect(n, String(bpm)).toBe(inAny && !nearMax ? 1 : 0);
+      const inAny = octaves.some((b) => b >= 150 && b < 190);
+      expect(n, String(bpm)).toBe(underMin || (inAny && !nearMax) ? 1 : 0);
     }
+  });
+
+  it('takes a tempo just under a round min only when its span reaches it: not agreeing sources under it, not a correction', () => {
+    expect(placeable(lone(159.75), 160, 170)).toBe(true);
+    expect(placeable(lone(159.75), 150, 160)).toBe(false);
+    // Three values that agree on 159.7 closely: the song is not at 160, so it stays in 150–160.
+    const close = [
+      { source: 'reccobeats', bpm: 159.7, confidence: 0.85 },
+      { source: 'deezer', bpm: 159.7, confidence: 0.8 },
+      { source: 'estimator', bpm: 159.2, confidence: 0.9 },
+    ];
+    const span = spanOf(159.7, false, close);
+    expect(span.hi).toBeLessThan(160);
+    expect(placeable(span, 160, 170)).toBe(false);
+    expect(placeable(span, 150, 160)).toBe(true);
+    // The runner's correction is exact: 159.9 is under 160.
+    expect(placeable(spanOf(159.9, true), 160, 170)).toBe(false);
+    expect(placeable(spanOf(159.9, true), 150, 160)).toBe(true);
   });
 
   it('narrows the span by the sources that agree: 189.4 from three of them is under 190, from one it may not be', () => {
@@ -100,9 +124,9 @@ describe('placeable: a tempo at or above a target’s min, and where it may trul
     expect(placeable(spanOf(189.9, true), 180, 190)).toBe(true);
   });
 
-  it('planAdds places a tempo just under an edge nowhere, unless its agreeing sources put it under', () => {
+  it('planAdds places a tempo just under an edge nowhere, unless its agreeing sources put it under or it is just under a round min', () => {
     const tempos = new Map<string, TempoFact>([
-      ['isrc:REC1', tempo(159.8)], // a 160 BPM song reported 0.1 % low
+      ['isrc:REC1', tempo(159.8)], // a 160 BPM song reported 0.1 % low: 160–170 takes it (ROUND_SLACK)
       ['isrc:REC2', tempo(160.2)],
       [
         'isrc:REC3',
@@ -115,7 +139,7 @@ describe('placeable: a tempo at or above a target’s min, and where it may trul
           ],
         },
       ],
-      ['isrc:REC4', tempo(159.5)], // the same tempo, nothing to narrow it: it may be at 160
+      ['isrc:REC4', tempo(159.5)], // the same tempo, nothing to narrow it: it may be at 160, or under it
     ]);
     const plan = planAdds(
       TARGETS,
@@ -123,7 +147,7 @@ describe('placeable: a tempo at or above a target’s min, and where it may trul
       tempos,
       new Map(),
     );
-    expect(plan.get('160-170')?.map((p) => p.trackId)).toEqual(['track2']);
+    expect(plan.get('160-170')?.map((p) => p.trackId)).toEqual(['track1', 'track2']);
     expect(plan.get('150-160')?.map((p) => p.trackId)).toEqual(['track3']);
   });
 });

@@ -150,8 +150,11 @@ describe('buildRun', () => {
     expect(runFit(spanOf(82, false), seg, false)).toBeNull();
     expect(runFit(spanOf(82, false), seg, true)).toBe('half_time');
     expect(runFit(spanOf(330, false), seg, true)).toBe('double_time');
-    // A tempo a hair under the min is not in it (the tempo decides there, as a pace playlist's does).
-    expect(runFit(spanOf(159.9, false), seg, true)).toBeNull();
+    // A measured tempo a hair under the round min is in it (ROUND_SLACK, as a pace playlist's is); a
+    // little further under, or a runner's correction under it, is not.
+    expect(runFit(spanOf(159.9, false), seg, true)).toBe('as_is');
+    expect(runFit(spanOf(159.6, false), seg, true)).toBeNull();
+    expect(runFit(spanOf(159.9, true), seg, true)).toBeNull();
   });
 });
 
