@@ -237,6 +237,7 @@ export function composePacebeat(o: ComposeOptions) {
     api: spotify.api,
     tempos: tempo.repo,
     listMatchCandidates: (userId) => library.listMatchCandidates(userId),
+    libraryRead: (userId) => library.readDone(userId),
     runnerChoices: (userId) => choices.service.runnerChoices(userId),
     rateInUse: () => spotify.connect.rateInUse(),
     onWantedTemposChanged: (userId) => events.emit('wantedTemposChanged', userId),

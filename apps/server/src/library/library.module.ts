@@ -100,6 +100,8 @@ export function createLibraryModule(db: Db, deps: LibraryModuleDeps) {
     settings,
     /** For the target playlists: the user's enabled sources' tracks, best-ranked first. */
     listMatchCandidates: (userId: string) => repo.listMatchCandidates(userId),
+    /** For the target playlists: whether nothing of the user's library is left to read now. */
+    readDone: (userId: string) => scans.readDone(userId),
   };
 }
 export type LibraryModule = ReturnType<typeof createLibraryModule>;

@@ -264,4 +264,21 @@ describe('a library scan', () => {
     for (const pl of u.playlists) expect(ids).toContain(pl.id);
     expect(h.tracksAdded).toContain(userId);
   });
+
+  it('says when the library is read: not before its scan or while an artist’s catalog is unread, yes after', async () => {
+    const u = newSpotifyUser({ liked: 20, favouriteArtists: 2 });
+    const userId = await h.connect(p, u.id);
+    expect(await p.library.scans.readDone(userId)).toBe(false);
+    await h.drain(p, userId);
+    expect(await p.library.scans.readDone(userId)).toBe(true);
+    // An artist's catalog to read again (a new release's listing): not read until it is.
+    await h.db.db.execute(
+      sql`update library_artists set catalog_read_at = null
+          where id = (select artist_id from library_user_artists where user_id = ${userId} limit 1)`,
+    );
+    expect(await p.library.scans.readDone(userId)).toBe(false);
+    await h.drain(p, userId);
+    expect(await p.library.scans.readDone(userId)).toBe(true);
+    expect(await p.library.scans.readDone('00000000-0000-4000-8000-000000000000')).toBe(false);
+  });
 });

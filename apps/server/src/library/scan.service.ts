@@ -55,7 +55,10 @@ export interface ScanServiceDeps extends ScanContext {
   accounts: Pick<SpotifyAccountRepository, 'get'>;
   /** Queues the user's next scan unit (now, or at `startAfter`). */
   wake: (userId: string, startAfter?: Date) => Promise<void>;
-  /** Called after a unit stored tracks (the target playlists' writer listens). */
+  /**
+   * Called after a unit stored tracks, or ended a pass (the target playlists' writer listens: what it held
+   * for company may go once the library is read, `readDone`).
+   */
   onTracksAdded?: (userId: string) => Promise<void>;
   /** Called after a unit that called Spotify (what it stored may change the status page's counts). */
   onCountsChanged?: (userId: string) => Promise<void>;
@@ -154,6 +157,23 @@ export function createScanService(deps: ScanServiceDeps) {
     planNext,
 
     /**
+     * Whether nothing of the user's library is left to read now: no step due (a rescan's time not come, a
+     * source given up after its failures) and every catalog read and checked. False while Spotify defers
+     * a step (a daily quota: the rest comes tomorrow). What the playlists' writer asks before it stops
+     * holding songs back for other artists' company (none is coming then).
+     */
+    async readDone(userId: string): Promise<boolean> {
+      const user = await repo.getUser(userId);
+      if (!user) return false;
+      const task = planNext(user, await repo.listSources(userId), Date.now(), settings.maxFailures);
+      if (!task) return true;
+      // The catalogs step is always planned while catalogs are on; it is idle when no artist is left.
+      if (task.kind !== 'artist_catalogs' || user.artistsStale) return false;
+      const next = await repo.nextCatalogArtist(userId, settings.catalogGroups, settings.catalogRecheckMs);
+      return next === undefined;
+    },
+
+    /**
      * Runs one unit of the user's scan: up to `callsPerUnit` Spotify calls. Queues the next unit when
      * work remains; throws SpotifyDeferredError (the job is queued again for when Spotify allows). When
      * `stopping` is aborted (a shutdown) the unit ends after its current step (each step saved its cursor)
@@ -165,6 +185,7 @@ export function createScanService(deps: ScanServiceDeps) {
       if (account.disabledReason !== null) return { status: 'skipped', detail: { reason: 'disabled' } };
       let calls = 0;
       let tracks = 0;
+      let finished = false;
       try {
         while (calls < settings.callsPerUnit && !stopping?.aborted) {
           const user = await repo.getUser(userId);
@@ -175,6 +196,7 @@ export function createScanService(deps: ScanServiceDeps) {
           const wakeAt = task ? undefined : nextWake(user, sources, now);
           if (!task) {
             if (wakeAt) await deps.wake(userId, wakeAt);
+            finished = true;
             return {
               status: 'success',
               detail: { calls, tracks, idle: true, ...(await sweepTempo(userId)) },
@@ -184,11 +206,13 @@ export function createScanService(deps: ScanServiceDeps) {
             const r = await runTask(userId, user, task);
             calls += r.calls;
             tracks += r.tracks;
-            if (r.idle)
+            if (r.idle) {
+              finished = true;
               return {
                 status: 'success',
                 detail: { calls, tracks, idle: true, ...(await sweepTempo(userId)) },
               };
+            }
           } catch (err) {
             if (err instanceof SpotifyDeferredError) {
               if (task.kind !== 'discovery')
@@ -209,7 +233,8 @@ export function createScanService(deps: ScanServiceDeps) {
         return { status: 'success', detail: { calls, tracks, more: true } };
       } finally {
         if (calls > 0) await deps.onCountsChanged?.(userId);
-        if (tracks > 0) await deps.onTracksAdded?.(userId);
+        // A pass that ends wakes the writer too: songs it held for company may go now (readDone).
+        if (tracks > 0 || finished) await deps.onTracksAdded?.(userId);
       }
     },
   };

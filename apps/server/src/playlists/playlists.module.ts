@@ -22,6 +22,8 @@ export interface PlaylistsModuleDeps {
   tempos: PlaylistWriterDeps['tempos'];
   /** The library module's tracks of the user's enabled sources. */
   listMatchCandidates: ListMatchCandidates;
+  /** Whether the runner's library is read (library module): what waits for company goes then. */
+  libraryRead?: PlaylistWriterDeps['libraryRead'];
   /** The runner's tempo corrections and exclusions (choices module). */
   runnerChoices?: PlaylistWriterDeps['runnerChoices'];
   /** How busy Spotify's rate is (spotify module): how long an add waits for company. */

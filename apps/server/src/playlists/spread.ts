@@ -12,7 +12,9 @@
 //     row at her first fill, where her later songs allowed 3). After `holdMs` no company is coming: the best
 //     order those artists allow (the fewest songs of one artist in a row);
 //   - a song that has waited `holdMs` (overdue) goes with less room: a window down to 1, else at most
-//     OVERDUE_RUN_CAP songs of one artist in a row (the tail counted); what cannot go even so waits on;
+//     OVERDUE_RUN_CAP songs of one artist in a row (the tail counted); what cannot go even so waits on.
+//     The writer calls every held song overdue once the runner's library is read and looked up (no
+//     company is coming then);
 //   - a song that has waited much longer (stale: the library has long been read, no company is coming)
 //     goes in the best order possible then;
 //   - while a runner has fewer than 50 songs placed, the window shrinks (to 2 at the least) rather than

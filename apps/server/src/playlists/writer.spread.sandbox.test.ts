@@ -184,6 +184,57 @@ describe('the artists of a playlist, spread', () => {
     expect(list.filter((id) => band.includes(id))).toHaveLength(6);
   });
 
+  it('once the library is read and every track looked up, held songs go at once, in the best order', async () => {
+    // The newcomer of the test above, with a library read to its end: no company is coming, so nothing
+    // waits its day for it; while one track is still being looked up, the band's songs wait as before.
+    const band = songsOfOneArtist(8);
+    const others = [songsOfOneArtist(1)[0]!, songsOfOneArtist(1)[0]!];
+    const pending = songsOfOneArtist(1)[0]!; // no tempo yet: a lookup under way
+    await seedTempo([...band, ...others], 175, Date.now() - 60_000);
+    let candidates = [...band, ...others, pending];
+    let read = true;
+    const r = await ph.runner();
+    const writer = r.writer({
+      settings: { spreadWindow: SPREAD_WINDOW },
+      listMatchCandidates: async () => candidates.map((id, rank) => catalogCandidate(ph, id, rank, true)),
+      libraryRead: async () => read,
+    });
+    await writer.sync(r.userId);
+    let list = r.playlists().get('Pacebeat 170–180 BPM')!;
+    expect(list.filter((id) => band.includes(id))).toHaveLength(6); // a lookup under way: the rest waits
+
+    // The lookup done (its track fits no pace), but a source still to read: still waiting.
+    await seedTempo([pending], 120, Date.now());
+    read = false;
+    await writer.sync(r.userId);
+    expect(r.playlists().get('Pacebeat 170–180 BPM')).toEqual(list);
+
+    // Everything read and looked up: the band's last 2 go now, after the playlist's last two (nothing else
+    // is left to put between them: what their day's wait would have ended in).
+    read = true;
+    await writer.sync(r.userId);
+    const after = r.playlists().get('Pacebeat 170–180 BPM')!;
+    expect(after.slice(0, list.length)).toEqual(list);
+    expect([...after].sort()).toEqual([...band, ...others].sort());
+
+    // A library read before its first fill: all at once, in the shortest runs the songs allow.
+    const band2 = songsOfOneArtist(8);
+    const others2 = [songsOfOneArtist(1)[0]!, songsOfOneArtist(1)[0]!];
+    await seedTempo([...band2, ...others2], 175, Date.now() - 60_000);
+    candidates = [...band2, ...others2];
+    const r2 = await ph.runner();
+    await r2
+      .writer({
+        settings: { spreadWindow: SPREAD_WINDOW },
+        listMatchCandidates: async () => candidates.map((id, rank) => catalogCandidate(ph, id, rank, true)),
+        libraryRead: async () => true,
+      })
+      .sync(r2.userId);
+    list = r2.playlists().get('Pacebeat 170–180 BPM')!;
+    expect([...list].sort()).toEqual([...band2, ...others2].sort());
+    expect(longestArtistRun(list.map(artistsOf))).toBe(bestArtistRun(list.map(artistsOf))); // 3
+  });
+
   it('an add in spread order whose answer was lost is read back as sent, not repeated', async () => {
     const band = songsOfOneArtist(8);
     const others = Array.from({ length: 8 }, () => songsOfOneArtist(1)[0]!);

@@ -47,6 +47,12 @@ export interface PlaylistWriterDeps {
   api: (ctx: CallContext) => SpotifyApi;
   tempos: Pick<TempoRepository, 'getByKeys'>;
   listMatchCandidates: ListMatchCandidates;
+  /**
+   * Whether nothing of the runner's library is left to read now (library module). With every track of it
+   * looked up too, no other artists' company is coming for a song the spread holds: it goes as an overdue
+   * one would, without its day's wait. Absent: never (songs wait their day).
+   */
+  libraryRead?: (userId: string) => Promise<boolean>;
   /** The runner's tempo corrections and exclusions (choices module); none when not given. */
   runnerChoices?: LoadRunnerChoices;
   /**
@@ -187,6 +193,11 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
     // artists' company (after `spreadHoldMs` with less room, after `spreadMaxHoldMs` in any order; until the
     // runner has `firstFill` placed, the window shrinks instead, down to `spreadWindowFilling`).
     const artistsNow = new Map(candidates.map((x) => [x.trackId, x.artistIds]));
+    // No company is coming when the library is read and every track of it looked up (a track with no row
+    // in the tempo cache is still being looked up): a held song then waits for nothing. Until a rescan, a
+    // second look or the runner's new songs, which come after a day as often as not.
+    const noCompany =
+      candidates.every((x) => tempos.has(x.recordingKey)) && (await deps.libraryRead?.(userId)) === true;
     const ready = new Map<string, PlannedTrack[]>();
     // When to add (dueNow) does not count the wait of a song whose artist has songs held back: it waited
     // for other artists' company, not for an add call, so its old tempo time must not send a call for it
@@ -202,7 +213,7 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
         tail: songs.slice(-settings.spreadWindow),
         placedArtists: songs.flat(),
         window: settings.spreadWindow,
-        overdue: (p) => heldFor(p) >= settings.spreadHoldMs,
+        overdue: (p) => noCompany || heldFor(p) >= settings.spreadHoldMs,
         stale: (p) => heldFor(p) >= settings.spreadMaxHoldMs,
         shrinkTo: phase === 'steady' ? undefined : settings.spreadWindowFilling,
       });
