@@ -9,6 +9,8 @@ export interface CallLog {
   byService: Map<string, number>;
   /** Web API calls by method and route pattern. */
   byRoute: Map<string, number>;
+  /** The playlist adds (`POST /playlists/{id}/items`) by Spotify user: when each was made, ms since the start. */
+  addsByUser: Map<string, number[]>;
 }
 
 interface Logged {
@@ -29,6 +31,7 @@ export function callHarvester(admin: <T>(m: string, r: string) => Promise<T>, t0
     refused429: 0,
     byService: new Map(),
     byRoute: new Map(),
+    addsByUser: new Map(),
   };
   let since = 0;
   let busy = false;
@@ -50,6 +53,11 @@ export function callHarvester(admin: <T>(m: string, r: string) => Promise<T>, t0
         let list = log.byUser.get(e.userId);
         if (!list) log.byUser.set(e.userId, (list = []));
         list.push(e.at - t0);
+        if (route === 'POST /playlists/:playlist_id/items' && e.status < 300) {
+          let adds = log.addsByUser.get(e.userId);
+          if (!adds) log.addsByUser.set(e.userId, (adds = []));
+          adds.push(e.at - t0);
+        }
       }
     } finally {
       busy = false;

@@ -29,7 +29,16 @@ export interface CrowdResult {
   };
   tempo: { resolvedPerHour: number; known: number; rows: number };
   /** The playlist writer's calls (the call ledger's `sync:*` purposes) and the songs its adds carried. */
-  writer?: { calls: number; adds: number; placed: number };
+  writer?: {
+    calls: number;
+    adds: number;
+    placed: number;
+    /**
+     * Over the runners who reached 50 placed: the songs placed after the page first showed 50 or more (to
+     * what it showed last) and the adds their token made from then on. Absent in runs before it was measured.
+     */
+    afterFirstN?: { songs: number; adds: number };
+  };
   /**
    * The least p95 connect → 50 placed Spotify's rate allows: each runner's first 50 cost `callsEach` calls
    * (the median, with their token, of the runners who got there), served first-come at the highest
@@ -99,6 +108,19 @@ export function rateBoundP95(arrivals: number[], each: number, perMinute: number
       return free - at;
     });
   return (percentile(waits, 95) ?? 0) / 1000;
+}
+
+/** Songs and adds after each runner's first 50 (see CrowdResult's writer.afterFirstN). */
+function afterFirstN(d: RunData): { songs: number; adds: number } {
+  let songs = 0;
+  let adds = 0;
+  for (const r of d.records) {
+    if (r.connectedAt === undefined || r.firstNMs === undefined || r.placedAtN === undefined) continue;
+    const from = r.connectedAt + r.firstNMs;
+    songs += r.placed - r.placedAtN;
+    adds += (d.calls.addsByUser.get(r.spotifyUser) ?? []).filter((t) => t > from).length;
+  }
+  return { songs, adds };
 }
 
 function callsBeforeFirstN(d: RunData): number | undefined {
@@ -171,6 +193,7 @@ export function summarize(d: RunData): CrowdResult {
       calls: d.writerCalls ?? NaN,
       adds: d.calls.byRoute.get('POST /playlists/:playlist_id/items') ?? 0,
       placed: d.placed ?? NaN,
+      afterFirstN: afterFirstN(d),
     },
     ...(() => {
       const each = callsBeforeFirstN(d);
@@ -256,6 +279,11 @@ export function sideBySide(runs: CrowdResult[]): string {
     row('songs placed / add calls = songs per add', (r) =>
       r.writer
         ? `${fmt(r.writer.placed)} / ${r.writer.adds} = ${fmt(r.writer.placed / r.writer.adds, 1)}`
+        : '-',
+    ),
+    row('… after a runner’s first 50 (runners who got there)', (r) =>
+      r.writer?.afterFirstN
+        ? `${r.writer.afterFirstN.songs} / ${r.writer.afterFirstN.adds} = ${fmt(r.writer.afterFirstN.songs / r.writer.afterFirstN.adds, 1)}`
         : '-',
     ),
     row(

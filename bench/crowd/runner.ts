@@ -32,6 +32,8 @@ export interface RunnerRecord {
   firstLinkMs?: number;
   firstTrackMs?: number;
   firstNMs?: number;
+  /** What the page showed placed when it first showed FIRST_N or more. */
+  placedAtN?: number;
   placed: number;
 }
 
@@ -94,7 +96,7 @@ export async function runnerLife(d: RunnerDeps, rec: RunnerRecord): Promise<void
       const since = now - connected;
       if (rec.firstLinkMs === undefined && targets.some((x: Json) => x.public_url)) rec.firstLinkMs = since;
       if (rec.firstTrackMs === undefined && placed > 0) rec.firstTrackMs = since;
-      if (rec.firstNMs === undefined && placed >= FIRST_N) rec.firstNMs = since;
+      if (rec.firstNMs === undefined && placed >= FIRST_N) [rec.firstNMs, rec.placedAtN] = [since, placed];
       const filling = t.data?.first_fill != null || !targets.some((x: Json) => x.public_url);
       wait = filling && since < FIRST_FILL_FAST_FOR_MS ? FIRST_FILL_RELOAD_MS : RELOAD_AFTER_SUCCESS_MS;
     }
