@@ -114,9 +114,18 @@ export async function newSpotifyUser(page: Page, opts: { registered?: boolean; l
 /** From /connect/spotify through the simulated consent page, accepting as `spotifyUser`. */
 export async function connectThroughConsent(page: Page, spotifyUser: string) {
   await page.goto('/connect/spotify');
-  await page.getByRole('button', { name: 'Connect to Spotify' }).click();
-  // The simulated Spotify's consent page: a navigation to another server, slow on a loaded machine.
-  await expect(page).toHaveURL(/\/spotify\/accounts\/authorize\?/, { timeout: 20_000 });
+  const button = page.getByRole('button', { name: 'Connect to Spotify' });
+  const consent = /\/spotify\/accounts\/authorize\?/;
+  // The simulated Spotify's consent page: a navigation to another server, slow on a loaded machine. A click
+  // can miss on such a machine (CI twice: clicked as the page's header and notices were still settling,
+  // the button stayed enabled and nothing was requested): while the button is still there and enabled
+  // (a click that landed disables it until the page leaves), click again, as a person would.
+  await button.click();
+  await expect(async () => {
+    if (!consent.test(page.url()) && (await button.isEnabled({ timeout: 1_000 }).catch(() => false)))
+      await button.click({ timeout: 5_000 });
+    await expect(page).toHaveURL(consent, { timeout: 5_000 });
+  }).toPass({ timeout: 30_000, intervals: [0] });
   await page.locator('#user').selectOption(spotifyUser);
   await page.locator('#accept').click();
 }
