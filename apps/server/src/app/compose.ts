@@ -111,7 +111,7 @@ export interface ComposeOptions {
     playlists?: Pick<PlaylistsModuleDeps, 'settings'>;
     library?: Pick<
       Parameters<typeof createLibraryModule>[1],
-      'settings' | 'countsDebounceMs' | 'targetPlaylistIds'
+      'settings' | 'countsDebounceMs' | 'targetPlaylistIds' | 'firstSongs'
     >;
     /** Tests sharing one database: whose connections a saved client id ends, and the tempo cache it empties. */
     setup?: Partial<Pick<SetupServiceDeps, 'accounts' | 'forgetDemoTempos'>>;
@@ -228,6 +228,7 @@ export function composePacebeat(o: ComposeOptions) {
         ...(await runs.service.playlistIdsOf(userId)),
       ]),
     onTracksAdded: (userId) => events.emit('tracksAdded', userId),
+    firstSongs: (userId) => playlists.firstSongs(userId),
     workWait: (priority, userId) => spotify.connect.workWait(priority, userId),
     ...o.overrides?.library,
   });

@@ -29,7 +29,13 @@ export async function catalogStep(
   artistsStale: boolean,
 ): Promise<StepResult> {
   const { catalogGroups: groups, maxReleasesPerArtist: cap } = c.settings;
-  const api = c.api({ userId, purpose: 'scan:catalog', priority: 'catalog_expansion' });
+  // A runner still waiting for their first songs has their catalogs read before anyone's background work.
+  const first = (await c.firstSongs?.(userId)) === true;
+  const api = c.api({
+    userId,
+    purpose: 'scan:catalog',
+    priority: first ? 'first_catalogs' : 'catalog_expansion',
+  });
   if (artistsStale) await c.repo.refreshUserArtists(userId);
   // Steps that need no call (a catalog whose releases are all read) do not count: look further.
   for (let guard = 0; guard < 20; guard++) {

@@ -1,9 +1,12 @@
 // Artist catalogs against the simulated Spotify: every track of every album and single of the library's
 // artists, read once per installation (a second user costs no call), a release read across several
 // pages (`tracks.next`), and a new release found by the low-rate check of a read catalog.
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLibraryHarness, type LibraryHarness } from '../../test/library-harness.ts';
+import { priorityCode } from '../spotify/budget.ts';
+import { DEFAULT_TARGETS, targetName } from '../playlists/matching.ts';
 
 let h: LibraryHarness;
 beforeAll(async () => {
@@ -191,5 +194,52 @@ describe('artist catalogs', () => {
       .filter((x) => x !== undefined);
     expect(reads.lastIndexOf('album')).toBeLessThan(reads.indexOf('single'));
     expect(reads.filter((x) => x === 'album').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("reads a runner's catalogs before others' background work until their first 50 songs are placed", async () => {
+    const [early, later] = await freshArtists(2);
+    const p = h.libraryProcess();
+    /** The priorities of a runner's calls, as the shared window counted them. */
+    const priorities = async (userId: string) =>
+      (
+        await h.db.db.execute<{ priority: number; n: number }>(
+          sql`select priority, count(*)::int as n from spotify_call_slots where user_key = ${userId}
+              group by priority`,
+        )
+      ).rows.reduce((m, r) => m.set(r.priority, r.n), new Map<number, number>());
+
+    // No songs placed yet: every catalog call goes at first_catalogs, none at catalog_expansion.
+    const a = follower([early!]);
+    const userA = await h.connect(p, a.id);
+    await h.drain(p, userA);
+    const callsA = catalogCalls(a.id).length;
+    expect(callsA).toBeGreaterThan(1);
+    const seenA = await priorities(userA);
+    expect(seenA.get(priorityCode('first_catalogs'))).toBe(callsA);
+    expect(seenA.get(priorityCode('catalog_expansion'))).toBeUndefined();
+
+    // With 50 songs placed, the catalogs wait behind everyone's writes and scans again.
+    const b = follower([later!]);
+    const userB = await h.connect(p, b.id);
+    const repo = p.pacebeat.playlists.repo;
+    await repo.createTargets(
+      userB,
+      DEFAULT_TARGETS.map((t, position) => ({ ...t, name: targetName(t.minBpm, t.maxBpm), position })),
+    );
+    const [target] = await repo.listTargets(userB);
+    const batch = randomUUID();
+    const placed = Array.from({ length: 50 }, (_, i) => ({
+      recordingKey: `isrc:placed${i}`,
+      trackId: `placed${i}`,
+      bpm: target!.minBpm + 1,
+    }));
+    await repo.recordPending(target!.id, batch, placed);
+    await repo.confirmBatch(target!.id, batch);
+    await h.drain(p, userB);
+    const callsB = catalogCalls(b.id).length;
+    expect(callsB).toBeGreaterThan(1);
+    const seenB = await priorities(userB);
+    expect(seenB.get(priorityCode('catalog_expansion'))).toBe(callsB);
+    expect(seenB.get(priorityCode('first_catalogs'))).toBeUndefined();
   });
 });

@@ -33,6 +33,8 @@ export interface LibraryModuleDeps {
   settings?: Partial<LibrarySettings>;
   /** Pacebeat's target playlists of a user, never listed as sources (the playlists module). */
   targetPlaylistIds?: (userId: string) => Promise<Set<string>>;
+  /** Whether a runner has fewer than their first 50 songs placed (the playlists module): catalogs go first. */
+  firstSongs?: (userId: string) => Promise<boolean>;
   /** Called after a scan unit stored tracks (the playlists module queues its writer). */
   onTracksAdded?: (userId: string) => Promise<void>;
   /** When a runner's scans may call Spotify again, and why (spotify module), for "refresh now"'s answer. */
@@ -67,6 +69,7 @@ export function createLibraryModule(db: Db, deps: LibraryModuleDeps) {
       startAfter ? deps.queue.later(userId, startAfter) : deps.queue.wake(userId),
     log: deps.log.child({ module: 'library' }),
     ...(deps.targetPlaylistIds ? { targetPlaylistIds: deps.targetPlaylistIds } : {}),
+    ...(deps.firstSongs ? { firstSongs: deps.firstSongs } : {}),
     ...(deps.onTracksAdded ? { onTracksAdded: deps.onTracksAdded } : {}),
     onCountsChanged: (userId) => service.countsChanged(userId),
   });

@@ -70,6 +70,11 @@ export interface ScanContext {
    */
   queueTempo: (userId: string, trackIds: string[], opts?: TempoQueueOptions) => Promise<void>;
   settings: LibrarySettings;
+  /**
+   * Whether the runner has fewer than their first 50 songs placed (the playlists module): their artist
+   * catalogs are then read at `first_catalogs`, not `catalog_expansion` (budget.ts).
+   */
+  firstSongs?: (userId: string) => Promise<boolean>;
   /** Pacebeat's own target playlists of a user: never a source. */
   targetPlaylistIds?: (userId: string) => Promise<Set<string>>;
 }

@@ -44,11 +44,9 @@ export function createPlaylistsModule(db: Db, deps: PlaylistsModuleDeps) {
   const repo = createPlaylistsRepository(db);
   const writer = createPlaylistWriter({ repo, ...deps });
   const firstFill = deps.settings?.firstFill ?? DEFAULT_WRITER_SETTINGS.firstFill;
-  const jobs = createPlaylistSyncJobs({
-    writer,
-    queue: deps.queue,
-    firstSongs: (userId) => repo.fewerPlacedThan(userId, firstFill),
-  });
+  /** Whether the runner has fewer than their first `firstFill` songs placed: what goes first for them. */
+  const firstSongs = (userId: string) => repo.fewerPlacedThan(userId, firstFill);
+  const jobs = createPlaylistSyncJobs({ writer, queue: deps.queue, firstSongs });
   const cache =
     deps.changes && createLiveCache<TargetsWithStats>({ feed: deps.changes, maxAgeMs: TARGETS_MAX_AGE_MS });
   // The runner's own changes: they watch them reach Spotify.
@@ -74,7 +72,7 @@ export function createPlaylistsModule(db: Db, deps: PlaylistsModuleDeps) {
     remove: edited(edits.remove),
     removeUnfitting: edited(edits.removeUnfitting),
   };
-  return { repo, service, editor, writer, jobs };
+  return { repo, service, editor, writer, jobs, firstSongs };
 }
 
 export type PlaylistsModule = ReturnType<typeof createPlaylistsModule>;

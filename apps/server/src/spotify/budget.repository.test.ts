@@ -262,6 +262,17 @@ describe('call budget', () => {
       expect(runnerShare(1000, 5)).toBe(200); // the user list is full: nothing kept back
     });
 
+    it("a runner's catalogs before their first 50 go with the writes in the window, within the catalogs' day", async () => {
+      // The window: past the catalogs' 80 %, up to the writes' 90 %.
+      const rate: BudgetLimits = { key: randomUUID(), ratePer30s: 20, dailyQuota: null };
+      expect(await fillWindow(rate, 'catalog_expansion')).toBe(16);
+      expect(await fillWindow(rate, 'first_catalogs')).toBe(2);
+      expect((await a.reserve(rate, 'library_scan', entry())).granted).toBe(false);
+      // The day: the same 60 % of the runner's share as any catalog read.
+      const day: BudgetLimits = { key: randomUUID(), ratePer30s: null, dailyQuota: 100 };
+      expect(await spend(day, await connectedRunner(), 'first_catalogs')).toBe(54);
+    });
+
     it('a runner looping spends only their share, and the other runner’s calls go on', async () => {
       const limits: BudgetLimits = { key: randomUUID(), ratePer30s: null, dailyQuota: 100 };
       const [greedy, other] = [await connectedRunner(), await connectedRunner()];
