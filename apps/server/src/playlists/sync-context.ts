@@ -61,11 +61,8 @@ export interface WriterSettings {
   firstFillWaitMs: number;
   /** Matches short of a full batch of 100 wait at most this long for others to share their add call. */
   maxWaitMs: number;
-  /** Until `firstFill` songs are placed in all, a playlist's add goes once this many are ready (at an idle
-   *  Spotify window; up to `fillMinBusy` as it fills: the calls an add spends are then the catalogs'
-   *  and the other runners', and the add that brings the runner to `firstFill` goes at once anyway)... */
+  /** Until `firstFill` songs are placed in all, a playlist's add goes once this many are ready... */
   fillMin: number;
-  fillMinBusy: number;
   /**
    * ...or fewer once they waited this long (scaled by how full Spotify's rate is, at least
    * `firstFillWaitMs`) in a playlist that has songs; in an empty one, `firstFillWaitMs`.
@@ -91,7 +88,6 @@ export const DEFAULT_WRITER_SETTINGS: WriterSettings = {
   firstFillWaitMs: 15_000,
   maxWaitMs: 2 * 60_000,
   fillMin: 5,
-  fillMinBusy: 20,
   fillWaitMs: 60_000,
   spreadWindow: SPREAD_WINDOW,
   spreadWindowFilling: 2,

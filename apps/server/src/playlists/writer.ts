@@ -227,8 +227,7 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
     // Once the runner has their first songs, an add waits for company as long as Spotify's rate is busy:
     // at once when it is idle (the calls would go unused), the whole `maxWaitMs` when it is full. Until
     // their first 50, a playlist that has songs waits up to `fillWaitMs` so (never longer than `maxWaitMs`;
-    // an empty one 15 s) for `fillMin` songs to `fillMinBusy` so, and the add that brings them to 50 goes
-    // at once (so the 50 come no later for the wait).
+    // an empty one 15 s), and the add that brings them to 50 goes at once.
     const inUse = phase !== 'first' && deps.rateInUse ? Math.min(1, Math.max(0, await deps.rateInUse())) : 1;
     const { due, nextAt } = dueNow(
       waiting,
@@ -237,7 +236,6 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
         ...settings,
         maxWaitMs: settings.maxWaitMs * inUse,
         fillWaitMs: Math.min(settings.fillWaitMs, settings.maxWaitMs) * inUse,
-        fillMin: Math.round(settings.fillMin + Math.max(0, settings.fillMinBusy - settings.fillMin) * inUse),
         placed: new Map(open.map((t) => [t.id, placedInOrder.get(t.id)?.length ?? 0])),
         batch: ADD_BATCH,
       },

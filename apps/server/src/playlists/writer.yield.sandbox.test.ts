@@ -89,7 +89,7 @@ describe('the check that the runner still has their playlists', () => {
     const r = await ph.runner();
     const fitting = catalogTracksIn(ph, 150, 160, 80).slice(70);
     await seedTrueTempos(ph, fitting);
-    const writer = r.writer({ settings: { firstFill: 50, firstFillWaitMs: 0, fillMin: 1, fillMinBusy: 1 } });
+    const writer = r.writer({ settings: { firstFill: 50, firstFillWaitMs: 0, fillMin: 1 } });
     await writer.sync(r.userId); // the first fill: the pool's songs
     const contains = () =>
       ph.h.sandbox.admin
@@ -104,7 +104,7 @@ describe('the check that the runner still has their playlists', () => {
     expect(contains()).toBe(0); // made a minute ago: the creation was the check
     // Past `snapshotFreshMs` (60 s here): checked again before the next add.
     const later = r.writer({
-      settings: { firstFill: 50, firstFillWaitMs: 0, fillMin: 1, fillMinBusy: 1 },
+      settings: { firstFill: 50, firstFillWaitMs: 0, fillMin: 1 },
       now: () => Date.now() + 2 * 60_000,
     });
     ph.h.sandbox.admin.like(r.spotifyUserId, [fitting[3]!]);
