@@ -29,7 +29,8 @@ export async function catalogStep(
   artistsStale: boolean,
 ): Promise<StepResult> {
   const { catalogGroups: groups, maxReleasesPerArtist: cap } = c.settings;
-  // A runner still waiting for their first songs has their catalogs read before anyone's background work.
+  // A runner still waiting for their first songs has their catalogs read before anyone's background work
+  // (and looked up before the catalogs of runners past their first 50).
   const first = (await c.firstSongs?.(userId)) === true;
   const api = c.api({
     userId,
@@ -115,9 +116,11 @@ export async function catalogStep(
       await q.upsertTracks(tracks);
       await q.saveReleaseProgress(release.id, { tracksRead, totalTracks: total, done });
     });
+    // Their lookups likewise before the catalogs of the runners past their first 50 (TEMPO_PRIORITY).
     await c.queueTempo(
       userId,
       tracks.map((t) => t.id),
+      first ? { firstSongs: true } : {},
     );
     return { calls: 1, tracks: tracks.length };
   }

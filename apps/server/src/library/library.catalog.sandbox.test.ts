@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLibraryHarness, type LibraryHarness } from '../../test/library-harness.ts';
 import { priorityCode } from '../spotify/budget.ts';
+import { TEMPO_PRIORITY } from '../tempo/tempo.jobs.ts';
 import { DEFAULT_TARGETS, targetName } from '../playlists/matching.ts';
 
 let h: LibraryHarness;
@@ -217,6 +218,10 @@ describe('artist catalogs', () => {
     const seenA = await priorities(userA);
     expect(seenA.get(priorityCode('first_catalogs'))).toBe(callsA);
     expect(seenA.get(priorityCode('catalog_expansion'))).toBeUndefined();
+    // And their tempo lookups before other runners' catalog tracks.
+    const lookups = (userId: string) =>
+      new Set(h.tempoQueued.filter((q) => q.userId === userId).map((q) => q.priority));
+    expect(lookups(userA)).toEqual(new Set([TEMPO_PRIORITY.firstCatalog]));
 
     // With 50 songs placed, the catalogs wait behind everyone's writes and scans again.
     const b = follower([later!]);
@@ -241,5 +246,6 @@ describe('artist catalogs', () => {
     const seenB = await priorities(userB);
     expect(seenB.get(priorityCode('catalog_expansion'))).toBe(callsB);
     expect(seenB.get(priorityCode('first_catalogs'))).toBeUndefined();
+    expect(lookups(userB)).toEqual(new Set([TEMPO_PRIORITY.catalog]));
   });
 });

@@ -63,7 +63,9 @@ export function createTempoQueueing(deps: {
         ? TEMPO_PRIORITY.firstPages
         : opts.ownLibrary
           ? TEMPO_PRIORITY.ownLibrary
-          : TEMPO_PRIORITY.catalog;
+          : opts.firstSongs
+            ? TEMPO_PRIORITY.firstCatalog
+            : TEMPO_PRIORITY.catalog;
     // A song of this runner's that another runner's catalog queued (at the lowest priority, maybe hours
     // of catalogs ahead of it) is queued again at this one; the earlier job then finds its answer cached.
     const need = await deps.repo.tracksNeedingTempo(trackIds, TEMPO_REQUEUE_MS, priority);

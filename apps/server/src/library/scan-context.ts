@@ -50,6 +50,8 @@ export interface TempoQueueOptions {
   firstPages?: boolean;
   /** The first of those pages (TEMPO_PRIORITY.firstPage). */
   firstPage?: boolean;
+  /** Catalog tracks of a runner who has fewer than their first 50 songs placed (TEMPO_PRIORITY.firstCatalog). */
+  firstSongs?: boolean;
 }
 
 export interface ScanContext {

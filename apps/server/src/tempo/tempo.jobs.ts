@@ -40,13 +40,17 @@ export const TrackInputSchema = z
  * very first page (50 songs, enough for a first link) before the next three pages of everyone who
  * connected a little earlier: in the browser tests, where runners connect every few seconds, a
  * newcomer's first audio checks waited up to 200 s behind the others' pages 2-4.
+ * Between the runners' own tracks and the catalogs: the catalog tracks of a runner who has fewer than 50
+ * songs placed (`firstCatalog`), where a small library's first 50 come from (bench:crowd: with a runner's
+ * catalogs read first, their lookups queued behind every catalog track of the runners past their 50).
  * Last, below every catalog: the second look at catalog tracks whose first answer no playlist takes (`run`).
  * A runner's own tracks get their second look level with the catalogs (`secondLookPriority`).
  */
 export const TEMPO_PRIORITY = {
-  firstPage: 3,
-  firstPages: 2,
-  ownLibrary: 1,
+  firstPage: 4,
+  firstPages: 3,
+  ownLibrary: 2,
+  firstCatalog: 1,
   catalog: 0,
   secondLook: -1,
 } as const;
@@ -59,7 +63,7 @@ export const TEMPO_PRIORITY = {
  * without waiting for every catalog (paces.spec's 60-220 pace got 3 songs in 180 s with them last).
  */
 export const secondLookPriority = (priority: number | undefined): number =>
-  (priority ?? TEMPO_PRIORITY.catalog) > TEMPO_PRIORITY.catalog
+  (priority ?? TEMPO_PRIORITY.catalog) > TEMPO_PRIORITY.firstCatalog
     ? TEMPO_PRIORITY.catalog
     : TEMPO_PRIORITY.secondLook;
 
