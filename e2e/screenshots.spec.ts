@@ -121,7 +121,8 @@ for (const { name, viewport } of WIDTHS) {
       await page.waitForTimeout(400); // the button's colour transition
       await page.screenshot({ path: path.join(dir!, `connect-${viewport.width}.png`), fullPage: true });
       await connectThroughConsent(page, await newSpotifyUser(page));
-      await expect(page.getByText('Spotify connected successfully.')).toBeVisible();
+      // A connect waits up to 12 s for a free call when Spotify's window is full (CONNECT_WAIT_MAX_MS).
+      await expect(page.getByText('Spotify connected successfully.')).toBeVisible({ timeout: 20_000 });
       await stubMissing(page, 'targets', SAMPLE_TARGETS);
       await stubMissing(page, 'sources', SAMPLE_SOURCES);
       await page.goto('/');

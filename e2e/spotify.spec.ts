@@ -48,7 +48,8 @@ test('connect through the consent page, Proceed, then disconnect', async ({ page
   const spotifyUser = await newSpotifyUser(page, admin);
 
   await consent(page, spotifyUser, 'accept');
-  await expect(page.getByText('Spotify connected successfully.')).toBeVisible();
+  // A connect waits up to 12 s for a free call when Spotify's window is full (CONNECT_WAIT_MAX_MS).
+  await expect(page.getByText('Spotify connected successfully.')).toBeVisible({ timeout: 20_000 });
   expect(new URL(page.url()).search).toBe(''); // code and state removed
   expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual([]); // verifier and client id removed
   expect((await whoamiSpotify(page)).services['spotify']?.connected).toBe(true);

@@ -130,7 +130,8 @@ for (const { name, viewport } of WIDTHS) {
       await page.keyboard.press('Escape');
 
       await connectThroughConsent(page, await newSpotifyUser(page));
-      await expect(page.getByText('Spotify connected successfully.')).toBeVisible();
+      // A connect waits up to 12 s for a free call when Spotify's window is full (CONNECT_WAIT_MAX_MS).
+      await expect(page.getByText('Spotify connected successfully.')).toBeVisible({ timeout: 20_000 });
       await page.goto('/connect/spotify');
       await expect(page.getByRole('heading', { name: 'Spotify is connected' })).toBeVisible();
       await expect(page.getByRole('button', { name: 'Connect to Spotify' })).toHaveCount(0);
