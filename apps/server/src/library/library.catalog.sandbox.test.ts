@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLibraryHarness, type LibraryHarness } from '../../test/library-harness.ts';
-import { priorityCode } from '../spotify/budget.ts';
+import { priorityCode, type Priority } from '../spotify/budget.ts';
 import { TEMPO_PRIORITY } from '../tempo/tempo.jobs.ts';
 import { DEFAULT_TARGETS, targetName } from '../playlists/matching.ts';
 
@@ -200,28 +200,37 @@ describe('artist catalogs', () => {
   it("reads a runner's catalogs before others' background work until their first 50 songs are placed", async () => {
     const [early, later] = await freshArtists(2);
     const p = h.libraryProcess();
-    /** The priorities of a runner's calls, as the shared window counted them. */
-    const priorities = async (userId: string) =>
-      (
+    /**
+     * Every catalog call of a runner counted at `at` in the shared window (none at `not`), and their tempo
+     * lookups queued at `lookupsAt`.
+     */
+    const expectCatalogs = async (
+      spotifyUserId: string,
+      userId: string,
+      at: Priority,
+      not: Priority,
+      lookupsAt: number,
+    ) => {
+      const calls = catalogCalls(spotifyUserId).length;
+      expect(calls).toBeGreaterThan(1);
+      const seen = (
         await h.db.db.execute<{ priority: number; n: number }>(
           sql`select priority, count(*)::int as n from spotify_call_slots where user_key = ${userId}
               group by priority`,
         )
       ).rows.reduce((m, r) => m.set(r.priority, r.n), new Map<number, number>());
+      expect(seen.get(priorityCode(at))).toBe(calls);
+      expect(seen.get(priorityCode(not))).toBeUndefined();
+      const lookups = new Set(h.tempoQueued.filter((q) => q.userId === userId).map((q) => q.priority));
+      expect(lookups).toEqual(new Set([lookupsAt]));
+    };
 
-    // No songs placed yet: every catalog call goes at first_catalogs, none at catalog_expansion.
+    // No songs placed yet: every catalog call goes at first_catalogs, and their tempo lookups before other
+    // runners' catalog tracks.
     const a = follower([early!]);
     const userA = await h.connect(p, a.id);
     await h.drain(p, userA);
-    const callsA = catalogCalls(a.id).length;
-    expect(callsA).toBeGreaterThan(1);
-    const seenA = await priorities(userA);
-    expect(seenA.get(priorityCode('first_catalogs'))).toBe(callsA);
-    expect(seenA.get(priorityCode('catalog_expansion'))).toBeUndefined();
-    // And their tempo lookups before other runners' catalog tracks.
-    const lookups = (userId: string) =>
-      new Set(h.tempoQueued.filter((q) => q.userId === userId).map((q) => q.priority));
-    expect(lookups(userA)).toEqual(new Set([TEMPO_PRIORITY.firstCatalog]));
+    await expectCatalogs(a.id, userA, 'first_catalogs', 'catalog_expansion', TEMPO_PRIORITY.firstCatalog);
 
     // With 50 songs placed, the catalogs wait behind everyone's writes and scans again.
     const b = follower([later!]);
@@ -241,11 +250,6 @@ describe('artist catalogs', () => {
     await repo.recordPending(target!.id, batch, placed);
     await repo.confirmBatch(target!.id, batch);
     await h.drain(p, userB);
-    const callsB = catalogCalls(b.id).length;
-    expect(callsB).toBeGreaterThan(1);
-    const seenB = await priorities(userB);
-    expect(seenB.get(priorityCode('catalog_expansion'))).toBe(callsB);
-    expect(seenB.get(priorityCode('first_catalogs'))).toBeUndefined();
-    expect(lookups(userB)).toEqual(new Set([TEMPO_PRIORITY.catalog]));
+    await expectCatalogs(b.id, userB, 'catalog_expansion', 'first_catalogs', TEMPO_PRIORITY.catalog);
   });
 });
