@@ -9,6 +9,8 @@ export interface CallLog {
   byService: Map<string, number>;
   /** Web API calls by method and route pattern. */
   byRoute: Map<string, number>;
+  /** The other services' calls by service, method and route pattern (e.g. Deezer's searches and track reads). */
+  outsideByRoute: Map<string, number>;
   /** The playlist adds (`POST /playlists/{id}/items`) by Spotify user: when each was made, ms since the start. */
   addsByUser: Map<string, number[]>;
 }
@@ -31,6 +33,7 @@ export function callHarvester(admin: <T>(m: string, r: string) => Promise<T>, t0
     refused429: 0,
     byService: new Map(),
     byRoute: new Map(),
+    outsideByRoute: new Map(),
     addsByUser: new Map(),
   };
   let since = 0;
@@ -44,7 +47,11 @@ export function callHarvester(admin: <T>(m: string, r: string) => Promise<T>, t0
         if (e.seq <= since) continue;
         since = Math.max(since, e.seq);
         log.byService.set(e.service, (log.byService.get(e.service) ?? 0) + 1);
-        if (e.service !== 'spotify-api') continue;
+        if (e.service !== 'spotify-api') {
+          const key = `${e.service} ${e.method} ${e.route}`;
+          log.outsideByRoute.set(key, (log.outsideByRoute.get(key) ?? 0) + 1);
+          continue;
+        }
         log.total++;
         const route = `${e.method} ${e.route.replace('/spotify/api/v1', '')}`;
         log.byRoute.set(route, (log.byRoute.get(route) ?? 0) + 1);

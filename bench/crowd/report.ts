@@ -26,6 +26,8 @@ export interface CrowdResult {
     windowS: number;
     byService: Record<string, number>;
     byRoute: Record<string, number>;
+    /** Absent in results before session 18. */
+    outsideByRoute?: Record<string, number>;
   };
   tempo: { resolvedPerHour: number; known: number; rows: number };
   /** The playlist writer's calls (the call ledger's `sync:*` purposes) and the songs its adds carried. */
@@ -182,6 +184,7 @@ export function summarize(d: RunData): CrowdResult {
       windowS: d.settleMs / 1000,
       byService: Object.fromEntries(d.calls.byService),
       byRoute: Object.fromEntries([...d.calls.byRoute].sort((x, y) => y[1] - x[1])),
+      outsideByRoute: Object.fromEntries([...d.calls.outsideByRoute].sort((x, y) => y[1] - x[1])),
     },
     tempo: {
       resolvedPerHour: a && z ? (z.tempoKnown - a.tempoKnown) / hours : NaN,
