@@ -11,6 +11,8 @@ export interface CallLog {
   byRoute: Map<string, number>;
   /** The other services' calls by service, method and route pattern (e.g. Deezer's searches and track reads). */
   outsideByRoute: Map<string, number>;
+  /** Those calls again for a path and query already asked before (what a cache of answers would save). */
+  outsideRepeats: Map<string, number>;
   /** The playlist adds (`POST /playlists/{id}/items`) by Spotify user: when each was made, ms since the start. */
   addsByUser: Map<string, number[]>;
 }
@@ -23,6 +25,8 @@ interface Logged {
   status: number;
   method: string;
   route: string;
+  /** Path and query as sent. */
+  url: string;
   userId?: string;
 }
 
@@ -34,8 +38,10 @@ export function callHarvester(admin: <T>(m: string, r: string) => Promise<T>, t0
     byService: new Map(),
     byRoute: new Map(),
     outsideByRoute: new Map(),
+    outsideRepeats: new Map(),
     addsByUser: new Map(),
   };
+  const asked = new Set<string>();
   let since = 0;
   let busy = false;
   const harvest = async () => {
@@ -50,6 +56,8 @@ export function callHarvester(admin: <T>(m: string, r: string) => Promise<T>, t0
         if (e.service !== 'spotify-api') {
           const key = `${e.service} ${e.method} ${e.route}`;
           log.outsideByRoute.set(key, (log.outsideByRoute.get(key) ?? 0) + 1);
+          if (asked.has(e.url)) log.outsideRepeats.set(key, (log.outsideRepeats.get(key) ?? 0) + 1);
+          else asked.add(e.url);
           continue;
         }
         log.total++;

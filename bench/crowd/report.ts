@@ -28,6 +28,7 @@ export interface CrowdResult {
     byRoute: Record<string, number>;
     /** Absent in results before session 18. */
     outsideByRoute?: Record<string, number>;
+    outsideRepeats?: Record<string, number>;
   };
   tempo: { resolvedPerHour: number; known: number; rows: number };
   /** The playlist writer's calls (the call ledger's `sync:*` purposes) and the songs its adds carried. */
@@ -185,6 +186,7 @@ export function summarize(d: RunData): CrowdResult {
       byService: Object.fromEntries(d.calls.byService),
       byRoute: Object.fromEntries([...d.calls.byRoute].sort((x, y) => y[1] - x[1])),
       outsideByRoute: Object.fromEntries([...d.calls.outsideByRoute].sort((x, y) => y[1] - x[1])),
+      outsideRepeats: Object.fromEntries([...d.calls.outsideRepeats].sort((x, y) => y[1] - x[1])),
     },
     tempo: {
       resolvedPerHour: a && z ? (z.tempoKnown - a.tempoKnown) / hours : NaN,

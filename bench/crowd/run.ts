@@ -217,6 +217,9 @@ for (const t of result.top)
 process.stdout.write(`Web API calls by route: ${JSON.stringify(result.calls.byRoute)}\n`);
 process.stdout.write(`Calls by service: ${JSON.stringify(result.calls.byService)}\n`);
 process.stdout.write(`Other services' calls by route: ${JSON.stringify(result.calls.outsideByRoute)}\n`);
+process.stdout.write(
+  `  of them asked before (same path and query): ${JSON.stringify(result.calls.outsideRepeats)}\n`,
+);
 for (const e of result.connectErrors) process.stdout.write(`connect error: ${e}\n`);
 if (opt.json) await fs.writeFile(opt.json, JSON.stringify(result, null, 1));
 say(`done; logs in ${logDir}`);
