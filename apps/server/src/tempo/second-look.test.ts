@@ -265,4 +265,46 @@ describe('the second look', () => {
     expect(await lookups.run([fakeTrack('B')], catalog)).toMatchObject({ secondLook: 1 });
     expect(await lookups.run([fakeTrack('C')], own)).not.toHaveProperty('secondLook');
   });
+
+  it("a runner's first catalogs: a track no first source knows is looked up after the rest, once", async () => {
+    const calls: string[] = [];
+    // B: ReccoBeats says 172 (a running tempo); C: ReccoBeats does not know it.
+    const tempo = fakeResolver({ reccobeats: { spB: 172 }, deezerBpm: 172, calls });
+    const queue = lookupQueue();
+    const lookups = createTempoLookups({ tempo, queue, wantedRanges: async () => [] });
+    const first = { userId: USER, priority: TEMPO_PRIORITY.firstCatalog };
+    const out = await lookups.run([fakeTrack('B'), fakeTrack('C')], first);
+    expect(out).toMatchObject({ found: 1, unknownLater: 1 });
+    expect(out).not.toHaveProperty('secondLook');
+    // Deezer for B alone (and B's preview: its meter).
+    expect(calls.filter((c) => c === 'deezer')).toHaveLength(1);
+    expect(queue.sent).toEqual([
+      {
+        tracks: [fakeTrack('C')],
+        userId: USER,
+        priority: TEMPO_PRIORITY.firstCatalogUnknown,
+        known: { spC: { answers: [] } },
+      },
+    ]);
+    // After every first catalog, before the catalogs of runners past their first 50.
+    expect(TEMPO_PRIORITY.firstCatalogUnknown).toBeLessThan(TEMPO_PRIORITY.firstCatalog);
+    expect(TEMPO_PRIORITY.firstCatalogUnknown).toBeGreaterThan(TEMPO_PRIORITY.catalog);
+
+    // That lookup: Deezer is asked for C (ReccoBeats not again), and it is not put off again.
+    calls.length = 0;
+    const { tracks, ...payload } = queue.sent[0]!;
+    const again = await lookups.run(tracks, payload);
+    expect(calls.filter((c) => c === 'reccobeats')).toEqual([]);
+    expect(calls).toContain('deezer');
+    expect(again).not.toHaveProperty('unknownLater');
+    expect(again.found + again.unknown).toBe(1);
+    expect(queue.sent).toHaveLength(1);
+
+    // A runner past their first 50 (the catalog priority): looked up at once.
+    calls.length = 0;
+    const past = await lookups.run([fakeTrack('C')], { userId: USER, priority: TEMPO_PRIORITY.catalog });
+    expect(calls.slice(0, 2)).toEqual(['reccobeats', 'deezer']);
+    expect(past).not.toHaveProperty('unknownLater');
+    expect(queue.sent).toHaveLength(1);
+  });
 });

@@ -43,14 +43,17 @@ export const TrackInputSchema = z
  * Between the runners' own tracks and the catalogs: the catalog tracks of a runner who has fewer than 50
  * songs placed (`firstCatalog`), where a small library's first 50 come from (bench:crowd: with a runner's
  * catalogs read first, their lookups queued behind every catalog track of the runners past their 50).
+ * Of those, the tracks no first source has a tempo for come after the rest (`firstCatalogUnknown`, `run`):
+ * found by name they cost Deezer twice, need the audio, and fit a third as often.
  * Last, below every catalog: the second look at catalog tracks whose first answer no playlist takes (`run`).
  * A runner's own tracks get their second look level with the catalogs (`secondLookPriority`).
  */
 export const TEMPO_PRIORITY = {
-  firstPage: 4,
-  firstPages: 3,
-  ownLibrary: 2,
-  firstCatalog: 1,
+  firstPage: 5,
+  firstPages: 4,
+  ownLibrary: 3,
+  firstCatalog: 2,
+  firstCatalogUnknown: 1,
   catalog: 0,
   secondLook: -1,
 } as const;
@@ -236,6 +239,25 @@ export function createTempoLookups(deps: {
         : await wantedNow(own ? OWN_WANTED_RANGES_MS : WANTED_RANGES_MS);
       const second = { priority: secondLookPriority(opts.priority), secondLook: true as const };
       const lookedAgain = new Set<string>();
+      let putOffUnknown = 0;
+      /** Tracks put off to a lookup again (at `at`), with what the first sources said of them. */
+      const putOff = async (again: FirstAnswers[], at: { priority: number; secondLook?: true }) => {
+        for (let i = 0; i < again.length; i += TEMPO_BATCH) {
+          const part = again.slice(i, i + TEMPO_BATCH);
+          await deps.queue.send('tempo-lookup', {
+            tracks: part.map((x) => x.track),
+            ...(payload.userId ? { userId: payload.userId } : {}),
+            ...at,
+            known: Object.fromEntries(
+              part.map((x) => [
+                x.track.spotifyId,
+                { answers: x.answers, ...(x.isrc ? { isrc: x.isrc } : {}) },
+              ]),
+            ),
+          });
+        }
+        for (const x of again) lookedAgain.add(x.track.spotifyId);
+      };
       const answers = await deps.tempo.resolveTempos(tracks, {
         timings,
         // What the sources did not settle is checked by tempo-audio jobs, not while this job holds a worker.
@@ -258,23 +280,17 @@ export function createTempoLookups(deps: {
               secondLook: {
                 wanted: wantedBpm,
                 // With what the first sources said, so that they are not asked again.
-                later: async (again: FirstAnswers[]) => {
-                  for (let i = 0; i < again.length; i += TEMPO_BATCH) {
-                    const part = again.slice(i, i + TEMPO_BATCH);
-                    await deps.queue.send('tempo-lookup', {
-                      tracks: part.map((x) => x.track),
-                      ...(payload.userId ? { userId: payload.userId } : {}),
-                      ...second,
-                      known: Object.fromEntries(
-                        part.map((x) => [
-                          x.track.spotifyId,
-                          { answers: x.answers, ...(x.isrc ? { isrc: x.isrc } : {}) },
-                        ]),
-                      ),
-                    });
-                  }
-                  for (const x of again) lookedAgain.add(x.track.spotifyId);
-                },
+                later: (again: FirstAnswers[]) => putOff(again, second),
+              },
+            }
+          : {}),
+        // A catalog track of a runner short of their first 50 that no first source knows waits for those
+        // whose first answer a playlist takes: Deezer's pace then yields more placed songs a call.
+        ...(opts.priority === TEMPO_PRIORITY.firstCatalog && !secondLook
+          ? {
+              unknownLater: async (again: FirstAnswers[]) => {
+                await putOff(again, { priority: TEMPO_PRIORITY.firstCatalogUnknown });
+                putOffUnknown += again.length;
               },
             }
           : {}),
@@ -312,7 +328,8 @@ export function createTempoLookups(deps: {
       const out = {
         ...counts,
         toAudio: handed.size,
-        ...(lookedAgain.size > 0 ? { secondLook: lookedAgain.size } : {}),
+        ...(lookedAgain.size > putOffUnknown ? { secondLook: lookedAgain.size - putOffUnknown } : {}),
+        ...(putOffUnknown > 0 ? { unknownLater: putOffUnknown } : {}),
         timings: rounded(timings),
       };
       return undecided.length > 0 ? { ...out, handedBack: undecided.length } : out;

@@ -194,6 +194,8 @@ interface Work {
   heldMs?: number;
   /** Deezer was asked (a shutdown can stop the batch before). */
   askedDeezer?: boolean;
+  /** ReccoBeats answered for it in this job (a tempo, or that it knows none). */
+  reccoBeatsAnswered?: boolean;
   /** GetSongBPM was asked in this job (or, for a check put off to the second look, in the one before). */
   askedGetSongBpm?: boolean;
   /** Only the audio could answer it, and an estimate alone is never placed: heard in the second look. */
@@ -315,6 +317,7 @@ export function createTempoService(deps: TempoServiceDeps) {
       for (const w of chunk) {
         if (r.kind !== 'ok') note(w, r);
         else {
+          w.reccoBeatsAnswered = true;
           const known = r.value.get(w.track.spotifyId);
           if (known?.isrc && !w.track.isrc) w.isrc = known.isrc;
           if (typeof known?.bpm === 'number') add(w, 'reccobeats', known.bpm, known.meter);
@@ -688,6 +691,13 @@ export function createTempoService(deps: TempoServiceDeps) {
       secondLook?: { wanted: (bpm: number) => boolean; later: (tracks: FirstAnswers[]) => Promise<void> };
       /** What the first sources said of some tracks (by Spotify id; a second look): they are not asked again. */
       known?: ReadonlyMap<string, Omit<FirstAnswers, 'track'>>;
+      /**
+       * When given, tracks no first source has a tempo for (ReccoBeats answered, not with one) are not
+       * checked now: handed to it (a lookup again at a lower priority), with no answer in the map. Such a
+       * track costs Deezer twice when it has no ISRC (a search, then the track), needs the audio and
+       * GetSongBPM, and fits a playlist about a third as often as one whose first answer a playlist takes.
+       */
+      unknownLater?: (tracks: FirstAnswers[]) => Promise<void>;
     } = {},
   ): Promise<Map<string, TempoAnswer>> {
     const stopped = () => opts.stopping?.aborted === true;
@@ -734,6 +744,18 @@ export function createTempoService(deps: TempoServiceDeps) {
           later.map((w) => ({ track: w.track, answers: w.answers, ...(w.isrc ? { isrc: w.isrc } : {}) })),
         );
         work.splice(0, work.length, ...work.filter((w) => !unwanted(w)));
+      }
+    }
+    // Nothing known of it yet: its checks wait for the tracks whose first answer a playlist takes.
+    const unknownLater = opts.unknownLater;
+    const unknown = (w: Work) => w.reccoBeatsAnswered === true && w.answers.length === 0;
+    if (unknownLater && !stopped()) {
+      const later = work.filter(unknown);
+      if (later.length > 0) {
+        await unknownLater(
+          later.map((w) => ({ track: w.track, answers: [], ...(w.isrc ? { isrc: w.isrc } : {}) })),
+        );
+        work.splice(0, work.length, ...work.filter((w) => !unknown(w)));
       }
     }
 
