@@ -13,6 +13,8 @@ export interface CallLog {
   outsideByRoute: Map<string, number>;
   /** Those calls again for a path and query already asked before (what a cache of answers would save). */
   outsideRepeats: Map<string, number>;
+  /** Those calls that failed: no answer (the client gave up, a reset) or an HTTP error status. */
+  outsideFailed: Map<string, number>;
   /** The playlist adds (`POST /playlists/{id}/items`) by Spotify user: when each was made, ms since the start. */
   addsByUser: Map<string, number[]>;
 }
@@ -39,6 +41,7 @@ export function callHarvester(admin: <T>(m: string, r: string) => Promise<T>, t0
     byRoute: new Map(),
     outsideByRoute: new Map(),
     outsideRepeats: new Map(),
+    outsideFailed: new Map(),
     addsByUser: new Map(),
   };
   const asked = new Set<string>();
@@ -56,6 +59,8 @@ export function callHarvester(admin: <T>(m: string, r: string) => Promise<T>, t0
         if (e.service !== 'spotify-api') {
           const key = `${e.service} ${e.method} ${e.route}`;
           log.outsideByRoute.set(key, (log.outsideByRoute.get(key) ?? 0) + 1);
+          if (e.status === 0 || e.status >= 400)
+            log.outsideFailed.set(key, (log.outsideFailed.get(key) ?? 0) + 1);
           if (asked.has(e.url)) log.outsideRepeats.set(key, (log.outsideRepeats.get(key) ?? 0) + 1);
           else asked.add(e.url);
           continue;

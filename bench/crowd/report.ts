@@ -29,6 +29,7 @@ export interface CrowdResult {
     /** Absent in results before session 18. */
     outsideByRoute?: Record<string, number>;
     outsideRepeats?: Record<string, number>;
+    outsideFailed?: Record<string, number>;
   };
   tempo: { resolvedPerHour: number; known: number; rows: number };
   /** The playlist writer's calls (the call ledger's `sync:*` purposes) and the songs its adds carried. */
@@ -187,6 +188,7 @@ export function summarize(d: RunData): CrowdResult {
       byRoute: Object.fromEntries([...d.calls.byRoute].sort((x, y) => y[1] - x[1])),
       outsideByRoute: Object.fromEntries([...d.calls.outsideByRoute].sort((x, y) => y[1] - x[1])),
       outsideRepeats: Object.fromEntries([...d.calls.outsideRepeats].sort((x, y) => y[1] - x[1])),
+      outsideFailed: Object.fromEntries([...d.calls.outsideFailed].sort((x, y) => y[1] - x[1])),
     },
     tempo: {
       resolvedPerHour: a && z ? (z.tempoKnown - a.tempoKnown) / hours : NaN,

@@ -220,6 +220,7 @@ process.stdout.write(`Other services' calls by route: ${JSON.stringify(result.ca
 process.stdout.write(
   `  of them asked before (same path and query): ${JSON.stringify(result.calls.outsideRepeats)}\n`,
 );
+process.stdout.write(`  of them failed: ${JSON.stringify(result.calls.outsideFailed)}\n`);
 for (const e of result.connectErrors) process.stdout.write(`connect error: ${e}\n`);
 if (opt.json) await fs.writeFile(opt.json, JSON.stringify(result, null, 1));
 say(`done; logs in ${logDir}`);
