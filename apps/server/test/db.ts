@@ -4,9 +4,14 @@ import { createDb, type DbHandle } from '../src/db/client.ts';
 import { DB_APP_USER } from '../src/db/embedded.ts';
 import { runMigrations } from '../src/db/migrate.ts';
 
-/** A pool on the shared test database (started by global-setup.ts). Close it in afterAll. */
+/**
+ * A pool on the shared test database (started by global-setup.ts). Close it in afterAll. It waits up to a
+ * minute for a connection, not the product's 15 s (POOL_WAIT_MS, which answers a page 503 quickly): on a slow
+ * 2-core machine beside the browser tests a new connection took over 15 s, and two tempo tests failed with
+ * "Connection terminated due to connection timeout" (CI, session 18) where nothing was wrong but the load.
+ */
 export function testDb(): DbHandle {
-  return createDb(inject('databaseUrl'), { max: 4 });
+  return createDb(inject('databaseUrl'), { max: 4, waitMs: 60_000 });
 }
 
 /**
@@ -33,7 +38,7 @@ export async function emptyTestDatabase(prefix = 't'): Promise<string> {
  */
 export async function freshTestDb(): Promise<{ handle: DbHandle; url: string; drop(): Promise<void> }> {
   const url = await emptyTestDatabase();
-  const handle = createDb(url, { max: 8 });
+  const handle = createDb(url, { max: 8, waitMs: 60_000 });
   await runMigrations(handle);
   return {
     handle,
