@@ -7,6 +7,7 @@ import { targetDescription } from '../playlists/matching.ts';
 import { TEMPO_PRIORITY } from '../tempo/tempo.jobs.ts';
 import { catalogQueries } from './catalog.repository.ts';
 import { TEMPO_REQUEUE_MS } from './scan-context.ts';
+import { NO_COMPANY_WAIT_MS } from './scan.service.ts';
 import { startLibraryHarness, type LibraryHarness, type LibraryProcess } from '../../test/library-harness.ts';
 
 let h: LibraryHarness;
@@ -281,5 +282,24 @@ describe('a library scan', () => {
     await h.drain(p, userId);
     expect(await p.library.scans.readDone(userId)).toBe(true);
     expect(await p.library.scans.readDone('00000000-0000-4000-8000-000000000000')).toBe(false);
+  });
+
+  it('says no more is read soon when Spotify put the next step off for hours, not for a rate limit’s seconds', async () => {
+    const u = newSpotifyUser({ liked: 20, favouriteArtists: 2 });
+    const userId = await h.connect(p, u.id);
+    await h.drain(p, userId);
+    // A rescan of Liked Songs due, and what a SpotifyDeferredError leaves on the step's source
+    // (scan.service.ts): when it may go on.
+    const putOff = (ms: number) =>
+      h.db.db.execute(
+        sql`update library_sources set due_at = now() - interval '1 second',
+              resumes_at = now() + ${`${ms} milliseconds`}::interval
+            where user_id = ${userId} and kind = 'liked_songs'`,
+      );
+    await putOff(30_000);
+    expect(await p.library.scans.readDone(userId)).toBe(false);
+    // The day's quota or the runner's share: the rest comes tomorrow.
+    await putOff(NO_COMPANY_WAIT_MS + 60_000);
+    expect(await p.library.scans.readDone(userId)).toBe(true);
   });
 });

@@ -66,6 +66,11 @@ export interface ScanServiceDeps extends ScanContext {
 }
 
 const BACKOFF_BASE_MS = 60_000;
+/**
+ * A scan step Spotify put off this long brings no other artists' songs soon (a rate limit's wait is
+ * seconds; the day's quota or a runner's share, hours): songs held for company go then (`readDone`).
+ */
+export const NO_COMPANY_WAIT_MS = 3600_000;
 /** Tracks one idle unit queues tempo lookups for again, at most. */
 const TEMPO_SWEEP_LIMIT = 500;
 const BACKOFF_CAP_MS = 3600_000;
@@ -157,16 +162,21 @@ export function createScanService(deps: ScanServiceDeps) {
     planNext,
 
     /**
-     * Whether nothing of the user's library is left to read now: no step due (a rescan's time not come, a
-     * source given up after its failures) and every catalog read and checked. False while Spotify defers
-     * a step (a daily quota: the rest comes tomorrow). What the playlists' writer asks before it stops
-     * holding songs back for other artists' company (none is coming then).
+     * Whether nothing more of the user's library will be read soon: no step due (a rescan's time not come,
+     * a source given up after its failures) and every catalog read and checked, or the next step put off by
+     * Spotify for `NO_COMPANY_WAIT_MS` or more (the day's quota or the runner's share spent: the rest
+     * comes tomorrow). What the playlists' writer asks before it stops holding songs back for other
+     * artists' company (none is coming then: a whole-day bench:playlist-truth run ended with 66 fitting
+     * songs held, the largest class left out, while the scan waited for the next day's quota).
      */
     async readDone(userId: string): Promise<boolean> {
       const user = await repo.getUser(userId);
       if (!user) return false;
-      const task = planNext(user, await repo.listSources(userId), Date.now(), settings.maxFailures);
+      const now = Date.now();
+      const task = planNext(user, await repo.listSources(userId), now, settings.maxFailures);
       if (!task) return true;
+      const resumesAt = task.kind === 'discovery' ? null : task.source.resumesAt;
+      if (resumesAt && resumesAt.getTime() - now >= NO_COMPANY_WAIT_MS) return true;
       // The catalogs step is always planned while catalogs are on; it is idle when no artist is left.
       if (task.kind !== 'artist_catalogs' || user.artistsStale) return false;
       const next = await repo.nextCatalogArtist(userId, settings.catalogGroups, settings.catalogRecheckMs);
@@ -215,8 +225,11 @@ export function createScanService(deps: ScanServiceDeps) {
             }
           } catch (err) {
             if (err instanceof SpotifyDeferredError) {
-              if (task.kind !== 'discovery')
+              if (task.kind !== 'discovery') {
                 await repo.updateSource(userId, task.source.id, { resumesAt: err.retryAt });
+                // Put off until tomorrow: the writer's held songs need not wait for this pass (readDone).
+                if (err.retryAt.getTime() - Date.now() >= NO_COMPANY_WAIT_MS) finished = true;
+              }
               throw err;
             }
             if (err instanceof SpotifyAccountDisabledError) {
@@ -233,7 +246,8 @@ export function createScanService(deps: ScanServiceDeps) {
         return { status: 'success', detail: { calls, tracks, more: true } };
       } finally {
         if (calls > 0) await deps.onCountsChanged?.(userId);
-        // A pass that ends wakes the writer too: songs it held for company may go now (readDone).
+        // A pass that ends (or is put off till tomorrow) wakes the writer too: songs it held for company
+        // may go now (readDone).
         if (tracks > 0 || finished) await deps.onTracksAdded?.(userId);
       }
     },
