@@ -1,8 +1,9 @@
 // The crowd benchmark's figures: one result per run (kept with --json), printed as one column per size
 // (`--table A.json --table B.json …`), and the queues' backlog over time.
+import type { TempoConfig } from '@pacebeat/server/src/tempo/tempo.config.ts';
 import type { CallLog } from './calls.ts';
 import type { Sample } from './probes.ts';
-import type { Read, Route, RunnerRecord } from './runner.ts';
+import { FIRST_N, type Read, type Route, type RunnerRecord } from './runner.ts';
 import type { ServerTimes } from './server-times.ts';
 import { fmt, percentile, table } from './stats.ts';
 
@@ -49,6 +50,12 @@ export interface CrowdResult {
    * ceiling of the rate below connects' (`perMinute`) as the runners arrive.
    */
   bound?: { callsEach: number; perMinute: number; p95: number };
+  /**
+   * The same bound for each outside service's pace (`outsidePaces`): a runner's first 50 cost 50 times
+   * the run's calls of that pace a placed song (all its calls over all songs placed, so the run's own
+   * yield), served first-come at the pace as the runners arrive. Absent in runs before session 19.
+   */
+  outsideBound?: Record<string, { perSong: number; perSecond: number; p95: number }>;
   /** The largest backlog (created + retry) each queue had, and what was left at the end. */
   backlog: { peak: Record<string, number>; end: Record<string, number> };
   reads: Record<Route | 'all', { n: number; p50?: number; p99?: number; max?: number; errors: number }>;
@@ -78,6 +85,8 @@ export interface RunData {
   writerCalls?: number;
   /** Spotify calls per minute the runners' first songs may have (the rate times the writes' ceiling). */
   firstSongsPerMinute?: number;
+  /** The product's paces of the outside services, calls a second, by `paceOf`'s names. */
+  outsidePaces?: Record<string, number>;
   samples: Sample[];
   dbMb: number;
   emptyDbMb: number;
@@ -112,6 +121,49 @@ export function rateBoundP95(arrivals: number[], each: number, perMinute: number
       return free - at;
     });
   return (percentile(waits, 95) ?? 0) / 1000;
+}
+
+/**
+ * Which of the product's paces an outside call (`outsideByRoute`'s "service METHOD route") goes through:
+ * Deezer's API and its previews have one each (DEEZER_RATE_PER_SECOND, PREVIEW_RATE_PER_SECOND);
+ * undefined for what is not paced (the Spotify accounts service's consent and token).
+ */
+export function paceOf(key: string): string | undefined {
+  const service = key.split(' ')[0] ?? '';
+  if (service === 'deezer') return key.includes('/previews/') ? 'deezer previews' : 'deezer';
+  return ['reccobeats', 'getsongbpm'].includes(service) ? service : undefined;
+}
+
+/** The product's outside paces, calls a second, from its tempo settings (what `paceOf` names). */
+export function outsidePaces(c: TempoConfig): Record<string, number> {
+  return {
+    deezer: c.DEEZER_RATE_PER_SECOND,
+    'deezer previews': c.PREVIEW_RATE_PER_SECOND,
+    reccobeats: c.RECCOBEATS_RATE_PER_MINUTE / 60,
+    getsongbpm: c.GETSONGBPM_RATE_PER_HOUR / 3600,
+  };
+}
+
+/** See CrowdResult's outsideBound: from the outside calls by route, the songs placed, the arrivals (ms). */
+export function outsideBound(
+  byRoute: Iterable<[string, number]>,
+  placed: number | undefined,
+  arrivals: number[],
+  paces: Record<string, number> | undefined,
+): CrowdResult['outsideBound'] {
+  if (!paces || !placed) return undefined;
+  const calls = new Map<string, number>();
+  for (const [key, n] of byRoute) {
+    const pace = paceOf(key);
+    if (pace && paces[pace]) calls.set(pace, (calls.get(pace) ?? 0) + n);
+  }
+  const out: NonNullable<CrowdResult['outsideBound']> = {};
+  for (const [pace, n] of calls) {
+    const perSecond = paces[pace]!;
+    const perSong = n / placed;
+    out[pace] = { perSong, perSecond, p95: rateBoundP95(arrivals, perSong * FIRST_N, perSecond * 60) };
+  }
+  return out;
 }
 
 /** Songs and adds after each runner's first 50 (see CrowdResult's writer.afterFirstN). */
@@ -218,6 +270,11 @@ export function summarize(d: RunData): CrowdResult {
         },
       };
     })(),
+    ...(() => {
+      const arrivals = con.map((r) => r.arrival);
+      const b = outsideBound(d.calls.outsideByRoute, d.placed, arrivals, d.outsidePaces);
+      return b ? { outsideBound: b } : {};
+    })(),
     reads,
     postgres: {
       mb: d.dbMb,
@@ -273,6 +330,14 @@ export function sideBySide(runs: CrowdResult[]): string {
     row('runners with 50 placed', (r) => `${r.firstN.reached}/${r.connected}`),
     row('p95 to 50 placed the rate allows, s (calls each, per minute)', (r) =>
       r.bound ? `${fmt(r.bound.p95)} (${fmt(r.bound.callsEach)}, ${fmt(r.bound.perMinute)})` : '-',
+    ),
+    row('p95 to 50 placed each outside pace allows, s (calls a placed song, a second)', (r) =>
+      r.outsideBound
+        ? Object.entries(r.outsideBound)
+            .sort((x, y) => y[1].p95 - x[1].p95)
+            .map(([pace, b]) => `${pace} ${fmt(b.p95)} (${fmt(b.perSong, 2)}, ${fmt(b.perSecond, 2)})`)
+            .join('; ')
+        : '-',
     ),
     row(
       'connect → first playlist link p50 / p95 s',

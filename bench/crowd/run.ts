@@ -16,12 +16,13 @@ import pg from 'pg';
 import { freePort, startCluster } from '@pacebeat/server/test/scaleout/cluster.ts';
 import { startEmbeddedPostgres } from '@pacebeat/server/src/db/embedded.ts';
 import { CEILINGS } from '@pacebeat/server/src/spotify/budget.ts';
+import { TempoConfigSchema } from '@pacebeat/server/src/tempo/tempo.config.ts';
 import { AppClient } from '../lifecycle/app-client.ts';
 import { describeTree } from '../lifecycle/snapshot.ts';
 import { callHarvester } from './calls.ts';
 import { postgresCpuSeconds, probe, type Sample } from './probes.ts';
-import { summarize, sideBySide, timeline, type CrowdResult } from './report.ts';
-import { runnerLife, type Read, type RunnerRecord } from './runner.ts';
+import { outsideBound, outsidePaces, summarize, sideBySide, timeline, type CrowdResult } from './report.ts';
+import { plannedArrivals, runnerLife, type Read, type RunnerRecord } from './runner.ts';
 import { serverTimes } from './server-times.ts';
 import { PREVIEW_DISK_CACHE } from '../shared/preview-cache.ts';
 
@@ -54,6 +55,16 @@ if (opt.table) {
     opt.table.map(async (f) => JSON.parse(await fs.readFile(f, 'utf8')) as CrowdResult),
   );
   if (opt['server-times']) for (const r of runs) r.serverReads ??= serverTimes(r.logDir);
+  // Runs from before the outside paces' bound was kept: computed from what they kept (the planned
+  // arrivals, the product's default paces and the run's preview rate).
+  for (const r of runs)
+    if (!r.outsideBound && r.calls.outsideByRoute)
+      r.outsideBound = outsideBound(
+        Object.entries(r.calls.outsideByRoute),
+        r.writer?.placed,
+        plannedArrivals(r.runners, Number(r.options['storm-minutes']) * 60_000),
+        outsidePaces(TempoConfigSchema.parse({ PREVIEW_RATE_PER_SECOND: r.options['preview-rate'] })),
+      );
   process.stdout.write(`${sideBySide(runs)}\n`);
   process.exit(0);
 }
@@ -128,13 +139,10 @@ const { ids } = await c.admin<{ ids: string[] }>('POST', '/crowd', {
   followedArtists: Number(opt.followed),
   favouriteArtists: Number(opt.favourites),
 });
-const firstTenth = Math.max(1, Math.round(N / 10));
+const arrivals = plannedArrivals(N, STORM_MS);
 const records: RunnerRecord[] = ids.map((spotifyUser, i) => ({
   spotifyUser,
-  arrival:
-    i < firstTenth
-      ? (60_000 * i) / firstTenth
-      : 60_000 + (STORM_MS * (i - firstTenth)) / Math.max(1, N - firstTenth),
+  arrival: arrivals[i]!,
   placed: 0,
 }));
 const emptyDbMb = await db.dbSizeMb();
@@ -199,6 +207,7 @@ const result: CrowdResult = summarize({
   writerCalls: await db.writerCalls(),
   // The product's default rate (SPOTIFY_RATE_PER_30S, 100) at the highest ceiling below connects'.
   firstSongsPerMinute: 2 * 100 * CEILINGS.playlist_write.rate,
+  outsidePaces: outsidePaces(TempoConfigSchema.parse(env)),
   samples,
   dbMb: await db.dbSizeMb(),
   emptyDbMb,

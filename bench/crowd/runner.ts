@@ -12,6 +12,16 @@ const FIRST_FILL_RELOAD_MS = 5_000;
 const FIRST_FILL_FAST_FOR_MS = 2 * 60_000;
 export const FIRST_N = 50;
 
+/** When each of `n` runners arrives, ms from the start: a tenth in the first minute, the rest over the storm. */
+export function plannedArrivals(n: number, stormMs: number): number[] {
+  const firstTenth = Math.max(1, Math.round(n / 10));
+  return Array.from({ length: n }, (_, i) =>
+    i < firstTenth
+      ? (60_000 * i) / firstTenth
+      : 60_000 + (stormMs * (i - firstTenth)) / Math.max(1, n - firstTenth),
+  );
+}
+
 export type Route = 'whoami' | 'targets' | 'sources';
 
 export interface Read {
