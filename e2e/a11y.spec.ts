@@ -233,7 +233,7 @@ async function connectThroughConsent(page: Page) {
   await page.getByRole('button', { name: 'Connect to Spotify' }).click();
   await page.locator('#user').selectOption(spotifyUser);
   await page.locator('#accept').click();
-  await expect(page.getByText('Spotify connected successfully.')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('Spotify connected successfully.')).toBeVisible({ timeout: 40_000 });
 }
 
 async function become(page: Page, who: Who) {
@@ -252,7 +252,7 @@ for (const state of STATES) {
     test.setTimeout(90_000);
     await become(page, state.who);
     await state.open(page);
-    await expect(state.ready(page).first()).toBeVisible({ timeout: 20_000 });
+    await expect(state.ready(page).first()).toBeVisible({ timeout: 40_000 });
     await page.waitForLoadState('networkidle');
     // Let finite animations end first (a tab's ripple and colour change, a dialog's fade): axe's contrast
     // check reads the colours of the moment, and a half-faded text is not what a reader sees.

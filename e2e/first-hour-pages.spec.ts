@@ -66,7 +66,7 @@ for (const { name, viewport } of WIDTHS) {
       });
       expect(signup.ok()).toBe(true);
       await connectThroughConsent(runnerPage, await newSpotifyUser(runnerPage, { liked: 30 }));
-      await expect(runnerPage.getByText('Spotify connected successfully.')).toBeVisible({ timeout: 20_000 });
+      await expect(runnerPage.getByText('Spotify connected successfully.')).toBeVisible({ timeout: 40_000 });
       await runner.close();
 
       await signInAsAdmin(page);
@@ -97,7 +97,7 @@ for (const { name, viewport } of WIDTHS) {
 }
 
 test('no page scrolls sideways at 360 px, for a visitor or a connected runner', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await page.setViewportSize({ width: 360, height: 740 });
   const wide: string[] = [];
   const check = async (path: string, ready: () => Promise<void>) => {
@@ -113,11 +113,11 @@ test('no page scrolls sideways at 360 px, for a visitor or a connected runner', 
     expect(page.getByRole('button', { name: 'Connect to Spotify' })).toBeVisible(),
   );
   await connectThroughConsent(page, await newSpotifyUser(page, { liked: 40 }));
-  await expect(page.getByText('Spotify connected successfully.')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('Spotify connected successfully.')).toBeVisible({ timeout: 40_000 });
   await check('/', heading);
   await check('/ping', () => expect(page.getByRole('button', { name: /^pong, / })).toBeVisible());
   await check('/paces', () =>
-    expect(page.getByText(/songs with a known tempo/)).toBeVisible({ timeout: 60_000 }),
+    expect(page.getByText(/songs with a known tempo/)).toBeVisible({ timeout: 120_000 }),
   );
   await check('/excluded', heading);
   // A target's page (it lists what waits even before the playlist exists).

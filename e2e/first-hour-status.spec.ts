@@ -101,7 +101,7 @@ test('after Proceed the first fill says how far it is; then the links, counts th
     .poll(
       async () => {
         await page.goto('/');
-        const line = await page.getByTestId('library-summary').textContent({ timeout: 20_000 });
+        const line = await page.getByTestId('library-summary').textContent({ timeout: 40_000 });
         const now = await apiCounts(page);
         return line?.includes(
           `${fmt(now.summary.tracks_known)} songs, ${fmt(now.summary.tracks_with_tempo)} with a known tempo`,
@@ -129,7 +129,7 @@ test('after Proceed the first fill says how far it is; then the links, counts th
     .poll(
       async () => {
         await page.reload();
-        const text = (await caption.textContent({ timeout: 20_000 })) ?? '';
+        const text = (await caption.textContent({ timeout: 40_000 })) ?? '';
         const at = await apiCounts(page);
         return text.startsWith(
           `${fmt(at.chart.tracks_with_tempo)} songs with a known tempo; ${fmt(at.chart.tracks_without_tempo)} still without`,

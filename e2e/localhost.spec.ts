@@ -23,12 +23,12 @@ test('opened at localhost, the app moves to 127.0.0.1, and connect reaches the c
   await expect(page).toHaveURL(`${baseURL}/connect/spotify`);
   await page.getByRole('button', { name: 'Connect to Spotify' }).click();
   // The simulated Spotify's consent page, not its "INVALID_CLIENT: Insecure redirect URI" page.
-  await expect(page).toHaveURL(/\/spotify\/accounts\/authorize\?/, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/spotify\/accounts\/authorize\?/, { timeout: 40_000 });
   expect(new URL(page.url()).searchParams.get('redirect_uri')).toBe(`${baseURL}/connect/spotify`);
   await expect(page.getByText('INVALID_CLIENT')).toHaveCount(0);
   await page.locator('#user').selectOption(spotifyUser);
   await page.locator('#accept').click();
-  await expect(page.getByText('Spotify connected successfully.')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('Spotify connected successfully.')).toBeVisible({ timeout: 40_000 });
   expect(new URL(page.url()).origin).toBe(baseURL);
 });
 

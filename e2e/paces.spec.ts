@@ -67,7 +67,7 @@ test('edit a target’s range and watch its playlist change; a pace without expl
   const midSongs = new Set(await playlistTrackIds(page, admin, mid.id));
   await expect
     .poll(async () => (await playlistTrackIds(page, admin, low.id)).filter((id) => midSongs.has(id)).length, {
-      timeout: 90_000,
+      timeout: 180_000,
     })
     .toBeGreaterThan(0);
 

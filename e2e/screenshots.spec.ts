@@ -122,7 +122,7 @@ for (const { name, viewport } of WIDTHS) {
       await page.screenshot({ path: path.join(dir!, `connect-${viewport.width}.png`), fullPage: true });
       await connectThroughConsent(page, await newSpotifyUser(page));
       // A connect waits up to 12 s for a free call when Spotify's window is full (CONNECT_WAIT_MAX_MS).
-      await expect(page.getByText('Spotify connected successfully.')).toBeVisible({ timeout: 20_000 });
+      await expect(page.getByText('Spotify connected successfully.')).toBeVisible({ timeout: 40_000 });
       await stubMissing(page, 'targets', SAMPLE_TARGETS);
       await stubMissing(page, 'sources', SAMPLE_SOURCES);
       await page.goto('/');

@@ -49,7 +49,7 @@ test('connect through the consent page, Proceed, then disconnect', async ({ page
 
   await consent(page, spotifyUser, 'accept');
   // A connect waits up to 12 s for a free call when Spotify's window is full (CONNECT_WAIT_MAX_MS).
-  await expect(page.getByText('Spotify connected successfully.')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('Spotify connected successfully.')).toBeVisible({ timeout: 40_000 });
   expect(new URL(page.url()).search).toBe(''); // code and state removed
   expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual([]); // verifier and client id removed
   expect((await whoamiSpotify(page)).services['spotify']?.connected).toBe(true);

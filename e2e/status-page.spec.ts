@@ -65,7 +65,7 @@ for (const { name, viewport } of WIDTHS) {
 
       const targets = page.getByRole(viewport.width < 600 ? 'list' : 'table', { name: 'Target playlists' });
       const sources = page.getByRole(viewport.width < 600 ? 'list' : 'table', { name: 'Sources' });
-      await expect(targets).toBeVisible({ timeout: 15_000 });
+      await expect(targets).toBeVisible({ timeout: 40_000 });
       for (const bpm of ['150-160', '160-170', '170-180', '180-190']) {
         await expect(targets.getByText(bpm, { exact: true })).toBeVisible();
       }

@@ -131,7 +131,7 @@ for (const { name, viewport } of WIDTHS) {
 
       await connectThroughConsent(page, await newSpotifyUser(page));
       // A connect waits up to 12 s for a free call when Spotify's window is full (CONNECT_WAIT_MAX_MS).
-      await expect(page.getByText('Spotify connected successfully.')).toBeVisible({ timeout: 20_000 });
+      await expect(page.getByText('Spotify connected successfully.')).toBeVisible({ timeout: 40_000 });
       await page.goto('/connect/spotify');
       await expect(page.getByRole('heading', { name: 'Spotify is connected' })).toBeVisible();
       await expect(page.getByRole('button', { name: 'Connect to Spotify' })).toHaveCount(0);
