@@ -56,6 +56,11 @@ export interface CrowdResult {
    * yield), served first-come at the pace as the runners arrive. Absent in runs before session 19.
    */
   outsideBound?: Record<string, { perSong: number; perSecond: number; p95: number }>;
+  /**
+   * The previews the stand-in Deezer synthesised during the run (about 0.6 s of its CPU each, on the same
+   * cores as the product; a CDN answers at once) and read from its disk cache. Absent before session 19.
+   */
+  standInPreviews?: { synthesised: number; fromDisk: number };
   /** The largest backlog (created + retry) each queue had, and what was left at the end. */
   backlog: { peak: Record<string, number>; end: Record<string, number> };
   reads: Record<Route | 'all', { n: number; p50?: number; p99?: number; max?: number; errors: number }>;
@@ -87,6 +92,7 @@ export interface RunData {
   firstSongsPerMinute?: number;
   /** The product's paces of the outside services, calls a second, by `paceOf`'s names. */
   outsidePaces?: Record<string, number>;
+  standInPreviews?: CrowdResult['standInPreviews'];
   samples: Sample[];
   dbMb: number;
   emptyDbMb: number;
@@ -275,6 +281,7 @@ export function summarize(d: RunData): CrowdResult {
       const b = outsideBound(d.calls.outsideByRoute, d.placed, arrivals, d.outsidePaces);
       return b ? { outsideBound: b } : {};
     })(),
+    ...(d.standInPreviews ? { standInPreviews: d.standInPreviews } : {}),
     reads,
     postgres: {
       mb: d.dbMb,
@@ -364,6 +371,17 @@ export function sideBySide(runs: CrowdResult[]): string {
     ),
     row('last tenth / first tenth', (r) => fmt((100 * r.calls.lastTenth) / r.calls.firstTenth, 0, ' %')),
     row('tempo lookups resolved per hour', (r) => fmt(r.tempo.resolvedPerHour)),
+    row('stand-in previews: synthesised / from its disk cache', (r) =>
+      r.standInPreviews ? `${r.standInPreviews.synthesised} / ${r.standInPreviews.fromDisk}` : '-',
+    ),
+    row('outside calls failed (previews; all)', (r) => {
+      const f = r.calls.outsideFailed;
+      if (!f) return '-';
+      const previews = Object.entries(f)
+        .filter(([k]) => paceOf(k) === 'deezer previews')
+        .reduce((n, [, v]) => n + v, 0);
+      return `${previews}; ${Object.values(f).reduce((n, v) => n + v, 0)}`;
+    }),
     row('recordings with a tempo / rows', (r) => `${r.tempo.known} / ${r.tempo.rows}`),
     ...queues.map((q) =>
       row(`backlog ${q}: peak / end`, (r) => `${r.backlog.peak[q] ?? 0} / ${r.backlog.end[q] ?? 0}`),

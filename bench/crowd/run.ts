@@ -148,6 +148,8 @@ const records: RunnerRecord[] = ids.map((spotifyUser, i) => ({
 const emptyDbMb = await db.dbSizeMb();
 await db.resetStatements();
 
+type PreviewStats = { generated: number; fromDisk: number };
+const previews0 = await c.admin<PreviewStats>('GET', '/previews');
 const start = Date.now();
 const reads: Read[] = [];
 const app = new AppClient(c.appUrl);
@@ -193,6 +195,7 @@ await Promise.all(lives);
 clearInterval(sampler);
 await calls.stop();
 samples.push(await db.sample((Date.now() - start) / 1000, pids(), otherCpu()));
+const previews1 = await c.admin<PreviewStats>('GET', '/previews');
 
 const result: CrowdResult = summarize({
   runners: N,
@@ -208,6 +211,10 @@ const result: CrowdResult = summarize({
   // The product's default rate (SPOTIFY_RATE_PER_30S, 100) at the highest ceiling below connects'.
   firstSongsPerMinute: 2 * 100 * CEILINGS.playlist_write.rate,
   outsidePaces: outsidePaces(TempoConfigSchema.parse(env)),
+  standInPreviews: {
+    synthesised: previews1.generated - previews0.generated,
+    fromDisk: previews1.fromDisk - previews0.fromDisk,
+  },
   samples,
   dbMb: await db.dbSizeMb(),
   emptyDbMb,

@@ -148,6 +148,7 @@ export function registerAdminRoutes(app: FastifyInstance, _ctx: Ctx, admin: Admi
     return { cleared: true };
   });
   app.get('/counters', async () => admin.counters());
+  app.get('/previews', async () => admin.previews());
   app.get('/usage', async (req) =>
     admin.usage((req.query as Record<string, string | undefined>)['clientId']),
   );

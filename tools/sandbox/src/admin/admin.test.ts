@@ -59,6 +59,21 @@ describe('admin API', () => {
     expect((await admin('POST', '/users/nobody/liked', { trackIds: [t1] })).status).toBe(404);
   });
 
+  it('counts the previews it synthesised (a preview asked twice is made once)', async () => {
+    const before = (await admin<{ generated: number; fromDisk: number }>('GET', '/previews')).body;
+    // The first track Deezer has with a preview.
+    let preview = '';
+    for (let i = 0; i < 50 && !preview; i++) {
+      const t = sb.admin.track(sb.world.trackId(i));
+      const d = await http<{ preview?: string }>(`${sb.baseUrls.deezer}/track/isrc:${t.isrc}`);
+      preview = d.body.preview ?? '';
+    }
+    expect(preview).not.toBe('');
+    for (let i = 0; i < 2; i++) expect((await fetch(preview)).status).toBe(200);
+    const after = (await admin<{ generated: number; fromDisk: number }>('GET', '/previews')).body;
+    expect(after.generated + after.fromDisk - before.generated - before.fromDisk).toBe(1);
+  });
+
   it('logs requests and counts them per endpoint', async () => {
     const api = spotifyClient(sb, sb.admin.connect({ userId: 'ana.runs' }).access_token);
     await api('GET', '/me');

@@ -237,6 +237,8 @@ export function createAdmin(ctx: Ctx, initial: SandboxConfig) {
     requests: (filter: { service?: string; since?: number; clientId?: string; userId?: string } = {}) =>
       ctx.log.list(filter),
     counters: () => ctx.log.counters(),
+    /** Previews synthesised since the start, and those read from the disk cache (a warm cache's share). */
+    previews: () => ({ ...ctx.previewStats }),
     count: (route: string, method?: string) => ctx.log.count(route, method),
     clearRequests: () => ctx.log.clear(),
     /** Calls counted against the daily quota and the rolling rate limit now. */
