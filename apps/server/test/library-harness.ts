@@ -22,12 +22,7 @@ export interface LibraryProcess {
 
 export interface LibraryHarness extends Harness {
   /** Tempo lookups queued by scans, with the user they were queued for. */
-  tempoQueued: Array<{
-    track: TrackInput;
-    userId: string | undefined;
-    priority: number | undefined;
-    since?: number | undefined;
-  }>;
+  tempoQueued: Array<{ track: TrackInput; userId: string | undefined; priority: number | undefined }>;
   /** Units queued by scans and services: user ids (and start times when later). */
   wakes: Array<{ userId: string; startAfter?: Date }>;
   /** Library events: tracks added. */
@@ -74,13 +69,12 @@ export async function startLibraryHarness(sandboxOptions: SandboxOptions = {}): 
       if (name === 'library-scan')
         wakes.push({ userId: data['userId'] as string, startAfter: options?.startAfter as Date | undefined });
       if (name === 'tempo-lookup') {
-        const { tracks, userId, priority, since } = data as {
+        const { tracks, userId, priority } = data as {
           tracks: TrackInput[];
           userId?: string;
           priority?: number;
-          since?: number;
         };
-        for (const track of tracks) tempoQueued.push({ track, userId, priority, since });
+        for (const track of tracks) tempoQueued.push({ track, userId, priority });
       }
       return null;
     },

@@ -6,12 +6,7 @@ import type { LibraryService } from '../library/library.service.ts';
 import type { ScanService } from '../library/scan.service.ts';
 import { PlaylistSyncPayload, type PlaylistSyncJobs } from '../playlists/playlists.jobs.ts';
 import { SpotifyDeferredError } from '../spotify/errors.ts';
-import {
-  TempoAudioPayload,
-  TempoLookupPayload,
-  tempoJobPriority,
-  type TempoLookups,
-} from '../tempo/tempo.jobs.ts';
+import { TempoAudioPayload, TempoLookupPayload, type TempoLookups } from '../tempo/tempo.jobs.ts';
 import type { HousekeepingService } from '../jobs/housekeeping.service.ts';
 import type { JobOutcome } from '../jobs/job-outcome.ts';
 
@@ -87,14 +82,6 @@ const TEMPO_QUEUE = {
  * then age.
  */
 const byPriority = ({ priority }: { priority?: number | undefined }) => (priority ? { priority } : {});
-/** A tempo job's pg-boss priority: its class's, and a first-50 runner's wait (`tempoJobPriority`). */
-const byTempoPriority = ({
-  priority,
-  since,
-}: {
-  priority?: number | undefined;
-  since?: number | undefined;
-}) => byPriority({ priority: tempoJobPriority(priority, since) });
 
 export const jobRegistry = {
   housekeeping: define({
@@ -117,13 +104,12 @@ export const jobRegistry = {
     // two; lookups a second 3.46, 4.34, 4.40). Every outside service is paced for all processes in
     // PostgreSQL, so more workers never mean more calls per second.
     workers: 2,
-    sendOptions: byTempoPriority,
-    handler: async ({ tempoLookups }, { tracks, userId, priority, since, secondLook, known }, stopping) => ({
+    sendOptions: byPriority,
+    handler: async ({ tempoLookups }, { tracks, userId, priority, secondLook, known }, stopping) => ({
       status: 'success',
       detail: await tempoLookups.run(tracks, {
         ...(userId ? { userId } : {}),
         ...(priority ? { priority } : {}),
-        ...(since !== undefined ? { since } : {}),
         ...(secondLook ? { secondLook } : {}),
         ...(known ? { known } : {}),
         stopping,
@@ -145,13 +131,12 @@ export const jobRegistry = {
     // Fewer where the preview pace is slow (`audioWorkers`, given by main.ts): a check waits in line for
     // its slot, and more workers would only lengthen the line.
     workers: 6,
-    sendOptions: byTempoPriority,
-    handler: async ({ tempoLookups }, { checks, userId, priority, since, secondLook }, stopping) => ({
+    sendOptions: byPriority,
+    handler: async ({ tempoLookups }, { checks, userId, priority, secondLook }, stopping) => ({
       status: 'success',
       detail: await tempoLookups.runChecks(checks, {
         ...(userId ? { userId } : {}),
         ...(priority ? { priority } : {}),
-        ...(since !== undefined ? { since } : {}),
         ...(secondLook ? { secondLook } : {}),
         stopping,
       }),

@@ -27,8 +27,6 @@ export async function catalogStep(
   c: ScanContext,
   userId: string,
   artistsStale: boolean,
-  /** When the runner's library was made (their connect): how long they have waited for their first 50. */
-  since?: Date,
 ): Promise<StepResult> {
   const { catalogGroups: groups, maxReleasesPerArtist: cap } = c.settings;
   // A runner still waiting for their first songs has their catalogs read before anyone's background work
@@ -122,7 +120,7 @@ export async function catalogStep(
     await c.queueTempo(
       userId,
       tracks.map((t) => t.id),
-      first ? { firstSongs: true, ...(since ? { since } : {}) } : {},
+      first ? { firstSongs: true } : {},
     );
     return { calls: 1, tracks: tracks.length };
   }

@@ -72,7 +72,7 @@ export function createTempoQueueing(deps: {
     if (need.length === 0) return;
     await deps.tempo.enqueue(
       need.map(({ recordingKey: _key, ...track }) => track),
-      { userId, priority, ...(opts.firstSongs && opts.since ? { since: opts.since.getTime() } : {}) },
+      { userId, priority },
     );
     await deps.repo.markTempoQueued(
       need.map((t) => t.spotifyId),

@@ -52,8 +52,6 @@ export interface TempoQueueOptions {
   firstPage?: boolean;
   /** Catalog tracks of a runner who has fewer than their first 50 songs placed (TEMPO_PRIORITY.firstCatalog). */
   firstSongs?: boolean;
-  /** ...waiting since (their library's creation, at connect): the longest waiting go first (tempoJobPriority). */
-  since?: Date;
 }
 
 export interface ScanContext {

@@ -98,7 +98,7 @@ export function createScanService(deps: ScanServiceDeps) {
       case 'followed_artists':
         return followedStep(deps, userId, task.source);
       case 'artist_catalogs': {
-        const r = await catalogStep(deps, userId, user.artistsStale, user.createdAt);
+        const r = await catalogStep(deps, userId, user.artistsStale);
         const s = task.source;
         if (r.idle) {
           // A rescan request made it due; done now (else the status page would show it scanning for good).

@@ -1,5 +1,5 @@
 import type { PgBoss } from 'pg-boss';
-import { TEMPO_PRIORITY, tempoJobPriority } from './tempo.jobs.ts';
+import { TEMPO_PRIORITY } from './tempo.jobs.ts';
 
 /** The tempo queues whose jobs a second look may be waiting in. */
 const QUEUES = ['tempo-lookup', 'tempo-audio'] as const;
@@ -27,11 +27,7 @@ export async function promoteSecondLooks(
     for (const job of waiting) {
       if ((job.data.priority ?? TEMPO_PRIORITY.catalog) !== TEMPO_PRIORITY.catalog) continue;
       const priority = TEMPO_PRIORITY.ownLibrary;
-      const { updated } = await boss.update(
-        name,
-        { ...job.data, priority },
-        { id: job.id, priority: tempoJobPriority(priority) },
-      );
+      const { updated } = await boss.update(name, { ...job.data, priority }, { id: job.id, priority });
       moved += updated;
     }
   }

@@ -6,7 +6,7 @@ import { afterAll, expect, inject, it, onTestFinished } from 'vitest';
 import { createJobQueue, setupQueues, startWorkers } from '../app/job-registry.ts';
 import type { HousekeepingService } from '../jobs/housekeeping.service.ts';
 import { promoteSecondLooks } from './second-look-promotion.ts';
-import { createTempoLookups, TEMPO_PRIORITY, tempoJobPriority } from './tempo.jobs.ts';
+import { createTempoLookups, TEMPO_PRIORITY } from './tempo.jobs.ts';
 import { startTempoHarness, type TempoHarness } from './tempo.test-helper.ts';
 import { tempoKey } from './tempo.service.ts';
 
@@ -134,8 +134,7 @@ it('moves a runner’s own second looks up to their own library’s priority whe
   expect(rest).toEqual(['catalog1', 'others1', 'theirCatalog1']);
   const audio = await boss.findJobs<{ priority?: number }>('tempo-audio', { data: { userId: user } });
   expect(audio.map((j) => [j.priority, j.data.priority])).toEqual([
-    // pg-boss's priority (ten levels a class), and the class in the payload.
-    [tempoJobPriority(TEMPO_PRIORITY.ownLibrary), TEMPO_PRIORITY.ownLibrary],
+    [TEMPO_PRIORITY.ownLibrary, TEMPO_PRIORITY.ownLibrary],
   ]);
   // Nothing left to move.
   expect(await promoteSecondLooks(boss, user)).toBe(0);

@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createJobQueue } from '../app/job-registry.ts';
-import {
-  audioWorkers,
-  createTempoLookups,
-  TEMPO_BATCH,
-  TEMPO_PRIORITY,
-  tempoJobPriority,
-  TempoLookupPayload,
-} from './tempo.jobs.ts';
+import { audioWorkers, createTempoLookups, TEMPO_BATCH, TempoLookupPayload } from './tempo.jobs.ts';
 import {
   AUDIO_JOB_SLOT_WAIT_MS,
   type SourceTempo,
@@ -192,47 +184,5 @@ describe('tempo-audio workers', () => {
       const inFlight = 3 * audioWorkers(rate) * 4;
       expect(inFlight / rate).toBeLessThanOrEqual(AUDIO_JOB_SLOT_WAIT_MS / 1000);
     }
-  });
-});
-
-describe('pg-boss priority of a tempo job (tempoJobPriority)', () => {
-  const now = Date.parse('2026-11-30T12:00:00Z');
-  const waited = (min: number) => now - min * 60_000;
-
-  it('puts the first-50 runner who has waited longest first, never above the next class', () => {
-    const P = TEMPO_PRIORITY;
-    // Two runners short of their first 50: the one who connected 5 minutes ago before the one of 1 minute.
-    expect(tempoJobPriority(P.firstCatalog, waited(5), now)).toBeGreaterThan(
-      tempoJobPriority(P.firstCatalog, waited(1), now),
-    );
-    expect(tempoJobPriority(P.firstCatalogUnknown, waited(7), now)).toBeGreaterThan(
-      tempoJobPriority(P.firstCatalogUnknown, waited(0), now),
-    );
-    // However long they waited: below a runner's own tracks, and the unknown ones below every first catalog.
-    expect(tempoJobPriority(P.firstCatalog, waited(600), now)).toBeLessThan(tempoJobPriority(P.ownLibrary));
-    expect(tempoJobPriority(P.firstCatalogUnknown, waited(600), now)).toBeLessThan(
-      tempoJobPriority(P.firstCatalog, now, now),
-    );
-    // Other classes keep their order and take no wait.
-    expect(tempoJobPriority(P.catalog, waited(30), now)).toBe(tempoJobPriority(P.catalog));
-    const order = [P.firstPage, P.firstPages, P.ownLibrary, P.firstCatalog, P.firstCatalogUnknown, P.catalog];
-    const levels = [...order, P.secondLook].map((p) => tempoJobPriority(p));
-    expect([...levels].sort((a, b) => b - a)).toEqual(levels);
-  });
-
-  it('is what pg-boss is given for a lookup and a check, the class staying in the payload', async () => {
-    const sent: Array<{ name: string; data: unknown; options: { priority?: number } }> = [];
-    const queue = createJobQueue({
-      send: async (name: string, data: object, options: { priority?: number }) => {
-        sent.push({ name, data, options });
-        return 'id';
-      },
-      upsert: async () => undefined,
-    } as unknown as Parameters<typeof createJobQueue>[0]);
-    const since = Date.now() - 3.5 * 60_000;
-    await queue.send('tempo-lookup', { tracks: [track(1)], priority: TEMPO_PRIORITY.firstCatalog, since });
-    await queue.send('tempo-lookup', { tracks: [track(2)], priority: TEMPO_PRIORITY.ownLibrary });
-    expect(sent.map((x) => x.options.priority)).toEqual([TEMPO_PRIORITY.firstCatalog * 10 + 3, 30]);
-    expect((sent[0]!.data as { priority: number }).priority).toBe(TEMPO_PRIORITY.firstCatalog);
   });
 });

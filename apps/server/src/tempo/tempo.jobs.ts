@@ -59,29 +59,6 @@ export const TEMPO_PRIORITY = {
 } as const;
 
 /**
- * pg-boss's priority for a tempo job of class `priority` (TEMPO_PRIORITY): ten levels a class, so that
- * within the classes of a runner short of their first 50 (`firstCatalog`, `firstCatalogUnknown`) the
- * runner who has waited longest goes first: a level for each minute since `since` (their connect) when
- * the job was queued, up to 9. pg-boss takes a priority's jobs oldest first, so without it every runner's
- * catalog jobs interleaved in the order queued and each new runner slowed everyone's first 50 down
- * (bench:crowd: the median runner at 50 in 100-161 s, the p95 in 441-521 s, where Deezer's pace served
- * first-come allows 126-147 s); served longest-waiting first, a runner's first 50 come before a newer
- * runner's. Never above the next class: a runner's own tracks still come first.
- */
-export function tempoJobPriority(priority: number | undefined, since?: number, now = Date.now()): number {
-  const cls = priority ?? TEMPO_PRIORITY.catalog;
-  const waiting = cls === TEMPO_PRIORITY.firstCatalog || cls === TEMPO_PRIORITY.firstCatalogUnknown;
-  const levels =
-    waiting && since !== undefined
-      ? Math.min(TEMPO_WAIT_LEVELS, Math.max(0, Math.floor((now - since) / TEMPO_WAIT_LEVEL_MS)))
-      : 0;
-  return cls * 10 + levels;
-}
-/** Levels a first-50 class gives for waiting (tempoJobPriority), and how long each takes. */
-export const TEMPO_WAIT_LEVELS = 9;
-export const TEMPO_WAIT_LEVEL_MS = 60_000;
-
-/**
  * The priority of the second look at a track first looked up at `priority`: a catalog's, below every
  * catalog; a runner's own (Liked Songs, their playlists), level with the catalogs, so in the order queued
  * (pg-boss takes a priority's jobs oldest first): after every runner's own tracks, before the catalogs
@@ -107,13 +84,8 @@ export const TempoLookupPayload = z
   .object({
     tracks: z.array(TrackInputSchema).min(1).max(TEMPO_BATCH),
     userId: z.uuid().optional(),
-    /**
-     * The class (TEMPO_PRIORITY), kept in the payload so that the deferred tracks' re-queue keeps it;
-     * pg-boss's own priority is `tempoJobPriority` of it (the registry's sendOptions).
-     */
+    /** Kept in the payload so that the deferred tracks' re-queue keeps it (registry's sendOptions). */
     priority: z.number().int().min(TEMPO_PRIORITY.secondLook).max(9).optional(),
-    /** A runner short of their first 50: since when they wait (ms since the epoch; tempoJobPriority). */
-    since: z.number().int().min(0).optional(),
     /** The second look at tracks whose first answer no playlist takes: every check is made now. */
     secondLook: z.literal(true).optional(),
     /** A second look: what the first sources said of each track (by Spotify id), not asked again. */
@@ -152,7 +124,6 @@ export const TempoAudioPayload = z
     checks: z.array(PendingCheckSchema).min(1).max(TEMPO_BATCH),
     userId: z.uuid().optional(),
     priority: z.number().int().min(TEMPO_PRIORITY.secondLook).max(9).optional(),
-    since: z.number().int().min(0).optional(),
     /** Checks of a second look (or handed to it): the audio alone is not handed on again. */
     secondLook: z.literal(true).optional(),
   })
@@ -230,10 +201,7 @@ export function createTempoLookups(deps: {
   };
   return {
     /** Queues lookups for tracks in batches (of `userId`'s library, when given); returns the number of jobs. */
-    async enqueue(
-      tracks: TrackInput[],
-      opts: { userId?: string; priority?: number; since?: number } = {},
-    ): Promise<number> {
+    async enqueue(tracks: TrackInput[], opts: { userId?: string; priority?: number } = {}): Promise<number> {
       let jobs = 0;
       for (let i = 0; i < tracks.length; i += TEMPO_BATCH) {
         await deps.queue.send('tempo-lookup', { tracks: tracks.slice(i, i + TEMPO_BATCH), ...opts });
@@ -253,7 +221,6 @@ export function createTempoLookups(deps: {
       opts: {
         userId?: string;
         priority?: number;
-        since?: number;
         secondLook?: true;
         known?: Record<string, { answers: TempoAlternative[]; isrc?: string }>;
         stopping?: AbortSignal;
@@ -280,8 +247,6 @@ export function createTempoLookups(deps: {
           await deps.queue.send('tempo-lookup', {
             tracks: part.map((x) => x.track),
             ...(payload.userId ? { userId: payload.userId } : {}),
-            // A first-50 runner's wait goes with their tracks put off (not with a second look's).
-            ...(payload.since !== undefined && !at.secondLook ? { since: payload.since } : {}),
             ...at,
             known: Object.fromEntries(
               part.map((x) => [
@@ -377,13 +342,7 @@ export function createTempoLookups(deps: {
      */
     async runChecks(
       checks: PendingCheck[],
-      opts: {
-        userId?: string;
-        priority?: number;
-        since?: number;
-        secondLook?: true;
-        stopping?: AbortSignal;
-      } = {},
+      opts: { userId?: string; priority?: number; secondLook?: true; stopping?: AbortSignal } = {},
     ) {
       const { stopping, ...payload } = opts;
       const audioQueue = deps.audioQueue;
