@@ -572,6 +572,7 @@ export const REPOSITORIES = [
         ],
       },
       takeSlot: { label: 'slot refused: read why', args: ['deezer', AT, 200, 1000] },
+      paceAhead: { args: ['deezer', AT] },
       setCooldown: { args: ['deezer', LATER, '429 Too Many Requests'] },
     },
   }),

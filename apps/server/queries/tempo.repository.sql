@@ -107,6 +107,16 @@ from
 where
   "tempo_service_limits"."service" = $1;
 
+-- TempoRepository.paceAhead
+-- params: ["deezer"]
+select
+  "next_at",
+  "cooldown_until"
+from
+  "tempo_service_limits"
+where
+  "tempo_service_limits"."service" = $1;
+
 -- TempoRepository.setCooldown
 -- params: ["deezer","2026-01-05T10:30:00.000Z","2026-01-05T10:30:00.000Z","429 Too Many Requests"]
 insert into

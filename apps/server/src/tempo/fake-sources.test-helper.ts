@@ -77,6 +77,10 @@ export interface FakeSources {
   cached?: CachedTempo[];
   /** Each outside call's service, in the order sent. */
   calls?: string[];
+  /** Deezer's pace: every slot 30 ms ahead (absent), or `busy` (no slot free at once: others wait for it). */
+  deezerPace?: 'busy';
+  /** A background lookup's wait for a free Deezer slot, ms (absent: the product's). */
+  backgroundYieldMs?: number;
 }
 
 export function fakeResolver(o: FakeSources = {}) {
@@ -151,7 +155,7 @@ export function fakeResolver(o: FakeSources = {}) {
     }),
     deezer: createDeezerClient({
       baseUrl: 'https://deezer.test',
-      http: caller('deezer', 30, async (url) => {
+      http: caller('deezer', o.deezerPace ?? 30, async (url) => {
         if (!o.deezerByName) return track(url.split('isrc:')[1] ?? '');
         if (url.includes('isrc:')) return Response.json({ error: { code: 800, message: 'no data' } });
         if (url.includes('/search/track'))
@@ -200,5 +204,6 @@ export function fakeResolver(o: FakeSources = {}) {
       };
     },
     settings: { retryUnknownDays: 30 },
+    ...(o.backgroundYieldMs !== undefined ? { backgroundYieldMs: o.backgroundYieldMs } : {}),
   });
 }

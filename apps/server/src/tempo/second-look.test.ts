@@ -308,3 +308,20 @@ describe('the second look', () => {
     expect(queue.sent).toHaveLength(1);
   });
 });
+
+describe('background lookups and Deezer’s pace', () => {
+  it('a background batch takes no Deezer slot others wait for: the first call deferred, the rest go with it unasked', async () => {
+    const tracks = 'ABCDEFGH'.split('').map(fakeTrack);
+    const reccobeats = Object.fromEntries(tracks.map((t) => [t.spotifyId, 172]));
+    const busy = { reccobeats, deezerBpm: 172, deezerPace: 'busy' as const, backgroundYieldMs: 50 };
+    const calls: string[] = [];
+    const answers = await fakeResolver({ ...busy, calls }).resolveTempos(tracks, { background: true });
+    expect(calls.filter((c) => c === 'deezer')).toEqual([]);
+    expect([...answers.values()].map((a) => a.status)).toEqual(tracks.map(() => 'deferred'));
+    // The same batch in the foreground waits for its slots and asks Deezer for every track.
+    const foreground: string[] = [];
+    const found = await fakeResolver({ ...busy, calls: foreground }).resolveTempos(tracks);
+    expect(foreground.filter((c) => c === 'deezer')).toHaveLength(tracks.length);
+    expect([...found.values()].every((a) => a.status === 'found')).toBe(true);
+  });
+});

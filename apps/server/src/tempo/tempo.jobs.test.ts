@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { audioWorkers, createTempoLookups, TEMPO_BATCH, TempoLookupPayload } from './tempo.jobs.ts';
+import {
+  audioWorkers,
+  createTempoLookups,
+  TEMPO_BATCH,
+  TEMPO_PRIORITY,
+  TempoLookupPayload,
+} from './tempo.jobs.ts';
 import {
   AUDIO_JOB_SLOT_WAIT_MS,
+  BACKGROUND_YIELD_MS,
   type SourceTempo,
   type TempoAnswer,
   type TrackInput,
@@ -157,6 +164,53 @@ describe('tempo lookups as jobs', () => {
     await lookups.run([track(1)], { userId: USER });
     await lookups.run([track(2)]);
     expect(told).toEqual([USER]);
+  });
+
+  it('a background job waits for Deezer to have room, else goes back on the queue as it came, asking nobody', async () => {
+    const queue = fakeQueue();
+    const ran: (boolean | undefined)[] = [];
+    let room = false;
+    let asked = 0;
+    const lookups = createTempoLookups({
+      tempo: {
+        resolveTempos: async (ts, o = {}) => {
+          ran.push(o.background);
+          return new Map(ts.map((t) => [t.spotifyId, answer('found')]));
+        },
+        deezerHasRoom: async () => (asked++, room),
+      },
+      queue,
+      roomWaitMs: 0,
+    });
+    const known = { track1: { answers: [{ bpm: 120, source: 'reccobeats', confidence: 0.85 }] } };
+    const before = Date.now();
+    // A runner's first 50 go now, busy or not; the catalogs and second looks wait for room.
+    await lookups.run([track(1)], { userId: USER, priority: TEMPO_PRIORITY.firstCatalog });
+    expect(ran).toEqual([undefined]);
+    const out = await lookups.run([track(1)], {
+      userId: USER,
+      priority: TEMPO_PRIORITY.secondLook,
+      secondLook: true,
+      known,
+    });
+    expect(ran).toEqual([undefined]);
+    expect(out).toMatchObject({ waitedForRoom: 1 });
+    expect(queue.sent).toHaveLength(1);
+    const { startAfter, ...again } = queue.sent[0]!;
+    expect(again).toEqual({
+      tracks: [track(1)],
+      userId: USER,
+      priority: TEMPO_PRIORITY.secondLook,
+      secondLook: true,
+      known,
+    });
+    expect(startAfter!.getTime()).toBeGreaterThanOrEqual(before + BACKGROUND_YIELD_MS);
+    // With room, it runs, and its Deezer calls are a background lookup's.
+    room = true;
+    await lookups.run([track(1)], { userId: USER, priority: TEMPO_PRIORITY.catalog });
+    expect(ran).toEqual([undefined, true]);
+    expect(queue.sent).toHaveLength(1);
+    expect(asked).toBe(2);
   });
 
   it('refuses a payload that is not a batch of tracks', () => {

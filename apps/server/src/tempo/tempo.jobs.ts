@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { LookupTimings } from './lookup-timings.ts';
 import type { TempoAlternative } from '../db/tempo.schema.ts';
 import {
+  BACKGROUND_YIELD_MS,
   wantedTempo,
   type AudioFeatures,
   type FirstAnswers,
@@ -148,6 +149,9 @@ const WANTED_RANGES_MS = 60_000;
  */
 const OWN_WANTED_RANGES_MS = 5_000;
 
+/** How long a background lookup job waits for Deezer's pace to have room before it goes back on the queue. */
+const ROOM_WAIT_MS = 5_000;
+
 /** What the job needs from the queue: a way to send itself again later. */
 export interface TempoLookupQueue {
   send(
@@ -167,7 +171,7 @@ export interface TempoAudioQueue {
 }
 
 export function createTempoLookups(deps: {
-  tempo: Pick<TempoService, 'resolveTempos'> & Partial<Pick<TempoService, 'checkTempos'>>;
+  tempo: Pick<TempoService, 'resolveTempos'> & Partial<Pick<TempoService, 'checkTempos' | 'deezerHasRoom'>>;
   queue: TempoLookupQueue;
   /** With it, a lookup hands the checks after Deezer to tempo-audio jobs; without, it runs them itself. */
   audioQueue?: TempoAudioQueue;
@@ -180,6 +184,8 @@ export function createTempoLookups(deps: {
    * first answer one of them (or the running band) could take, and queues the rest for a second look.
    */
   wantedRanges?: () => Promise<WantedRange[]>;
+  /** How long a background job waits for Deezer's pace to have room (default ROOM_WAIT_MS; tests). */
+  roomWaitMs?: number;
 }) {
   // The ranges change when a runner edits a target or a run: read again at most once a minute (every
   // few seconds for a runner's own tracks). When they cannot be read, every track is checked now, as
@@ -198,6 +204,17 @@ export function createTempoLookups(deps: {
       wanted = current;
     }
     return wanted.is;
+  };
+  /** Whether Deezer's pace has room, asked about once a second for up to ROOM_WAIT_MS. */
+  const roomFor = async (stopping: AbortSignal | undefined): Promise<boolean> => {
+    const hasRoom = deps.tempo.deezerHasRoom;
+    if (!hasRoom) return true;
+    const until = Date.now() + (deps.roomWaitMs ?? ROOM_WAIT_MS);
+    for (;;) {
+      if (await hasRoom()) return true;
+      if (Date.now() >= until || stopping?.aborted) return false;
+      await new Promise((r) => setTimeout(r, 500 + Math.random() * 1000));
+    }
   };
   return {
     /** Queues lookups for tracks in batches (of `userId`'s library, when given); returns the number of jobs. */
@@ -227,6 +244,18 @@ export function createTempoLookups(deps: {
       } = {},
     ) {
       const { stopping, secondLook, known, ...payload } = opts;
+      // Background work (below every runner's first 50) starts when Deezer's pace has room: while the
+      // foreground keeps it busy (a storm of new runners) the job goes back on the queue as it came, having
+      // asked nobody anything, rather than spend a worker and the pace's slots on tracks that rarely fit.
+      const background = (opts.priority ?? TEMPO_PRIORITY.catalog) < TEMPO_PRIORITY.firstCatalog;
+      if (background && !(await roomFor(stopping))) {
+        await deps.queue.send(
+          'tempo-lookup',
+          { tracks, ...payload, ...(secondLook ? { secondLook } : {}), ...(known ? { known } : {}) },
+          { startAfter: new Date(Date.now() + BACKGROUND_YIELD_MS) },
+        );
+        return { found: 0, unknown: 0, deferred: 0, toAudio: 0, waitedForRoom: tracks.length };
+      }
       const audioFeatures =
         opts.userId && deps.audioFeaturesFor ? await deps.audioFeaturesFor(opts.userId) : undefined;
       const found = opts.userId && deps.onTemposFound ? deps.onTemposFound : undefined;
@@ -295,6 +324,7 @@ export function createTempoLookups(deps: {
             }
           : {}),
         ...(known ? { known: new Map(Object.entries(known)) } : {}),
+        ...(background ? { background } : {}),
         ...(audioFeatures ? { audioFeatures } : {}),
         // The playlists can grow with the tempos known at once, before the slower sources answer.
         ...(found ? { onEarlyAnswers: () => found(opts.userId!) } : {}),

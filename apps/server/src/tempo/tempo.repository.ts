@@ -117,6 +117,20 @@ export function createTempoRepository(db: Db) {
       return { ok: false, retryAt: new Date(row.nextAt.getTime() - burstMs), reason: 'pacing' };
     },
 
+    /**
+     * How far ahead of `now` a service's pace is taken, in ms (slots reserved by callers waiting for them,
+     * or a cooldown); 0 when nobody is waiting. A plain read: it takes no slot and locks nothing.
+     */
+    async paceAhead(service: string, now: Date): Promise<number> {
+      const [row] = await db
+        .select({ nextAt: tempoServiceLimits.nextAt, cooldownUntil: tempoServiceLimits.cooldownUntil })
+        .from(tempoServiceLimits)
+        .where(sql`${tempoServiceLimits.service} = ${service}`);
+      if (!row) return 0;
+      const until = Math.max(row.nextAt.getTime(), row.cooldownUntil?.getTime() ?? 0);
+      return Math.max(0, until - now.getTime());
+    },
+
     /** Makes every process leave a service alone until `until` (never shortens a longer cooldown). */
     async setCooldown(service: string, until: Date, reason: string): Promise<void> {
       await db

@@ -86,6 +86,8 @@ export interface TempoServiceDeps {
   now?: () => Date;
   /** Parallel Deezer lookups and preview estimates per batch. */
   concurrency?: number;
+  /** A background lookup's wait for a free Deezer slot (default BACKGROUND_YIELD_MS; tests). */
+  backgroundYieldMs?: number;
 }
 
 /** With onEarlyAnswers, decided tracks are cached and announced in groups of this many. */
@@ -165,6 +167,13 @@ export const AUDIO_JOB_SLOT_WAIT_MS = 30_000;
 
 /** How long a paced call may wait for its slot, and what ends the wait early (a shutdown). */
 type SlotWait = CallOptions;
+
+/**
+ * A background lookup's Deezer call waits this long for a slot the foreground leaves free, then is deferred
+ * by as long again (its job goes back on the queue): long enough for a lull between a storm's bursts,
+ * short enough that a worker does not stay with background work while first-50 lookups queue.
+ */
+export const BACKGROUND_YIELD_MS = 20_000;
 
 /** The cache key of a recording: its ISRC when known, else the Spotify id. */
 export const tempoKey = (t: Pick<TrackInput, 'spotifyId' | 'isrc'>) =>
@@ -328,13 +337,13 @@ export function createTempoService(deps: TempoServiceDeps) {
   }
 
   /** Deezer by ISRC, else by search; keeps the preview of an accepted match. */
-  async function fromDeezer(w: Work): Promise<void> {
+  async function fromDeezer(w: Work, call?: SlotWait): Promise<void> {
     const t = w.track;
     let match: DeezerTrack | undefined;
     // By ISRC (the track's, else ReccoBeats'): the same recording, in one request instead of two.
     const isrc = t.isrc ?? w.isrc;
     if (isrc) {
-      const r = await deps.deezer.byIsrc(isrc);
+      const r = await deps.deezer.byIsrc(isrc, call);
       if (r.kind === 'ok') {
         const refused = refusedVersion(t.title, t.durationMs, r.value);
         if (refused) w.notes.push(`deezer: ISRC match refused (${refused})`);
@@ -346,14 +355,14 @@ export function createTempoService(deps: TempoServiceDeps) {
     }
     if (!match) {
       const artist = primaryArtist(t.artists);
-      const s = await deps.deezer.search(artist, cleanTitle(t.title));
+      const s = await deps.deezer.search(artist, cleanTitle(t.title), call);
       if (s.kind !== 'ok') return note(w, s);
       const hit = pickSearchHit(s.value, { title: t.title, artist, durationMs: t.durationMs });
       if (!hit) {
         w.notes.push(`deezer: no matching search result (${s.value.length} hits)`);
         return;
       }
-      const full = await deps.deezer.byId(hit.id);
+      const full = await deps.deezer.byId(hit.id, call);
       if (full.kind !== 'ok') return note(w, full);
       match = full.value;
       // Found by name: the same recording only when its title and length say so as surely as an ISRC
@@ -698,6 +707,12 @@ export function createTempoService(deps: TempoServiceDeps) {
        * GetSongBPM, and fits a playlist about a third as often as one whose first answer a playlist takes.
        */
       unknownLater?: (tracks: FirstAnswers[]) => Promise<void>;
+      /**
+       * Background work (below every runner's first 50): its Deezer calls take only slots free at once
+       * (`CallOptions.yieldMs`), and once one is deferred so, the rest of the batch is deferred with it
+       * rather than each waiting its turn.
+       */
+      background?: boolean;
     } = {},
   ): Promise<Map<string, TempoAnswer>> {
     const stopped = () => opts.stopping?.aborted === true;
@@ -783,9 +798,21 @@ export function createTempoService(deps: TempoServiceDeps) {
       if (last.length > 0) await opts.checkLater(pending(last), { secondLook: true });
     };
     // A shutdown stops the batch between tracks: a track not yet started stays undecided (not cached).
+    const yieldMs = deps.backgroundYieldMs ?? BACKGROUND_YIELD_MS;
+    const call: SlotWait | undefined = opts.background ? { yieldMs } : undefined;
+    let yielded: { kind: 'deferred'; retryAt: Date; reason: string } | undefined;
     await eachLimited(work, concurrency, async (w) => {
       if (stopped()) return;
-      await timedWith(w.clock, () => fromDeezer(w));
+      // Background work the foreground keeps Deezer's pace busy for: the batch's other tracks wait with
+      // the first one deferred, without asking (each would wait its own BACKGROUND_YIELD_MS).
+      if (yielded) note(w, yielded);
+      else await timedWith(w.clock, () => fromDeezer(w, call));
+      if (call && !yielded && w.deferredUntil)
+        yielded = {
+          kind: 'deferred',
+          retryAt: w.deferredUntil,
+          reason: w.notes.at(-1) ?? 'deezer: deferred',
+        };
       w.askedDeezer = true;
       if (settled(w)) await batch.done(w);
       else if (opts.checkLater && !w.deferredUntil) {
@@ -858,6 +885,8 @@ export function createTempoService(deps: TempoServiceDeps) {
   return {
     resolveTempos,
     checkTempos,
+    /** Whether Deezer's pace has room now: no call is waiting for a slot (background work may start). */
+    deezerHasRoom: () => deps.deezer.hasRoom(),
     /** Attributions the web app must show: GetSongBPM requires a visible link when its key is used. */
     credits: () => ({ getSongBpm: deps.getsongbpm !== undefined }),
   };

@@ -2,7 +2,15 @@
 // (`/search/track?q=artist:"A" track:"T"`). Errors arrive as HTTP 200 bodies: code 4 is the quota
 // (→ a short cooldown for every process), 800 is "not found". `bpm` 0 means unknown.
 import { z } from 'zod';
-import { failed, notFound, ok, parseJson, type Outcome, type ServiceCaller } from './outside.ts';
+import {
+  failed,
+  notFound,
+  ok,
+  parseJson,
+  type CallOptions,
+  type Outcome,
+  type ServiceCaller,
+} from './outside.ts';
 
 const QUOTA_COOLDOWN_MS = 5_000;
 
@@ -28,8 +36,12 @@ export type DeezerBrief = z.infer<typeof Brief>;
 export type DeezerTrack = z.infer<typeof Full>;
 
 export function createDeezerClient(deps: { baseUrl: string; http: ServiceCaller }) {
-  async function getJson<S extends z.ZodType>(path: string, schema: S): Promise<Outcome<z.infer<S>>> {
-    const r = await deps.http.getText(`${deps.baseUrl}${path}`);
+  async function getJson<S extends z.ZodType>(
+    path: string,
+    schema: S,
+    opts?: CallOptions,
+  ): Promise<Outcome<z.infer<S>>> {
+    const r = await deps.http.getText(`${deps.baseUrl}${path}`, opts);
     if (r.kind !== 'ok') return r;
     if (r.value.status === 404) return notFound('deezer: not found');
     if (r.value.status !== 200) return failed(`deezer: HTTP ${r.value.status}`);
@@ -46,13 +58,16 @@ export function createDeezerClient(deps: { baseUrl: string; http: ServiceCaller 
   }
 
   return {
-    byIsrc: (isrc: string) => getJson(`/track/isrc:${encodeURIComponent(isrc)}`, Full),
-    byId: (id: number) => getJson(`/track/${id}`, Full),
-    async search(artist: string, title: string): Promise<Outcome<DeezerBrief[]>> {
+    byIsrc: (isrc: string, opts?: CallOptions) =>
+      getJson(`/track/isrc:${encodeURIComponent(isrc)}`, Full, opts),
+    byId: (id: number, opts?: CallOptions) => getJson(`/track/${id}`, Full, opts),
+    async search(artist: string, title: string, opts?: CallOptions): Promise<Outcome<DeezerBrief[]>> {
       const q = `artist:"${artist.replace(/"/g, '')}" track:"${title.replace(/"/g, '')}"`;
-      const page = await getJson(`/search/track?q=${encodeURIComponent(q)}&limit=10`, SearchPage);
+      const page = await getJson(`/search/track?q=${encodeURIComponent(q)}&limit=10`, SearchPage, opts);
       return page.kind === 'ok' ? ok(page.value.data) : page;
     },
+    /** Whether a call could go now without waiting behind other callers' reserved slots. */
+    hasRoom: () => deps.http.hasRoom(),
   };
 }
 

@@ -45,6 +45,36 @@ describe('waiting for a paced service', () => {
     expect(Math.max(...sent) - Math.min(...sent)).toBeGreaterThanOrEqual(11 * 50 - 250 - 30);
   });
 
+  it('a background call takes only a slot free at once: it gives way to callers waiting, and goes when they are done', async () => {
+    const key = `deezer-${randomUUID()}`;
+    const sent: string[] = [];
+    const caller = createServiceCaller({
+      service: 'deezer',
+      pacerKey: key,
+      pacer: repo,
+      ratePerSecond: 4,
+      timeoutMs: 5000,
+      fetch: async (url) => {
+        sent.push(String(url));
+        return new Response('{}');
+      },
+    });
+    expect(await caller.hasRoom()).toBe(true);
+    // Foreground callers take the pace 3 s ahead (each may wait 3 s for its slot).
+    for (let i = 0; i < 12; i++) await repo.takeSlot(key, new Date(), 250, 250, 3000);
+    expect(await caller.hasRoom()).toBe(false);
+    const before = Date.now();
+    const deferred = await caller.getText('http://deezer.test/track/background', { yieldMs: 600 });
+    expect(deferred).toMatchObject({ kind: 'deferred', reason: expect.stringContaining('background') });
+    expect(deferred.kind === 'deferred' && deferred.retryAt.getTime()).toBeGreaterThanOrEqual(before + 600);
+    expect(sent).toEqual([]);
+    // The same call, waiting long enough: it goes once the reserved slots have passed, not before.
+    const ok = await caller.getText('http://deezer.test/track/background', { yieldMs: 10_000 });
+    expect(ok.kind).toBe('ok');
+    expect(sent).toEqual(['http://deezer.test/track/background']);
+    expect(Date.now() - before).toBeGreaterThanOrEqual(3000 - 250 - 100);
+  });
+
   it('reserves at most the allowed wait ahead; a caller beyond it is deferred', async () => {
     const svc = `previews-${randomUUID()}`;
     const now = new Date('2026-11-27T10:00:00.000Z');

@@ -31,6 +31,8 @@ export interface Pacer {
     maxWaitMs?: number,
   ): Promise<SlotAnswer>;
   setCooldown(service: string, until: Date, reason: string): Promise<void>;
+  /** How far ahead of `now` the pace is taken, in ms (tempo.repository.ts); absent: never. */
+  paceAhead?(service: string, now: Date): Promise<number>;
 }
 
 export interface ServiceCallerDeps {
@@ -66,7 +68,17 @@ export interface CallOptions {
   maxWaitMs?: number;
   /** Ends a wait for the slot early (a shutdown): the call is deferred to now, its slot left unused. */
   signal?: AbortSignal;
+  /**
+   * A background call (a lookup below every runner's first 50, `TEMPO_PRIORITY`): it never reserves a slot
+   * ahead of the callers waiting for one, it takes only a slot free at once, and waits up to this long for
+   * one, asking again about once a second; longer defers it to as long again. A saturated pace then goes to
+   * the foreground callers, who reserve ahead, and the background gets what they leave.
+   */
+  yieldMs?: number;
 }
+
+/** How often a background call asks again for a free slot (jittered ±50 %). */
+const YIELD_POLL_MS = 1_000;
 
 const ATTEMPTS = 3;
 const MAX_BYTES = 4 * 1024 * 1024;
@@ -101,6 +113,41 @@ export function createServiceCaller(deps: ServiceCallerDeps) {
     return ok(undefined);
   }
 
+  /**
+   * A background call's slot: only one free at once (within the burst), asked for again while the pace is
+   * taken ahead, for up to `yieldMs`; then deferred by as long again.
+   */
+  async function backgroundSlot(yieldMs: number, signal?: AbortSignal): Promise<Outcome<void>> {
+    const until = now().getTime() + yieldMs;
+    for (;;) {
+      const t = now();
+      const s = await deps.pacer.takeSlot(pacerKey, t, intervalMs, burstMs, 0);
+      if (s.ok) {
+        const wait = (s.at?.getTime() ?? 0) - t.getTime();
+        if (wait > 0) await sleep(wait, signal);
+        if (signal?.aborted) return { kind: 'deferred', retryAt: now(), reason: `${svc}: stopped waiting` };
+        return ok(undefined);
+      }
+      // A cooldown (a 429, a quota) is no place to wait in: deferred as any call is.
+      if (s.reason !== 'pacing')
+        return { kind: 'deferred', retryAt: s.retryAt, reason: `${svc}: ${s.reason}` };
+      const left = until - t.getTime();
+      if (left <= 0 || signal?.aborted)
+        return {
+          kind: 'deferred',
+          retryAt: new Date(t.getTime() + yieldMs),
+          reason: `${svc}: pace busy with the first songs of runners (background lookup)`,
+        };
+      await sleep(Math.min(left, YIELD_POLL_MS * (0.5 + random())), signal);
+    }
+  }
+
+  /** Whether a call could go now without waiting behind anyone (no slot reserved ahead, no cooldown). */
+  async function hasRoom(): Promise<boolean> {
+    if (!deps.pacer.paceAhead) return true;
+    return (await deps.pacer.paceAhead(pacerKey, now())) <= burstMs;
+  }
+
   async function cooldown(ms: number, reason: string): Promise<Outcome<never>> {
     const until = new Date(now().getTime() + ms);
     await deps.pacer.setCooldown(pacerKey, until, reason);
@@ -116,7 +163,7 @@ export function createServiceCaller(deps: ServiceCallerDeps) {
     const start = performance.now();
     let paced = 0;
     try {
-      return await attempts(url, get, (ms) => (paced += ms), opts.maxWaitMs ?? maxWaitMs, opts.signal);
+      return await attempts(url, get, (ms) => (paced += ms), opts, opts.maxWaitMs ?? maxWaitMs);
     } finally {
       addTime(`pacing:${svc}`, paced);
       addTime(`http:${svc}`, performance.now() - start - paced);
@@ -127,13 +174,15 @@ export function createServiceCaller(deps: ServiceCallerDeps) {
     url: string,
     get: (url: string) => Promise<RawAnswer<B>>,
     paced: (ms: number) => void,
+    opts: CallOptions,
     wait: number,
-    signal?: AbortSignal,
   ): Promise<Outcome<RawAnswer<B>>> {
+    const { signal } = opts;
     let lastReason = '';
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       const before = performance.now();
-      const s = await slot(wait, signal);
+      const s =
+        opts.yieldMs !== undefined ? await backgroundSlot(opts.yieldMs, signal) : await slot(wait, signal);
       paced(performance.now() - before);
       if (s.kind !== 'ok') return s;
       deps.onRequest?.(svc);
@@ -190,6 +239,7 @@ export function createServiceCaller(deps: ServiceCallerDeps) {
       ),
     /** Makes every process leave the service alone for `ms`. */
     cooldown,
+    hasRoom,
   };
 }
 
