@@ -73,6 +73,11 @@ export function rssMb(pid: number | undefined): number | undefined {
   }
 }
 
+/** The classes of tempo lookups by pg-boss priority (`TEMPO_PRIORITY` in apps/server/src/tempo/tempo.jobs.ts). */
+export const DEEZER_CLASSES = ['first 50', 'unknowns', 'catalogs', 'second looks'] as const;
+const deezerClass = (priority: number): string =>
+  priority >= 2 ? 'first 50' : priority === 1 ? 'unknowns' : priority === 0 ? 'catalogs' : 'second looks';
+
 export function probe(adminUrl: string) {
   const pool = new pg.Pool({ connectionString: adminUrl, max: 1 });
   return {
@@ -134,6 +139,27 @@ export function probe(adminUrl: string) {
         `select coalesce(sum(calls), 0) n from spotify_call_ledger where purpose like 'sync:%'`,
       );
       return Number(r.rows[0]!.n);
+    },
+    /**
+     * Deezer API calls of the tempo jobs done before `until` (the storm's end) and after, by the class of
+     * the lookup (`DEEZER_CLASSES`, from the job's pg-boss priority): what each job's lookup timings
+     * counted (`http:deezer`; a track handed to a tempo-audio job carries its lookup's count there).
+     */
+    async deezerByClass(until: Date): Promise<Record<'storm' | 'after', Record<string, number>>> {
+      const r = await pool.query<{ after: boolean; priority: number; n: string }>(
+        `select completed_on >= $1 after, priority,
+                coalesce(sum((output->'detail'->'timings'->'n'->>'http:deezer')::int), 0) n
+           from pgboss.job where name in ('tempo-lookup', 'tempo-audio') and state = 'completed'
+          group by 1, 2`,
+        [until],
+      );
+      const out = { storm: {} as Record<string, number>, after: {} as Record<string, number> };
+      for (const x of r.rows) {
+        const into = x.after ? out.after : out.storm;
+        const cls = deezerClass(x.priority);
+        into[cls] = (into[cls] ?? 0) + Number(x.n);
+      }
+      return out;
     },
     /** The five statements that took the most time in all, with their calls and mean time. */
     async topStatements(): Promise<Array<{ query: string; calls: number; totalMs: number; meanMs: number }>> {

@@ -2,7 +2,7 @@
 // (`--table A.json --table B.json …`), and the queues' backlog over time.
 import type { TempoConfig } from '@pacebeat/server/src/tempo/tempo.config.ts';
 import type { CallLog } from './calls.ts';
-import type { Sample } from './probes.ts';
+import { DEEZER_CLASSES, type Sample } from './probes.ts';
 import { FIRST_N, type Read, type Route, type RunnerRecord } from './runner.ts';
 import type { ServerTimes } from './server-times.ts';
 import { fmt, percentile, table } from './stats.ts';
@@ -61,6 +61,11 @@ export interface CrowdResult {
    * cores as the product; a CDN answers at once) and read from its disk cache. Absent before session 19.
    */
   standInPreviews?: { synthesised: number; fromDisk: number };
+  /**
+   * Deezer API calls of the tempo lookups by class (a runner's first 50: own tracks and first catalogs;
+   * unknowns; other catalogs; second looks), in jobs done during the storm and after. Since session 20.
+   */
+  deezerByClass?: Record<'storm' | 'after', Record<string, number>>;
   /** The largest backlog (created + retry) each queue had, and what was left at the end. */
   backlog: { peak: Record<string, number>; end: Record<string, number> };
   reads: Record<Route | 'all', { n: number; p50?: number; p99?: number; max?: number; errors: number }>;
@@ -93,6 +98,7 @@ export interface RunData {
   /** The product's paces of the outside services, calls a second, by `paceOf`'s names. */
   outsidePaces?: Record<string, number>;
   standInPreviews?: CrowdResult['standInPreviews'];
+  deezerByClass?: CrowdResult['deezerByClass'];
   samples: Sample[];
   dbMb: number;
   emptyDbMb: number;
@@ -282,6 +288,7 @@ export function summarize(d: RunData): CrowdResult {
       return b ? { outsideBound: b } : {};
     })(),
     ...(d.standInPreviews ? { standInPreviews: d.standInPreviews } : {}),
+    ...(d.deezerByClass ? { deezerByClass: d.deezerByClass } : {}),
     reads,
     postgres: {
       mb: d.dbMb,
@@ -373,6 +380,15 @@ export function sideBySide(runs: CrowdResult[]): string {
     row('tempo lookups resolved per hour', (r) => fmt(r.tempo.resolvedPerHour)),
     row('stand-in previews: synthesised / from its disk cache', (r) =>
       r.standInPreviews ? `${r.standInPreviews.synthesised} / ${r.standInPreviews.fromDisk}` : '-',
+    ),
+    ...(['storm', 'after'] as const).map((when) =>
+      row(
+        `Deezer calls ${when === 'storm' ? 'in' : 'after'} the storm: first 50 / unknowns / catalogs / second looks`,
+        (r) => {
+          const c = r.deezerByClass?.[when];
+          return c ? DEEZER_CLASSES.map((k) => c[k] ?? 0).join(' / ') : '-';
+        },
+      ),
     ),
     row('outside calls failed (previews; all)', (r) => {
       const f = r.calls.outsideFailed;

@@ -215,6 +215,7 @@ const result: CrowdResult = summarize({
     synthesised: previews1.generated - previews0.generated,
     fromDisk: previews1.fromDisk - previews0.fromDisk,
   },
+  deezerByClass: await db.deezerByClass(new Date(start + 60_000 + STORM_MS)),
   samples,
   dbMb: await db.dbSizeMb(),
   emptyDbMb,
