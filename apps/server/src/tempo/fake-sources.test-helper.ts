@@ -79,8 +79,8 @@ export interface FakeSources {
   calls?: string[];
   /** Deezer's pace: every slot 30 ms ahead (absent), or `busy` (no slot free at once: others wait for it). */
   deezerPace?: 'busy';
-  /** A background lookup's wait for a free Deezer slot, ms (absent: the product's). */
-  backgroundYieldMs?: number;
+  /** A background call's wait for a free slot, ms (absent: the product's). */
+  backgroundWaitMs?: number;
 }
 
 export function fakeResolver(o: FakeSources = {}) {
@@ -204,6 +204,6 @@ export function fakeResolver(o: FakeSources = {}) {
       };
     },
     settings: { retryUnknownDays: 30 },
-    ...(o.backgroundYieldMs !== undefined ? { backgroundYieldMs: o.backgroundYieldMs } : {}),
+    ...(o.backgroundWaitMs !== undefined ? { backgroundWaitMs: o.backgroundWaitMs } : {}),
   });
 }

@@ -313,7 +313,7 @@ describe('background lookups and Deezer’s pace', () => {
   it('a background batch takes no Deezer slot others wait for: the first call deferred, the rest go with it unasked', async () => {
     const tracks = 'ABCDEFGH'.split('').map(fakeTrack);
     const reccobeats = Object.fromEntries(tracks.map((t) => [t.spotifyId, 172]));
-    const busy = { reccobeats, deezerBpm: 172, deezerPace: 'busy' as const, backgroundYieldMs: 50 };
+    const busy = { reccobeats, deezerBpm: 172, deezerPace: 'busy' as const, backgroundWaitMs: 50 };
     const calls: string[] = [];
     const answers = await fakeResolver({ ...busy, calls }).resolveTempos(tracks, { background: true });
     expect(calls.filter((c) => c === 'deezer')).toEqual([]);
@@ -323,5 +323,30 @@ describe('background lookups and Deezer’s pace', () => {
     const found = await fakeResolver({ ...busy, calls: foreground }).resolveTempos(tracks);
     expect(foreground.filter((c) => c === 'deezer')).toHaveLength(tracks.length);
     expect([...found.values()].every((a) => a.status === 'found')).toBe(true);
+  });
+
+  it('background checks take no GetSongBPM slot others wait for: deferred, unheard, with the batch', async () => {
+    const checks: PendingCheck[] = 'ABCDEF'.split('').map((c) => ({
+      track: fakeTrack(c),
+      answers: [],
+      notes: [],
+      transient: false,
+      preview: `https://cdns-preview.dzcdn.net/${c}.mp3`,
+      heldMs: 0,
+      clock: { ms: {}, n: {} },
+    }));
+    const busy = { getsongbpm: { busy: { tempo: 172 } }, backgroundWaitMs: 50 };
+    const calls: string[] = [];
+    const { answers, later } = await fakeResolver({ ...busy, calls }).checkTempos(checks, {
+      background: true,
+    });
+    expect(calls).toEqual([]);
+    expect(answers.size).toBe(0);
+    expect(later.map((l) => l.retryAt !== undefined)).toEqual(checks.map(() => true));
+    // In the foreground every check waits for its GetSongBPM slot and is heard.
+    const foreground: string[] = [];
+    await fakeResolver({ ...busy, calls: foreground }).checkTempos(checks);
+    expect(foreground.filter((c) => c === 'getsongbpm')).toHaveLength(checks.length);
+    expect(foreground.filter((c) => c === 'deezer-preview')).toHaveLength(checks.length);
   });
 });

@@ -8,7 +8,7 @@ import {
 } from './tempo.jobs.ts';
 import {
   AUDIO_JOB_SLOT_WAIT_MS,
-  BACKGROUND_YIELD_MS,
+  BACKGROUND_RETRY_MS,
   type SourceTempo,
   type TempoAnswer,
   type TrackInput,
@@ -204,7 +204,7 @@ describe('tempo lookups as jobs', () => {
       secondLook: true,
       known,
     });
-    expect(startAfter!.getTime()).toBeGreaterThanOrEqual(before + BACKGROUND_YIELD_MS);
+    expect(startAfter!.getTime()).toBeGreaterThanOrEqual(before + BACKGROUND_RETRY_MS);
     // With room, it runs, and its Deezer calls are a background lookup's.
     room = true;
     await lookups.run([track(1)], { userId: USER, priority: TEMPO_PRIORITY.catalog });

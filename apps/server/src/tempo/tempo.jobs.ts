@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { LookupTimings } from './lookup-timings.ts';
 import type { TempoAlternative } from '../db/tempo.schema.ts';
 import {
-  BACKGROUND_YIELD_MS,
+  BACKGROUND_RETRY_MS,
   wantedTempo,
   type AudioFeatures,
   type FirstAnswers,
@@ -252,7 +252,7 @@ export function createTempoLookups(deps: {
         await deps.queue.send(
           'tempo-lookup',
           { tracks, ...payload, ...(secondLook ? { secondLook } : {}), ...(known ? { known } : {}) },
-          { startAfter: new Date(Date.now() + BACKGROUND_YIELD_MS) },
+          { startAfter: new Date(Date.now() + BACKGROUND_RETRY_MS) },
         );
         return { found: 0, unknown: 0, deferred: 0, toAudio: 0, waitedForRoom: tracks.length };
       }
@@ -383,9 +383,11 @@ export function createTempoLookups(deps: {
       // With the second look on (wantedRanges), a first look leaves a track no source knows to it: the
       // audio alone is never placed, so its preview goes to what may be.
       const firstLook = deps.wantedRanges !== undefined && !opts.secondLook;
+      const background = (opts.priority ?? TEMPO_PRIORITY.catalog) < TEMPO_PRIORITY.firstCatalog;
       const { answers, later } = await checkTempos(checks, {
         timings,
         ...(firstLook ? { audioAloneLater: true } : {}),
+        ...(background ? { background } : {}),
         ...(found ? { onEarlyAnswers: () => found(opts.userId!) } : {}),
         ...(stopping ? { stopping } : {}),
       });

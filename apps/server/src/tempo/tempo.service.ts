@@ -86,8 +86,8 @@ export interface TempoServiceDeps {
   now?: () => Date;
   /** Parallel Deezer lookups and preview estimates per batch. */
   concurrency?: number;
-  /** A background lookup's wait for a free Deezer slot (default BACKGROUND_YIELD_MS; tests). */
-  backgroundYieldMs?: number;
+  /** A background call's wait for a free slot (default BACKGROUND_WAIT_MS; tests). */
+  backgroundWaitMs?: number;
 }
 
 /** With onEarlyAnswers, decided tracks are cached and announced in groups of this many. */
@@ -169,11 +169,13 @@ export const AUDIO_JOB_SLOT_WAIT_MS = 30_000;
 type SlotWait = CallOptions;
 
 /**
- * A background lookup's Deezer call waits this long for a slot the foreground leaves free, then is deferred
- * by as long again (its job goes back on the queue): long enough for a lull between a storm's bursts,
- * short enough that a worker does not stay with background work while first-50 lookups queue.
+ * Background work (below every runner's first 50) waits this long in its job for a Deezer or GetSongBPM
+ * slot the foreground leaves free (`CallOptions.background`): a worker does not stay long with background
+ * work while first-50 lookups queue for one.
  */
-export const BACKGROUND_YIELD_MS = 20_000;
+export const BACKGROUND_WAIT_MS = 5_000;
+/** ... and is then deferred by this long (its job goes back on the queue, asking nobody until then). */
+export const BACKGROUND_RETRY_MS = 20_000;
 
 /** The cache key of a recording: its ISRC when known, else the Spotify id. */
 export const tempoKey = (t: Pick<TrackInput, 'spotifyId' | 'isrc'>) =>
@@ -279,6 +281,10 @@ async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promis
 export function createTempoService(deps: TempoServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const concurrency = deps.concurrency ?? 4;
+  const backgroundCall = {
+    waitMs: deps.backgroundWaitMs ?? BACKGROUND_WAIT_MS,
+    retryMs: BACKGROUND_RETRY_MS,
+  };
 
   /** Applies a non-ok outcome to a track's notes; returns true when the source answered "not known". */
   function note(w: Work, o: Exclude<Outcome<unknown>, { kind: 'ok' }>): void {
@@ -397,7 +403,7 @@ export function createTempoService(deps: TempoServiceDeps) {
     const r = await deps.getsongbpm.search(
       artist,
       cleanTitle(w.track.title),
-      use === 'spare' ? { maxWaitMs: 0 } : use === 'needed' ? wait : undefined,
+      use === 'spare' ? { maxWaitMs: 0 } : wait,
     );
     // What GetSongBPM's pace goes to, and what it refuses (lookup timings: `getsongbpm:<use>[-refused]`).
     const stage = `getsongbpm:${use}${about ? `-${about}` : ''}${r.kind === 'deferred' ? '-refused' : ''}`;
@@ -637,10 +643,21 @@ export function createTempoService(deps: TempoServiceDeps) {
     stopping: AbortSignal | undefined,
     slotWaitMs?: number,
     audioAloneLater = false,
+    background = false,
   ): Promise<void> {
     const wait: SlotWait = {
       ...(slotWaitMs !== undefined ? { maxWaitMs: slotWaitMs } : {}),
       ...(stopping ? { signal: stopping } : {}),
+    };
+    // Background checks take only the GetSongBPM slots the foreground leaves (its pace, 0.78 a second, is
+    // what a storm's first-50 checks waited for most: bench/crowd); once one is deferred so, the others
+    // that need GetSongBPM are deferred with it, unasked and unheard (their audio comes with the retry).
+    const gsbWait: SlotWait = background ? { ...wait, background: backgroundCall } : wait;
+    let gsbYielded: Date | undefined;
+    const gsbDeferred = (w: Work) => {
+      if (!background || !w.deferredUntil) return false;
+      gsbYielded ??= w.deferredUntil;
+      return true;
     };
     await eachLimited(work, concurrency, (w) =>
       timedWith(w.clock, async () => {
@@ -648,8 +665,12 @@ export function createTempoService(deps: TempoServiceDeps) {
         // GetSongBPM (a text match) where nothing answered, or for a lone answer the audio cannot check (no
         // preview, or only Deezer's answer for the very track whose preview the audio would hear).
         const onlyItsOwnPreview = w.bySearch && w.answers.every((a) => a.source === 'deezer');
-        if (!w.askedGetSongBpm && (w.answers.length === 0 || !w.preview || onlyItsOwnPreview))
-          await fromGetSongBpm(w, 'needed', wait);
+        if (!w.askedGetSongBpm && (w.answers.length === 0 || !w.preview || onlyItsOwnPreview)) {
+          if (gsbYielded)
+            note(w, { kind: 'deferred', retryAt: gsbYielded, reason: 'getsongbpm: deferred with its batch' });
+          else await fromGetSongBpm(w, 'needed', gsbWait);
+          if (gsbDeferred(w)) return void (await batch.done(w));
+        }
         // A running tempo already checked whose meter one label leaves unsure: GetSongBPM's time_sig is a
         // second, independent label, and two agreeing settle it without the preview and the estimator
         // (the slowest check, and the one a crowd waits for). Only while its pace has room.
@@ -667,7 +688,9 @@ export function createTempoService(deps: TempoServiceDeps) {
         // did not make out (one 4/4 label and no clear bars: most waltzes and 6/8s placed so far):
         // GetSongBPM as a tie-breaker, a third analysis, while its pace has room (ahead of the spare labels).
         const unconfirmed = w.askedGetSongBpm ? null : unconfirmedRunning(w);
-        if (unconfirmed) await fromGetSongBpm(w, 'tie-breaker', {}, unconfirmed);
+        if (unconfirmed)
+          // (In the background, only a slot free at once: a tie-breaker refused is simply not asked.)
+          await fromGetSongBpm(w, 'tie-breaker', background ? { maxWaitMs: 0 } : {}, unconfirmed);
         if (!w.cutShort) await batch.done(w);
       }),
     );
@@ -709,7 +732,7 @@ export function createTempoService(deps: TempoServiceDeps) {
       unknownLater?: (tracks: FirstAnswers[]) => Promise<void>;
       /**
        * Background work (below every runner's first 50): its Deezer calls take only slots free at once
-       * (`CallOptions.yieldMs`), and once one is deferred so, the rest of the batch is deferred with it
+       * (`CallOptions.background`), and once one is deferred so, the rest of the batch is deferred with it
        * rather than each waiting its turn.
        */
       background?: boolean;
@@ -798,13 +821,12 @@ export function createTempoService(deps: TempoServiceDeps) {
       if (last.length > 0) await opts.checkLater(pending(last), { secondLook: true });
     };
     // A shutdown stops the batch between tracks: a track not yet started stays undecided (not cached).
-    const yieldMs = deps.backgroundYieldMs ?? BACKGROUND_YIELD_MS;
-    const call: SlotWait | undefined = opts.background ? { yieldMs } : undefined;
+    const call: SlotWait | undefined = opts.background ? { background: backgroundCall } : undefined;
     let yielded: { kind: 'deferred'; retryAt: Date; reason: string } | undefined;
     await eachLimited(work, concurrency, async (w) => {
       if (stopped()) return;
       // Background work the foreground keeps Deezer's pace busy for: the batch's other tracks wait with
-      // the first one deferred, without asking (each would wait its own BACKGROUND_YIELD_MS).
+      // the first one deferred, without asking (each would wait its own BACKGROUND_WAIT_MS).
       if (yielded) note(w, yielded);
       else await timedWith(w.clock, () => fromDeezer(w, call));
       if (call && !yielded && w.deferredUntil)
@@ -848,6 +870,8 @@ export function createTempoService(deps: TempoServiceDeps) {
        * `secondLook` (its preview for the second look's turn).
        */
       audioAloneLater?: boolean;
+      /** Background checks (below every runner's first 50): GetSongBPM only where the foreground leaves room. */
+      background?: boolean;
     } = {},
   ): Promise<{
     answers: Map<string, TempoAnswer>;
@@ -863,7 +887,14 @@ export function createTempoService(deps: TempoServiceDeps) {
       return c !== undefined && c.retryAt === null && c.bpm !== null;
     };
     const work = pending.map(workOf).filter((w) => !found(w.key));
-    await checkAfterDeezer(work, batch, opts.stopping, AUDIO_JOB_SLOT_WAIT_MS, opts.audioAloneLater);
+    await checkAfterDeezer(
+      work,
+      batch,
+      opts.stopping,
+      AUDIO_JOB_SLOT_WAIT_MS,
+      opts.audioAloneLater,
+      opts.background,
+    );
     await batch.flush(false);
     const answers = new Map<string, TempoAnswer>();
     const later: Array<{ check: PendingCheck; retryAt?: Date; secondLook?: true }> = [];

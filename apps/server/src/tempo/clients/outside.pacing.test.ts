@@ -64,12 +64,16 @@ describe('waiting for a paced service', () => {
     for (let i = 0; i < 12; i++) await repo.takeSlot(key, new Date(), 250, 250, 3000);
     expect(await caller.hasRoom()).toBe(false);
     const before = Date.now();
-    const deferred = await caller.getText('http://deezer.test/track/background', { yieldMs: 600 });
+    const deferred = await caller.getText('http://deezer.test/track/background', {
+      background: { waitMs: 600, retryMs: 700 },
+    });
     expect(deferred).toMatchObject({ kind: 'deferred', reason: expect.stringContaining('background') });
-    expect(deferred.kind === 'deferred' && deferred.retryAt.getTime()).toBeGreaterThanOrEqual(before + 600);
+    expect(deferred.kind === 'deferred' && deferred.retryAt.getTime()).toBeGreaterThanOrEqual(before + 700);
     expect(sent).toEqual([]);
     // The same call, waiting long enough: it goes once the reserved slots have passed, not before.
-    const ok = await caller.getText('http://deezer.test/track/background', { yieldMs: 10_000 });
+    const ok = await caller.getText('http://deezer.test/track/background', {
+      background: { waitMs: 10_000, retryMs: 10_000 },
+    });
     expect(ok.kind).toBe('ok');
     expect(sent).toEqual(['http://deezer.test/track/background']);
     expect(Date.now() - before).toBeGreaterThanOrEqual(3000 - 250 - 100);

@@ -70,11 +70,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /**
    * A background call (a lookup below every runner's first 50, `TEMPO_PRIORITY`): it never reserves a slot
-   * ahead of the callers waiting for one, it takes only a slot free at once, and waits up to this long for
-   * one, asking again about once a second; longer defers it to as long again. A saturated pace then goes to
+   * ahead of the callers waiting for one, it takes only a slot free at once, and waits up to `waitMs` for
+   * one, asking again about once a second; then it is deferred by `retryMs`. A saturated pace then goes to
    * the foreground callers, who reserve ahead, and the background gets what they leave.
    */
-  yieldMs?: number;
+  background?: { waitMs: number; retryMs: number };
 }
 
 /** How often a background call asks again for a free slot (jittered ±50 %). */
@@ -115,10 +115,13 @@ export function createServiceCaller(deps: ServiceCallerDeps) {
 
   /**
    * A background call's slot: only one free at once (within the burst), asked for again while the pace is
-   * taken ahead, for up to `yieldMs`; then deferred by as long again.
+   * taken ahead, for up to `waitMs`; then deferred by `retryMs`.
    */
-  async function backgroundSlot(yieldMs: number, signal?: AbortSignal): Promise<Outcome<void>> {
-    const until = now().getTime() + yieldMs;
+  async function backgroundSlot(
+    { waitMs, retryMs }: { waitMs: number; retryMs: number },
+    signal?: AbortSignal,
+  ): Promise<Outcome<void>> {
+    const until = now().getTime() + waitMs;
     for (;;) {
       const t = now();
       const s = await deps.pacer.takeSlot(pacerKey, t, intervalMs, burstMs, 0);
@@ -135,7 +138,7 @@ export function createServiceCaller(deps: ServiceCallerDeps) {
       if (left <= 0 || signal?.aborted)
         return {
           kind: 'deferred',
-          retryAt: new Date(t.getTime() + yieldMs),
+          retryAt: new Date(t.getTime() + retryMs),
           reason: `${svc}: pace busy with the first songs of runners (background lookup)`,
         };
       await sleep(Math.min(left, YIELD_POLL_MS * (0.5 + random())), signal);
@@ -181,8 +184,7 @@ export function createServiceCaller(deps: ServiceCallerDeps) {
     let lastReason = '';
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       const before = performance.now();
-      const s =
-        opts.yieldMs !== undefined ? await backgroundSlot(opts.yieldMs, signal) : await slot(wait, signal);
+      const s = opts.background ? await backgroundSlot(opts.background, signal) : await slot(wait, signal);
       paced(performance.now() - before);
       if (s.kind !== 'ok') return s;
       deps.onRequest?.(svc);
