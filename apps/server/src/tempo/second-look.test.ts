@@ -325,6 +325,40 @@ describe('background lookups and Deezer’s pace', () => {
     expect([...found.values()].every((a) => a.status === 'found')).toBe(true);
   });
 
+  it('a background lookup that gave way goes back on the queue with what ReccoBeats said: not asked again', async () => {
+    const tracks = 'ABCD'.split('').map(fakeTrack);
+    const reccobeats = Object.fromEntries(tracks.map((t) => [t.spotifyId, 172]));
+    const calls: string[] = [];
+    const queue = lookupQueue();
+    const lookups = createTempoLookups({
+      tempo: fakeResolver({ reccobeats, deezerBpm: 172, deezerPace: 'busy', backgroundWaitMs: 50, calls }),
+      queue,
+    });
+    const out = await lookups.run(tracks, { userId: USER, priority: TEMPO_PRIORITY.catalog });
+    expect(out).toMatchObject({ gaveWay: tracks.length, found: 0, deferred: 0 });
+    expect(calls).toEqual(['reccobeats', 'reccobeats']);
+    expect(queue.sent).toHaveLength(1);
+    const again = queue.sent[0]!;
+    expect(again.priority).toBe(TEMPO_PRIORITY.catalog);
+    expect(again.tracks).toEqual(tracks);
+    expect(Object.values(again.known ?? {}).map((k) => k.answers.map((a) => [a.source, a.bpm]))).toEqual(
+      tracks.map(() => [['reccobeats', 172]]),
+    );
+    // Its next try, with room: Deezer only.
+    calls.splice(0);
+    const next = createTempoLookups({
+      tempo: fakeResolver({ reccobeats, deezerBpm: 172, calls }),
+      queue: lookupQueue(),
+    });
+    const done = await next.run(again.tracks, {
+      userId: USER,
+      priority: TEMPO_PRIORITY.catalog,
+      known: again.known!,
+    });
+    expect(done).toMatchObject({ found: tracks.length });
+    expect(calls.filter((c) => c !== 'deezer-preview')).toEqual(tracks.map(() => 'deezer'));
+  });
+
   it('background checks take no GetSongBPM slot others wait for: deferred, unheard, with the batch', async () => {
     const checks: PendingCheck[] = 'ABCDEF'.split('').map((c) => ({
       track: fakeTrack(c),

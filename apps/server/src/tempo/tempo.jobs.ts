@@ -269,21 +269,30 @@ export function createTempoLookups(deps: {
       const second = { priority: secondLookPriority(opts.priority), secondLook: true as const };
       const lookedAgain = new Set<string>();
       let putOffUnknown = 0;
+      let gaveWayCount = 0;
       /** Tracks put off to a lookup again (at `at`), with what the first sources said of them. */
-      const putOff = async (again: FirstAnswers[], at: { priority: number; secondLook?: true }) => {
+      const putOff = async (
+        again: FirstAnswers[],
+        at: { priority?: number; secondLook?: true },
+        startAfter?: Date,
+      ) => {
         for (let i = 0; i < again.length; i += TEMPO_BATCH) {
           const part = again.slice(i, i + TEMPO_BATCH);
-          await deps.queue.send('tempo-lookup', {
-            tracks: part.map((x) => x.track),
-            ...(payload.userId ? { userId: payload.userId } : {}),
-            ...at,
-            known: Object.fromEntries(
-              part.map((x) => [
-                x.track.spotifyId,
-                { answers: x.answers, ...(x.isrc ? { isrc: x.isrc } : {}) },
-              ]),
-            ),
-          });
+          await deps.queue.send(
+            'tempo-lookup',
+            {
+              tracks: part.map((x) => x.track),
+              ...(payload.userId ? { userId: payload.userId } : {}),
+              ...at,
+              known: Object.fromEntries(
+                part.map((x) => [
+                  x.track.spotifyId,
+                  { answers: x.answers, ...(x.isrc ? { isrc: x.isrc } : {}) },
+                ]),
+              ),
+            },
+            ...(startAfter ? [{ startAfter }] : []),
+          );
         }
         for (const x of again) lookedAgain.add(x.track.spotifyId);
       };
@@ -324,7 +333,23 @@ export function createTempoLookups(deps: {
             }
           : {}),
         ...(known ? { known: new Map(Object.entries(known)) } : {}),
-        ...(background ? { background } : {}),
+        ...(background
+          ? {
+              background,
+              // Looked up again as this job was (its priority, its second look), with what ReccoBeats said.
+              gaveWay: async (again: FirstAnswers[], retryAt: Date) => {
+                await putOff(
+                  again,
+                  {
+                    ...(payload.priority !== undefined ? { priority: payload.priority } : {}),
+                    ...(secondLook ? { secondLook } : {}),
+                  },
+                  retryAt,
+                );
+                gaveWayCount += again.length;
+              },
+            }
+          : {}),
         ...(audioFeatures ? { audioFeatures } : {}),
         // The playlists can grow with the tempos known at once, before the slower sources answer.
         ...(found ? { onEarlyAnswers: () => found(opts.userId!) } : {}),
@@ -358,8 +383,11 @@ export function createTempoLookups(deps: {
       const out = {
         ...counts,
         toAudio: handed.size,
-        ...(lookedAgain.size > putOffUnknown ? { secondLook: lookedAgain.size - putOffUnknown } : {}),
+        ...(lookedAgain.size > putOffUnknown + gaveWayCount
+          ? { secondLook: lookedAgain.size - putOffUnknown - gaveWayCount }
+          : {}),
         ...(putOffUnknown > 0 ? { unknownLater: putOffUnknown } : {}),
+        ...(gaveWayCount > 0 ? { gaveWay: gaveWayCount } : {}),
         timings: rounded(timings),
       };
       return undecided.length > 0 ? { ...out, handedBack: undecided.length } : out;

@@ -736,6 +736,12 @@ export function createTempoService(deps: TempoServiceDeps) {
        * rather than each waiting its turn.
        */
       background?: boolean;
+      /**
+       * With `background`: the tracks whose Deezer call gave way (or was deferred with its batch), with
+       * what the first sources said, to be looked up again at `retryAt` without asking them again; they
+       * have no answer in the map. Without it they are deferred as any track (and ReccoBeats is asked again).
+       */
+      gaveWay?: (tracks: FirstAnswers[], retryAt: Date) => Promise<void>;
     } = {},
   ): Promise<Map<string, TempoAnswer>> {
     const stopped = () => opts.stopping?.aborted === true;
@@ -823,6 +829,7 @@ export function createTempoService(deps: TempoServiceDeps) {
     // A shutdown stops the batch between tracks: a track not yet started stays undecided (not cached).
     const call: SlotWait | undefined = opts.background ? { background: backgroundCall } : undefined;
     let yielded: { kind: 'deferred'; retryAt: Date; reason: string } | undefined;
+    const gaveWay = new Set<Work>();
     await eachLimited(work, concurrency, async (w) => {
       if (stopped()) return;
       // Background work the foreground keeps Deezer's pace busy for: the batch's other tracks wait with
@@ -836,13 +843,25 @@ export function createTempoService(deps: TempoServiceDeps) {
           reason: w.notes.at(-1) ?? 'deezer: deferred',
         };
       w.askedDeezer = true;
+      // What ReccoBeats said is kept for the next try (asking it again for a whole batch each time the
+      // background gives way spent its pace, 1.7 calls a second, that the first-50 lookups wait for).
+      const firstAsked = w.reccoBeatsAnswered === true || opts.known?.has(w.track.spotifyId) === true;
+      if (call && opts.gaveWay && w.deferredUntil && firstAsked) return void gaveWay.add(w);
       if (settled(w)) await batch.done(w);
       else if (opts.checkLater && !w.deferredUntil) {
         handOn.push(w);
         if (handOn.length >= HAND_ON_GROUP) await hand();
       }
     });
-    const unsettled = work.filter((w) => w.askedDeezer && !settled(w) && !handed.has(w));
+    if (gaveWay.size > 0 && opts.gaveWay) {
+      const again = [...gaveWay];
+      const retryAt = new Date(Math.max(...again.map((w) => w.deferredUntil?.getTime() ?? 0)));
+      await opts.gaveWay(
+        again.map((w) => ({ track: w.track, answers: w.answers, ...(w.isrc ? { isrc: w.isrc } : {}) })),
+        retryAt,
+      );
+    }
+    const unsettled = work.filter((w) => w.askedDeezer && !settled(w) && !handed.has(w) && !gaveWay.has(w));
     if (opts.checkLater) {
       // A track a service asked to wait for is looked up again whole, when it allows (deferred).
       for (const w of unsettled) if (w.deferredUntil) await batch.done(w);
