@@ -186,14 +186,15 @@ describe('tempo lookups as jobs', () => {
     const before = Date.now();
     // A runner's first 50 go now, busy or not; the catalogs and second looks wait for room.
     await lookups.run([track(1)], { userId: USER, priority: TEMPO_PRIORITY.firstCatalog });
-    expect(ran).toEqual([undefined]);
+    await lookups.run([track(1)], { userId: USER, priority: TEMPO_PRIORITY.firstCatalogUnknown });
+    expect(ran).toEqual([undefined, undefined]);
     const out = await lookups.run([track(1)], {
       userId: USER,
       priority: TEMPO_PRIORITY.secondLook,
       secondLook: true,
       known,
     });
-    expect(ran).toEqual([undefined]);
+    expect(ran).toEqual([undefined, undefined]);
     expect(out).toMatchObject({ waitedForRoom: 1 });
     expect(queue.sent).toHaveLength(1);
     const { startAfter, ...again } = queue.sent[0]!;
@@ -208,7 +209,7 @@ describe('tempo lookups as jobs', () => {
     // With room, it runs, and its Deezer calls are a background lookup's.
     room = true;
     await lookups.run([track(1)], { userId: USER, priority: TEMPO_PRIORITY.catalog });
-    expect(ran).toEqual([undefined, true]);
+    expect(ran).toEqual([undefined, undefined, true]);
     expect(queue.sent).toHaveLength(1);
     expect(asked).toBe(2);
   });

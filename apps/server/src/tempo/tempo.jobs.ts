@@ -60,6 +60,16 @@ export const TEMPO_PRIORITY = {
 } as const;
 
 /**
+ * Background work: the catalogs of runners past their first 50 and every second look. Its lookups start
+ * when Deezer's pace has room and its calls take only the outside paces' free slots (`BACKGROUND_WAIT_MS`).
+ * A first-50 runner's tracks nobody knows (`firstCatalogUnknown`) are not: made background too, in
+ * bench:crowd, the runners whose 50 needed them waited for the storm's end (p50 to 50 placed 100-161 s →
+ * 145-196 s in three runs).
+ */
+export const isBackground = (priority: number | undefined): boolean =>
+  (priority ?? TEMPO_PRIORITY.catalog) <= TEMPO_PRIORITY.catalog;
+
+/**
  * The priority of the second look at a track first looked up at `priority`: a catalog's, below every
  * catalog; a runner's own (Liked Songs, their playlists), level with the catalogs, so in the order queued
  * (pg-boss takes a priority's jobs oldest first): after every runner's own tracks, before the catalogs
@@ -244,10 +254,11 @@ export function createTempoLookups(deps: {
       } = {},
     ) {
       const { stopping, secondLook, known, ...payload } = opts;
-      // Background work (below every runner's first 50) starts when Deezer's pace has room: while the
+      // Background work (`isBackground`: catalogs of runners past their 50, second looks) starts when
+      // Deezer's pace has room: while the
       // foreground keeps it busy (a storm of new runners) the job goes back on the queue as it came, having
       // asked nobody anything, rather than spend a worker and the pace's slots on tracks that rarely fit.
-      const background = (opts.priority ?? TEMPO_PRIORITY.catalog) < TEMPO_PRIORITY.firstCatalog;
+      const background = isBackground(opts.priority);
       if (background && !(await roomFor(stopping))) {
         await deps.queue.send(
           'tempo-lookup',
@@ -411,7 +422,7 @@ export function createTempoLookups(deps: {
       // With the second look on (wantedRanges), a first look leaves a track no source knows to it: the
       // audio alone is never placed, so its preview goes to what may be.
       const firstLook = deps.wantedRanges !== undefined && !opts.secondLook;
-      const background = (opts.priority ?? TEMPO_PRIORITY.catalog) < TEMPO_PRIORITY.firstCatalog;
+      const background = isBackground(opts.priority);
       const { answers, later } = await checkTempos(checks, {
         timings,
         ...(firstLook ? { audioAloneLater: true } : {}),

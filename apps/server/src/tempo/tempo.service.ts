@@ -169,7 +169,8 @@ export const AUDIO_JOB_SLOT_WAIT_MS = 30_000;
 type SlotWait = CallOptions;
 
 /**
- * Background work (below every runner's first 50) waits this long in its job for a Deezer or GetSongBPM
+ * Background work (`isBackground`: catalogs of runners past their 50, second looks) waits this long in
+ * its job for a Deezer or GetSongBPM
  * slot the foreground leaves free (`CallOptions.background`): a worker does not stay long with background
  * work while first-50 lookups queue for one.
  */
@@ -731,7 +732,8 @@ export function createTempoService(deps: TempoServiceDeps) {
        */
       unknownLater?: (tracks: FirstAnswers[]) => Promise<void>;
       /**
-       * Background work (below every runner's first 50): its Deezer calls take only slots free at once
+       * Background work (`isBackground`: catalogs of runners past their 50, second looks): its Deezer
+       * calls take only slots free at once
        * (`CallOptions.background`), and once one is deferred so, the rest of the batch is deferred with it
        * rather than each waiting its turn.
        */
@@ -889,7 +891,7 @@ export function createTempoService(deps: TempoServiceDeps) {
        * `secondLook` (its preview for the second look's turn).
        */
       audioAloneLater?: boolean;
-      /** Background checks (below every runner's first 50): GetSongBPM only where the foreground leaves room. */
+      /** Background checks (`isBackground`): GetSongBPM only where the foreground leaves room. */
       background?: boolean;
     } = {},
   ): Promise<{

@@ -69,7 +69,8 @@ export interface CallOptions {
   /** Ends a wait for the slot early (a shutdown): the call is deferred to now, its slot left unused. */
   signal?: AbortSignal;
   /**
-   * A background call (a lookup below every runner's first 50, `TEMPO_PRIORITY`): it never reserves a slot
+   * A background call (`isBackground` in tempo.jobs.ts: a catalog of a runner past their 50, a second
+   * look): it never reserves a slot
    * ahead of the callers waiting for one, it takes only a slot free at once, and waits up to `waitMs` for
    * one, asking again about once a second; then it is deferred by `retryMs`. A saturated pace then goes to
    * the foreground callers, who reserve ahead, and the background gets what they leave.
