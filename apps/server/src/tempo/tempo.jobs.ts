@@ -67,7 +67,9 @@ export const TEMPO_PRIORITY = {
  * 145-196 s in three runs).
  */
 export const isBackground = (priority: number | undefined): boolean =>
-  (priority ?? TEMPO_PRIORITY.catalog) <= TEMPO_PRIORITY.catalog;
+  // Every job the library queues carries its priority; one without (a test's, a hand-made one) is not
+  // made to wait.
+  priority !== undefined && priority <= TEMPO_PRIORITY.catalog;
 
 /**
  * The priority of the second look at a track first looked up at `priority`: a catalog's, below every
