@@ -47,7 +47,12 @@ function noSourceKnows(letter: string) {
     audioQueue: queued,
     wantedRanges: async () => [],
   });
-  const check: PendingCheck = {
+  return { calls, queued, lookups, check: unknownCheck(letter) };
+}
+
+/** A check handed on with no answer yet and a preview (a track no first source knows). */
+function unknownCheck(letter: string): PendingCheck {
+  return {
     track: fakeTrack(letter),
     answers: [],
     notes: [],
@@ -56,7 +61,6 @@ function noSourceKnows(letter: string) {
     heldMs: 0,
     clock: { ms: {}, n: {} },
   };
-  return { calls, queued, lookups, check };
 }
 
 describe('the second look', () => {
@@ -360,15 +364,7 @@ describe('background lookups and Deezer’s pace', () => {
   });
 
   it('background checks take no GetSongBPM slot others wait for: deferred, unheard, with the batch', async () => {
-    const checks: PendingCheck[] = 'ABCDEF'.split('').map((c) => ({
-      track: fakeTrack(c),
-      answers: [],
-      notes: [],
-      transient: false,
-      preview: `https://cdns-preview.dzcdn.net/${c}.mp3`,
-      heldMs: 0,
-      clock: { ms: {}, n: {} },
-    }));
+    const checks = 'ABCDEF'.split('').map(unknownCheck);
     const busy = { getsongbpm: { busy: { tempo: 172 } }, backgroundWaitMs: 50 };
     const calls: string[] = [];
     const { answers, later } = await fakeResolver({ ...busy, calls }).checkTempos(checks, {
