@@ -149,8 +149,8 @@ set
 where
   "library_artists"."id" = $5;
 
--- CatalogRepository.nextUnreadRelease
--- params: ["0OdUWJ0sBjDrqHygGUXeCF",1]
+-- CatalogRepository.nextUnreadReleases
+-- params: ["0OdUWJ0sBjDrqHygGUXeCF",20]
 select
   "library_releases"."id",
   "library_releases"."album_type",

@@ -13,8 +13,8 @@
 -- LibraryRepository.saveListingPage (first page of a new listing)
 -- the same SQL as CatalogRepository.saveListingPage (first page of a new listing) (catalog.repository.sql)
 
--- LibraryRepository.nextUnreadRelease
--- the same SQL as CatalogRepository.nextUnreadRelease (catalog.repository.sql)
+-- LibraryRepository.nextUnreadReleases
+-- the same SQL as CatalogRepository.nextUnreadReleases (catalog.repository.sql)
 
 -- LibraryRepository.saveReleaseProgress
 -- the same SQL as CatalogRepository.saveReleaseProgress (catalog.repository.sql)

@@ -138,7 +138,7 @@ const catalogSamples: Repository<CatalogRepository>['samples'] = {
       args: [ARTIST_ID, { groups: 'album,single', offset: 0, total: 23, releases: [RELEASE], restart: true }],
     },
   ],
-  nextUnreadRelease: { args: [ARTIST_ID] },
+  nextUnreadReleases: { args: [ARTIST_ID, 20] },
   saveReleaseProgress: { args: [RELEASE.id, { tracksRead: 50, totalTracks: 120, done: false }] },
   markCatalogRead: { args: [ARTIST_ID] },
   markCatalogChecked: { args: [ARTIST_ID] },

@@ -121,16 +121,16 @@ export function catalogQueries(db: Db | Tx) {
         .where(eq(libraryArtists.id, artistId));
     },
 
-    /** The artist's next release whose tracks are not all read: albums first, then in listing order. */
-    async nextUnreadRelease(artistId: string): Promise<ReleaseRow | undefined> {
+    /** The artist's next releases whose tracks are not all read: albums first, then in listing order. */
+    async nextUnreadReleases(artistId: string, limit: number): Promise<ReleaseRow[]> {
       const rows = await db
         .select({ r: libraryReleases })
         .from(libraryArtistReleases)
         .innerJoin(libraryReleases, eq(libraryReleases.id, libraryArtistReleases.releaseId))
         .where(and(eq(libraryArtistReleases.artistId, artistId), isNull(libraryReleases.readAt)))
         .orderBy(sql`${libraryReleases.albumType} <> 'album'`, asc(libraryArtistReleases.position))
-        .limit(1);
-      return rows[0]?.r;
+        .limit(limit);
+      return rows.map((x) => x.r);
     },
 
     /** Records a release's track page: `tracksRead` is where the next page starts; `done` when none follows. */

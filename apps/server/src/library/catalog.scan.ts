@@ -1,11 +1,14 @@
 // Artist catalogs, the costly part, shared by the whole installation. One step = one call: a page of an
-// artist's releases (`GET /artists/{id}/albums`, 10 per page, groups from the settings), or a release
-// (`GET /albums/{id}`, its first 50 tracks embedded), or a further page of a long release
+// artist's releases (`GET /artists/{id}/albums`, 10 per page, 50 with extended quota; groups from the
+// settings), or a release (`GET /albums/{id}`, its first 50 tracks embedded; with extended quota up to 20
+// of the artist's releases in one `GET /albums?ids=`), or a further page of a long release
 // (`GET /albums/{id}/tracks`, following `tracks.next`). Artists most frequent in the user's library go
 // first; a catalog or release another user's scan already read costs nothing; a read catalog is checked
 // for new releases once per `catalogRecheckMs` (one call when nothing changed).
-import { SpotifyApiError } from '../spotify/errors.ts';
+import { ALBUMS_MAX_IDS } from '../spotify/api.ts';
+import { SpotifyApiError, SpotifyCapabilityMissingError } from '../spotify/errors.ts';
 import { PAGE, type ScanContext, type StepResult } from './scan-context.ts';
+import type { ReleaseRow } from './catalog.repository.ts';
 import {
   artistsOf,
   toLibraryRelease,
@@ -14,7 +17,19 @@ import {
   type LibraryTrack,
 } from './spotify-items.ts';
 
-const LISTING_PAGE = 10;
+/** Releases a listing page asks for: development mode allows at most 10, extended quota 50. */
+const LISTING_PAGE = { developmentMode: 10, extendedQuota: 50 };
+
+/** A release's page of tracks as read (null: Spotify no longer has it), for saving. */
+interface ReleaseRead {
+  release: ReleaseRow;
+  page: { items: unknown[]; pageSize: number; total: number; next: string | null } | null;
+}
+/** A release of a multi-get: null when Spotify did not return it (gone), as a 404 of `GET /albums/{id}`. */
+const albumRead = (release: ReleaseRow, album: { tracks: ReleaseRead['page'] } | null): ReleaseRead => ({
+  release,
+  page: album?.tracks ?? null,
+});
 
 /** Spotify's answers that say "this id is no good" (gone or malformed): skip it rather than retry. */
 const gone = (err: unknown) => err instanceof SpotifyApiError && (err.status === 404 || err.status === 400);
@@ -55,7 +70,10 @@ export async function catalogStep(
       let more = false;
       if (offset < cap) {
         try {
-          const page = await api.artistAlbums(artist.id, offset, LISTING_PAGE, groups);
+          // An app known to have the multi-gets is an extended-quota app: 50 releases a page.
+          const limit =
+            (await api.severalAlbums()) === true ? LISTING_PAGE.extendedQuota : LISTING_PAGE.developmentMode;
+          const page = await api.artistAlbums(artist.id, offset, limit, groups);
           releases = page.items.map(toLibraryRelease).filter((r): r is LibraryRelease => r !== null);
           pageSize = page.pageSize;
           more = page.next !== null && pageSize > 0;
@@ -82,39 +100,48 @@ export async function catalogStep(
       return { calls: offset < cap ? 1 : 0, tracks: 0 };
     }
 
-    const release = await c.repo.nextUnreadRelease(artist.id);
+    const releases = await c.repo.nextUnreadReleases(artist.id, ALBUMS_MAX_IDS);
+    const release = releases[0];
     if (!release) {
       await c.repo.inScan(userId, (q) => q.markCatalogRead(artist.id));
       continue;
     }
-    let items: unknown[] = [];
-    let total = release.totalTracks;
-    let more = false;
-    let pageSize = 0;
-    try {
-      if (release.tracksRead === 0) {
-        const album = await api.album(release.id);
-        items = album.tracks.items;
-        pageSize = album.tracks.pageSize;
-        total = album.tracks.total;
-        more = album.tracks.next !== null;
-      } else {
-        const page = await api.albumTracks(release.id, release.tracksRead, PAGE);
-        items = page.items;
-        pageSize = page.pageSize;
-        total = page.total;
-        more = page.next !== null;
+    // An extended-quota app reads up to 20 of the artist's releases in one call; development mode (a 403
+    // remembered, no call after the first) and a release whose later pages are due read one at a time.
+    const fresh = releases.filter((r) => r.tracksRead === 0);
+    const read: ReleaseRead[] = [];
+    if (release.tracksRead === 0 && (await api.severalAlbums()) !== false) {
+      try {
+        const albums = await api.albums(fresh.map((r) => r.id));
+        fresh.forEach((r, i) => read.push(albumRead(r, albums[i] ?? null)));
+      } catch (err) {
+        if (!(err instanceof SpotifyCapabilityMissingError)) throw err;
       }
-    } catch (err) {
-      if (!gone(err)) throw err;
     }
-    const tracks = items.map((t) => toLibraryTrack(t, release)).filter((t): t is LibraryTrack => t !== null);
-    const tracksRead = release.tracksRead + pageSize;
-    const done = !more || pageSize === 0 || tracksRead >= total;
+    if (read.length === 0) {
+      let page: ReleaseRead['page'] = null;
+      try {
+        if (release.tracksRead === 0) page = (await api.album(release.id)).tracks;
+        else page = await api.albumTracks(release.id, release.tracksRead, PAGE);
+      } catch (err) {
+        if (!gone(err)) throw err;
+      }
+      read.push({ release, page });
+    }
+    const saved = read.map(({ release: r, page }) => {
+      const tracks = (page?.items ?? [])
+        .map((t) => toLibraryTrack(t, r))
+        .filter((t): t is LibraryTrack => t !== null);
+      const tracksRead = r.tracksRead + (page?.pageSize ?? 0);
+      const total = page ? page.total : r.totalTracks;
+      const done = !page || page.next === null || page.pageSize === 0 || tracksRead >= total;
+      return { release: r, tracks, progress: { tracksRead, totalTracks: total, done } };
+    });
+    const tracks = saved.flatMap((x) => x.tracks);
     await c.repo.inScan(userId, async (q) => {
       await q.upsertArtists(artistsOf(tracks));
       await q.upsertTracks(tracks);
-      await q.saveReleaseProgress(release.id, { tracksRead, totalTracks: total, done });
+      for (const x of saved) await q.saveReleaseProgress(x.release.id, x.progress);
     });
     // Their lookups likewise before the catalogs of the runners past their first 50 (TEMPO_PRIORITY).
     await c.queueTempo(

@@ -199,7 +199,8 @@ describe('artist catalogs', () => {
 
   it("reads a runner's catalogs before others' background work until their first 50 songs are placed", async () => {
     const [early, later] = await freshArtists(2);
-    const p = h.libraryProcess();
+    // Development mode as it is, with its daily quota: no multi-get is tried (its 403 would cost a call).
+    const p = h.libraryProcess({ config: { SPOTIFY_DAILY_QUOTA: '1000' } });
     /**
      * Every catalog call of a runner counted at `at` in the shared window (none at `not`), and their tempo
      * lookups queued at `lookupsAt`.
@@ -251,5 +252,23 @@ describe('artist catalogs', () => {
     await repo.confirmBatch(target!.id, batch);
     await h.drain(p, userB);
     await expectCatalogs(b.id, userB, 'catalog_expansion', 'first_catalogs', TEMPO_PRIORITY.catalog);
+  });
+
+  it('reads one release a call after the multi-get is refused once (a 403 remembered)', async () => {
+    // A development-mode app set up without a daily quota: it tries `GET /albums?ids=` once.
+    const artists = await freshArtists(2);
+    const p = h.libraryProcess({ config: { SPOTIFY_DAILY_QUOTA: 'unlimited' } });
+    const u = follower(artists);
+    const userId = await h.connect(p, u.id);
+    await h.drain(p, userId);
+    const all = h.sandbox.admin.requests({ service: 'spotify-api', userId: u.id });
+    const multiGets = all.filter((r) => new URL(r.url, 'http://x').pathname.endsWith('/v1/albums'));
+    expect(multiGets.map((r) => r.status)).toEqual([403]);
+    expect(catalogCalls(u.id).filter((x) => /\/albums\/[A-Za-z0-9]+$/.test(x))).toHaveLength(
+      artists.flatMap(ownReleases).length,
+    );
+    const tracks = new Set((await p.library.listMatchCandidates(userId)).map((c) => c.trackId));
+    for (const r of artists.flatMap(ownReleases))
+      expect(tracks.has(h.sandbox.world.trackId(r.firstG))).toBe(true);
   });
 });

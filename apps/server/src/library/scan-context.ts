@@ -40,6 +40,8 @@ export type LibraryApi = Pick<
   | 'followedArtists'
   | 'artistAlbums'
   | 'album'
+  | 'albums'
+  | 'severalAlbums'
   | 'albumTracks'
 >;
 
@@ -63,7 +65,7 @@ export interface ScanContext {
     | 'refreshUserArtists'
     | 'nextCatalogArtist'
     | 'getArtist'
-    | 'nextUnreadRelease'
+    | 'nextUnreadReleases'
   >;
   api: (ctx: CallContext) => LibraryApi;
   /**

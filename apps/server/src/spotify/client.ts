@@ -213,6 +213,18 @@ export function createSpotifyClient(deps: SpotifyClientDeps) {
     }
   }
 
-  return { request };
+  /**
+   * What the app is known to have, without a call: true once a call needing it answered, false once it was
+   * refused (403), undefined before either. `extendedQuotaOnly`: something only extended-quota apps keep
+   * (the multi-gets) is taken as missing on an app with a daily quota, which only development mode has, so
+   * a development-mode installation spends no call of its day to learn it.
+   */
+  async function capability(name: string, o: { extendedQuotaOnly?: boolean } = {}) {
+    const { limits } = await deps.app();
+    if (o.extendedQuotaOnly && limits.dailyQuota !== null) return false;
+    return (await deps.budget.getCapability(capabilityKey(limits, name)))?.available;
+  }
+
+  return { request, capability };
 }
 export type SpotifyClient = ReturnType<typeof createSpotifyClient>;

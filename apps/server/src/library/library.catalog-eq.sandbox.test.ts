@@ -1,0 +1,82 @@
+// Artist catalogs on an extended-quota installation (no daily quota, a world that keeps the multi-gets):
+// up to 20 of an artist's releases in one `GET /albums?ids=`, and listing pages of 50 once the app is
+// known to be one; every track read as one call a release reads it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLibraryHarness, type LibraryHarness } from '../../test/library-harness.ts';
+
+let h: LibraryHarness;
+beforeAll(async () => {
+  h = await startLibraryHarness({ seed: 10_607, extendedQuota: true });
+});
+afterAll(() => h.close());
+
+/** An artist's albums and singles (the default `include_groups`). */
+function ownReleases(i: number) {
+  const { catalog } = h.sandbox.world;
+  return catalog.artists[i]!.releases.map((r) => catalog.releases[r]!).filter(
+    (r) => r.albumType === 'album' || r.albumType === 'single',
+  );
+}
+/** Artists with between `min` and `max` albums and singles, in world order. */
+function artistsWith(count: number, min: number, max: number) {
+  const out: number[] = [];
+  for (let i = 1; i < h.sandbox.world.catalog.artists.length && out.length < count; i++) {
+    const n = ownReleases(i).length;
+    if (n >= min && n <= max) out.push(i);
+  }
+  if (out.length < count) throw new Error('not enough such artists in the world');
+  return out;
+}
+const unlimited = { SPOTIFY_DAILY_QUOTA: 'unlimited' };
+
+describe('artist catalogs with extended quota', () => {
+  it('reads up to 20 releases a call and, once the app is known to have the multi-gets, lists 50 a page', async () => {
+    const artists = artistsWith(2, 21, 45);
+    const p = h.libraryProcess({ config: unlimited });
+    const u = h.spotifyUser();
+    h.sandbox.admin.followArtists(
+      u.id,
+      artists.map((i) => h.sandbox.world.ids.encode('artist', i)),
+    );
+    const userId = await h.connect(p, u.id);
+    await h.drain(p, userId);
+    const urls = h.apiRequests(u.id).map((r) => new URL(r.url, 'http://x'));
+    const multiGets = urls.filter((x) => x.pathname.endsWith('/albums') && !x.pathname.includes('/artists/'));
+    const listings = urls.filter((x) => /\/artists\/[^/]+\/albums$/.test(x.pathname));
+    const singleReads = urls.filter((x) => /\/albums\/[^/]+(\/tracks)?$/.test(x.pathname));
+
+    // Every release in exactly one multi-get of at most 20, none read alone.
+    const asked = multiGets.flatMap((x) => x.searchParams.get('ids')!.split(','));
+    const releases = artists.flatMap(ownReleases);
+    expect([...asked].sort()).toEqual(releases.map((r) => h.sandbox.world.ids.encode('album', r.r)).sort());
+    expect(multiGets.every((x) => x.searchParams.get('ids')!.split(',').length <= 20)).toBe(true);
+    expect(multiGets.length).toBe(artists.reduce((n, i) => n + Math.ceil(ownReleases(i).length / 20), 0));
+    expect(singleReads).toEqual([]);
+
+    // Before the first multi-get the app's kind is unknown (10 a page); after it, 50.
+    const firstMultiGet = urls.indexOf(multiGets[0]!);
+    expect(
+      listings.filter((x) => urls.indexOf(x) < firstMultiGet).map((x) => x.searchParams.get('limit')),
+    ).toEqual(expect.arrayContaining(['10']));
+    const after = listings.filter((x) => urls.indexOf(x) > firstMultiGet);
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.every((x) => x.searchParams.get('limit') === '50')).toBe(true);
+
+    const tracks = new Set((await p.library.listMatchCandidates(userId)).map((c) => c.trackId));
+    for (const r of releases)
+      for (let t = 0; t < r.trackCount; t++)
+        expect(tracks.has(h.sandbox.world.trackId(r.firstG + t))).toBe(true);
+  });
+
+  it('asks for no multi-get on an installation with a daily quota (development mode)', async () => {
+    const [artist] = artistsWith(1, 3, 10);
+    const p = h.libraryProcess({ config: { SPOTIFY_DAILY_QUOTA: '1000' } });
+    const u = h.spotifyUser();
+    h.sandbox.admin.followArtists(u.id, [h.sandbox.world.ids.encode('artist', artist!)]);
+    const userId = await h.connect(p, u.id);
+    await h.drain(p, userId);
+    const paths = h.apiRequests(u.id).map((r) => new URL(r.url, 'http://x').pathname);
+    expect(paths.filter((x) => x.endsWith('/v1/albums'))).toEqual([]);
+    expect(paths.filter((x) => /\/v1\/albums\/[^/]+$/.test(x))).toHaveLength(ownReleases(artist!).length);
+  });
+});
