@@ -206,6 +206,8 @@ export function composePacebeat(o: ComposeOptions) {
     audioQueue: o.jobs,
     audioFeaturesFor: spotifyAudioFeaturesFor(spotify),
     onTemposFound: (userId) => events.emit('temposFound', userId),
+    // A runner's catalog lookups queued before their first 50 go back as background work once they are placed.
+    firstSongs: (userId) => playlists.firstSongs(userId),
     // What the playlists and runs take: a track whose first answer none of them could is checked last.
     wantedRanges: async () => [
       ...(await playlists.repo.targetRanges()),

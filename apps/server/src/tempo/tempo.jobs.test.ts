@@ -32,6 +32,7 @@ const answer = (status: TempoAnswer['status'], retryAt?: Date): TempoAnswer => (
 });
 
 const USER = '0b6f1f4e-8a52-4c9b-9d7e-2a1c3e5f7a90';
+const OTHER = '5d2e8c1a-3b4f-4e6a-9c7d-1f2a3b4c5d6e';
 
 function fakeQueue() {
   const sent: { tracks: TrackInput[]; userId?: string; startAfter?: Date }[] = [];
@@ -212,6 +213,58 @@ describe('tempo lookups as jobs', () => {
     expect(ran).toEqual([undefined, undefined, true]);
     expect(queue.sent).toHaveLength(1);
     expect(asked).toBe(2);
+  });
+
+  it('a first-50 catalog job of a runner who has reached 50 goes back as background work, asking nobody', async () => {
+    const queue = fakeQueue();
+    const audio: { checks: unknown[]; priority?: number }[] = [];
+    const resolved: string[] = [];
+    const short = new Map([
+      [USER, true],
+      [OTHER, false],
+    ]);
+    const lookups = createTempoLookups({
+      tempo: {
+        resolveTempos: async (ts) => {
+          resolved.push(...ts.map((t) => t.spotifyId));
+          return new Map(ts.map((t) => [t.spotifyId, answer('found')]));
+        },
+        checkTempos: async () => ({ answers: new Map(), later: [] }),
+      },
+      queue,
+      audioQueue: { send: async (_n, p) => (audio.push(p), 'id') },
+      firstSongs: async (userId) => short.get(userId) ?? false,
+    });
+    // Still short of 50: the job runs at its priority.
+    await lookups.run([track(1)], { userId: USER, priority: TEMPO_PRIORITY.firstCatalog });
+    expect(resolved).toEqual(['track1']);
+    expect(queue.sent).toEqual([]);
+    // Reached: the job goes back on the queue as the catalogs of a runner past 50 (background), unasked.
+    const known = { track2: { answers: [{ bpm: 150, source: 'reccobeats', confidence: 0.85 }] } };
+    for (const priority of [TEMPO_PRIORITY.firstCatalog, TEMPO_PRIORITY.firstCatalogUnknown]) {
+      const out = await lookups.run([track(2)], { userId: OTHER, priority, known });
+      expect(out).toMatchObject({ background: 1 });
+    }
+    expect(resolved).toEqual(['track1']);
+    expect(queue.sent).toEqual([
+      { tracks: [track(2)], userId: OTHER, priority: TEMPO_PRIORITY.catalog, known },
+      { tracks: [track(2)], userId: OTHER, priority: TEMPO_PRIORITY.catalog, known },
+    ]);
+    // The runner's own tracks are not catalogs: they run whatever the count.
+    await lookups.run([track(3)], { userId: OTHER, priority: TEMPO_PRIORITY.ownLibrary });
+    expect(resolved).toEqual(['track1', 'track3']);
+    // The checks handed on at a first-50 priority likewise.
+    const check = {
+      track: track(4),
+      answers: [],
+      notes: [],
+      transient: false,
+      heldMs: 0,
+      clock: { ms: {}, n: {} },
+    };
+    const out = await lookups.runChecks([check], { userId: OTHER, priority: TEMPO_PRIORITY.firstCatalog });
+    expect(out).toMatchObject({ background: 1 });
+    expect(audio).toEqual([{ checks: [check], userId: OTHER, priority: TEMPO_PRIORITY.catalog }]);
   });
 
   it('refuses a payload that is not a batch of tracks', () => {

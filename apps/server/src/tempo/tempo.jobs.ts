@@ -164,6 +164,14 @@ const OWN_WANTED_RANGES_MS = 5_000;
 /** How long a background lookup job waits for Deezer's pace to have room before it goes back on the queue. */
 const ROOM_WAIT_MS = 5_000;
 
+/** The priorities of a runner's catalog tracks while they are short of their first 50 songs. */
+const FIRST_CATALOGS: ReadonlySet<number> = new Set([
+  TEMPO_PRIORITY.firstCatalog,
+  TEMPO_PRIORITY.firstCatalogUnknown,
+]);
+/** How long a runner's "still short of their first 50" is kept before it is read again. */
+const FIRST_SONGS_MS = { short: 5_000, reached: 60_000 };
+
 /** What the job needs from the queue: a way to send itself again later. */
 export interface TempoLookupQueue {
   send(
@@ -198,7 +206,27 @@ export function createTempoLookups(deps: {
   wantedRanges?: () => Promise<WantedRange[]>;
   /** How long a background job waits for Deezer's pace to have room (default ROOM_WAIT_MS; tests). */
   roomWaitMs?: number;
+  /**
+   * Whether a runner still has fewer than their first 50 songs placed (the playlists module). With it, a
+   * job queued at a first-50 priority (`FIRST_CATALOGS`) for a runner who has reached them goes back on
+   * the queue as background work (`catalog`) instead of running before the runners still waiting.
+   */
+  firstSongs?: (userId: string) => Promise<boolean>;
 }) {
+  // A runner's catalog tracks are queued at the first-50 priority as they are read: an extended-quota
+  // installation reads a whole catalog in a few calls, so most of a runner's jobs are still queued when
+  // they reach 50, ahead of every later runner's (bench:crowd: 1,131 such jobs at the storm's end).
+  const firstSongsSeen = new Map<string, { at: number; short: boolean }>();
+  const reachedFirst50 = async (opts: { userId?: string; priority?: number }): Promise<boolean> => {
+    if (!deps.firstSongs || !opts.userId || !FIRST_CATALOGS.has(opts.priority ?? NaN)) return false;
+    const seen = firstSongsSeen.get(opts.userId);
+    if (seen && Date.now() - seen.at < (seen.short ? FIRST_SONGS_MS.short : FIRST_SONGS_MS.reached))
+      return !seen.short;
+    const short = await deps.firstSongs(opts.userId);
+    if (firstSongsSeen.size > 10_000) firstSongsSeen.clear();
+    firstSongsSeen.set(opts.userId, { at: Date.now(), short });
+    return !short;
+  };
   // The ranges change when a runner edits a target or a run: read again at most once a minute (every
   // few seconds for a runner's own tracks). When they cannot be read, every track is checked now, as
   // without them.
@@ -256,6 +284,16 @@ export function createTempoLookups(deps: {
       } = {},
     ) {
       const { stopping, secondLook, known, ...payload } = opts;
+      if (await reachedFirst50(opts)) {
+        await deps.queue.send('tempo-lookup', {
+          tracks,
+          ...payload,
+          priority: TEMPO_PRIORITY.catalog,
+          ...(secondLook ? { secondLook } : {}),
+          ...(known ? { known } : {}),
+        });
+        return { found: 0, unknown: 0, deferred: 0, toAudio: 0, background: tracks.length };
+      }
       // Background work (`isBackground`: catalogs of runners past their 50, second looks) starts when
       // Deezer's pace has room: while the
       // foreground keeps it busy (a storm of new runners) the job goes back on the queue as it came, having
@@ -419,6 +457,16 @@ export function createTempoLookups(deps: {
       const audioQueue = deps.audioQueue;
       const checkTempos = deps.tempo.checkTempos;
       if (!audioQueue || !checkTempos) throw new Error('tempo-audio jobs need their queue and checkTempos');
+      if (await reachedFirst50(opts)) {
+        await audioQueue.send('tempo-audio', { checks, ...payload, priority: TEMPO_PRIORITY.catalog });
+        return {
+          found: 0,
+          unknown: 0,
+          deferred: 0,
+          background: checks.length,
+          timings: rounded({ tracks: 0, totalMs: 0, ms: {}, n: {} }),
+        };
+      }
       const found = opts.userId && deps.onTemposFound ? deps.onTemposFound : undefined;
       const timings: LookupTimings = { tracks: 0, totalMs: 0, ms: {}, n: {} };
       // With the second look on (wantedRanges), a first look leaves a track no source knows to it: the
