@@ -141,6 +141,35 @@ order by
 limit
   1;
 
+-- ArtistSetRepository.catalogTracksAwaitingTempo
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",300]
+select
+  count(*)::int as n
+from
+  (
+    select
+      1
+    from
+      library_user_artists a
+      join library_artist_releases ar on ar.artist_id = a.artist_id
+      join library_tracks t on t.release_id = ar.release_id
+      and a.artist_id = any (t.artist_ids)
+    where
+      a.user_id = $1
+      and t.tempo_queued_key = t.recording_key
+      and t.tempo_queued_at > now() - interval '1 hour'
+      and not exists (
+        select
+          1
+        from
+          tempo_recordings r
+        where
+          r.key = t.recording_key
+      )
+    limit
+      $2
+  ) x;
+
 -- ArtistSetRepository.tracksWithoutTempo
 -- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds",500]
 with

@@ -99,6 +99,9 @@ where
 -- LibraryRepository.nextCatalogArtist
 -- the same SQL as ArtistSetRepository.nextCatalogArtist (artist-set.repository.sql)
 
+-- LibraryRepository.catalogTracksAwaitingTempo
+-- the same SQL as ArtistSetRepository.catalogTracksAwaitingTempo (artist-set.repository.sql)
+
 -- LibraryRepository.tracksWithoutTempo
 -- the same SQL as ArtistSetRepository.tracksWithoutTempo (artist-set.repository.sql)
 

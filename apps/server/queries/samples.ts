@@ -194,6 +194,7 @@ const artistSetSamples: Repository<ArtistSetRepository>['samples'] = {
     rows: { 'update "library_users"': [{ userId: USER_ID }] },
   },
   nextCatalogArtist: { args: [USER_ID, 'album,single', 30 * 86_400_000] },
+  catalogTracksAwaitingTempo: { args: [USER_ID, 300] },
   tracksWithoutTempo: { args: [USER_ID, 86_400_000, 500] },
 };
 

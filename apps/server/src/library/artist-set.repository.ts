@@ -119,6 +119,24 @@ export function createArtistSetRepository(db: Db) {
     },
 
     /**
+     * How many of the user's catalog tracks are queued for a tempo lookup that has not answered yet, counted
+     * up to `limit`: how far the catalogs' reading is ahead of the lookups. Queued in the last hour: an
+     * older one was lost (a scan queues it again after a day).
+     */
+    async catalogTracksAwaitingTempo(userId: string, limit: number): Promise<number> {
+      const rows = await db.execute<{ n: number }>(sql`
+        select count(*)::int as n from (
+          select 1 from library_user_artists a
+          join library_artist_releases ar on ar.artist_id = a.artist_id
+          join library_tracks t on t.release_id = ar.release_id and a.artist_id = any(t.artist_ids)
+          where a.user_id = ${userId} and t.tempo_queued_key = t.recording_key
+            and t.tempo_queued_at > now() - interval '1 hour'
+            and not exists (select 1 from tempo_recordings r where r.key = t.recording_key)
+          limit ${limit}) x`);
+      return rows.rows[0]?.n ?? 0;
+    },
+
+    /**
      * Up to `limit` tracks of the user's enabled sources that need a tempo lookup (`needsTempoLookup`): no
      * tempo yet and a lookup never queued or lost, or an answer whose retry time has passed.
      */

@@ -20,6 +20,12 @@ import {
 /** Releases a listing page asks for: development mode allows at most 10, extended quota 50. */
 const LISTING_PAGE = { developmentMode: 10, extendedQuota: 50 };
 
+/**
+ * A runner short of their first 50 has their catalogs read at `first_catalogs` while fewer than this many
+ * of their catalog tracks wait for a tempo lookup: a first 50 takes a few hundred looked up.
+ */
+const FIRST_CATALOGS_AHEAD = 300;
+
 /** A release's page of tracks as read (null: Spotify no longer has it), for saving. */
 interface ReleaseRead {
   release: ReleaseRow;
@@ -46,7 +52,12 @@ export async function catalogStep(
   const { catalogGroups: groups, maxReleasesPerArtist: cap } = c.settings;
   // A runner still waiting for their first songs has their catalogs read before anyone's background work
   // (and looked up before the catalogs of runners past their first 50).
-  const first = (await c.firstSongs?.(userId)) === true;
+  // ... while the lookups keep up: read far ahead of them (a whole catalog is a few multi-gets with extended
+  // quota), the catalogs took the shared window from other runners' first writes for tracks that would
+  // wait minutes for their tempo.
+  const first =
+    (await c.firstSongs?.(userId)) === true &&
+    (await c.repo.catalogTracksAwaitingTempo(userId, FIRST_CATALOGS_AHEAD)) < FIRST_CATALOGS_AHEAD;
   const api = c.api({
     userId,
     purpose: 'scan:catalog',

@@ -1,8 +1,10 @@
 // Artist catalogs on an extended-quota installation (no daily quota, a world that keeps the multi-gets):
 // up to 20 of an artist's releases in one `GET /albums?ids=`, and listing pages of 50 once the app is
 // known to be one; every track read as one call a release reads it.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLibraryHarness, type LibraryHarness } from '../../test/library-harness.ts';
+import { priorityCode } from '../spotify/budget.ts';
 
 let h: LibraryHarness;
 beforeAll(async () => {
@@ -66,6 +68,52 @@ describe('artist catalogs with extended quota', () => {
     for (const r of releases)
       for (let t = 0; t < r.trackCount; t++)
         expect(tracks.has(h.sandbox.world.trackId(r.firstG + t))).toBe(true);
+  });
+
+  it("reads a new runner's catalogs first only while their lookups keep up: 300 tracks ahead at most", async () => {
+    // Four artists no other test reads, with well over 300 tracks between them.
+    const artists = artistsWith(6, 21, 45).slice(2);
+    const p = h.libraryProcess({ config: unlimited });
+    const u = h.spotifyUser();
+    h.sandbox.admin.followArtists(
+      u.id,
+      artists.map((i) => h.sandbox.world.ids.encode('artist', i)),
+    );
+    const userId = await h.connect(p, u.id);
+    await h.drain(p, userId);
+    // The harness records the lookups without running them: every catalog track read waits for its tempo.
+    const queued = h.tempoQueued.filter((q) => q.userId === userId).length;
+    expect(queued).toBeGreaterThan(400);
+    const slots = (
+      await h.db.db.execute<{ priority: number }>(
+        sql`select priority from spotify_call_slots where user_key = ${userId} order by id`,
+      )
+    ).rows.map((r) => r.priority);
+    const first = priorityCode('first_catalogs');
+    const later = priorityCode('catalog_expansion');
+    // The first calls at first_catalogs; once 300 tracks wait, the rest at catalog_expansion, none back.
+    expect(slots.filter((x) => x === first).length).toBeGreaterThan(0);
+    expect(slots.filter((x) => x === later).length).toBeGreaterThan(0);
+    expect(slots.lastIndexOf(first)).toBeLessThan(slots.indexOf(later));
+    // When the lookups have answered (here: queued over an hour ago, as a lost job), first again.
+    await h.db.db.execute(sql`update library_tracks set tempo_queued_at = now() - interval '2 hours'`);
+    await h.db.db.execute(
+      sql`update library_artists set catalog_checked_at = now() - interval '31 days' where id = ${h.sandbox.world.ids.encode('artist', artists[0]!)}`,
+    );
+    await p.library.service.statusPageOpened(userId);
+    await h.drain(p, userId);
+    const after = (
+      await h.db.db.execute<{ priority: number }>(
+        sql`select priority from spotify_call_slots where user_key = ${userId} order by id`,
+      )
+    ).rows.map((r) => r.priority);
+    expect(after.length).toBeGreaterThan(slots.length);
+    expect(
+      after
+        .slice(slots.length)
+        .filter((x) => x === later || x === first)
+        .at(-1),
+    ).toBe(first);
   });
 
   it('asks for no multi-get on an installation with a daily quota (development mode)', async () => {
