@@ -85,10 +85,18 @@ describe('a library scan', () => {
     expect(of((id) => firstPage.has(id))).toEqual(new Set([TEMPO_PRIORITY.firstPage]));
     expect(of((id) => first.has(id))).toEqual(new Set([TEMPO_PRIORITY.firstPages]));
     expect(of((id) => later.has(id))).toEqual(new Set([TEMPO_PRIORITY.ownLibrary]));
-    // Their artists' catalogs: before the catalogs of runners past their first 50 (none placed here yet).
-    expect(of((id) => !firstPage.has(id) && !first.has(id) && !later.has(id))).toEqual(
-      new Set([TEMPO_PRIORITY.firstCatalog]),
+    // Their artists' catalogs: before the catalogs of runners past their first 50 (none placed here yet),
+    // while fewer than 300 of their tracks (theirs or queued by another runner) wait for a lookup (none is
+    // answered here); then as those.
+    const catalog = mine.filter((q) => !firstPage.has(q.track.spotifyId) && !first.has(q.track.spotifyId));
+    const catalogOnly = catalog.filter((q) => !later.has(q.track.spotifyId));
+    expect(catalogOnly[0]?.priority).toBe(TEMPO_PRIORITY.firstCatalog);
+    expect(new Set(catalogOnly.map((q) => q.priority))).toEqual(
+      new Set([TEMPO_PRIORITY.firstCatalog, TEMPO_PRIORITY.catalog]),
     );
+    const behind = mine.findIndex((q) => q.priority === TEMPO_PRIORITY.catalog);
+    expect(behind).toBeGreaterThan(mine.indexOf(catalogOnly[0]!));
+    expect(mine.slice(behind).every((q) => q.priority === TEMPO_PRIORITY.catalog)).toBe(true);
   });
 
   it('queues a newcomer’s liked songs again at their priority when another runner queued them lower', async () => {
