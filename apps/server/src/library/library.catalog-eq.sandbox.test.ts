@@ -30,18 +30,23 @@ function artistsWith(count: number, min: number, max: number) {
   return out;
 }
 const unlimited = { SPOTIFY_DAILY_QUOTA: 'unlimited' };
+/** A new runner who follows these artists, connected with these settings, their library read. */
+async function followAndRead(artists: number[], config: Record<string, string>) {
+  const p = h.libraryProcess({ config });
+  const u = h.spotifyUser();
+  h.sandbox.admin.followArtists(
+    u.id,
+    artists.map((i) => h.sandbox.world.ids.encode('artist', i)),
+  );
+  const userId = await h.connect(p, u.id);
+  await h.drain(p, userId);
+  return { p, u, userId };
+}
 
 describe('artist catalogs with extended quota', () => {
   it('reads up to 20 releases a call and, once the app is known to have the multi-gets, lists 50 a page', async () => {
     const artists = artistsWith(2, 21, 45);
-    const p = h.libraryProcess({ config: unlimited });
-    const u = h.spotifyUser();
-    h.sandbox.admin.followArtists(
-      u.id,
-      artists.map((i) => h.sandbox.world.ids.encode('artist', i)),
-    );
-    const userId = await h.connect(p, u.id);
-    await h.drain(p, userId);
+    const { p, u, userId } = await followAndRead(artists, unlimited);
     const urls = h.apiRequests(u.id).map((r) => new URL(r.url, 'http://x'));
     const multiGets = urls.filter((x) => x.pathname.endsWith('/albums') && !x.pathname.includes('/artists/'));
     const listings = urls.filter((x) => /\/artists\/[^/]+\/albums$/.test(x.pathname));
@@ -73,14 +78,7 @@ describe('artist catalogs with extended quota', () => {
   it("reads a new runner's catalogs first only while their lookups keep up: 300 tracks ahead at most", async () => {
     // Four artists no other test reads, with well over 300 tracks between them.
     const artists = artistsWith(6, 21, 45).slice(2);
-    const p = h.libraryProcess({ config: unlimited });
-    const u = h.spotifyUser();
-    h.sandbox.admin.followArtists(
-      u.id,
-      artists.map((i) => h.sandbox.world.ids.encode('artist', i)),
-    );
-    const userId = await h.connect(p, u.id);
-    await h.drain(p, userId);
+    const { p, userId } = await followAndRead(artists, unlimited);
     // The harness records the lookups without running them: every catalog track read waits for its tempo.
     const queued = h.tempoQueued.filter((q) => q.userId === userId).length;
     expect(queued).toBeGreaterThan(400);
@@ -118,11 +116,7 @@ describe('artist catalogs with extended quota', () => {
 
   it('asks for no multi-get on an installation with a daily quota (development mode)', async () => {
     const [artist] = artistsWith(1, 3, 10);
-    const p = h.libraryProcess({ config: { SPOTIFY_DAILY_QUOTA: '1000' } });
-    const u = h.spotifyUser();
-    h.sandbox.admin.followArtists(u.id, [h.sandbox.world.ids.encode('artist', artist!)]);
-    const userId = await h.connect(p, u.id);
-    await h.drain(p, userId);
+    const { u } = await followAndRead([artist!], { SPOTIFY_DAILY_QUOTA: '1000' });
     const paths = h.apiRequests(u.id).map((r) => new URL(r.url, 'http://x').pathname);
     expect(paths.filter((x) => x.endsWith('/v1/albums'))).toEqual([]);
     expect(paths.filter((x) => /\/v1\/albums\/[^/]+$/.test(x))).toHaveLength(ownReleases(artist!).length);
