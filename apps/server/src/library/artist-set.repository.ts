@@ -1,6 +1,6 @@
 // The artist set of a user's library (whose catalogs the enabled sources ask for) and what is read from
 // it: which catalog needs a call next, and which of the user's tracks still lack a tempo lookup.
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { libraryUserArtists, libraryUsers } from '../db/library.schema.ts';
 
@@ -29,6 +29,15 @@ export const artistSetCte = (userId: string) => sql`
            coalesce(ta.n, 0) + case when f.artist_id is null then 0 else 1 end as weight
     from track_artists ta full join followed f on f.artist_id = ta.artist_id)`;
 
+/**
+ * The catalog tracks of an artist set (`artists`, a table or CTE with `artist_id`, aliased `a`): the
+ * tracks of each artist's releases that credit the artist (a compilation's other tracks are not theirs).
+ */
+const creditedTracks = (artists: SQL) => sql`
+  ${artists} a
+  join library_artist_releases ar on ar.artist_id = a.artist_id
+  join library_tracks t on t.release_id = ar.release_id and a.artist_id = any(t.artist_ids)`;
+
 /** The user's tracks (`user_tracks`): their enabled Liked Songs and playlists, and their artist set's catalogs. */
 export const userTracksCte = (userId: string) => sql`
   ${artistSetCte(userId)},
@@ -36,9 +45,7 @@ export const userTracksCte = (userId: string) => sql`
     select st.track_id from library_source_tracks st
     join enabled_sources e on e.id = st.source_ref and e.kind in ('liked_songs', 'playlist')
     union
-    select t.id from artist_set a
-    join library_artist_releases ar on ar.artist_id = a.artist_id
-    join library_tracks t on t.release_id = ar.release_id and a.artist_id = any(t.artist_ids))`;
+    select t.id from ${creditedTracks(sql`artist_set`)})`;
 
 /**
  * Whether library track `t` (aliased `t`) needs a tempo lookup queued: its recording has no cached answer
@@ -126,9 +133,7 @@ export function createArtistSetRepository(db: Db) {
     async catalogTracksAwaitingTempo(userId: string, limit: number): Promise<number> {
       const rows = await db.execute<{ n: number }>(sql`
         select count(*)::int as n from (
-          select 1 from library_user_artists a
-          join library_artist_releases ar on ar.artist_id = a.artist_id
-          join library_tracks t on t.release_id = ar.release_id and a.artist_id = any(t.artist_ids)
+          select 1 from ${creditedTracks(sql`library_user_artists`)}
           where a.user_id = ${userId} and t.tempo_queued_key = t.recording_key
             and t.tempo_queued_at > now() - interval '1 hour'
             and not exists (select 1 from tempo_recordings r where r.key = t.recording_key)

@@ -144,6 +144,31 @@ export function spotifyApi(client: SpotifyClient, ctx: CallContext) {
   const get = <T>(path: string, endpoint: string, schema: z.ZodType<T>, query?: SpotifyQuery) =>
     client.request(ctx, { method: 'GET', path, endpoint, query, idempotent: true }, schema);
   const enc = encodeURIComponent;
+  /**
+   * `GET /{name}?ids=` (1 to `max` ids, one call), a multi-get only some apps have: a 403 is remembered
+   * under `capability` (client.ts), so it is asked once.
+   */
+  const severalById = <T>(
+    name: string,
+    ids: string[],
+    max: number,
+    capability: string,
+    schema: z.ZodType<T>,
+  ) => {
+    if (ids.length === 0 || ids.length > max) throw new Error(`GET /${name} takes 1 to ${max} ids`);
+    return client.request(
+      ctx,
+      {
+        method: 'GET',
+        path: `/${name}`,
+        endpoint: `GET /${name}`,
+        query: { ids: ids.join(',') },
+        idempotent: true,
+        capability,
+      },
+      schema,
+    );
+  };
 
   const api = {
     /** `GET /me`: id, display name and, since May 2026, `account_id`. */
@@ -247,18 +272,11 @@ export function spotifyApi(client: SpotifyClient, ctx: CallContext) {
      * mode lost the multi-gets in February 2026 and answers 403, which is remembered (`several-albums`).
      */
     async albums(ids: string[]) {
-      if (ids.length === 0 || ids.length > ALBUMS_MAX_IDS)
-        throw new Error(`albums takes 1 to ${ALBUMS_MAX_IDS} ids`);
-      const r = await client.request(
-        ctx,
-        {
-          method: 'GET',
-          path: '/albums',
-          endpoint: 'GET /albums',
-          query: { ids: ids.join(',') },
-          idempotent: true,
-          capability: SEVERAL_ALBUMS,
-        },
+      const r = await severalById(
+        'albums',
+        ids,
+        ALBUMS_MAX_IDS,
+        SEVERAL_ALBUMS,
         z.looseObject({ albums: z.array(z.unknown()) }),
       );
       return ids.map((_, i) => {
@@ -288,18 +306,11 @@ export function spotifyApi(client: SpotifyClient, ctx: CallContext) {
      * endpoints too); a development-mode app gets 403, which is remembered, so it is asked once.
      */
     async audioFeatures(ids: string[]) {
-      if (ids.length === 0 || ids.length > AUDIO_FEATURES_MAX_IDS)
-        throw new Error(`audioFeatures takes 1 to ${AUDIO_FEATURES_MAX_IDS} ids`);
-      const r = await client.request(
-        ctx,
-        {
-          method: 'GET',
-          path: '/audio-features',
-          endpoint: 'GET /audio-features',
-          query: { ids: ids.join(',') },
-          idempotent: true,
-          capability: 'audio-features',
-        },
+      const r = await severalById(
+        'audio-features',
+        ids,
+        AUDIO_FEATURES_MAX_IDS,
+        'audio-features',
         AudioFeatures,
       );
       return r.audio_features.filter((f) => f !== null);
