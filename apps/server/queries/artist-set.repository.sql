@@ -141,6 +141,35 @@ order by
 limit
   1;
 
+-- ArtistSetRepository.holdersOf
+-- params: ["isrc:USUM71703861","isrc:GBUM71029604","isrc:USUM71703861","isrc:GBUM71029604",1000]
+select
+  user_id
+from
+  (
+    select
+      a.user_id
+    from
+      library_user_artists a
+      join library_artist_releases ar on ar.artist_id = a.artist_id
+      join library_tracks t on t.release_id = ar.release_id
+      and a.artist_id = any (t.artist_ids)
+    where
+      t.recording_key in ($1, $2)
+    union
+    select
+      s.user_id
+    from
+      library_tracks t
+      join library_source_tracks st on st.track_id = t.id
+      join library_sources s on s.id = st.source_ref
+      and s.enabled
+    where
+      t.recording_key in ($3, $4)
+  ) h
+limit
+  $5;
+
 -- ArtistSetRepository.catalogTracksAwaitingTempo
 -- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",300]
 select

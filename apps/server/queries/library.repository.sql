@@ -99,6 +99,9 @@ where
 -- LibraryRepository.nextCatalogArtist
 -- the same SQL as ArtistSetRepository.nextCatalogArtist (artist-set.repository.sql)
 
+-- LibraryRepository.holdersOf
+-- the same SQL as ArtistSetRepository.holdersOf (artist-set.repository.sql)
+
 -- LibraryRepository.catalogTracksAwaitingTempo
 -- the same SQL as ArtistSetRepository.catalogTracksAwaitingTempo (artist-set.repository.sql)
 

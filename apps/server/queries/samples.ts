@@ -195,6 +195,7 @@ const artistSetSamples: Repository<ArtistSetRepository>['samples'] = {
   },
   nextCatalogArtist: { args: [USER_ID, 'album,single', 30 * 86_400_000] },
   catalogTracksAwaitingTempo: { args: [USER_ID, 300] },
+  holdersOf: { args: [['isrc:USUM71703861', 'isrc:GBUM71029604'], 1000] },
   tracksWithoutTempo: { args: [USER_ID, 86_400_000, 500] },
 };
 

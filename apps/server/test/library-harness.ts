@@ -27,6 +27,8 @@ export interface LibraryHarness extends Harness {
   wakes: Array<{ userId: string; startAfter?: Date }>;
   /** Library events: tracks added. */
   tracksAdded: string[];
+  /** Playlist writer runs asked for (playlist-sync), with their priority. */
+  syncQueued: Array<{ userId: string; priority?: number }>;
   /** A library module with its own Spotify module and pool: one "process". */
   libraryProcess(o?: {
     settings?: Partial<LibrarySettings>;
@@ -60,6 +62,7 @@ export async function startLibraryHarness(sandboxOptions: SandboxOptions = {}): 
   const tempoQueued: LibraryHarness['tempoQueued'] = [];
   const wakes: LibraryHarness['wakes'] = [];
   const tracksAdded: string[] = [];
+  const syncQueued: LibraryHarness['syncQueued'] = [];
   const closers: Array<() => Promise<void>> = [];
 
   // Jobs the composed app queues, recorded: scan units as wakes, tempo lookups per track.
@@ -68,6 +71,7 @@ export async function startLibraryHarness(sandboxOptions: SandboxOptions = {}): 
       const data = jobRegistry[name].payload.parse(payload) as Record<string, unknown>;
       if (name === 'library-scan')
         wakes.push({ userId: data['userId'] as string, startAfter: options?.startAfter as Date | undefined });
+      if (name === 'playlist-sync') syncQueued.push(data as { userId: string; priority?: number });
       if (name === 'tempo-lookup') {
         const { tracks, userId, priority } = data as {
           tracks: TrackInput[];
@@ -115,6 +119,7 @@ export async function startLibraryHarness(sandboxOptions: SandboxOptions = {}): 
     tempoQueued,
     wakes,
     tracksAdded,
+    syncQueued,
     libraryProcess,
     async connect(p, spotifyUserId, o = {}) {
       const userId = await h.newUser();

@@ -15,6 +15,7 @@ import { createLibraryModule } from '../library/library.module.ts';
 import { libraryScanQueue } from '../library/scan.jobs.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { createPlaylistsModule, type PlaylistsModuleDeps } from '../playlists/playlists.module.ts';
+import { SHARED_TEMPOS_HOLDERS_MAX } from '../playlists/playlists.jobs.ts';
 import { createRunsModule } from '../runs/runs.module.ts';
 import { appOrigins, type AppOrigins } from '../http/origins.ts';
 import type { DemoAccountsRoutesOptions } from '../spotify/demo-accounts.routes.ts';
@@ -41,8 +42,8 @@ export interface PacebeatEvents {
   gone: [userId: string];
   /** A library scan stored new tracks for the runner. */
   tracksAdded: [userId: string];
-  /** Tempo lookups found tempos for tracks of the runner's library. */
-  temposFound: [userId: string];
+  /** A lookup of `userId`'s library found tempos; `keys`, the recordings (others may hold them too). */
+  temposFound: [userId: string, keys?: string[]];
   /** The runner's paces or runs may take other tempos now (a pace added or its range edited, a run saved). */
   wantedTemposChanged: [userId: string];
 }
@@ -205,7 +206,7 @@ export function composePacebeat(o: ComposeOptions) {
     queue: o.jobs,
     audioQueue: o.jobs,
     audioFeaturesFor: spotifyAudioFeaturesFor(spotify),
-    onTemposFound: (userId) => events.emit('temposFound', userId),
+    onTemposFound: (userId, keys) => events.emit('temposFound', userId, keys),
     // A runner's catalog lookups queued before their first 50 go back as background work once they are placed.
     firstSongs: (userId) => playlists.firstSongs(userId),
     // What the playlists and runs take: a track whose first answer none of them could is checked last.
@@ -290,6 +291,17 @@ export function composePacebeat(o: ComposeOptions) {
   events.on('tracksAdded', (userId) => playlists.jobs.trigger(userId));
   events.on('temposFound', (userId) => playlists.jobs.trigger(userId));
   events.on('temposFound', (userId) => library.service.countsChanged(userId));
+  // A library track is looked up once, by whoever queued it first: every other runner holding it is told.
+  // Best effort: the tempos are cached either way, and each runner's own lookups ask for runs too.
+  events.on('temposFound', async (userId, keys) => {
+    if (!keys?.length) return;
+    try {
+      const holders = await library.repo.holdersOf(keys, SHARED_TEMPOS_HOLDERS_MAX);
+      await playlists.jobs.triggerHolders(holders.filter((u) => u !== userId));
+    } catch (err) {
+      log.warn({ err, userId }, 'the runners holding tempos found for another could not be told');
+    }
+  });
   // A pace or run at a tempo no playlist took: the runner's own songs sent to the second look are wanted.
   // Not moving them only makes the new pace fill later: the runner's edit stands either way.
   const promote = o.promoteSecondLooks;

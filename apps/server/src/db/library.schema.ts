@@ -142,7 +142,11 @@ export const libraryUserArtists = pgTable(
     artistId: text('artist_id').notNull(),
     weight: integer('weight').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.artistId] })],
+  // By artist: whose library a catalog track is in (a tempo another runner's lookup found, `holdersOf`).
+  (t) => [
+    primaryKey({ columns: [t.userId, t.artistId] }),
+    index('library_user_artists_artist_idx').on(t.artistId),
+  ],
 );
 
 /**
@@ -224,7 +228,11 @@ export const librarySourceTracks = pgTable(
     position: integer('position').notNull(),
     pass: integer('pass').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.sourceRef, t.trackId] })],
+  // By track: whose library a track is in (`holdersOf`).
+  (t) => [
+    primaryKey({ columns: [t.sourceRef, t.trackId] }),
+    index('library_source_tracks_track_idx').on(t.trackId),
+  ],
 );
 
 /** Which artists a Followed artists source holds. */

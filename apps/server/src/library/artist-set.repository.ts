@@ -126,6 +126,26 @@ export function createArtistSetRepository(db: Db) {
     },
 
     /**
+     * Up to `limit` users whose library holds one of these recordings: a track of an enabled Liked Songs or
+     * playlist source, or a catalog track of their artist set. A tempo one runner's lookup found may
+     * grow these users' playlists too (a library track is looked up once, by whoever queued it first).
+     */
+    async holdersOf(recordingKeys: string[], limit: number): Promise<string[]> {
+      if (recordingKeys.length === 0) return [];
+      const rows = await db.execute<{ user_id: string }>(sql`
+        select user_id from (
+          select a.user_id from ${creditedTracks(sql`library_user_artists`)}
+          where t.recording_key in ${recordingKeys}
+          union
+          select s.user_id from library_tracks t
+          join library_source_tracks st on st.track_id = t.id
+          join library_sources s on s.id = st.source_ref and s.enabled
+          where t.recording_key in ${recordingKeys}) h
+        limit ${limit}`);
+      return rows.rows.map((r) => r.user_id);
+    },
+
+    /**
      * How many of the user's catalog tracks are queued for a tempo lookup that has not answered yet, counted
      * up to `limit`: how far the catalogs' reading is ahead of the lookups. Queued in the last hour: an
      * older one was lost (a scan queues it again after a day).

@@ -5,6 +5,7 @@ import {
   RUNNER_WAITING_JOB_PRIORITY,
   FOLLOW_UP_MAX_MS,
   PlaylistSyncPayload,
+  SHARED_TEMPOS_EVERY_MS,
   TRIGGER_DELAY_MS,
 } from './playlists.jobs.ts';
 import type { SyncResult } from './writer.ts';
@@ -12,7 +13,11 @@ import type { SyncResult } from './writer.ts';
 const USER = '0b6f1f4e-8a52-4c9b-9d7e-2a1c3e5f7a90';
 const NOW = Date.UTC(2026, 10, 23, 12, 0);
 
-function setup(result: SyncResult, firstSongs?: () => Promise<boolean>) {
+function setup(
+  result: SyncResult,
+  firstSongs?: (userId: string) => Promise<boolean>,
+  now: () => number = () => NOW,
+) {
   const sent: { userId: string; priority?: number; startAfter?: Date; woken?: true }[] = [];
   const jobs = createPlaylistSyncJobs({
     writer: { sync: async () => result },
@@ -28,12 +33,38 @@ function setup(result: SyncResult, firstSongs?: () => Promise<boolean>) {
         sent.push({ ...payload, woken: true });
       },
     },
-    now: () => NOW,
+    now,
   });
   return { jobs, sent };
 }
 
 describe('playlist-sync jobs', () => {
+  it('asks for runs of the runners holding tempos another runner found: a runner short of 50 every few seconds, others once a minute', async () => {
+    const OTHER = '5d0e2c1a-7b39-4f68-8e21-3c4b5a6d7e8f';
+    let t = NOW;
+    const short = new Set([USER]);
+    const { jobs, sent } = setup(
+      { status: 'busy' },
+      async (u) => short.has(u),
+      () => t,
+    );
+    expect(await jobs.triggerHolders([USER, OTHER])).toBe(2);
+    expect(sent).toEqual([
+      { userId: USER, priority: RUNNER_WAITING_JOB_PRIORITY, startAfter: new Date(t + TRIGGER_DELAY_MS) },
+      { userId: OTHER, startAfter: new Date(t + TRIGGER_DELAY_MS) },
+    ]);
+    // A second job's tempos a moment later: nobody asked again.
+    t += SHARED_TEMPOS_EVERY_MS.firstSongs - 1;
+    expect(await jobs.triggerHolders([USER, OTHER])).toBe(0);
+    // Later: the runner short of 50 is asked again, the other not before a minute has passed.
+    t += 1;
+    expect(await jobs.triggerHolders([USER, OTHER])).toBe(1);
+    expect(sent.at(-1)).toMatchObject({ userId: USER });
+    t = NOW + SHARED_TEMPOS_EVERY_MS.steady;
+    expect(await jobs.triggerHolders([OTHER])).toBe(1);
+    expect(sent.at(-1)).toEqual({ userId: OTHER, startAfter: new Date(t + TRIGGER_DELAY_MS) });
+  });
+
   it('a trigger asks for a run a few seconds later, so a burst of asks makes one run', async () => {
     const { jobs, sent } = setup({ status: 'busy' });
     await jobs.trigger(USER);

@@ -1,5 +1,5 @@
-// The playlist-sync job: one writer run for a user. Asked for when tempos arrive (tempo-lookup jobs),
-// when the library scanner adds tracks, and on connect; pg-boss keeps at most one queued and one running
+// The playlist-sync job: one writer run for a user. Asked for when tempos arrive (tempo-lookup jobs, for
+// every runner whose library holds the tracks), when the library scanner adds tracks, and on connect; pg-boss keeps at most one queued and one running
 // per user (queue policy `stately`, singletonKey = userId), so a burst of asks makes one run. The runs a
 // runner waits for go before the others' (RUNNER_WAITING_JOB_PRIORITY): before their first 50 songs, and
 // right after an edit of theirs (a pace added or changed, a song excluded or its tempo fixed).
@@ -21,6 +21,16 @@ export const RUNNER_WAITING_JOB_PRIORITY = 1;
 
 /** How soon a run starts after it is asked for: asks in this window make one run. */
 export const TRIGGER_DELAY_MS = 3_000;
+/**
+ * A runner whose library holds tempos another runner's lookup found (a shared track is looked up once, by
+ * whoever queued it first) is asked for a run at most this often: before their first 50 songs, every few
+ * seconds, as their own lookups ask (bench:crowd: a runner 39 songs short waited 8 minutes with 85 fitting
+ * tempos known, all found by others' lookups); after, once a minute, as their adds wait for company anyway.
+ */
+export const SHARED_TEMPOS_EVERY_MS = { firstSongs: 5_000, steady: 60_000 };
+/** The most runners told of one lookup job's tempos (a popular artist's catalog is in many libraries). */
+export const SHARED_TEMPOS_HOLDERS_MAX = 1_000;
+
 /** When another writer holds the user's lease, try again this much later. */
 export const BUSY_RETRY_MS = 30_000;
 /**
@@ -49,17 +59,39 @@ export function createPlaylistSyncJobs(deps: {
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
-  const send = async (userId: string, at: number) => {
-    const first = (await deps.firstSongs?.(userId)) === true;
+  const send = async (userId: string, at: number, firstKnown?: boolean) => {
+    const first = firstKnown ?? (await deps.firstSongs?.(userId)) === true;
     return deps.queue.send(
       'playlist-sync',
       first ? { userId, priority: RUNNER_WAITING_JOB_PRIORITY } : { userId },
       { startAfter: new Date(at) },
     );
   };
+  /** When each runner was last asked for a run for others' tempos (this process; a cap keeps it small). */
+  const sharedAsked = new Map<string, number>();
   return {
     /** Asks for a writer run for the user soon (new tempos, new tracks, a new connection). */
     trigger: (userId: string) => send(userId, now() + TRIGGER_DELAY_MS),
+
+    /**
+     * Asks for runs of the runners whose library holds tempos another runner's lookup found, each at most
+     * as often as SHARED_TEMPOS_EVERY_MS allows.
+     */
+    async triggerHolders(userIds: string[]): Promise<number> {
+      let asked = 0;
+      for (const userId of userIds) {
+        const last = sharedAsked.get(userId);
+        const since = last === undefined ? Infinity : now() - last;
+        if (since < SHARED_TEMPOS_EVERY_MS.firstSongs) continue;
+        const first = (await deps.firstSongs?.(userId)) === true;
+        if (!first && since < SHARED_TEMPOS_EVERY_MS.steady) continue;
+        if (sharedAsked.size >= 10_000) sharedAsked.clear();
+        sharedAsked.set(userId, now());
+        await send(userId, now() + TRIGGER_DELAY_MS, first);
+        asked++;
+      }
+      return asked;
+    },
 
     /**
      * Asks for a run now, ahead of the background runs, for a runner who just changed something and

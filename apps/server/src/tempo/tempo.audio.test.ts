@@ -91,7 +91,13 @@ describe('tempo-audio jobs', () => {
       saved,
     });
     const q = queues();
-    const lookups = createTempoLookups({ tempo, queue: q.queue, audioQueue: q.audioQueue });
+    const told: [string, string[] | undefined][] = [];
+    const lookups = createTempoLookups({
+      tempo,
+      queue: q.queue,
+      audioQueue: q.audioQueue,
+      onTemposFound: async (u, keys) => void told.push([u, keys]),
+    });
     const out = await within(3_000, lookups.run([fakeTrack('W')], { userId: USER }));
     // Handed on: the tempo is checked, but a lone 4/4 label does not settle the meter.
     expect(out).toMatchObject({ found: 0, toAudio: 1 });
@@ -102,6 +108,8 @@ describe('tempo-audio jobs', () => {
     const checked = await lookups.runChecks(q.audio[0]!.checks, { userId: USER });
     expect(checked).toMatchObject({ found: 1 });
     expect(saved).toEqual([{ spotifyId: 'spW', bpm: 170, meter: '3/4' }]);
+    // The check's job tells of the recording it found (other runners holding it are told: compose.ts).
+    expect(told).toEqual([[USER, [tempoKey(fakeTrack('W'))]]]);
   });
 
   it('hands the audio its checks in groups as Deezer is done with them, not when Deezer has read the whole batch', async () => {

@@ -129,8 +129,9 @@ describe('tempo lookups as jobs', () => {
     expect(queue.sent).toEqual([{ tracks: [track(2), track(3)], userId: USER, priority: 2 }]);
   });
 
-  it('asks for the user’s playlist sync when a job of their library found tempos, and only then', async () => {
+  it('asks for the user’s playlist sync when a job of their library found tempos, and only then, with the recordings found', async () => {
     const told: string[] = [];
+    const keys: (string[] | undefined)[] = [];
     const statuses: TempoAnswer['status'][][] = [['found', 'unknown'], ['unknown'], ['found']];
     let call = 0;
     const lookups = createTempoLookups({
@@ -141,12 +142,17 @@ describe('tempo lookups as jobs', () => {
         },
       },
       queue: fakeQueue(),
-      onTemposFound: async (userId) => void told.push(userId),
+      onTemposFound: async (userId, found) => {
+        told.push(userId);
+        keys.push(found);
+      },
     });
     await lookups.run([track(1), track(2)], { userId: USER });
     await lookups.run([track(3)], { userId: USER }); // nothing found
     await lookups.run([track(4)]); // no user: nobody's playlists
     expect(told).toEqual([USER]);
+    // Only the found one's recording: other runners holding it are told (compose.ts).
+    expect(keys).toEqual([['isrc:USABC0000001']]);
   });
 
   it('asks for the playlist sync as soon as the resolver has early answers', async () => {

@@ -10,6 +10,7 @@ import type { LookupTimings } from './lookup-timings.ts';
 import type { TempoAlternative } from '../db/tempo.schema.ts';
 import {
   BACKGROUND_RETRY_MS,
+  tempoKey,
   wantedTempo,
   type AudioFeatures,
   type FirstAnswers,
@@ -197,8 +198,11 @@ export function createTempoLookups(deps: {
   audioQueue?: TempoAudioQueue;
   /** A user's Spotify audio-features; undefined when they have no live connection. */
   audioFeaturesFor?: (userId: string) => Promise<AudioFeatures | undefined>;
-  /** Told when a job of a user's library found tempos (their target playlists can grow: playlist-sync). */
-  onTemposFound?: (userId: string) => Promise<unknown>;
+  /**
+   * Told when a job of a user's library found tempos (their target playlists can grow: playlist-sync):
+   * at the job's end with the recordings found (`keys`: other runners' libraries may hold them too).
+   */
+  onTemposFound?: (userId: string, keys?: string[]) => Promise<unknown>;
   /**
    * The BPM ranges the installation's playlists and runs take. With it, a lookup checks the tracks whose
    * first answer one of them (or the running band) could take, and queues the rest for a second look.
@@ -409,6 +413,7 @@ export function createTempoLookups(deps: {
       const counts = { found: 0, unknown: 0, deferred: 0 };
       const later: TrackInput[] = [];
       const undecided: TrackInput[] = [];
+      const foundKeys: string[] = [];
       let startAfter = 0;
       for (const t of tracks) {
         const a = answers.get(t.spotifyId);
@@ -417,6 +422,7 @@ export function createTempoLookups(deps: {
           continue;
         }
         counts[a.status]++;
+        if (a.status === 'found') foundKeys.push(tempoKey(t));
         if (a.status === 'deferred') {
           later.push(t);
           startAfter = Math.max(startAfter, a.retryAt?.getTime() ?? 0);
@@ -430,7 +436,7 @@ export function createTempoLookups(deps: {
           { startAfter: new Date(startAfter) },
         );
       if (undecided.length > 0) await deps.queue.send('tempo-lookup', { tracks: undecided, ...again });
-      if (opts.userId && counts.found > 0) await deps.onTemposFound?.(opts.userId);
+      if (opts.userId && counts.found > 0) await deps.onTemposFound?.(opts.userId, foundKeys);
       const out = {
         ...counts,
         toAudio: handed.size,
@@ -482,6 +488,9 @@ export function createTempoLookups(deps: {
       });
       const counts = { found: 0, unknown: 0, deferred: 0 };
       for (const a of answers.values()) counts[a.status]++;
+      const foundKeys = checks
+        .filter((c) => answers.get(c.track.spotifyId)?.status === 'found')
+        .map((c) => tempoKey(c.track));
       const deferred = later.filter((l) => l.retryAt);
       const second = later.filter((l) => !l.retryAt && l.secondLook).map((l) => l.check);
       const now = later.filter((l) => !l.retryAt && !l.secondLook).map((l) => l.check);
@@ -500,7 +509,7 @@ export function createTempoLookups(deps: {
         );
       if (now.length > 0) await audioQueue.send('tempo-audio', { checks: now, ...payload });
       counts.deferred = deferred.length;
-      if (opts.userId && counts.found > 0) await deps.onTemposFound?.(opts.userId);
+      if (opts.userId && counts.found > 0) await deps.onTemposFound?.(opts.userId, foundKeys);
       const out = {
         ...counts,
         ...(second.length > 0 ? { secondLook: second.length } : {}),

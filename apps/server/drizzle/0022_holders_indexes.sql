@@ -1,0 +1,2 @@
+CREATE INDEX "library_source_tracks_track_idx" ON "library_source_tracks" USING btree ("track_id");--> statement-breakpoint
+CREATE INDEX "library_user_artists_artist_idx" ON "library_user_artists" USING btree ("artist_id");
