@@ -29,11 +29,6 @@ export interface JobDefinition<S extends z.ZodType> {
   /** Jobs of this name one process runs at a time (default 1). */
   workers?: number;
   /**
-   * Short jobs whose throughput the polling interval bounds: a worker fetches again at once while others
-   * are ready (`BURST_POLLING`), instead of waiting its 2 s after every job.
-   */
-  burst?: true;
-  /**
    * `stopping` is aborted when the process begins to shut down: a long handler checks it between its steps
    * and returns early, its remaining work queued again (each handler says how), so the shutdown's time limit
    * holds however busy the jobs are.
@@ -183,7 +178,6 @@ export const jobRegistry = {
    */
   'playlist-sync': define({
     payload: PlaylistSyncPayload,
-    burst: true,
     // The writer settles Spotify's failures itself; pg-boss retries a crash or a database outage (10 s
     // doubling, about 20 minutes in all).
     queue: {
@@ -278,14 +272,13 @@ export async function runJob(
 }
 
 /**
- * How a `burst` job's workers fetch: pg-boss waits its polling interval (2 s) after every fetch, a job
- * found or not, so each worker ran at most one job per 2 s; while more jobs than this are ready it fetches
- * again at once, until a fetch comes back empty. bench:crowd at 100 runners: writer runs (0.2-0.4 s each,
- * one worker per process) went at 1.4 a second for 3 processes, the queue 90 deep, a background run
- * waiting 72 s (median) and a first-50 runner's 6 s at every step. Not for the tempo jobs: their paces set
- * their throughput, and fetching faster only queued more checks for the audio (tempo-audio 198 deep).
+ * How a worker fetches: pg-boss waits its polling interval (2 s) after every fetch, a job found or not,
+ * so each worker ran at most one job per 2 s; while more jobs than this are ready it fetches again at once
+ * (burst), until a fetch comes back empty. bench:crowd at 100 runners: writer runs (0.2-0.4 s each, one
+ * worker per process) went at 1.4 a second for 3 processes, the queue 90 deep, a background run waiting
+ * 72 s (median) and a first-50 runner's 6 s at every step.
  */
-export const BURST_POLLING = { burstWhenReadyExceeds: 1 } as const;
+export const WORK_POLLING = { burstWhenReadyExceeds: 1 } as const;
 
 /**
  * Consumer side (`work`): one worker per job name; a payload that fails its schema fails the job.
@@ -301,8 +294,7 @@ export async function startWorkers(
 ): Promise<void> {
   for (const [name, def] of Object.entries(jobRegistry) as [JobName, JobDefinition<z.ZodType>][]) {
     const localConcurrency = workers[name] ?? def.workers ?? 1;
-    const polling = def.burst ? BURST_POLLING : {};
-    await boss.work(name, { batchSize: 1, localConcurrency, ...polling }, async ([job]) => {
+    await boss.work(name, { batchSize: 1, localConcurrency, ...WORK_POLLING }, async ([job]) => {
       if (!job) return;
       const jobLog = log.child({ job: name, jobId: job.id });
       const outcome = await runJob(boss, name, def, services, job.data, stopping);
