@@ -272,15 +272,6 @@ export async function runJob(
 }
 
 /**
- * How a worker fetches: pg-boss waits its polling interval (2 s) after every fetch, a job found or not,
- * so each worker ran at most one job per 2 s; while more jobs than this are ready it fetches again at once
- * (burst), until a fetch comes back empty. bench:crowd at 100 runners: writer runs (0.2-0.4 s each, one
- * worker per process) went at 1.4 a second for 3 processes, the queue 90 deep, a background run waiting
- * 72 s (median) and a first-50 runner's 6 s at every step.
- */
-export const WORK_POLLING = { burstWhenReadyExceeds: 1 } as const;
-
-/**
  * Consumer side (`work`): one worker per job name; a payload that fails its schema fails the job.
  * `stopping`: aborted when the process shuts down (see JobDefinition's handler).
  */
@@ -294,7 +285,7 @@ export async function startWorkers(
 ): Promise<void> {
   for (const [name, def] of Object.entries(jobRegistry) as [JobName, JobDefinition<z.ZodType>][]) {
     const localConcurrency = workers[name] ?? def.workers ?? 1;
-    await boss.work(name, { batchSize: 1, localConcurrency, ...WORK_POLLING }, async ([job]) => {
+    await boss.work(name, { batchSize: 1, localConcurrency }, async ([job]) => {
       if (!job) return;
       const jobLog = log.child({ job: name, jobId: job.id });
       const outcome = await runJob(boss, name, def, services, job.data, stopping);
