@@ -81,13 +81,18 @@ from
   artist_set;
 commit;
 
--- ArtistSetRepository.nextCatalogArtist
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","album,single","album,single","2592000000 milliseconds"]
+-- ArtistSetRepository.nextCatalogArtist (in weight order)
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","album,single","album,single","2592000000 milliseconds",0]
 with
   artist_set as (
     select
       artist_id,
-      weight
+      weight,
+      row_number() over (
+        order by
+          weight desc,
+          artist_id
+      ) as rank
     from
       library_user_artists
     where
@@ -97,10 +102,12 @@ with
     select
       s.artist_id,
       s.weight,
+      s.rank,
       a.catalog_groups is distinct from $2
       or a.catalog_total is null
       or a.catalog_offset < a.catalog_total as listing,
       a.catalog_read_at is null as unread,
+      a.catalog_total is null as never_listed,
       exists (
         select
           1
@@ -131,10 +138,81 @@ from
   todo
 order by
   case
+    when never_listed
+    and rank <= $5 then 0
     when listing
-    or albums_left then 0
-    when unread then 1
-    else 2
+    or albums_left then 1
+    when unread then 2
+    else 3
+  end,
+  weight desc,
+  artist_id
+limit
+  1;
+
+-- ArtistSetRepository.nextCatalogArtist (a new runner: 8 listings ahead)
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","album,single","album,single","2592000000 milliseconds",8]
+with
+  artist_set as (
+    select
+      artist_id,
+      weight,
+      row_number() over (
+        order by
+          weight desc,
+          artist_id
+      ) as rank
+    from
+      library_user_artists
+    where
+      user_id = $1
+  ),
+  todo as (
+    select
+      s.artist_id,
+      s.weight,
+      s.rank,
+      a.catalog_groups is distinct from $2
+      or a.catalog_total is null
+      or a.catalog_offset < a.catalog_total as listing,
+      a.catalog_read_at is null as unread,
+      a.catalog_total is null as never_listed,
+      exists (
+        select
+          1
+        from
+          library_artist_releases ar
+          join library_releases r on r.id = ar.release_id
+        where
+          ar.artist_id = s.artist_id
+          and r.read_at is null
+          and r.album_type = 'album'
+      ) as albums_left
+    from
+      artist_set s
+      join library_artists a on a.id = s.artist_id
+    where
+      a.catalog_read_at is null
+      or a.catalog_groups is distinct from $3
+      or a.catalog_checked_at <= now() - $4::interval
+  )
+select
+  artist_id,
+  case
+    when listing then 'list'
+    when unread then 'releases'
+    else 'recheck'
+  end as step
+from
+  todo
+order by
+  case
+    when never_listed
+    and rank <= $5 then 0
+    when listing
+    or albums_left then 1
+    when unread then 2
+    else 3
   end,
   weight desc,
   artist_id
@@ -171,7 +249,7 @@ limit
   $5;
 
 -- ArtistSetRepository.catalogTracksAwaitingTempo
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",300]
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",2,300]
 select
   count(*)::int as n
 from
@@ -187,6 +265,7 @@ from
       a.user_id = $1
       and t.tempo_queued_key = t.recording_key
       and t.tempo_queued_at > now() - interval '1 hour'
+      and coalesce(t.tempo_queued_priority, 0) <= $2
       and not exists (
         select
           1
@@ -196,7 +275,7 @@ from
           r.key = t.recording_key
       )
     limit
-      $2
+      $3
   ) x;
 
 -- ArtistSetRepository.tracksWithoutTempo

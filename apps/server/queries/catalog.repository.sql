@@ -173,6 +173,43 @@ order by
 limit
   $2;
 
+-- CatalogRepository.nextUnreadReleasesAcross
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",2,40]
+select
+  id
+from
+  (
+    select
+      r.id,
+      r.read_at,
+      r.album_type,
+      s.weight,
+      s.artist_id,
+      row_number() over (
+        partition by
+          s.artist_id
+        order by
+          r.album_type <> 'album',
+          ar.position
+      ) as k
+    from
+      library_user_artists s
+      join library_artist_releases ar on ar.artist_id = s.artist_id
+      join library_releases r on r.id = ar.release_id
+    where
+      s.user_id = $1
+  ) x
+where
+  read_at is null
+order by
+  album_type <> 'album',
+  (k - 1) / $2,
+  weight desc,
+  artist_id,
+  k
+limit
+  $3;
+
 -- CatalogRepository.saveReleaseProgress
 -- params: [120,50,null,"2noRn2Aes5aoNVsU6iWThc"]
 update "library_releases"

@@ -16,6 +16,9 @@
 -- LibraryRepository.nextUnreadReleases
 -- the same SQL as CatalogRepository.nextUnreadReleases (catalog.repository.sql)
 
+-- LibraryRepository.nextUnreadReleasesAcross
+-- the same SQL as CatalogRepository.nextUnreadReleasesAcross (catalog.repository.sql)
+
 -- LibraryRepository.saveReleaseProgress
 -- the same SQL as CatalogRepository.saveReleaseProgress (catalog.repository.sql)
 
@@ -96,8 +99,11 @@ where
 -- LibraryRepository.refreshUserArtists (stale: computed again)
 -- the same SQL as ArtistSetRepository.refreshUserArtists (stale: computed again) (artist-set.repository.sql)
 
--- LibraryRepository.nextCatalogArtist
--- the same SQL as ArtistSetRepository.nextCatalogArtist (artist-set.repository.sql)
+-- LibraryRepository.nextCatalogArtist (in weight order)
+-- the same SQL as ArtistSetRepository.nextCatalogArtist (in weight order) (artist-set.repository.sql)
+
+-- LibraryRepository.nextCatalogArtist (a new runner: 8 listings ahead)
+-- the same SQL as ArtistSetRepository.nextCatalogArtist (a new runner: 8 listings ahead) (artist-set.repository.sql)
 
 -- LibraryRepository.holdersOf
 -- the same SQL as ArtistSetRepository.holdersOf (artist-set.repository.sql)

@@ -139,6 +139,7 @@ const catalogSamples: Repository<CatalogRepository>['samples'] = {
     },
   ],
   nextUnreadReleases: { args: [ARTIST_ID, 20] },
+  nextUnreadReleasesAcross: { args: [USER_ID, 20, 2] },
   saveReleaseProgress: { args: [RELEASE.id, { tracksRead: 50, totalTracks: 120, done: false }] },
   markCatalogRead: { args: [ARTIST_ID] },
   markCatalogChecked: { args: [ARTIST_ID] },
@@ -193,8 +194,11 @@ const artistSetSamples: Repository<ArtistSetRepository>['samples'] = {
     args: [USER_ID],
     rows: { 'update "library_users"': [{ userId: USER_ID }] },
   },
-  nextCatalogArtist: { args: [USER_ID, 'album,single', 30 * 86_400_000] },
-  catalogTracksAwaitingTempo: { args: [USER_ID, 300] },
+  nextCatalogArtist: [
+    { label: 'in weight order', args: [USER_ID, 'album,single', 30 * 86_400_000] },
+    { label: 'a new runner: 8 listings ahead', args: [USER_ID, 'album,single', 30 * 86_400_000, 8] },
+  ],
+  catalogTracksAwaitingTempo: { args: [USER_ID, 300, 2] },
   holdersOf: { args: [['isrc:USUM71703861', 'isrc:GBUM71029604'], 1000] },
   tracksWithoutTempo: { args: [USER_ID, 86_400_000, 500] },
 };

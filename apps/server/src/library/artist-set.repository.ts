@@ -98,17 +98,23 @@ export function createArtistSetRepository(db: Db) {
       userId: string,
       groups: string,
       recheckAfterMs: number,
+      listAhead = 0,
     ): Promise<{ artistId: string; step: 'list' | 'releases' | 'recheck' } | undefined> {
       const age = `${Math.round(recheckAfterMs)} milliseconds`;
       // Albums bring the most songs per call: every artist's listing and albums come before anyone's
-      // singles (and other release types), most frequent artists first within each.
+      // singles (and other release types), most frequent artists first within each. With `listAhead`,
+      // the first listing page of the `listAhead` most frequent artists comes before any release is read
+      // (their releases are then read a few of each at a time: nextUnreadReleasesAcross).
       const rows = await db.execute<{ artist_id: string; step: 'list' | 'releases' | 'recheck' }>(sql`
-        with artist_set as (select artist_id, weight from library_user_artists where user_id = ${userId}),
+        with artist_set as (
+          select artist_id, weight, row_number() over (order by weight desc, artist_id) as rank
+          from library_user_artists where user_id = ${userId}),
         todo as (
-          select s.artist_id, s.weight,
+          select s.artist_id, s.weight, s.rank,
                  a.catalog_groups is distinct from ${groups} or a.catalog_total is null
                    or a.catalog_offset < a.catalog_total as listing,
                  a.catalog_read_at is null as unread,
+                 a.catalog_total is null as never_listed,
                  exists (select 1 from library_artist_releases ar
                          join library_releases r on r.id = ar.release_id
                          where ar.artist_id = s.artist_id and r.read_at is null and r.album_type = 'album')
@@ -119,7 +125,9 @@ export function createArtistSetRepository(db: Db) {
         select artist_id,
                case when listing then 'list' when unread then 'releases' else 'recheck' end as step
         from todo
-        order by case when listing or albums_left then 0 when unread then 1 else 2 end, weight desc, artist_id
+        order by case when never_listed and rank <= ${listAhead} then 0
+                      when listing or albums_left then 1 when unread then 2 else 3 end,
+                 weight desc, artist_id
         limit 1`);
       const r = rows.rows[0];
       return r ? { artistId: r.artist_id, step: r.step } : undefined;
@@ -147,15 +155,18 @@ export function createArtistSetRepository(db: Db) {
 
     /**
      * How many of the user's catalog tracks are queued for a tempo lookup that has not answered yet, counted
-     * up to `limit`: how far the catalogs' reading is ahead of the lookups. Queued in the last hour: an
-     * older one was lost (a scan queues it again after a day).
+     * up to `limit`: how far the catalogs' reading is ahead of the lookups. Queued as catalog tracks (at
+     * `maxPriority` or below: a runner's own liked songs, queued at their library's priorities, are tracks of
+     * their artists' releases too, and once those were listed a large library counted 300 before its first
+     * catalog read), and in the last hour (an older one was lost; a scan queues it again after a day).
      */
-    async catalogTracksAwaitingTempo(userId: string, limit: number): Promise<number> {
+    async catalogTracksAwaitingTempo(userId: string, limit: number, maxPriority: number): Promise<number> {
       const rows = await db.execute<{ n: number }>(sql`
         select count(*)::int as n from (
           select 1 from ${creditedTracks(sql`library_user_artists`)}
           where a.user_id = ${userId} and t.tempo_queued_key = t.recording_key
             and t.tempo_queued_at > now() - interval '1 hour'
+            and coalesce(t.tempo_queued_priority, 0) <= ${maxPriority}
             and not exists (select 1 from tempo_recordings r where r.key = t.recording_key)
           limit ${limit}) x`);
       return rows.rows[0]?.n ?? 0;

@@ -133,6 +133,33 @@ export function catalogQueries(db: Db | Tx) {
       return rows.map((x) => x.r);
     },
 
+    /**
+     * Up to `limit` releases not yet read of the user's artist set, in rounds: each artist's first
+     * `perArtist` (in listing order, counting what is read) before any artist's next, the most frequent
+     * artists first within a round; every artist's albums before anyone's singles, as `nextCatalogArtist`. A runner short of their first 50 gets songs of many
+     * artists early instead of one artist's whole catalog, which the artist spread holds back.
+     */
+    async nextUnreadReleasesAcross(userId: string, limit: number, perArtist: number): Promise<ReleaseRow[]> {
+      const ids = await db.execute<{ id: string }>(sql`
+        select id from (
+          select r.id, r.read_at, r.album_type, s.weight, s.artist_id,
+                 row_number() over (partition by s.artist_id
+                                    order by r.album_type <> 'album', ar.position) as k
+          from library_user_artists s
+          join library_artist_releases ar on ar.artist_id = s.artist_id
+          join library_releases r on r.id = ar.release_id
+          where s.user_id = ${userId}) x
+        where read_at is null
+        order by album_type <> 'album', (k - 1) / ${perArtist}, weight desc, artist_id, k
+        limit ${limit * 2}`);
+      // A release of two artists of the set comes twice: its first place counts.
+      const order = [...new Set(ids.rows.map((r) => r.id))].slice(0, limit);
+      if (order.length === 0) return [];
+      const rows = await db.select().from(libraryReleases).where(inArray(libraryReleases.id, order));
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return order.flatMap((id) => byId.get(id) ?? []);
+    },
+
     /** Records a release's track page: `tracksRead` is where the next page starts; `done` when none follows. */
     async saveReleaseProgress(
       releaseId: string,

@@ -6,6 +6,7 @@
 // first; a catalog or release another user's scan already read costs nothing; a read catalog is checked
 // for new releases once per `catalogRecheckMs` (one call when nothing changed).
 import { ALBUMS_MAX_IDS } from '../spotify/api.ts';
+import { TEMPO_PRIORITY } from '../tempo/tempo.jobs.ts';
 import { SpotifyApiError, SpotifyCapabilityMissingError } from '../spotify/errors.ts';
 import { PAGE, type ScanContext, type StepResult } from './scan-context.ts';
 import type { ReleaseRow } from './catalog.repository.ts';
@@ -25,6 +26,14 @@ const LISTING_PAGE = { developmentMode: 10, extendedQuota: 50 };
  * of their catalog tracks wait for a tempo lookup: a first 50 takes a few hundred looked up.
  */
 const FIRST_CATALOGS_AHEAD = 300;
+/**
+ * ... and read in breadth: the listings of their most frequent artists first (this many), then their
+ * releases a few of each artist at a time (FIRST_RELEASES_PER_ARTIST of each before any artist's next). One
+ * artist's whole catalog first (20 releases in one multi-get) gave a runner 100 fitting songs of which the
+ * artist spread could place a few: bench:crowd's runners short of 50 at the end had their songs held so.
+ */
+const FIRST_LIST_AHEAD = 8;
+const FIRST_RELEASES_PER_ARTIST = 2;
 
 /** A release's page of tracks as read (null: Spotify no longer has it), for saving. */
 interface ReleaseRead {
@@ -58,16 +67,25 @@ export async function catalogStep(
   // read beyond goes as other runners' catalogs do, reads and lookups (bench:crowd: 79 → 98 of 100 at 50).
   const first =
     (await c.firstSongs?.(userId)) === true &&
-    (await c.repo.catalogTracksAwaitingTempo(userId, FIRST_CATALOGS_AHEAD)) < FIRST_CATALOGS_AHEAD;
+    (await c.repo.catalogTracksAwaitingTempo(userId, FIRST_CATALOGS_AHEAD, TEMPO_PRIORITY.firstCatalog)) <
+      FIRST_CATALOGS_AHEAD;
   const api = c.api({
     userId,
     purpose: 'scan:catalog',
     priority: first ? 'first_catalogs' : 'catalog_expansion',
   });
   if (artistsStale) await c.repo.refreshUserArtists(userId);
+  // Not while the app's kind is unknown: a listing then asks for 10 releases a page (development mode's
+  // most), where an extended-quota app's first multi-get makes it 50.
+  const listAhead = first && (await api.severalAlbums()) !== undefined;
   // Steps that need no call (a catalog whose releases are all read) do not count: look further.
   for (let guard = 0; guard < 20; guard++) {
-    const next = await c.repo.nextCatalogArtist(userId, groups, c.settings.catalogRecheckMs);
+    const next = await c.repo.nextCatalogArtist(
+      userId,
+      groups,
+      c.settings.catalogRecheckMs,
+      listAhead ? FIRST_LIST_AHEAD : 0,
+    );
     if (!next) return { calls: 0, tracks: 0, idle: true };
     const artist = await c.repo.getArtist(next.artistId);
     if (!artist) return { calls: 0, tracks: 0, idle: true };
@@ -112,13 +130,16 @@ export async function catalogStep(
       return { calls: offset < cap ? 1 : 0, tracks: 0 };
     }
 
-    const releases = await c.repo.nextUnreadReleases(artist.id, ALBUMS_MAX_IDS);
+    const releases = first
+      ? await c.repo.nextUnreadReleasesAcross(userId, ALBUMS_MAX_IDS, FIRST_RELEASES_PER_ARTIST)
+      : await c.repo.nextUnreadReleases(artist.id, ALBUMS_MAX_IDS);
     const release = releases[0];
     if (!release) {
       await c.repo.inScan(userId, (q) => q.markCatalogRead(artist.id));
       continue;
     }
-    // An extended-quota app reads up to 20 of the artist's releases in one call; development mode (a 403
+    // An extended-quota app reads up to 20 releases in one call (of this artist, or in a new runner's
+    // breadth, of several); development mode (a 403
     // remembered, no call after the first) and a release whose later pages are due read one at a time.
     const fresh = releases.filter((r) => r.tracksRead === 0);
     const read: ReleaseRead[] = [];

@@ -4,7 +4,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { targetDescription } from '../playlists/matching.ts';
-import { RUNNER_WAITING_JOB_PRIORITY } from '../playlists/playlists.jobs.ts';
 import { TEMPO_PRIORITY } from '../tempo/tempo.jobs.ts';
 import { catalogQueries } from './catalog.repository.ts';
 import { TEMPO_REQUEUE_MS } from './scan-context.ts';
@@ -87,17 +86,19 @@ describe('a library scan', () => {
     expect(of((id) => first.has(id))).toEqual(new Set([TEMPO_PRIORITY.firstPages]));
     expect(of((id) => later.has(id))).toEqual(new Set([TEMPO_PRIORITY.ownLibrary]));
     // Their artists' catalogs: before the catalogs of runners past their first 50 (none placed here yet),
-    // while fewer than 300 of their tracks (theirs or queued by another runner) wait for a lookup (none is
-    // answered here); then as those.
+    // while fewer than 300 of their catalog tracks (queued as such, not their 230 liked songs) wait for a
+    // lookup (none is answered here); beyond, as those, never back (how many are new to the file's shared
+    // catalog decides whether 300 is reached here: library.catalog-eq.sandbox.test.ts has the switch).
     const catalog = mine.filter((q) => !firstPage.has(q.track.spotifyId) && !first.has(q.track.spotifyId));
     const catalogOnly = catalog.filter((q) => !later.has(q.track.spotifyId));
-    expect(catalogOnly[0]?.priority).toBe(TEMPO_PRIORITY.firstCatalog);
-    expect(new Set(catalogOnly.map((q) => q.priority))).toEqual(
-      new Set([TEMPO_PRIORITY.firstCatalog, TEMPO_PRIORITY.catalog]),
-    );
-    const behind = mine.findIndex((q) => q.priority === TEMPO_PRIORITY.catalog);
-    expect(behind).toBeGreaterThan(mine.indexOf(catalogOnly[0]!));
-    expect(mine.slice(behind).every((q) => q.priority === TEMPO_PRIORITY.catalog)).toBe(true);
+    const firstOnes = catalogOnly.filter((q) => q.priority === TEMPO_PRIORITY.firstCatalog);
+    expect(firstOnes.length).toBeGreaterThan(0);
+    expect(catalogOnly.slice(0, firstOnes.length)).toEqual(firstOnes);
+    expect(
+      catalogOnly.every(
+        (q) => q.priority === TEMPO_PRIORITY.firstCatalog || q.priority === TEMPO_PRIORITY.catalog,
+      ),
+    ).toBe(true);
   });
 
   it('queues a newcomer’s liked songs again at their priority when another runner queued them lower', async () => {
@@ -126,47 +127,6 @@ describe('a library scan', () => {
     expect(await catalog.tracksNeedingTempo(annsOwn, TEMPO_REQUEUE_MS, TEMPO_PRIORITY.ownLibrary)).toEqual(
       [],
     );
-  });
-
-  it('tells every runner holding a track when another runner’s lookup found its tempo', async () => {
-    // A library track is looked up once, by whoever queued it first: Bo's songs Ann's lookups answered,
-    // liked or in his artists' catalogs, must grow Bo's playlists too.
-    const ann = newSpotifyUser({ liked: 5, favouriteArtists: 1 });
-    const annId = await h.connect(p, ann.id);
-    await h.drain(p, annId);
-    const shared = likedIds(ann.id).slice(0, 2);
-    const bo = newSpotifyUser({ liked: 0 });
-    h.sandbox.admin.like(bo.id, shared);
-    const boId = await h.connect(p, bo.id);
-    await h.drain(p, boId);
-    const keyOf = async (trackId: string) =>
-      (
-        await h.db.db.execute<{ k: string }>(
-          sql`select recording_key as k from library_tracks where id = ${trackId}`,
-        )
-      ).rows[0]!.k;
-    const catalogKey = (
-      await h.db.db.execute<{ k: string }>(sql`
-        select t.recording_key as k from library_user_artists a
-        join library_artist_releases ar on ar.artist_id = a.artist_id
-        join library_tracks t on t.release_id = ar.release_id and a.artist_id = any(t.artist_ids)
-        where a.user_id = ${boId} and t.id not in ${shared}
-        order by t.id limit 1`)
-    ).rows[0]?.k;
-    expect(catalogKey).toBeDefined();
-    // Each in a process of its own: a process asks for a runner's run at most every few seconds.
-    for (const keys of [[await keyOf(shared[0]!)], [catalogKey!]]) {
-      const before = h.syncQueued.length;
-      await h.libraryProcess().pacebeat.events.emit('temposFound', annId, keys);
-      const asked = h.syncQueued.slice(before);
-      expect(asked).toContainEqual({ userId: annId, priority: RUNNER_WAITING_JOB_PRIORITY });
-      // Bo has no song placed yet: his run goes before the background ones.
-      expect(asked).toContainEqual({ userId: boId, priority: RUNNER_WAITING_JOB_PRIORITY });
-    }
-    // A recording nobody else holds asks for Ann's run alone.
-    const before = h.syncQueued.length;
-    await h.libraryProcess().pacebeat.events.emit('temposFound', annId, ['isrc:NOBODY0000001']);
-    expect(h.syncQueued.slice(before).map((x) => x.userId)).toEqual([annId]);
   });
 
   it('reads a playlist with local files, a removed track and a duplicate, skipping what is not a track', async () => {

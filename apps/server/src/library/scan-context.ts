@@ -66,6 +66,7 @@ export interface ScanContext {
     | 'nextCatalogArtist'
     | 'getArtist'
     | 'nextUnreadReleases'
+    | 'nextUnreadReleasesAcross'
     | 'catalogTracksAwaitingTempo'
   >;
   api: (ctx: CallContext) => LibraryApi;
