@@ -21,14 +21,14 @@ interface Step {
   /** The later steps need it to pass (the checks and the build); the test steps do not need each other. */
   gate?: boolean;
 }
-// Steps run side by side where they can (the whole run under 12 minutes on 2 cores): lint and typecheck
-// only read; the unit tests and the browser tests share nothing but the machine (their own PostgreSQL,
-// ports and data folders), and both spend most of their time waiting on servers, so they overlap well.
-// The browser tests need the build first.
-// The cores this run may use (CPU affinity included: `taskset -c 0 npm test` has one). On 2 or more the
-// steps above overlap and Vitest runs three files at a time (they mostly wait on servers); on one core
-// every step runs alone, Vitest two files at a time and Playwright one browser, so no wait in a test
-// depends on a machine shared with the rest of the suite.
+// Lint and typecheck run side by side (they only read); then the build, which the browser tests need. The
+// unit tests and the browser tests share nothing but the machine (their own PostgreSQL, ports and data
+// folders), yet they run one after the other: side by side on 2 cores of about 2 GHz the load average
+// stayed at 13-16 for half an hour, and waits that take seconds alone ran out (a work process not ready in
+// 60 s, a search test over 60 s, a page not drawn in 10 s: 4-6 failures a run, different ones each time).
+// The cores this run may use (CPU affinity included: `taskset -c 0 npm test` has one). On 2 or more
+// Vitest runs three files at a time (they mostly wait on servers) and Playwright two browsers; on one core
+// lint and typecheck run one after the other too, Vitest two files at a time and Playwright one browser.
 const cores = os.availableParallelism();
 const roomy = cores >= 2;
 const vitestWorkers = roomy ? 3 : 2;
@@ -66,17 +66,16 @@ const setupStep: Step = {
 };
 /**
  * The stages, in order; each stage is lanes that run at the same time, each lane its steps one after
- * another. On 2 or more cores the two short browser runs (their own servers, ports and output folders)
- * follow Vitest in its lane, which ends a minute or two before the main browser run: they fit in that
- * gap instead of adding their time after it. On one core every step runs alone.
+ * another. Only the static checks share the machine; every test step runs alone.
  */
 type Lane = Step[];
-const stages: Lane[][] = roomy
-  ? [[[lint], [typecheck]], [[build]], [[vitestStep, firebaseStep, setupStep], [browserStep]]]
-  : [lint, typecheck, build, vitestStep, browserStep, firebaseStep, setupStep].map((step) => [[step]]);
+const stages: Lane[][] = [
+  ...(roomy ? [[[lint], [typecheck]]] : [[[lint]], [[typecheck]]]),
+  ...[build, vitestStep, browserStep, firebaseStep, setupStep].map((step) => [[step]]),
+];
 const steps = stages.flat(2);
 console.log(
-  `${cores} ${cores === 1 ? 'core' : 'cores'}: Vitest ${vitestWorkers} files at a time, ${browserWorkers} ${browserWorkers === 1 ? 'browser' : 'browsers'}, ${roomy ? 'independent steps side by side' : 'one step at a time'}`,
+  `${cores} ${cores === 1 ? 'core' : 'cores'}: Vitest ${vitestWorkers} files at a time, ${browserWorkers} ${browserWorkers === 1 ? 'browser' : 'browsers'}, ${roomy ? 'lint beside typecheck, then one step at a time' : 'one step at a time'}`,
 );
 
 mkdirSync(CACHE, { recursive: true });
@@ -131,13 +130,21 @@ function printFailures() {
     | {
         testResults?: {
           name: string;
+          status?: string;
+          message?: string;
           assertionResults: { status: string; fullName: string; failureMessages: string[] }[];
         }[];
       }
     | undefined;
-  for (const file of vitest?.testResults ?? [])
+  for (const file of vitest?.testResults ?? []) {
+    // A file whose setup failed (a beforeAll: a server that did not start) has its tests skipped, not failed.
+    if (file.status === 'failed' && !file.assertionResults.some((a) => a.status === 'failed'))
+      out.push(
+        `vitest ${file.name.split('/').slice(-3).join('/')}: ${gist(file.message) || 'its setup failed (a beforeAll or afterAll): see "Failed Suites" in the Vitest output'}`,
+      );
     for (const a of file.assertionResults)
       if (a.status === 'failed') out.push(`vitest ${a.fullName}: ${gist(a.failureMessages[0])}`);
+  }
   const walk = (suite: PwSuite, path: string[]) => {
     for (const spec of suite.specs ?? [])
       for (const t of spec.tests)

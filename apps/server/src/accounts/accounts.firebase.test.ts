@@ -25,7 +25,7 @@ describe('accounts with the firebase provider (Auth emulator)', () => {
         FIREBASE_AUTH_EMULATOR_HOST: emu.host,
       },
     });
-  }, 90_000);
+  }, 240_000); // the emulator's start: up to 180 s on busy cores
   afterAll(async () => {
     await t?.close();
     await emu?.stop();

@@ -257,32 +257,37 @@ describe('the estimator on the Deezer preview', () => {
     expect([...answers.values()].filter((a) => a.status === 'found').length).toBeGreaterThanOrEqual(2);
   });
 
-  it('a stop: estimates cut short (the estimator ended) are neither answered nor cached, no track starts after', async () => {
-    // The first two estimates run; then the shutdown begins and the estimator refuses, as once its threads ended.
-    const stop = new AbortController();
-    let estimates = 0;
-    h = await startTempoHarness(AUDIO_ONLY, {
-      module: {
-        estimatePreview: async (mp3) => {
-          if (++estimates <= 2) return estimateInline(mp3);
-          stop.abort();
-          throw new Error('the tempo estimator is closed');
+  // Two previews synthesised and heard on the test's own thread: seconds on quiet cores, over a minute on busy ones.
+  it(
+    'a stop: estimates cut short (the estimator ended) are neither answered nor cached, no track starts after',
+    { timeout: 180_000 },
+    async () => {
+      // The first two estimates run; then the shutdown begins and the estimator refuses, as once its threads ended.
+      const stop = new AbortController();
+      let estimates = 0;
+      h = await startTempoHarness(AUDIO_ONLY, {
+        module: {
+          estimatePreview: async (mp3) => {
+            if (++estimates <= 2) return estimateInline(mp3);
+            stop.abort();
+            throw new Error('the tempo estimator is closed');
+          },
         },
-      },
-    });
-    const { tracks } = h.liked('ana.runs', 10);
-    const answers = await h.module.service.resolveTempos(tracks, { stopping: stop.signal });
-    expect(answers.size).toBe(2);
-    const cached = await h.module.repo.getByKeys(tracks.map(tempoKey));
-    expect([...cached.keys()].sort()).toEqual(
-      tracks
-        .filter((t) => answers.has(t.spotifyId))
-        .map(tempoKey)
-        .sort(),
-    );
-    // Those in flight when it stopped, no more (4 at a time).
-    expect(estimates).toBeLessThanOrEqual(2 + 4);
-  });
+      });
+      const { tracks } = h.liked('ana.runs', 10);
+      const answers = await h.module.service.resolveTempos(tracks, { stopping: stop.signal });
+      expect(answers.size).toBe(2);
+      const cached = await h.module.repo.getByKeys(tracks.map(tempoKey));
+      expect([...cached.keys()].sort()).toEqual(
+        tracks
+          .filter((t) => answers.has(t.spotifyId))
+          .map(tempoKey)
+          .sort(),
+      );
+      // Those in flight when it stopped, no more (4 at a time).
+      expect(estimates).toBeLessThanOrEqual(2 + 4);
+    },
+  );
 
   it('a preview that 404s gives "unknown" with a reason and a retry time', async () => {
     h = await startTempoHarness({

@@ -79,6 +79,9 @@ export async function freePort(port = 0): Promise<number> {
   });
 }
 
+/** How long a process may take to say it is ready: seconds on quiet cores, a minute or more on busy ones. */
+const START_MS = 120_000;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits until `line` appears in the child's output (resolves with that line), or fails at its exit. */
@@ -151,7 +154,19 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   sandbox.stderr?.pipe(createWriteStream(path.join(logDir, 'sandbox.err')));
-  const first = await waitForLine(sandbox, /simulated music world\) on http/, 60_000, 'sandbox');
+  // A start that fails must not leave its processes running: on a busy machine they would slow every
+  // later test of the run (a work process not ready in time left four processes polling to the end).
+  const processes: PacebeatProcess[] = [];
+  const abandon = async (err: unknown): Promise<never> => {
+    await Promise.all(processes.map((p) => p.kill('SIGKILL')));
+    sandbox.kill('SIGKILL');
+    await exited(sandbox);
+    await pg.stop();
+    throw err;
+  };
+  const first = await waitForLine(sandbox, /simulated music world\) on http/, START_MS, 'sandbox').catch(
+    abandon,
+  );
   const sandboxUrl = /on (http:\/\/\S+),/.exec(first)![1]!;
 
   const appPort = await port();
@@ -173,7 +188,6 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
     ...o.env,
   };
 
-  const processes: PacebeatProcess[] = [];
   /** Processes that exited on their own and were started again (by name). */
   const restarts: string[] = [];
   const makeProcess = (role: Role, name: string): PacebeatProcess => {
@@ -193,7 +207,7 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
         c.stdout!.pipe(out, { end: false });
         c.stderr!.pipe(out, { end: false });
         try {
-          await waitForLine(c, ready, 60_000, name);
+          await waitForLine(c, ready, START_MS, name);
         } catch (err) {
           if (!wanted) return;
           if (c.exitCode === null && c.signalCode === null) throw err; // hung, not exited: a real failure
@@ -231,8 +245,12 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
   const serve = makeProcess('serve', 'serve');
   const works = Array.from({ length: o.works ?? 3 }, (_, i) => makeProcess('work', `work-${i + 1}`));
   // The first process applies the migrations; the others would wait on its advisory lock anyway.
-  await serve.start();
-  await Promise.all(works.map((w) => w.start()));
+  try {
+    await serve.start();
+    await Promise.all(works.map((w) => w.start()));
+  } catch (err) {
+    await abandon(err);
+  }
 
   const admin = async <T>(method: string, route: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${sandboxUrl}/admin${route}`, {

@@ -24,7 +24,7 @@ describe('scale-out: 1 serve and 3 work processes on one PostgreSQL, under fault
   let c: Cluster;
   beforeAll(async () => {
     c = await startCluster({ works: 3, sandboxArgs: ['--size', 'tiny'], env: SCALEOUT_TEST_ENV });
-  }, 120_000);
+  }, 400_000); // the sandbox, then serve, then the work processes: up to START_MS each
   afterAll(async () => {
     await c?.close();
   }, 60_000);

@@ -1,8 +1,8 @@
 import type { AdminSignupReply } from '@pacebeat/contract';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PAGE } from '../admin/admin-texts.ts';
-import { jsonReply, renderApp, type FakeApi } from '../test/render-app.tsx';
+import { jsonReply, renderApp, type FakeApi, preloadPage } from '../test/render-app.tsx';
 import { whoamiReply } from '../test/status-fixtures.ts';
 
 type Data = AdminSignupReply['data'];
@@ -72,6 +72,8 @@ function api(o: { admin?: boolean; data?: Data } = {}) {
   };
   return { fake, calls };
 }
+
+beforeAll(() => preloadPage('/admin'), 120_000);
 
 describe('AdminPage (/admin)', () => {
   it('shows the counts against development mode’s 5, the mode, and the invitations, escaped', async () => {

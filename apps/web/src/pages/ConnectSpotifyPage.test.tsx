@@ -1,10 +1,10 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SPOTIFY_ERRORS, SPOTIFY_SCOPES } from '@pacebeat/contract';
 import { markConnecting } from '../session/connect-memory.ts';
 import { challengeOf, readPending, savePending } from '../spotify/pkce.ts';
 import { SPOTIFY_TEXTS as T } from '../spotify/texts.ts';
-import { errorReply, jsonReply, renderApp, type FakeApi } from '../test/render-app.tsx';
+import { errorReply, jsonReply, renderApp, type FakeApi, preloadPage } from '../test/render-app.tsx';
 
 const whoami = (sudo: string | null = null, extra: object = {}) =>
   jsonReply(200, {
@@ -56,6 +56,8 @@ function visited(router: {
   router.subscribe((s) => seen.push(s.location.pathname + s.location.search));
   return seen;
 }
+
+beforeAll(() => preloadPage('/connect/spotify'), 120_000);
 
 describe('ConnectSpotifyPage', () => {
   it('initial view: Welcome!, the explanation, terms and privacy, and the green button that starts PKCE', async () => {

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SPOTIFY_TEXTS as T } from '../spotify/texts.ts';
-import { errorReply, jsonReply, renderApp, type FakeApi } from '../test/render-app.tsx';
+import { errorReply, jsonReply, renderApp, type FakeApi, preloadPage } from '../test/render-app.tsx';
 
 const whoami = (sudo: string | null = null) =>
   jsonReply(200, {
@@ -22,6 +22,8 @@ function visited(router: {
   router.subscribe((s) => seen.push(s.location.pathname + s.location.search));
   return seen;
 }
+
+beforeAll(() => preloadPage('/disconnect/spotify'), 120_000);
 
 describe('DisconnectSpotifyPage', () => {
   it('explains, disconnects with PUT, says so, and Proceed goes to /?refresh', async () => {

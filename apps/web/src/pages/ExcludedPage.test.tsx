@@ -1,7 +1,7 @@
 import type { ExclusionsReply } from '@pacebeat/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { jsonReply, renderApp, type FakeApi } from '../test/render-app.tsx';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { jsonReply, renderApp, type FakeApi, preloadPage } from '../test/render-app.tsx';
 import { whoamiReply } from '../test/status-fixtures.ts';
 
 const exclusion = {
@@ -37,6 +37,8 @@ function api(o: { sudo?: string; total?: number; at?: (offset: number) => boolea
 }
 
 afterEach(() => vi.restoreAllMocks());
+
+beforeAll(() => preloadPage('/excluded'), 120_000);
 
 describe('the Excluded page', () => {
   // Restoring used to close without a word.

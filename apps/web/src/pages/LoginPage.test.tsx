@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { AUTH_TEXTS, FIELD_LIMITS, FIELD_TEXTS, SIGNUP_TEXTS } from '@pacebeat/contract';
-import { describe, expect, it, vi } from 'vitest';
-import { errorReply, jsonReply, renderApp, type FakeApi } from '../test/render-app.tsx';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { errorReply, jsonReply, renderApp, type FakeApi, preloadPage } from '../test/render-app.tsx';
 import { PLAIN } from '../api/plain-message.ts';
 import { PRIVACY_URL, TERMS_URL } from '../components/TermsAndPrivacy/TermsAndPrivacy.tsx';
 import { whoamiReply } from '../test/status-fixtures.ts';
@@ -43,6 +43,8 @@ function fillSignIn(email: string, password: string) {
   fireEvent.change(screen.getByLabelText('Password'), { target: { value: password } });
   fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
 }
+
+beforeAll(() => preloadPage('/login'), 120_000);
 
 describe('LoginPage', () => {
   it('goes to / when the user is already signed in', async () => {

@@ -1,7 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { errorReply, jsonReply, renderApp } from '../test/render-app.tsx';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { errorReply, jsonReply, renderApp, preloadPage } from '../test/render-app.tsx';
 import { LOGIN_TEXTS } from './login-texts.ts';
+
+beforeAll(() => preloadPage('/logout'), 120_000);
 
 describe('LogoutPage', () => {
   it('ends the session, marks the user signed out and goes to /', async () => {

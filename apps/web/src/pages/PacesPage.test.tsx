@@ -1,8 +1,8 @@
 import { TARGET_TEXTS } from '@pacebeat/contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PLAIN } from '../api/plain-message.ts';
-import { errorReply, jsonReply, type FakeApi } from '../test/render-app.tsx';
+import { errorReply, jsonReply, type FakeApi, preloadPage } from '../test/render-app.tsx';
 import { renderApp } from '../test/render-app.tsx';
 import { sourcesReply, target, targetsReply, whoamiReply } from '../test/status-fixtures.ts';
 
@@ -47,6 +47,8 @@ function pacesApi(
   };
   return { api, writes };
 }
+
+beforeAll(() => preloadPage('/paces'), 120_000);
 
 describe('/paces', () => {
   it('edits a range: only what changed is sent (the name is left to follow the range)', async () => {

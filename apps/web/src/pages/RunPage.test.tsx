@@ -1,8 +1,8 @@
 import type { Run } from '@pacebeat/contract';
 import { runPreset, unfoldRun } from '@pacebeat/contract/rules';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { errorReply, jsonReply, renderApp, type FakeApi } from '../test/render-app.tsx';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { errorReply, jsonReply, renderApp, type FakeApi, preloadPage } from '../test/render-app.tsx';
 import { whoamiReply } from '../test/status-fixtures.ts';
 
 const RUN_ID = '0b7c2d4e-6f8a-4b1c-9d2e-3f4a5b6c7d8e';
@@ -94,6 +94,8 @@ function api(o: { current: Run; sudo?: string; buildAs?: Run }) {
 }
 
 afterEach(() => vi.restoreAllMocks());
+
+beforeAll(() => preloadPage('/runs/00000000-0000-4000-8000-000000000000'), 120_000);
 
 describe('a run’s page', () => {
   it('warns where the pool is too small before building, then shows the built run part by part', async () => {

@@ -1,8 +1,8 @@
 import type { Run, RunBody } from '@pacebeat/contract';
 import { runPreset, unfoldRun } from '@pacebeat/contract/rules';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { jsonReply, renderApp, type FakeApi } from '../test/render-app.tsx';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { jsonReply, renderApp, type FakeApi, preloadPage } from '../test/render-app.tsx';
 import { whoamiReply } from '../test/status-fixtures.ts';
 
 const RUN_ID = '0b7c2d4e-6f8a-4b1c-9d2e-3f4a5b6c7d8e';
@@ -55,6 +55,8 @@ function api() {
 }
 
 afterEach(() => vi.restoreAllMocks());
+
+beforeAll(() => preloadPage('/runs'), 120_000);
 
 describe('the runs pages', () => {
   it('makes a run from a preset at the runner’s cadence, and edits a part by cadence', async () => {

@@ -1,8 +1,8 @@
 import { SETUP_TEXTS, type SpotifyAppSetupReply } from '@pacebeat/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SETUP_PAGE } from '../setup/setup-texts.ts';
-import { errorReply, jsonReply, renderApp, type FakeApi } from '../test/render-app.tsx';
+import { errorReply, jsonReply, renderApp, type FakeApi, preloadPage } from '../test/render-app.tsx';
 import { whoamiReply } from '../test/status-fixtures.ts';
 
 type Data = SpotifyAppSetupReply['data'];
@@ -54,6 +54,8 @@ function api(o: { admin?: boolean; sudo?: string | null; data?: Data; demo?: boo
 }
 
 afterEach(() => vi.restoreAllMocks());
+
+beforeAll(() => preloadPage('/setup/spotify'), 120_000);
 
 describe('the setup page', () => {
   it('walks through the dashboard steps, with the redirect URI to copy and the development-mode rules', async () => {

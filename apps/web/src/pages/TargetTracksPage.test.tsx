@@ -1,7 +1,7 @@
 import type { TargetTracksReply, TrackRow } from '@pacebeat/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { jsonReply, renderApp, type FakeApi } from '../test/render-app.tsx';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { jsonReply, renderApp, type FakeApi, preloadPage } from '../test/render-app.tsx';
 import { whoamiReply } from '../test/status-fixtures.ts';
 
 const track = (over: Partial<TrackRow> = {}): TrackRow => ({
@@ -105,6 +105,8 @@ function api(
 }
 
 afterEach(() => vi.restoreAllMocks());
+
+beforeAll(() => preloadPage('/targets/t1'), 120_000);
 
 describe('a target’s page', () => {
   it('shows names from Spotify as text, linked to Spotify with its logo, and the tempo as a runner reads it', async () => {

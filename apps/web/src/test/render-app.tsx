@@ -1,5 +1,5 @@
 import { render } from '@testing-library/react';
-import { createMemoryRouter } from 'react-router';
+import { createMemoryRouter, matchRoutes } from 'react-router';
 import { QueryClient } from '@tanstack/react-query';
 import { vi } from 'vitest';
 import { App } from '../App.tsx';
@@ -13,6 +13,15 @@ export function jsonReply(status: number, body: unknown): Response {
 /** The error envelope of the API (contract `ErrorReply`). */
 export function errorReply(status: number, code: string, message: string): Response {
   return jsonReply(status, { error: { code, message }, error_name: code, requestId: 'req-1' });
+}
+
+/**
+ * Loads the lazy page at `path` (its chunk and what it imports), for a test file's `beforeAll`: a first
+ * visit's import took over 10 s on 2 busy cores, inside the first test's wait for the page.
+ */
+export async function preloadPage(path: string): Promise<void> {
+  for (const { route } of matchRoutes(routes, path) ?? [])
+    if (typeof route.lazy === 'function') await route.lazy();
 }
 
 export type FakeApi = (path: string, init: RequestInit | undefined) => Response | Promise<Response>;
