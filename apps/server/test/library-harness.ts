@@ -53,6 +53,8 @@ export interface LibraryHarness extends Harness {
    * from the seed and the name), so every run of a test sees the same library.
    */
   spotifyUser(spec?: Record<string, unknown>): ReturnType<Harness['sandbox']['admin']['createUser']>;
+  /** A simulated user's liked tracks' Spotify ids, newest first (as Spotify lists them). */
+  likedIds(spotifyUserId: string): string[];
   /** Successful Spotify Web API requests of a simulated user (the sandbox's request log). */
   apiRequests(spotifyUserId: string): Array<{ method: string; url: string; status: number }>;
 }
@@ -116,6 +118,11 @@ export async function startLibraryHarness(sandboxOptions: SandboxOptions = {}): 
       await h.close();
     },
     spotifyUser: (spec = {}) => h.sandbox.admin.createUser({ username: `runner${++users}`, ...spec }),
+    likedIds: (spotifyUserId) =>
+      h.sandbox.world
+        .user(spotifyUserId)!
+        .liked.map((l) => h.sandbox.world.trackId(l.g))
+        .reverse(),
     tempoQueued,
     wakes,
     tracksAdded,

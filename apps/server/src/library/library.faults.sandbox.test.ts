@@ -16,7 +16,6 @@ beforeEach(() => {
   h.sandbox.admin.setConfig({ faults: [], extendedQuota: false, dailyQuota: false });
 });
 
-const newSpotifyUser = (spec: Record<string, unknown>) => h.spotifyUser(spec);
 /** One page per unit, no catalogs: the tests step through Liked Songs page by page. */
 const stepper = () => h.libraryProcess({ settings: { callsPerUnit: 1 } });
 const likedPages = (spotifyUserId: string) =>
@@ -40,7 +39,7 @@ const liked = async (p: LibraryProcess, userId: string) =>
 
 describe('a scan that stops half-way', () => {
   it('on a 429 shows "waiting", then resumes where it stopped: no page read twice', async () => {
-    const u = newSpotifyUser({ liked: 180, favouriteArtists: 4 });
+    const u = h.spotifyUser({ liked: 180, favouriteArtists: 4 });
     const p = stepper();
     const userId = await h.connect(p, u.id);
     await noCatalogs(p, userId);
@@ -74,7 +73,7 @@ describe('a scan that stops half-way', () => {
   });
 
   it('on QUOTA_EXCEEDED waits for the quota, then the next day resumes with no page read twice', async () => {
-    const u = newSpotifyUser({ liked: 230, favouriteArtists: 4 });
+    const u = h.spotifyUser({ liked: 230, favouriteArtists: 4 });
     const p = stepper();
     const userId = await h.connect(p, u.id);
     await noCatalogs(p, userId);
@@ -102,7 +101,7 @@ describe('a scan that stops half-way', () => {
   });
 
   it('after a worker died between two pages, a new one continues at the next page', async () => {
-    const u = newSpotifyUser({ liked: 160, owned: 1, ownedSize: [60, 70], favouriteArtists: 4 });
+    const u = h.spotifyUser({ liked: 160, owned: 1, ownedSize: [60, 70], favouriteArtists: 4 });
     const first = stepper();
     const userId = await h.connect(first, u.id);
     await noCatalogs(first, userId);
@@ -121,7 +120,7 @@ describe('a scan that stops half-way', () => {
 
 describe('a user Spotify no longer serves', () => {
   it('stops the scan and shows the disabled alert; no unit calls Spotify again', async () => {
-    const u = newSpotifyUser({ liked: 120, favouriteArtists: 3 });
+    const u = h.spotifyUser({ liked: 120, favouriteArtists: 3 });
     const p = stepper();
     const userId = await h.connect(p, u.id);
     await p.library.scans.runUnit(userId);
@@ -142,7 +141,7 @@ describe('a user Spotify no longer serves', () => {
 
 describe('switching a source', () => {
   it('off stops its scan and takes its tracks out of matching; on continues where it stopped', async () => {
-    const u = newSpotifyUser({ liked: 200, favouriteArtists: 4 });
+    const u = h.spotifyUser({ liked: 200, favouriteArtists: 4 });
     const p = stepper();
     const userId = await h.connect(p, u.id);
     await noCatalogs(p, userId);
@@ -169,7 +168,7 @@ describe('switching a source', () => {
 
 describe('disconnect during a scan', () => {
   it('deletes the library; the page in flight writes nothing and no unit runs again', async () => {
-    const u = newSpotifyUser({ liked: 150, owned: 1, favouriteArtists: 3 });
+    const u = h.spotifyUser({ liked: 150, owned: 1, favouriteArtists: 3 });
     const p = stepper();
     const userId = await h.connect(p, u.id);
     await p.library.scans.runUnit(userId); // discovery
@@ -192,7 +191,7 @@ describe('disconnect during a scan', () => {
 describe('extended-quota shapes', () => {
   it('reads the same library from the old field names (tracks, track)', async () => {
     h.sandbox.admin.setConfig({ extendedQuota: true });
-    const u = newSpotifyUser({ liked: 60, owned: 2, localFiles: true, favouriteArtists: 3 });
+    const u = h.spotifyUser({ liked: 60, owned: 2, localFiles: true, favouriteArtists: 3 });
     const p = h.libraryProcess();
     const userId = await h.connect(p, u.id);
     await noCatalogs(p, userId);

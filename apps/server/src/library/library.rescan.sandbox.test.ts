@@ -14,7 +14,6 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const newSpotifyUser = (spec: Record<string, unknown>) => h.spotifyUser(spec);
 /** Successful requests of a user since `from` (an index into the user's log). */
 const since = (spotifyUserId: string, from: number) => h.apiRequests(spotifyUserId).slice(from);
 const paths = (rs: Array<{ url: string }>) => rs.map((r) => r.url.replace(/^\/spotify\/api\/v1/, ''));
@@ -38,7 +37,7 @@ function unlikedTracks(n: number, spotifyUserId: string): string[] {
 
 describe('rescans', () => {
   it('with nothing changed: one call for discovery, Liked Songs and Followed artists, none for playlists', async () => {
-    const u = newSpotifyUser({ liked: 120, owned: 2, followedArtists: 3, favouriteArtists: 4 });
+    const u = h.spotifyUser({ liked: 120, owned: 2, followedArtists: 3, favouriteArtists: 4 });
     const userId = await h.connect(p, u.id);
     await p.library.service.changeSource(
       userId,
@@ -58,7 +57,7 @@ describe('rescans', () => {
   });
 
   it('an open status page asks for none while the first read (or the last rescan) is still under way', async () => {
-    const u = newSpotifyUser({ liked: 120, owned: 1, followedArtists: 2, favouriteArtists: 3 });
+    const u = h.spotifyUser({ liked: 120, owned: 1, followedArtists: 2, favouriteArtists: 3 });
     const userId = await h.connect(p, u.id);
     // Five minutes on (the connect counts as the last ask), with the first read still waiting for Spotify.
     const fiveMinutesOn = () =>
@@ -79,7 +78,7 @@ describe('rescans', () => {
   });
 
   it('a status page open as a new runner’s first read ends asks for no second read minutes later', async () => {
-    const u = newSpotifyUser({ liked: 60, owned: 1, followedArtists: 2, favouriteArtists: 3 });
+    const u = h.spotifyUser({ liked: 60, owned: 1, followedArtists: 2, favouriteArtists: 3 });
     const userId = await h.connect(p, u.id, { catalogs: false });
     await h.drain(p, userId);
     // Five minutes after the connect's ask, one after the read ended: a visit (a process's first poll).
@@ -110,7 +109,7 @@ describe('rescans', () => {
   });
 
   it('reads new liked songs newest first, stopping at the first page with nothing new', async () => {
-    const u = newSpotifyUser({ liked: 140, favouriteArtists: 4 });
+    const u = h.spotifyUser({ liked: 140, favouriteArtists: 4 });
     const userId = await h.connect(p, u.id, { catalogs: false });
     await h.drain(p, userId);
     const fresh = unlikedTracks(60, u.id);
@@ -134,7 +133,7 @@ describe('rescans', () => {
   });
 
   it('unliked songs leave Liked Songs through a full pass', async () => {
-    const u = newSpotifyUser({ liked: 70, favouriteArtists: 3 });
+    const u = h.spotifyUser({ liked: 70, favouriteArtists: 3 });
     const userId = await h.connect(p, u.id, { catalogs: false });
     await h.drain(p, userId);
     const gone = h.sandbox.world.trackId(h.sandbox.world.user(u.id)!.liked[3]!.g);
@@ -151,7 +150,7 @@ describe('rescans', () => {
   });
 
   it('reads only the playlist whose snapshot changed, and drops a removed track from it', async () => {
-    const u = newSpotifyUser({ liked: 20, owned: 3, ownedSize: [10, 20], favouriteArtists: 3 });
+    const u = h.spotifyUser({ liked: 20, owned: 3, ownedSize: [10, 20], favouriteArtists: 3 });
     const userId = await h.connect(p, u.id, { catalogs: false });
     await h.drain(p, userId);
     const [edited, ...others] = u.playlists;
@@ -175,7 +174,7 @@ describe('rescans', () => {
   });
 
   it('a new playlist appears and a deleted one goes', async () => {
-    const u = newSpotifyUser({ liked: 5, owned: 1, favouriteArtists: 2 });
+    const u = h.spotifyUser({ liked: 5, owned: 1, favouriteArtists: 2 });
     const userId = await h.connect(p, u.id, { catalogs: false });
     await h.drain(p, userId);
     const created = h.sandbox.admin.createPlaylist(u.id, {
@@ -195,7 +194,7 @@ describe('rescans', () => {
   });
 
   it('followed artists: a new follow and an unfollow are found; the catalog of the new one is read', async () => {
-    const u = newSpotifyUser({ liked: 3, followedArtists: 3, favouriteArtists: 3 });
+    const u = h.spotifyUser({ liked: 3, followedArtists: 3, favouriteArtists: 3 });
     const userId = await h.connect(p, u.id);
     await h.drain(p, userId);
     const world = h.sandbox.world;

@@ -21,15 +21,8 @@ beforeEach(() => {
   h.sandbox.admin.setConfig({ faults: [], extendedQuota: false, dailyQuota: false });
 });
 
-const newSpotifyUser = (spec: Record<string, unknown> = {}) => h.spotifyUser(spec);
-
 const sourcesOf = async (userId: string) =>
   (await p.library.service.sources(userId, { timeZone: null })).sources;
-const likedIds = (spotifyUserId: string) =>
-  h.sandbox.world
-    .user(spotifyUserId)!
-    .liked.map((l) => h.sandbox.world.trackId(l.g))
-    .reverse();
 
 describe('a library scan', () => {
   it('lists every source on connect, reads them all, and queues tempo lookups Liked Songs first', async () => {
@@ -63,19 +56,19 @@ describe('a library scan', () => {
 
     // Tempo lookups: every liked song, for this user, before any playlist-only track.
     const mine = h.tempoQueued.filter((q) => q.userId === userId).map((q) => q.track.spotifyId);
-    const likedSet = likedIds('ana.runs');
+    const likedSet = h.likedIds('ana.runs');
     expect(mine.slice(0, likedSet.length).sort()).toEqual([...likedSet].sort());
     expect(new Set(mine).size).toBe(mine.length); // queued once each
   });
 
   it('looks up a new library’s first Liked Songs page, then its next 3, before every other runner’s own tracks', async () => {
-    const u = newSpotifyUser({ liked: 230, favouriteArtists: 2 });
+    const u = h.spotifyUser({ liked: 230, favouriteArtists: 2 });
     const userId = await h.connect(p, u.id);
     await h.drain(p, userId);
     // The first 50 liked (newest first), the next 150 (both read at the interactive priority), the other
     // 30 liked, the rest. (A track another test's runner had queued is not queued again: the catalog is
     // shared.)
-    const liked = likedIds(u.id);
+    const liked = h.likedIds(u.id);
     const firstPage = new Set(liked.slice(0, 50));
     const first = new Set(liked.slice(50, 200));
     const later = new Set(liked.slice(200));
@@ -104,7 +97,7 @@ describe('a library scan', () => {
   it('queues a newcomer’s liked songs again at their priority when another runner queued them lower', async () => {
     // Friends share songs: Bo likes songs of Ann's playlist, which Ann's scan queued at her own library's
     // priority, behind every runner's first pages. Left there, Bo's first playlists would wait for them.
-    const ann = newSpotifyUser({ liked: 5, owned: 1, ownedSize: [20, 20], favouriteArtists: 1 });
+    const ann = h.spotifyUser({ liked: 5, owned: 1, ownedSize: [20, 20], favouriteArtists: 1 });
     const annId = await h.connect(p, ann.id);
     await h.drain(p, annId);
     const annsOwn = h.tempoQueued
@@ -112,7 +105,7 @@ describe('a library scan', () => {
       .map((q) => q.track.spotifyId);
     // (Fewer than the playlist holds: tracks the file's earlier runners queued are not queued again.)
     expect(annsOwn.length).toBeGreaterThanOrEqual(3);
-    const bo = newSpotifyUser({ liked: 0 });
+    const bo = h.spotifyUser({ liked: 0 });
     h.sandbox.admin.like(bo.id, annsOwn);
     const boId = await h.connect(p, bo.id);
     await h.drain(p, boId);
@@ -130,7 +123,7 @@ describe('a library scan', () => {
   });
 
   it('reads a playlist with local files, a removed track and a duplicate, skipping what is not a track', async () => {
-    const owner = newSpotifyUser({
+    const owner = h.spotifyUser({
       liked: 5,
       owned: 1,
       ownedSize: [8, 8],
@@ -151,10 +144,10 @@ describe('a library scan', () => {
   });
 
   it('queues again, when the scan is idle, tempo lookups that were lost', async () => {
-    const u = newSpotifyUser({ liked: 20, favouriteArtists: 2 });
+    const u = h.spotifyUser({ liked: 20, favouriteArtists: 2 });
     const userId = await h.connect(p, u.id);
     await h.drain(p, userId);
-    const ids = likedIds(u.id);
+    const ids = h.likedIds(u.id);
     // As if the jobs had been cancelled two days ago (another user's disconnect) or never sent (a crash).
     await h.db.db.execute(
       sql`update library_tracks set tempo_queued_at = now() - interval '2 days' where id in ${ids}`,
@@ -170,10 +163,10 @@ describe('a library scan', () => {
   });
 
   it('queues again, once, the lookups whose answer has a retry time that has passed (unknown, or not yet checked)', async () => {
-    const u = newSpotifyUser({ liked: 12, favouriteArtists: 2 });
+    const u = h.spotifyUser({ liked: 12, favouriteArtists: 2 });
     const userId = await h.connect(p, u.id);
     await h.drain(p, userId);
-    const ids = likedIds(u.id);
+    const ids = h.likedIds(u.id);
     const [due, later, settled] = [ids.slice(0, 4), ids.slice(4, 8), ids.slice(8)];
     // Answers cached after the lookups were queued: a tempo nobody could check yet (retry time passed),
     // an unknown to retry tomorrow, and settled tempos (no retry time).
@@ -200,7 +193,7 @@ describe('a library scan', () => {
   });
 
   it('counts the artist catalogs by release: "so far" while listings are read, then of every release listed', async () => {
-    const u = newSpotifyUser({ liked: 12, favouriteArtists: 3 });
+    const u = h.spotifyUser({ liked: 12, favouriteArtists: 3 });
     const userId = await h.connect(p, u.id);
     const catalogs = async () => (await sourcesOf(userId)).find((s) => s.kind === 'artist_catalogs')!;
     // Releases linked to the artists of the user's liked songs, and how many of them are wholly read.
@@ -237,7 +230,7 @@ describe('a library scan', () => {
   });
 
   it('the schedule gives a library to a connected user who has none, and rescans the others', async () => {
-    const u = newSpotifyUser({ liked: 10, favouriteArtists: 2 });
+    const u = h.spotifyUser({ liked: 10, favouriteArtists: 2 });
     const userId = await h.connect(p, u.id);
     await p.library.service.gone(userId); // as if connected before libraries existed
     const out = await p.library.service.requestDueRescans();
@@ -250,7 +243,7 @@ describe('a library scan', () => {
   });
 
   it("never lists Pacebeat's own target playlists as sources, and tells when tracks were added", async () => {
-    const u = newSpotifyUser({ liked: 5, owned: 2, favouriteArtists: 2 });
+    const u = h.spotifyUser({ liked: 5, owned: 2, favouriteArtists: 2 });
     const target = h.sandbox.admin.createPlaylist(u.id, { name: 'Pacebeat 170–180 BPM' });
     // Made by an earlier connection (its target erased on disconnect), renamed by the runner since, and
     // one left with its default name and description.
@@ -260,7 +253,7 @@ describe('a library scan', () => {
     });
     const earlier = h.sandbox.admin.createPlaylist(u.id, { name: 'Pacebeat 150–160 BPM' });
     // Someone else's playlist of that name is theirs to share: a source like any other.
-    const friend = newSpotifyUser({ liked: 1 });
+    const friend = h.spotifyUser({ liked: 1 });
     const shared = h.sandbox.admin.createPlaylist(friend.id, {
       name: 'Pacebeat 160–170 BPM',
       collaborators: [u.id],
@@ -278,7 +271,7 @@ describe('a library scan', () => {
   });
 
   it('says when the library is read: not before its scan or while an artist’s catalog is unread, yes after', async () => {
-    const u = newSpotifyUser({ liked: 20, favouriteArtists: 2 });
+    const u = h.spotifyUser({ liked: 20, favouriteArtists: 2 });
     const userId = await h.connect(p, u.id);
     expect(await p.library.scans.readDone(userId)).toBe(false);
     await h.drain(p, userId);
@@ -295,7 +288,7 @@ describe('a library scan', () => {
   });
 
   it('says no more is read soon when Spotify put the next step off for hours, not for a rate limit’s seconds', async () => {
-    const u = newSpotifyUser({ liked: 20, favouriteArtists: 2 });
+    const u = h.spotifyUser({ liked: 20, favouriteArtists: 2 });
     const userId = await h.connect(p, u.id);
     await h.drain(p, userId);
     // A rescan of Liked Songs due, and what a SpotifyDeferredError leaves on the step's source

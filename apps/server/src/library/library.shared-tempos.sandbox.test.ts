@@ -14,22 +14,15 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const newSpotifyUser = (spec: Record<string, unknown> = {}) => h.spotifyUser(spec);
-const likedIds = (spotifyUserId: string) =>
-  h.sandbox.world
-    .user(spotifyUserId)!
-    .liked.map((l) => h.sandbox.world.trackId(l.g))
-    .reverse();
-
 describe('tempos another runner found', () => {
   it('tells every runner holding a track when another runner’s lookup found its tempo', async () => {
     // A library track is looked up once, by whoever queued it first: Bo's songs Ann's lookups answered,
     // liked or in his artists' catalogs, must grow Bo's playlists too.
-    const ann = newSpotifyUser({ liked: 5, favouriteArtists: 1 });
+    const ann = h.spotifyUser({ liked: 5, favouriteArtists: 1 });
     const annId = await h.connect(p, ann.id);
     await h.drain(p, annId);
-    const shared = likedIds(ann.id).slice(0, 2);
-    const bo = newSpotifyUser({ liked: 0 });
+    const shared = h.likedIds(ann.id).slice(0, 2);
+    const bo = h.spotifyUser({ liked: 0 });
     h.sandbox.admin.like(bo.id, shared);
     const boId = await h.connect(p, bo.id);
     await h.drain(p, boId);
