@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { REALISTIC_TRANSIENT_SHARE, startSandbox, type FaultRule } from '@pacebeat/sandbox';
+import { PREVIEW_DISK_CACHE } from '../shared/preview-cache.ts';
 import { createDb } from '@pacebeat/server/src/db/client.ts';
 import { startEmbeddedPostgres } from '@pacebeat/server/src/db/embedded.ts';
 import { createLibraryRepository } from '@pacebeat/server/src/library/library.repository.ts';
@@ -41,6 +42,8 @@ const { values: opt } = parseArgs({
     /** With --commit: the simulated world (tools/sandbox) of this commit instead. */
     world: { type: 'string' },
     json: { type: 'string' },
+    /** The stand-in synthesises every preview again (no disk cache): a cold run, as before session 24. */
+    'cold-previews': { type: 'boolean', default: false },
     /** Print the tables of an earlier run's `--json` file and exit. */
     reprint: { type: 'string' },
     /** This runner's client loops over every route that costs Spotify calls (looper.ts). */
@@ -128,6 +131,12 @@ const sb = await startSandbox({
   size: opt.size as 'tiny' | 'small' | 'default' | 'large',
   port: 0,
   transientFailures: Number(opt['transient-failures']),
+  // Previews kept on disk between runs (bench/shared/preview-cache.ts): synthesising one costs the stand-in
+  // two to three times what the product's estimator spends on it, so without the cache a slow machine
+  // measured the stand-in (session 23's drop on a 2.0 GHz Xeon; bench/lifecycle/README.md).
+  ...(opt['cold-previews']
+    ? {}
+    : { previews: { diskCacheDir: process.env['LIFECYCLE_PREVIEW_CACHE'] ?? PREVIEW_DISK_CACHE } }),
 });
 const appPort = await freePort();
 const appUrl = `http://127.0.0.1:${appPort}`;
@@ -885,6 +894,12 @@ const out = [
     : 'No day finished.',
   '',
   fairSummary(fair),
+  // Optional: an older world (`--world`) may not count them.
+  ...(sb.previewStats
+    ? [
+        `Previews the stand-in synthesised ${sb.previewStats.generated}, read from its disk cache ${sb.previewStats.fromDisk}${opt['cold-previews'] ? ' (--cold-previews)' : ''}`,
+      ]
+    : []),
   `Logs: ${logDir}`,
 ];
 process.stdout.write(`${out.join('\n')}\n`);

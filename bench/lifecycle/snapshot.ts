@@ -6,6 +6,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PREVIEW_DISK_CACHE } from '../shared/preview-cache.ts';
 
 const WORKSPACES: Record<string, string> = {
   bench: 'bench',
@@ -64,6 +65,11 @@ export function makeSnapshot(repoRoot: string, sha: string, worldSha?: string): 
   }
   // The instrument: this benchmark as it is now.
   fs.cpSync(path.join(repoRoot, 'bench/lifecycle'), path.join(dir, 'bench/lifecycle'), { recursive: true });
+  fs.mkdirSync(path.join(dir, 'bench/shared'), { recursive: true });
+  fs.cpSync(
+    path.join(repoRoot, 'bench/shared/preview-cache.ts'),
+    path.join(dir, 'bench/shared/preview-cache.ts'),
+  );
   return dir;
 }
 
@@ -78,6 +84,8 @@ export function runInSnapshot(dir: string, label: string, args: string[]): Promi
         LIFECYCLE_SNAPSHOT: dir,
         LIFECYCLE_COMMIT: label,
         LIFECYCLE_ARGS: process.argv.slice(2).join(' '),
+        // One preview cache for every commit measured: this checkout's.
+        LIFECYCLE_PREVIEW_CACHE: PREVIEW_DISK_CACHE,
       },
     });
     const forward = (s: NodeJS.Signals) => child.kill(s);
