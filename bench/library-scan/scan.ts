@@ -73,6 +73,7 @@ export async function startScan(
       return randomUUID();
     },
     wake: async () => undefined,
+    sooner: async () => undefined,
   };
   const make = () =>
     composePacebeat({

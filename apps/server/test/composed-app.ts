@@ -45,7 +45,7 @@ export function composeOnHarness(h: Harness, o: ComposedTestOptions = {}) {
       baseUrls: h.sandbox.baseUrls,
       getsongbpmKey: h.sandbox.admin.config().getsongbpm.apiKeys[0]!,
     },
-    jobs: o.jobs ?? { send: async () => null, wake: async () => undefined },
+    jobs: o.jobs ?? { send: async () => null, wake: async () => undefined, sooner: async () => undefined },
     cancelJobs: o.cancelJobs,
     overrides: {
       ...o.overrides,

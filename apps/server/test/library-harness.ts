@@ -87,6 +87,9 @@ export async function startLibraryHarness(sandboxOptions: SandboxOptions = {}): 
     async wake(name, payload) {
       if (name === 'library-scan') wakes.push({ userId: (payload as { userId: string }).userId });
     },
+    async sooner(name, payload, at) {
+      await recorder.send(name, payload, { startAfter: at });
+    },
   };
 
   // One "process": the whole app as main.ts composes it, on a pool of its own.

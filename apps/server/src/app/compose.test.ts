@@ -22,6 +22,8 @@ beforeAll(async () => {
       return randomUUID();
     },
     wake: async (name, payload) => void sent.push({ name, userId: (payload as { userId?: string }).userId }),
+    sooner: async (name, payload) =>
+      void sent.push({ name, userId: (payload as { userId?: string }).userId }),
   };
   app = composePacebeat({
     db: h.db.db,

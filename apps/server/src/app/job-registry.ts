@@ -217,7 +217,7 @@ function definedOptions(name: JobName, payload: unknown): SendOptions {
 }
 
 /** Producer side, used by `serve` and `work` alike: validates the payload before it is queued. */
-export function createJobQueue(boss: Pick<PgBoss, 'send' | 'upsert'>) {
+export function createJobQueue(boss: Pick<PgBoss, 'send' | 'upsert' | 'findJobs' | 'update'>) {
   return {
     async send<N extends JobName>(
       name: N,
@@ -237,6 +237,31 @@ export function createJobQueue(boss: Pick<PgBoss, 'send' | 'upsert'>) {
       const { singletonKey, priority } = definedOptions(name, data);
       if (!singletonKey) throw new Error(`job ${name} has no singletonKey to wake by`);
       await boss.upsert(name, data, { singletonKey, startAfter: new Date(), ...byPriority({ priority }) });
+    },
+
+    /**
+     * For a job with a `singletonKey`: queues it to start at `at`, or moves its already queued copy to `at`
+     * when that copy waits longer (never later: a copy due sooner keeps its time), and to the payload's
+     * priority when that is higher. A queued copy can then wait for its real due time (the writer's next
+     * add), and an ask that needs it sooner still gets it sooner.
+     */
+    async sooner<N extends JobName>(name: N, payload: JobPayload<N>, at: Date): Promise<void> {
+      const data = jobRegistry[name].payload.parse(payload) as object;
+      const options = definedOptions(name, data);
+      if (!options.singletonKey) throw new Error(`job ${name} has no singletonKey to move by`);
+      if (await boss.send(name, data, { ...options, startAfter: at })) return;
+      const priority = options.priority ?? 0;
+      for (const job of await boss.findJobs(name, { key: options.singletonKey, queued: true })) {
+        const later = job.startAfter.getTime() > at.getTime();
+        const lower = job.priority < priority;
+        if (!later && !lower) continue;
+        // The job's state is checked again by the update: one a worker fetched meanwhile is left alone.
+        await boss.update(name, lower ? data : undefined, {
+          id: job.id,
+          ...(later ? { startAfter: at } : {}),
+          ...(lower ? { priority } : {}),
+        });
+      }
     },
   };
 }

@@ -71,6 +71,27 @@ describe('playlist-sync through pg-boss', () => {
     await cancelUserJobs(boss, Object.keys(jobRegistry), newcomer);
   });
 
+  it('moves a user’s queued run sooner, never later, and up to an ask’s priority', async () => {
+    const queue = createJobQueue(boss);
+    const u = randomUUID();
+    const at = (ms: number) => new Date(Date.now() + ms);
+    const queued = async () => (await syncJobs(u)).filter((j) => j.state === 'created');
+    const follow = at(100_000);
+    await queue.sooner('playlist-sync', { userId: u }, follow);
+    await queue.sooner('playlist-sync', { userId: u }, at(200_000));
+    expect((await queued()).map((j) => j.startAfter.getTime())).toEqual([follow.getTime()]);
+    const soon = at(3_000);
+    await queue.sooner('playlist-sync', { userId: u }, soon);
+    expect((await queued()).map((j) => j.startAfter.getTime())).toEqual([soon.getTime()]);
+    await queue.sooner('playlist-sync', { userId: u, priority: RUNNER_WAITING_JOB_PRIORITY }, at(60_000));
+    const [job, ...more] = await queued();
+    expect(more).toEqual([]);
+    expect(job!.startAfter.getTime()).toBe(soon.getTime());
+    expect(job!.priority).toBe(RUNNER_WAITING_JOB_PRIORITY);
+    expect(job!.data).toEqual({ userId: u, priority: RUNNER_WAITING_JOB_PRIORITY });
+    await cancelUserJobs(boss, Object.keys(jobRegistry), u);
+  });
+
   it('a triggered run writes the user’s playlists', async () => {
     const r = await ph.runner();
     const jobs = createPlaylistSyncJobs({ writer: r.writer(), queue: createJobQueue(boss) });

@@ -3,7 +3,6 @@ import {
   BUSY_RETRY_MS,
   createPlaylistSyncJobs,
   RUNNER_WAITING_JOB_PRIORITY,
-  FOLLOW_UP_MAX_MS,
   PlaylistSyncPayload,
   SHARED_TEMPOS_EVERY_MS,
   TRIGGER_DELAY_MS,
@@ -18,7 +17,7 @@ function setup(
   firstSongs?: (userId: string) => Promise<boolean>,
   now: () => number = () => NOW,
 ) {
-  const sent: { userId: string; priority?: number; startAfter?: Date; woken?: true }[] = [];
+  const sent: { userId: string; priority?: number; startAfter?: Date; woken?: true; sooner?: true }[] = [];
   const jobs = createPlaylistSyncJobs({
     writer: { sync: async () => result },
     ...(firstSongs ? { firstSongs } : {}),
@@ -31,6 +30,10 @@ function setup(
       wake: async (_name, payload) => {
         PlaylistSyncPayload.parse(payload);
         sent.push({ ...payload, woken: true });
+      },
+      sooner: async (_name, payload, startAfter) => {
+        PlaylistSyncPayload.parse(payload);
+        sent.push({ ...payload, startAfter, sooner: true });
       },
     },
     now,
@@ -50,7 +53,12 @@ describe('playlist-sync jobs', () => {
     );
     expect(await jobs.triggerHolders([USER, OTHER])).toBe(2);
     expect(sent).toEqual([
-      { userId: USER, priority: RUNNER_WAITING_JOB_PRIORITY, startAfter: new Date(t + TRIGGER_DELAY_MS) },
+      {
+        userId: USER,
+        priority: RUNNER_WAITING_JOB_PRIORITY,
+        startAfter: new Date(t + TRIGGER_DELAY_MS),
+        sooner: true,
+      },
       { userId: OTHER, startAfter: new Date(t + TRIGGER_DELAY_MS) },
     ]);
     // A second job's tempos a moment later: nobody asked again.
@@ -75,21 +83,36 @@ describe('playlist-sync jobs', () => {
     const soon = new Date(NOW + 5_000);
     const settle = setup({ status: 'done', created: 1, added: 3, removed: 0, followUpAt: soon });
     expect(await settle.jobs.run(USER)).toMatchObject({ status: 'done' });
-    expect(settle.sent).toEqual([{ userId: USER, startAfter: soon }]);
-    // Never far ahead: the queued run is the one new asks are folded into.
-    const late = setup({
-      status: 'done',
-      created: 0,
-      added: 0,
-      removed: 0,
-      followUpAt: new Date(NOW + 120_000),
-    });
-    await late.jobs.run(USER);
-    expect(late.sent).toEqual([{ userId: USER, startAfter: new Date(NOW + FOLLOW_UP_MAX_MS) }]);
+    expect(settle.sent).toEqual([{ userId: USER, startAfter: soon, sooner: true }]);
 
     const busy = setup({ status: 'busy' });
     await busy.jobs.run(USER);
-    expect(busy.sent).toEqual([{ userId: USER, startAfter: new Date(NOW + BUSY_RETRY_MS) }]);
+    expect(busy.sent).toEqual([{ userId: USER, startAfter: new Date(NOW + BUSY_RETRY_MS), sooner: true }]);
+  });
+
+  it('a follow-up waits for its songs’ due time, however far (a queued run is moved sooner, never later)', async () => {
+    const due = new Date(NOW + 120_000);
+    const late = setup({ status: 'done', created: 0, added: 0, removed: 0, followUpAt: due });
+    await late.jobs.run(USER);
+    expect(late.sent).toEqual([{ userId: USER, startAfter: due, sooner: true }]);
+  });
+
+  it('new tempos move a runner’s queued run forward only while they are short of their first 50', async () => {
+    let first = true;
+    const { jobs, sent } = setup({ status: 'busy' }, async () => first);
+    await jobs.trigger(USER);
+    first = false;
+    await jobs.trigger(USER);
+    expect(sent).toEqual([
+      {
+        userId: USER,
+        priority: RUNNER_WAITING_JOB_PRIORITY,
+        startAfter: new Date(NOW + TRIGGER_DELAY_MS),
+        sooner: true,
+      },
+      // A plain send: refused while a run is queued, which is due when the waiting songs' company is.
+      { userId: USER, startAfter: new Date(NOW + TRIGGER_DELAY_MS) },
+    ]);
   });
 
   it('queues nothing after a finished run, or for a user who is not (or no longer) connected', async () => {

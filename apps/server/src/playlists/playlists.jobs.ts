@@ -34,13 +34,13 @@ export const SHARED_TEMPOS_HOLDERS_MAX = 1_000;
 /** When another writer holds the user's lease, try again this much later. */
 export const BUSY_RETRY_MS = 30_000;
 /**
- * A run that has something to do later (a write to settle, matches waiting to share an add) comes back
- * at most this much later: the queued run holds the user's one queued slot, and asks made meanwhile
- * (new tempos) are folded into it, so it must not sit far in the future. A run with nothing due costs
- * no Spotify call.
+ * A run that has something to do later (a write to settle, matches waiting to share an add) queues its next
+ * run for then, however far: the writer has nothing to add before (its songs wait for company), and an ask
+ * that brings something due sooner moves that queued run forward (`sooner`): a runner short of their first
+ * 50 songs, whose new tempos can make an add due at once. Until session 25 the follow-up came at most 5 s
+ * later, so that the one queued run could take new asks: 87 of 106 writer runs of a lifecycle day added
+ * nothing, and in a crowd those runs held the writer's workers while first fills waited.
  */
-export const FOLLOW_UP_MAX_MS = 5_000;
-
 export interface PlaylistSyncQueue {
   send(
     name: 'playlist-sync',
@@ -49,6 +49,8 @@ export interface PlaylistSyncQueue {
   ): Promise<string | null>;
   /** Queues a run to start now, or moves the user's queued one to now (and to the payload's priority). */
   wake(name: 'playlist-sync', payload: z.infer<typeof PlaylistSyncPayload>): Promise<void>;
+  /** Queues a run at `at`, or moves the user's queued one to `at` if it waits longer (and up in priority). */
+  sooner(name: 'playlist-sync', payload: z.infer<typeof PlaylistSyncPayload>, at: Date): Promise<void>;
 }
 
 export function createPlaylistSyncJobs(deps: {
@@ -59,19 +61,27 @@ export function createPlaylistSyncJobs(deps: {
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
-  const send = async (userId: string, at: number, firstKnown?: boolean) => {
-    const first = firstKnown ?? (await deps.firstSongs?.(userId)) === true;
-    return deps.queue.send(
-      'playlist-sync',
-      first ? { userId, priority: RUNNER_WAITING_JOB_PRIORITY } : { userId },
-      { startAfter: new Date(at) },
-    );
+  const isFirst = async (userId: string, known?: boolean) =>
+    known ?? (await deps.firstSongs?.(userId)) === true;
+  const payload = (userId: string, first: boolean) =>
+    first ? { userId, priority: RUNNER_WAITING_JOB_PRIORITY } : { userId };
+  /** A run at `at`, or the user's queued one moved to `at` if it waits longer. */
+  const sooner = async (userId: string, at: number, firstKnown?: boolean) =>
+    deps.queue.sooner('playlist-sync', payload(userId, await isFirst(userId, firstKnown)), new Date(at));
+  /**
+   * A run asked for by new tempos or tracks. A runner short of their first 50 gets it at `at` (their
+   * queued run moved forward: the new songs may bring them to 50, which goes at once); anyone else gets a
+   * run only when none is queued, since a queued one is due when their waiting songs' company is.
+   */
+  const ask = async (userId: string, at: number, firstKnown?: boolean) => {
+    if (await isFirst(userId, firstKnown)) return sooner(userId, at, true);
+    await deps.queue.send('playlist-sync', payload(userId, false), { startAfter: new Date(at) });
   };
   /** When each runner was last asked for a run for others' tempos (this process; a cap keeps it small). */
   const sharedAsked = new Map<string, number>();
   return {
     /** Asks for a writer run for the user soon (new tempos, new tracks, a new connection). */
-    trigger: (userId: string) => send(userId, now() + TRIGGER_DELAY_MS),
+    trigger: (userId: string) => ask(userId, now() + TRIGGER_DELAY_MS),
 
     /**
      * Asks for runs of the runners whose library holds tempos another runner's lookup found, each at most
@@ -87,7 +97,7 @@ export function createPlaylistSyncJobs(deps: {
         if (!first && since < SHARED_TEMPOS_EVERY_MS.steady) continue;
         if (sharedAsked.size >= 10_000) sharedAsked.clear();
         sharedAsked.set(userId, now());
-        await send(userId, now() + TRIGGER_DELAY_MS, first);
+        await ask(userId, now() + TRIGGER_DELAY_MS, first);
         asked++;
       }
       return asked;
@@ -108,9 +118,8 @@ export function createPlaylistSyncJobs(deps: {
      */
     async run(userId: string, stopping?: AbortSignal): Promise<SyncResult> {
       const r = await deps.writer.sync(userId, stopping);
-      if (r.status === 'busy') await send(userId, now() + BUSY_RETRY_MS);
-      if (r.status === 'done' && r.followUpAt)
-        await send(userId, Math.min(r.followUpAt.getTime(), now() + FOLLOW_UP_MAX_MS));
+      if (r.status === 'busy') await sooner(userId, now() + BUSY_RETRY_MS);
+      if (r.status === 'done' && r.followUpAt) await sooner(userId, r.followUpAt.getTime());
       return r;
     },
   };

@@ -260,7 +260,7 @@ describe('Spotify asks to wait in the middle of a write', () => {
     const boss = fakeBoss();
     const jobs = createPlaylistSyncJobs({
       writer: r.writer(),
-      queue: { send: async () => null, wake: async () => undefined },
+      queue: { send: async () => null, wake: async () => undefined, sooner: async () => undefined },
     });
     try {
       const def = jobRegistry['playlist-sync'] as unknown as JobDefinition<never>;
