@@ -5,6 +5,7 @@ import type { CallLog } from './calls.ts';
 import { DEEZER_CLASSES, type Sample } from './probes.ts';
 import { FIRST_N, type Read, type Route, type RunnerRecord } from './runner.ts';
 import type { ServerTimes } from './server-times.ts';
+import { formatWriterRuns, type WriterRuns } from '../shared/writer-runs.ts';
 import { fmt, percentile, table } from './stats.ts';
 
 export interface CrowdResult {
@@ -71,6 +72,8 @@ export interface CrowdResult {
   reads: Record<Route | 'all', { n: number; p50?: number; p99?: number; max?: number; errors: number }>;
   /** The same reads as the serve process timed them (its log). */
   serverReads?: ServerTimes;
+  /** The writer's runs, from the work processes' logs: how many wrote nothing. Since session 25. */
+  writerRuns?: WriterRuns;
   postgres: { mb: number; mbPerRunner: number; maxConnections: number };
   top: Array<{ query: string; calls: number; totalMs: number; meanMs: number }>;
   rssMaxMb: Record<string, number>;
@@ -371,6 +374,9 @@ export function sideBySide(runs: CrowdResult[]): string {
       r.writer?.afterFirstN
         ? `${r.writer.afterFirstN.songs} / ${r.writer.afterFirstN.adds} = ${fmt(r.writer.afterFirstN.songs / r.writer.afterFirstN.adds, 1)}`
         : '-',
+    ),
+    row('writer runs (of them writing nothing)', (r) =>
+      r.writerRuns ? formatWriterRuns(r.writerRuns) : '-',
     ),
     row(
       'calls first tenth → last tenth (window)',

@@ -25,6 +25,7 @@ import { outsideBound, outsidePaces, summarize, sideBySide, timeline, type Crowd
 import { plannedArrivals, runnerLife, type Read, type RunnerRecord } from './runner.ts';
 import { serverTimes } from './server-times.ts';
 import { PREVIEW_DISK_CACHE } from '../shared/preview-cache.ts';
+import { writerRuns } from '../shared/writer-runs.ts';
 
 const { values: opt } = parseArgs({
   options: {
@@ -226,6 +227,9 @@ const result: CrowdResult = summarize({
 await db.close();
 await c.close();
 result.serverReads = serverTimes(logDir);
+result.writerRuns = writerRuns(
+  (await fs.readdir(logDir)).filter((f) => /^work.*\.log$/.test(f)).map((f) => path.join(logDir, f)),
+);
 process.stdout.write(
   `${sideBySide([result])}\n\n${timeline(samples)}\n\nTop statements (pg_stat_statements):\n`,
 );

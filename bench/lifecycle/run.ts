@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { REALISTIC_TRANSIENT_SHARE, startSandbox, type FaultRule } from '@pacebeat/sandbox';
 import { PREVIEW_DISK_CACHE } from '../shared/preview-cache.ts';
+import { formatWriterRuns, writerRuns } from '../shared/writer-runs.ts';
 import { createDb } from '@pacebeat/server/src/db/client.ts';
 import { startEmbeddedPostgres } from '@pacebeat/server/src/db/embedded.ts';
 import { createLibraryRepository } from '@pacebeat/server/src/library/library.repository.ts';
@@ -860,6 +861,15 @@ const byRoute = new Map<string, number>();
 for (const c of calls)
   byRoute.set(`${c.method} ${c.route}`, (byRoute.get(`${c.method} ${c.route}`) ?? 0) + 1);
 const last = rows.at(-1);
+// Each day's server logs: the day's start and, after a kill, its restart (`server-day<N>[-…].log`).
+const logFiles = await fs.readdir(logDir);
+const writerRunsByDay = rows.map((_, i) =>
+  writerRuns(
+    logFiles
+      .filter((f) => f === `server-day${i + 1}.log` || f.startsWith(`server-day${i + 1}-`))
+      .map((f) => path.join(logDir, f)),
+  ),
+);
 const out = [
   '',
   `## Lifecycle: ${rows.length} simulated day(s), commit ${COMMIT}`,
@@ -900,13 +910,14 @@ const out = [
         `Previews the stand-in synthesised ${sb.previewStats.generated}, read from its disk cache ${sb.previewStats.fromDisk}${opt['cold-previews'] ? ' (--cold-previews)' : ''}`,
       ]
     : []),
+  `Writer runs (ended done) by day: ${writerRunsByDay.map((w, i) => `day ${i + 1} ${formatWriterRuns(w)}`).join('; ')}`,
   `Logs: ${logDir}`,
 ];
 process.stdout.write(`${out.join('\n')}\n`);
 if (opt.json)
   await fs.writeFile(
     opt.json,
-    JSON.stringify({ commit: COMMIT, rows, events, calls: byRoute.size, fair }, null, 1),
+    JSON.stringify({ commit: COMMIT, rows, events, calls: byRoute.size, fair, writerRunsByDay }, null, 1),
   );
 await dbHandle.close();
 await sb.close();
