@@ -250,6 +250,7 @@ export function composePacebeat(o: ComposeOptions) {
     settings: {
       maxWaitMs: config.PLAYLIST_ADD_WAIT_SECONDS * 1000,
       leaseMs: config.PLAYLIST_WRITER_LEASE_SECONDS * 1000,
+      leaseRenewMs: (config.PLAYLIST_WRITER_LEASE_SECONDS * 1000) / 3,
       ...o.overrides?.playlists?.settings,
     },
   });

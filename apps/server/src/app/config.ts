@@ -88,10 +88,10 @@ const ConfigSchema = z.object({
   /** Matches short of a full add of 100 wait at most this long for others to share their call. */
   PLAYLIST_ADD_WAIT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(120),
   /**
-   * How long a writer's lease on a user lasts without renewal (it is renewed before every write): a writer
-   * whose process died blocks that user's playlists at most this long.
+   * How long a writer's lease on a user lasts without renewal (a live run renews it before every write and
+   * every third of this): a writer whose process died blocks that user's playlists at most this long.
    */
-  PLAYLIST_WRITER_LEASE_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
+  PLAYLIST_WRITER_LEASE_SECONDS: z.coerce.number().int().min(30).max(3600).default(60),
 });
 
 /** Every setting's name (docs/settings.md has a row for each). */

@@ -43,8 +43,13 @@ export type WriterRepo = Pick<
 >;
 
 export interface WriterSettings {
-  /** How long the writer lease lasts; renewed before every write. */
+  /**
+   * How long the writer lease lasts; renewed before every write and every `leaseRenewMs` while the run is
+   * alive, so a writer whose process died (kill -9) holds its user's playlists at most this long.
+   */
   leaseMs: number;
+  /** How often a live run renews its lease between writes (a third of `leaseMs` by default). */
+  leaseRenewMs: number;
   /**
    * How long after an unclear write (time-out, reset, 5xx, crash) before it is checked: a request our
    * client gave up on may still be applied by Spotify a little later, so an early look could miss it.
@@ -79,7 +84,8 @@ export interface WriterSettings {
 }
 
 export const DEFAULT_WRITER_SETTINGS: WriterSettings = {
-  leaseMs: 5 * 60_000,
+  leaseMs: 60_000,
+  leaseRenewMs: 20_000,
   settleMs: 45_000,
   snapshotFreshMs: 15 * 60_000,
   followCheckMs: 6 * 3600_000,

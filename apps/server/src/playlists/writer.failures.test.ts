@@ -130,7 +130,8 @@ describe('creating a playlist exactly once', () => {
       },
     ]);
     try {
-      const slow = r.writer({ settings: { leaseMs: 100 } }).sync(r.userId);
+      // A stalled process: its lease not renewed between writes either.
+      const slow = r.writer({ settings: { leaseMs: 100, leaseRenewMs: 60_000 } }).sync(r.userId);
       // Its creation in flight (a busy machine may take longer than a fixed pause to get there), then its
       // lease over.
       await expect
@@ -151,6 +152,41 @@ describe('creating a playlist exactly once', () => {
     expect(new Set(names).size).toBe(names.length);
     expect(posts(r, /\/me\/playlists$/)).toBe(names.length);
     expect((await ph.repo.listTargets(r.userId)).filter((t) => t.state === 'creating')).toEqual([]);
+    expectEachSongOnce(r);
+  });
+});
+
+describe('the writer lease', () => {
+  it('a live run keeps its lease while a write takes longer than the lease; a dead one loses it', async () => {
+    const r = await runnerWithTwoTargets();
+    ph.h.sandbox.admin.setFaults([
+      { kind: 'slow', delayMs: 1_500, service: 'spotify-api', method: 'POST', path: '/items', times: 1 },
+    ]);
+    try {
+      const settings = { leaseMs: 300, leaseRenewMs: 100, firstFillWaitMs: 0 };
+      const live = r.writer({ settings }).sync(r.userId);
+      // Its add in flight (its songs recorded as pending before the call), then well past its lease.
+      await expect
+        .poll(
+          async () => {
+            const targets = await ph.repo.listTargets(r.userId);
+            const pending = await Promise.all(targets.map((t) => ph.repo.tracksOf(t.id, ['pending'])));
+            return pending.flat().length;
+          },
+          { timeout: 20_000, interval: 20 },
+        )
+        .toBeGreaterThan(0);
+      await new Promise((res) => setTimeout(res, 600));
+      expect(await r.writer({ settings }).sync(r.userId)).toEqual({ status: 'busy' });
+      expect((await live).status).toBe('done');
+    } finally {
+      ph.h.sandbox.admin.setFaults([]);
+    }
+    // A holder that died (no run renews it) is gone after the lease: the next run goes on.
+    expect(await ph.repo.acquireLease(r.userId, 'a-dead-process', 300)).toBe(true);
+    expect((await r.writer().sync(r.userId)).status).toBe('busy');
+    await new Promise((res) => setTimeout(res, 400));
+    expect((await r.writer().sync(r.userId)).status).toBe('done');
     expectEachSongOnce(r);
   });
 });

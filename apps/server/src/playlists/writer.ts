@@ -82,6 +82,8 @@ export type SyncResult =
 
 /** Tempo cache keys per query (well under PostgreSQL's parameter limit). */
 const TEMPO_CHUNK = 5000;
+/** A run renews its lease this long at most: the playlist-sync job's expiry (job-registry.ts). */
+const MAX_RUN_MS = 15 * 60_000;
 
 const isForeignKeyViolation = (err: unknown) => (err as { code?: unknown })?.code === '23503';
 
@@ -287,6 +289,25 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
     return counts;
   }
 
+  /**
+   * Renews a live run's lease between its writes (a run may wait minutes on Spotify's rate), so the lease
+   * itself can be short: a dead process's lease lapses within `leaseMs` and the user's next run goes on
+   * (with 5 minutes, a kill stopped that user's playlists for the rest of a lifecycle day). A run that
+   * outlives the playlist-sync job's expiry (MAX_RUN_MS) stops renewing; its next write then finds out.
+   */
+  function keepLease(userId: string, holder: string): NodeJS.Timeout {
+    const until = now() + MAX_RUN_MS;
+    const timer = setInterval(() => {
+      if (now() > until) return clearInterval(timer);
+      deps.repo.renewLease(userId, holder, settings.leaseMs).then(
+        (held) => held || clearInterval(timer),
+        (err: unknown) => log.warn({ err, userId }, 'could not renew the writer lease'),
+      );
+    }, settings.leaseRenewMs);
+    timer.unref();
+    return timer;
+  }
+
   return {
     /** One writer run for a user (see the file's head). Never throws for a disconnect; throws
      *  SpotifyDeferredError when Spotify asks to wait, and other errors for the job's retries. With
@@ -294,6 +315,7 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
     async sync(userId: string, stopping?: AbortSignal): Promise<SyncResult> {
       const holder = randomUUID();
       if (!(await deps.repo.acquireLease(userId, holder, settings.leaseMs))) return { status: 'busy' };
+      const heartbeat = keepLease(userId, holder);
       try {
         const account = await deps.accounts.get(userId);
         if (!account) return { status: 'not-connected' };
@@ -340,6 +362,7 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
         if (err instanceof SpotifyAccountDisabledError) return { status: 'disabled' };
         throw err;
       } finally {
+        clearInterval(heartbeat);
         await deps.repo.releaseLease(userId, holder);
       }
     },

@@ -21,7 +21,7 @@ const SANDBOX_CLI = path.join(repoRoot, 'tools/sandbox/src/cli.ts');
 export type Role = 'serve' | 'work';
 
 /** Settings of every process in the test and the benchmark: short add waits and writer leases, so a run
- *  ends in seconds, not minutes (the defaults save Spotify calls and bound a dead writer at 5 minutes). */
+ *  ends in seconds, not minutes (the defaults save Spotify calls and bound a dead writer at a minute). */
 export const SCALEOUT_TEST_ENV = {
   PLAYLIST_ADD_WAIT_SECONDS: '5',
   PLAYLIST_WRITER_LEASE_SECONDS: '30',
