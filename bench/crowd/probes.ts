@@ -15,6 +15,8 @@ export interface Sample {
   tempoKnown: number;
   tempoRows: number;
   connections: number;
+  /** PostgreSQL connections by `application_name/state` (e.g. `pacebeat-serve/idle in transaction`). */
+  activity: Record<string, number>;
   /** Resident memory in MB, by process name. */
   rssMb: Record<string, number>;
   /** CPU seconds used so far (user + system), by process name (`postgres`: all of PostgreSQL's). */
@@ -102,6 +104,12 @@ export function probe(adminUrl: string) {
       const conn = await pool.query<{ n: string }>(
         `select count(*) n from pg_stat_activity where datname = current_database()`,
       );
+      const byApp = await pool.query<{ app: string; state: string; n: string }>(
+        `select coalesce(nullif(application_name, ''), '?') app, coalesce(state, '?') state, count(*) n
+         from pg_stat_activity where datname = current_database() group by 1, 2`,
+      );
+      const activity: Record<string, number> = {};
+      for (const r of byApp.rows) activity[`${r.app}/${r.state}`] = Number(r.n);
       const rss: Record<string, number> = {};
       const cpuS: Record<string, number> = {};
       for (const [name, pid] of Object.entries(pids)) {
@@ -118,6 +126,7 @@ export function probe(adminUrl: string) {
         tempoKnown: Number(tempo.rows[0]!.known),
         tempoRows: Number(tempo.rows[0]!.rows),
         connections: Number(conn.rows[0]!.n),
+        activity,
         rssMb: rss,
         cpuS,
       };

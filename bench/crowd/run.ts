@@ -26,6 +26,7 @@ import { plannedArrivals, runnerLife, type Read, type RunnerRecord } from './run
 import { serverTimes } from './server-times.ts';
 import { PREVIEW_DISK_CACHE } from '../shared/preview-cache.ts';
 import { writerRuns } from '../shared/writer-runs.ts';
+import { fmt, percentile } from './stats.ts';
 
 const { values: opt } = parseArgs({
   options: {
@@ -186,9 +187,16 @@ while (Date.now() < endAt) {
   const connected = records.filter((r) => r.connectedAt !== undefined).length;
   const reached = records.filter((r) => r.firstNMs !== undefined).length;
   const last = samples[samples.length - 1];
+  // The status reads of the last minute (as the runners saw them) and who held PostgreSQL connections.
+  const minute = reads.filter((r) => r.at >= Date.now() - start - 60_000).map((r) => r.ms);
+  const held = Object.entries(last?.activity ?? {})
+    .filter(([k]) => !k.endsWith('/idle'))
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
   say(
     `connected ${connected}/${N}, ${reached} with 50 placed; Spotify calls ${calls.log.total} (429: ${calls.log.refused429}); ` +
-      `queued ${JSON.stringify(last?.queued ?? {})}; tempo known ${last?.tempoKnown ?? '-'}`,
+      `queued ${JSON.stringify(last?.queued ?? {})}; tempo known ${last?.tempoKnown ?? '-'}; ` +
+      `reads ${minute.length} p50/p99 ${fmt(percentile(minute, 50))}/${fmt(percentile(minute, 99))} ms; pg ${held}`,
   );
 }
 over = true;

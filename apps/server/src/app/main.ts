@@ -12,6 +12,7 @@ import { startChangeFeed, type ChangeFeed } from '../cache/change-feed.ts';
 import { composePacebeat } from './compose.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase, type Database } from '../db/database.ts';
+import { startLoadMonitor } from '../metrics/load-monitor.ts';
 import { AlreadyRunningError } from '../db/embedded.ts';
 import { runMigrations } from '../db/migrate.ts';
 import { buildApp } from './http-app.ts';
@@ -99,19 +100,24 @@ async function main(): Promise<void> {
 
   let db: Database;
   try {
-    db = await openDatabase(config, log, {
-      onStoppable: (stop) => (running.stopPostgres = stop),
-      // Without its database the process is no use: exit non-zero (after an orderly shutdown) so a
-      // supervisor (systemd, a container runtime) starts it again, with a fresh embedded server.
-      onUnexpectedExit: () => {
-        if (stopping) return;
-        setImmediate(() => {
-          throw new Error(
-            'the embedded PostgreSQL server exited; stopping so a supervisor can restart Pacebeat',
-          );
-        });
+    db = await openDatabase(
+      config,
+      log,
+      {
+        onStoppable: (stop) => (running.stopPostgres = stop),
+        // Without its database the process is no use: exit non-zero (after an orderly shutdown) so a
+        // supervisor (systemd, a container runtime) starts it again, with a fresh embedded server.
+        onUnexpectedExit: () => {
+          if (stopping) return;
+          setImmediate(() => {
+            throw new Error(
+              'the embedded PostgreSQL server exited; stopping so a supervisor can restart Pacebeat',
+            );
+          });
+        },
       },
-    });
+      `pacebeat-${command}`,
+    );
   } catch (err) {
     if (err instanceof AlreadyRunningError) {
       console.error(err.message);
@@ -146,6 +152,13 @@ async function main(): Promise<void> {
   const metrics = config.METRICS_LISTEN
     ? createMetrics({ pingDatabase: () => metricsRepo.ping() })
     : undefined;
+  // Whether this process keeps up (event loop, pool): a warning when not, and gauges.
+  startLoadMonitor({
+    pool: db.pool,
+    poolMax: db.poolMax,
+    log: log.child({ module: 'load' }),
+    registry: metrics?.registry,
+  });
 
   // Per-process caches of sessions and connect status, kept honest across processes by LISTEN/NOTIFY.
   const changes = servesHttp

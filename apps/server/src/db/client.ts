@@ -6,6 +6,8 @@ export type Db = NodePgDatabase<typeof schema>;
 
 export interface DbHandle {
   pool: pg.Pool;
+  /** The pool's size: queries beyond this many wait for a connection. */
+  poolMax: number;
   db: Db;
   close(): Promise<void>;
 }
@@ -18,16 +20,24 @@ export interface DbHandle {
  */
 export const POOL_WAIT_MS = 15_000;
 
+/** Connections of a process's pool (its queries beyond these wait, up to POOL_WAIT_MS). */
+export const POOL_MAX = 10;
+
 /** One pool per process; repositories get `db`, health checks get `pool`. */
-export function createDb(url: string, opts: { max?: number; waitMs?: number } = {}): DbHandle {
+export function createDb(
+  url: string,
+  opts: { max?: number; waitMs?: number; applicationName?: string } = {},
+): DbHandle {
+  const poolMax = opts.max ?? POOL_MAX;
   const pool = new pg.Pool({
     connectionString: url,
-    max: opts.max ?? 10,
+    max: poolMax,
     connectionTimeoutMillis: opts.waitMs ?? POOL_WAIT_MS,
-    application_name: 'pacebeat',
+    // Per role (`pacebeat-serve`, `pacebeat-work`): pg_stat_activity says which processes hold connections.
+    application_name: opts.applicationName ?? 'pacebeat',
   });
   // An idle client's error (server restart, network) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = drizzle(pool, { schema });
-  return { pool, db, close: () => pool.end() };
+  return { pool, poolMax, db, close: () => pool.end() };
 }

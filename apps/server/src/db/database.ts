@@ -23,13 +23,14 @@ export async function openDatabase(
   config: DatabaseSettings,
   log: Logger,
   hooks: EmbeddedHooks = {},
+  applicationName?: string,
 ): Promise<Database> {
   if (config.DATABASE_URL) {
-    const handle = createDb(config.DATABASE_URL);
+    const handle = createDb(config.DATABASE_URL, { applicationName });
     return { ...handle, url: config.DATABASE_URL, embedded: false };
   }
   const server = await startEmbeddedPostgres(path.join(config.dataDir, 'pg'), log, hooks);
-  const handle = createDb(server.url);
+  const handle = createDb(server.url, { applicationName });
   return {
     ...handle,
     url: server.url,
