@@ -94,4 +94,48 @@ describe('the status page’s counts', () => {
     );
     expect(left.rows[0]!.n).toBe(0);
   });
+
+  it('a recount and a status page’s rescan ask each take one statement a step, never a transaction', async () => {
+    // At 1,000 runners the serve process's connections sat idle inside these transactions (waiting for its
+    // own event loop between statements) until status reads waited seconds for a connection.
+    const spotifyUser = h.spotifyUser({ liked: 15, owned: 1 });
+    const userId = await h.connect(p, spotifyUser.id, { catalogs: false });
+    await h.drain(p, userId);
+    const transactions = (statements: string[]) => statements.filter((s) => /^\s*(begin|start)\b/i.test(s));
+
+    let counts!: Awaited<ReturnType<typeof p.library.stats.recount>>;
+    const recount = await statementsOf(async () => {
+      counts = await p.library.stats.recount(userId);
+    });
+    expect(transactions(recount)).toEqual([]);
+    expect(recount).toHaveLength(2); // the three counts at one moment, then the stored row
+    // Still the three aggregates' figures, read separately.
+    expect(counts.summary).toEqual(await p.library.stats.summary(userId));
+    expect(counts.members).toEqual(await p.library.stats.memberCounts(userId));
+    expect(counts.catalogs).toEqual(await p.library.stats.catalogCounts(userId));
+    expect(counts.summary.knownTracks).toBeGreaterThan(0);
+
+    // The page asks for a rescan: granted once (the library was read, the last ask long ago), then refused
+    // within the interval.
+    await h.db.db.execute(
+      sql`update library_users set rescan_requested_at = now() - interval '7 hours' where user_id = ${userId}`,
+    );
+    let asked: boolean[] = [];
+    const ask = await statementsOf(async () => {
+      asked = [
+        await p.library.service.statusPageOpened(userId),
+        await p.library.service.statusPageOpened(userId),
+      ];
+    });
+    expect(asked).toEqual([true, false]);
+    expect(transactions(ask)).toEqual([]);
+    const due = await h.db.db.execute<{ kind: string; due: boolean }>(
+      sql`select kind, due_at is not null as due from library_sources where user_id = ${userId}
+          and kind in ('liked_songs', 'followed_artists') order by kind`,
+    );
+    expect(due.rows).toEqual([
+      { kind: 'followed_artists', due: true },
+      { kind: 'liked_songs', due: true },
+    ]);
+  });
 });

@@ -1,7 +1,7 @@
 // The only SQL on a user's library as a whole: the anchor row (created on connect, deleted on disconnect,
 // held by every scan step), rescans, and the tracks matching reads. It composes the source, artist-set
 // and shared-catalog queries, so services and scan steps take one repository.
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { SourceKind } from '@pacebeat/contract';
 import type { Db } from '../db/client.ts';
 import { librarySources, libraryUsers } from '../db/library.schema.ts';
@@ -110,45 +110,31 @@ export function createLibraryRepository(db: Db) {
       minIntervalMs: number,
       o: { unreadForMs?: number } = {},
     ): Promise<boolean> {
-      return db.transaction(async (tx) => {
-        const since = `${Math.max(0, Math.round(minIntervalMs))} milliseconds`;
-        const read = `${Math.max(0, Math.round(o.unreadForMs ?? 0))} milliseconds`;
-        const rows = await tx
-          .update(libraryUsers)
-          .set({
-            rescanRequestedAt: sql`now()`,
-            discoveryDueAt: sql`coalesce(${libraryUsers.discoveryDueAt}, now())`,
-          })
-          .where(
-            and(
-              eq(libraryUsers.userId, userId),
-              sql`(${libraryUsers.rescanRequestedAt} is null or ${libraryUsers.rescanRequestedAt} <= now() - ${since}::interval)`,
-              isNull(libraryUsers.discoveryDueAt),
-              isNull(libraryUsers.discoveryOffset),
-              sql`not exists (select 1 from ${librarySources} s where s.user_id = ${userId} and s.enabled
-                    and s.kind in ('liked_songs', 'followed_artists') and (s.due_at is not null or s.cursor is not null))`,
-              ...(o.unreadForMs
-                ? [
-                    sql`(${libraryUsers.discoveredAt} is null or ${libraryUsers.discoveredAt} <= now() - ${read}::interval)`,
-                    sql`not exists (select 1 from ${librarySources} s where s.user_id = ${userId} and s.enabled
-                          and s.kind in ('liked_songs', 'followed_artists') and s.last_finished_at > now() - ${read}::interval)`,
-                  ]
-                : []),
-            ),
-          )
-          .returning({ userId: libraryUsers.userId });
-        if (rows.length === 0) return false;
-        await tx
-          .update(librarySources)
-          .set({ dueAt: sql`coalesce(${librarySources.dueAt}, now())`, failures: 0 })
-          .where(
-            and(
-              eq(librarySources.userId, userId),
-              inArray(librarySources.kind, ['liked_songs', 'followed_artists', 'artist_catalogs']),
-            ),
-          );
-        return true;
-      });
+      const since = `${Math.max(0, Math.round(minIntervalMs))} milliseconds`;
+      const read = `${Math.max(0, Math.round(o.unreadForMs ?? 0))} milliseconds`;
+      const recently = o.unreadForMs
+        ? sql`and (u.discovered_at is null or u.discovered_at <= now() - ${read}::interval)
+              and not exists (select 1 from library_sources s where s.user_id = u.user_id and s.enabled
+                and s.kind in ('liked_songs', 'followed_artists') and s.last_finished_at > now() - ${read}::interval)`
+        : sql``;
+      // One statement (the user's row and their sources' due times change together): a status page asks
+      // on its polls, and a transaction of three round trips held a serve connection across each.
+      const rows = await db.execute<{ asked: boolean }>(sql`
+        with asked as (
+          update library_users u set rescan_requested_at = now(), discovery_due_at = coalesce(u.discovery_due_at, now())
+          where u.user_id = ${userId}
+            and (u.rescan_requested_at is null or u.rescan_requested_at <= now() - ${since}::interval)
+            and u.discovery_due_at is null and u.discovery_offset is null
+            and not exists (select 1 from library_sources s where s.user_id = u.user_id and s.enabled
+                  and s.kind in ('liked_songs', 'followed_artists') and (s.due_at is not null or s.cursor is not null))
+            ${recently}
+          returning u.user_id),
+        due as (
+          update library_sources s set due_at = coalesce(s.due_at, now()), failures = 0
+          from asked a
+          where s.user_id = a.user_id and s.kind in ('liked_songs', 'followed_artists', 'artist_catalogs'))
+        select exists (select 1 from asked) as asked`);
+      return rows.rows[0]?.asked === true;
     },
 
     /**

@@ -100,6 +100,8 @@ export const STATUS_NEW_VISIT_GAP_MS = 10 * 60_000;
  */
 export const COUNTS_MAX_AGE_MS = 5 * 60_000;
 export const COUNTS_PENDING_MAX_MS = 30_000;
+/** Users whose status page polls a process remembers (when they last polled, until when it need not ask). */
+const POLLED_USERS_MAX = 20_000;
 
 export function createLibraryService(deps: LibraryServiceDeps) {
   const now = deps.now ?? Date.now;
@@ -282,7 +284,8 @@ export function createLibraryService(deps: LibraryServiceDeps) {
     async statusPagePolled(userId: string): Promise<void> {
       const at = now();
       const last = lastPoll.get(userId);
-      if (lastPoll.size > 1000) lastPoll.clear(); // a handful of users per installation; a bound anyway
+      // A bound above any installation's runners: cleared, every poll would count as a new visit and ask.
+      if (lastPoll.size > POLLED_USERS_MAX) lastPoll.clear();
       lastPoll.set(userId, at);
       const newVisit = last === undefined || at - last >= STATUS_NEW_VISIT_GAP_MS;
       if (!newVisit && (quietUntil.get(userId) ?? 0) > at) return;
@@ -291,7 +294,7 @@ export function createLibraryService(deps: LibraryServiceDeps) {
         unreadForMs: newVisit ? deps.settings.statusRescanMinMs : STATUS_OPEN_RESCAN_MS,
       });
       if (asked) await deps.wake(userId);
-      if (quietUntil.size > 1000) quietUntil.clear();
+      if (quietUntil.size > POLLED_USERS_MAX) quietUntil.clear();
       quietUntil.set(userId, at + (asked ? STATUS_OPEN_RESCAN_MS : STATUS_RECHECK_MS));
     },
 

@@ -65,20 +65,96 @@ export function createSourceStatsRepository(db: Db, o: { minConfidence?: number 
   /** The join that finds a trusted tempo of library track `t`'s recording (as `tr`). */
   const trusted = sql`tr.key = t.recording_key and tr.bpm > 0 and tr.confidence >= ${minConfidence}`;
   type Executor = Pick<Db, 'execute'>;
+
+  type MemberRow = { source_ref: string | number; known: number; with_tempo: number };
+  type CatalogRow = {
+    kind: string;
+    artists: number;
+    artists_read: number;
+    artists_listed: number;
+    releases: number;
+    releases_read: number;
+    known: number;
+    with_tempo: number;
+  };
+  type SummaryRow = { known: number; with_tempo: number };
+
+  // Each count is a query (a fragment) and the mapping of its rows, so `counted` can read all three in one
+  // statement.
+  const memberQuery = (userId: string) => sql`
+    select st.source_ref, count(distinct t.recording_key)::int as known,
+           count(distinct t.recording_key) filter (where tr.key is not null)::int as with_tempo
+    from library_source_tracks st
+    join library_sources s on s.id = st.source_ref and s.user_id = ${userId}
+    join library_tracks t on t.id = st.track_id
+    left join tempo_recordings tr on ${trusted}
+    group by st.source_ref`;
+  const members = (rows: MemberRow[]) =>
+    new Map(rows.map((r) => [Number(r.source_ref), { knownTracks: r.known, tracksWithTempo: r.with_tempo }]));
+
+  const catalogQuery = (userId: string) => sql`
+    with mine as (select id, kind, enabled from library_sources where user_id = ${userId}),
+    sets as (
+      select 'followed_artists' as kind, sa.artist_id
+      from library_source_artists sa join mine m on m.id = sa.source_ref and m.kind = 'followed_artists'
+      union
+      select 'artist_catalogs' as kind, x.artist_id
+      from library_source_tracks st
+      join mine m on m.id = st.source_ref and m.enabled and m.kind in ('liked_songs', 'playlist')
+      join library_tracks t on t.id = st.track_id
+      cross join lateral unnest(t.artist_ids) as x(artist_id)),
+    artists as (
+      select s.kind, count(*)::int as artists, count(a.catalog_read_at)::int as artists_read,
+             count(*) filter (where a.catalog_offset >= a.catalog_total)::int as artists_listed
+      from sets s left join library_artists a on a.id = s.artist_id group by s.kind),
+    -- One walk over the artists' releases counts both the releases (read or not) and their tracks.
+    catalog as (
+      select s.kind, count(distinct r.id)::int as releases,
+             count(distinct r.id) filter (where r.read_at is not null)::int as releases_read,
+             count(distinct t.recording_key)::int as known,
+             count(distinct t.recording_key) filter (where tr.key is not null)::int as with_tempo
+      from sets s
+      join library_artist_releases ar on ar.artist_id = s.artist_id
+      left join library_releases r on r.id = ar.release_id
+      left join library_tracks t on t.release_id = ar.release_id and s.artist_id = any(t.artist_ids)
+      left join tempo_recordings tr on ${trusted}
+      group by s.kind)
+    select a.kind, a.artists, a.artists_read, a.artists_listed,
+           coalesce(c.releases, 0) as releases, coalesce(c.releases_read, 0) as releases_read,
+           coalesce(c.known, 0) as known, coalesce(c.with_tempo, 0) as with_tempo
+    from artists a left join catalog c on c.kind = a.kind`;
+  const catalogs = (rows: CatalogRow[]) =>
+    new Map(
+      rows.map((r) => [
+        r.kind,
+        {
+          artists: r.artists,
+          artistsRead: r.artists_read,
+          artistsListed: r.artists_listed,
+          releases: r.releases,
+          releasesRead: r.releases_read,
+          knownTracks: r.known,
+          tracksWithTempo: r.with_tempo,
+        },
+      ]),
+    );
+
+  const summaryQuery = (userId: string) => sql`
+    with ${userTracksCte(userId)}
+    select count(distinct t.recording_key)::int as known,
+           count(distinct t.recording_key) filter (where tr.key is not null)::int as with_tempo
+    from user_tracks x
+    join library_tracks t on t.id = x.track_id
+    left join tempo_recordings tr on ${trusted}`;
+  const summary = (r: SummaryRow | undefined | null): SourceCounts => ({
+    knownTracks: r?.known ?? 0,
+    tracksWithTempo: r?.with_tempo ?? 0,
+  });
+
   const repo = {
     /** Per Liked Songs or playlist source (by source row id): songs held and songs with a tempo. */
     async memberCounts(userId: string, x: Executor = db): Promise<Map<number, SourceCounts>> {
-      const rows = await x.execute<{ source_ref: string; known: number; with_tempo: number }>(sql`
-        select st.source_ref, count(distinct t.recording_key)::int as known,
-               count(distinct t.recording_key) filter (where tr.key is not null)::int as with_tempo
-        from library_source_tracks st
-        join library_sources s on s.id = st.source_ref and s.user_id = ${userId}
-        join library_tracks t on t.id = st.track_id
-        left join tempo_recordings tr on ${trusted}
-        group by st.source_ref`);
-      return new Map(
-        rows.rows.map((r) => [Number(r.source_ref), { knownTracks: r.known, tracksWithTempo: r.with_tempo }]),
-      );
+      return members((await x.execute<MemberRow>(memberQuery(userId))).rows);
     },
 
     /**
@@ -86,100 +162,43 @@ export function createSourceStatsRepository(db: Db, o: { minConfidence?: number 
      * the enabled Liked Songs and playlists), whether or not the source itself is enabled.
      */
     async catalogCounts(userId: string, x: Executor = db): Promise<Map<string, CatalogCounts>> {
-      const rows = await x.execute<{
-        kind: string;
-        artists: number;
-        artists_read: number;
-        artists_listed: number;
-        releases: number;
-        releases_read: number;
-        known: number;
-        with_tempo: number;
-      }>(sql`
-        with mine as (select id, kind, enabled from library_sources where user_id = ${userId}),
-        sets as (
-          select 'followed_artists' as kind, sa.artist_id
-          from library_source_artists sa join mine m on m.id = sa.source_ref and m.kind = 'followed_artists'
-          union
-          select 'artist_catalogs' as kind, x.artist_id
-          from library_source_tracks st
-          join mine m on m.id = st.source_ref and m.enabled and m.kind in ('liked_songs', 'playlist')
-          join library_tracks t on t.id = st.track_id
-          cross join lateral unnest(t.artist_ids) as x(artist_id)),
-        artists as (
-          select s.kind, count(*)::int as artists, count(a.catalog_read_at)::int as artists_read,
-                 count(*) filter (where a.catalog_offset >= a.catalog_total)::int as artists_listed
-          from sets s left join library_artists a on a.id = s.artist_id group by s.kind),
-        -- One walk over the artists' releases counts both the releases (read or not) and their tracks.
-        catalog as (
-          select s.kind, count(distinct r.id)::int as releases,
-                 count(distinct r.id) filter (where r.read_at is not null)::int as releases_read,
-                 count(distinct t.recording_key)::int as known,
-                 count(distinct t.recording_key) filter (where tr.key is not null)::int as with_tempo
-          from sets s
-          join library_artist_releases ar on ar.artist_id = s.artist_id
-          left join library_releases r on r.id = ar.release_id
-          left join library_tracks t on t.release_id = ar.release_id and s.artist_id = any(t.artist_ids)
-          left join tempo_recordings tr on ${trusted}
-          group by s.kind)
-        select a.kind, a.artists, a.artists_read, a.artists_listed,
-               coalesce(c.releases, 0) as releases, coalesce(c.releases_read, 0) as releases_read,
-               coalesce(c.known, 0) as known, coalesce(c.with_tempo, 0) as with_tempo
-        from artists a left join catalog c on c.kind = a.kind`);
-      return new Map(
-        rows.rows.map((r) => [
-          r.kind,
-          {
-            artists: r.artists,
-            artistsRead: r.artists_read,
-            artistsListed: r.artists_listed,
-            releases: r.releases,
-            releasesRead: r.releases_read,
-            knownTracks: r.known,
-            tracksWithTempo: r.with_tempo,
-          },
-        ]),
-      );
+      return catalogs((await x.execute<CatalogRow>(catalogQuery(userId))).rows);
     },
 
     /** Songs of the enabled sources (what matching sees, and the tempo chart counts), and how many have a
      *  tempo: the chart's figures. */
     async summary(userId: string, x: Executor = db): Promise<SourceCounts> {
-      const rows = await x.execute<{ known: number; with_tempo: number }>(sql`
-        with ${userTracksCte(userId)}
-        select count(distinct t.recording_key)::int as known,
-               count(distinct t.recording_key) filter (where tr.key is not null)::int as with_tempo
-        from user_tracks x
-        join library_tracks t on t.id = x.track_id
-        left join tempo_recordings tr on ${trusted}`);
-      const r = rows.rows[0];
-      return { knownTracks: r?.known ?? 0, tracksWithTempo: r?.with_tempo ?? 0 };
+      return summary((await x.execute<SummaryRow>(summaryQuery(userId))).rows[0]);
     },
 
-    /**
-     * The three at one moment: one read-only repeatable-read transaction, so a scan storing a
-     * page between two of the queries cannot make the summary and the source rows disagree.
-     */
+    /** The three at one moment (see `counted`). */
     async snapshot(userId: string): Promise<Counts> {
       return (await repo.counted(userId)).counts;
     },
 
-    /** `snapshot`, with the moment it was taken (PostgreSQL's text of the transaction's `now()`). */
+    /**
+     * The three at one moment, with that moment (PostgreSQL's text of the statement's `now()`): one
+     * statement, so one snapshot (a scan storing a page meanwhile cannot make the summary and the source
+     * rows disagree) and one round trip. It was a repeatable-read transaction of five: at 1,000 runners the
+     * serve process's connections sat idle in those transactions, waiting for its own busy event loop
+     * between statements, until status reads queued for a connection for seconds.
+     */
     async counted(userId: string): Promise<{ counts: Counts; at: string }> {
-      return db.transaction(
-        async (tx) => {
-          const at = await tx.execute<{ at: string }>(sql`select now()::text as at`);
-          return {
-            at: at.rows[0]!.at,
-            counts: {
-              members: await repo.memberCounts(userId, tx),
-              catalogs: await repo.catalogCounts(userId, tx),
-              summary: await repo.summary(userId, tx),
-            },
-          };
-        },
-        { isolationLevel: 'repeatable read', accessMode: 'read only' },
-      );
+      const rows = await db.execute<{
+        at: string;
+        members: MemberRow[];
+        catalogs: CatalogRow[];
+        summary: SummaryRow | null;
+      }>(sql`
+        select now()::text as at,
+               coalesce((select json_agg(m) from (${memberQuery(userId)}) m), '[]'::json) as members,
+               coalesce((select json_agg(c) from (${catalogQuery(userId)}) c), '[]'::json) as catalogs,
+               (select row_to_json(s) from (${summaryQuery(userId)}) s) as summary`);
+      const r = rows.rows[0]!;
+      return {
+        at: r.at,
+        counts: { members: members(r.members), catalogs: catalogs(r.catalogs), summary: summary(r.summary) },
+      };
     },
 
     /**
