@@ -95,7 +95,7 @@ describe('the status page’s counts', () => {
     expect(left.rows[0]!.n).toBe(0);
   });
 
-  it('a recount and a status page’s rescan ask each take one statement a step, never a transaction', async () => {
+  it('a recount takes one statement a step, never a transaction, and leaves nothing pending; so does a rescan ask', async () => {
     // At 1,000 runners the serve process's connections sat idle inside these transactions (waiting for its
     // own event loop between statements) until status reads waited seconds for a connection.
     const spotifyUser = h.spotifyUser({ liked: 15, owned: 1 });
@@ -114,6 +114,14 @@ describe('the status page’s counts', () => {
     expect(counts.members).toEqual(await p.library.stats.memberCounts(userId));
     expect(counts.catalogs).toEqual(await p.library.stats.catalogCounts(userId));
     expect(counts.summary.knownTracks).toBeGreaterThan(0);
+
+    // Counted again with nothing changed: nothing is left pending (a read 30 s later would recount).
+    await p.library.stats.recount(userId);
+    const row = await h.db.db.execute<{ pending: boolean; changed: boolean }>(
+      sql`select pending_since is not null as pending, changed_at is not null as changed
+          from library_source_counts where user_id = ${userId}`,
+    );
+    expect(row.rows).toEqual([{ pending: false, changed: false }]);
 
     // The page asks for a rescan: granted once (the library was read, the last ask long ago), then refused
     // within the interval.

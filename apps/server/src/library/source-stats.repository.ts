@@ -207,6 +207,9 @@ export function createSourceStatsRepository(db: Db, o: { minConfidence?: number 
      */
     async recount(userId: string): Promise<Counts> {
       const { counts, at } = await repo.counted(userId);
+      // No change marked (changed_at null) leaves nothing pending. It used to take the else branch
+      // ("null <= …" is null), so each recount marked its own moment pending and a read 30 s later
+      // recounted again, every user, for ever: at 1,000 runners 8 recounts a second that nothing asked for.
       await db.execute(sql`
         insert into library_source_counts as c (user_id, counts, computed_at)
         select ${userId}, ${JSON.stringify(toJson(counts))}::jsonb, ${at}::timestamptz
@@ -214,7 +217,7 @@ export function createSourceStatsRepository(db: Db, o: { minConfidence?: number 
         on conflict (user_id) do update set
           counts = excluded.counts, computed_at = excluded.computed_at,
           changed_at = case when c.changed_at <= excluded.computed_at then null else c.changed_at end,
-          pending_since = case when c.changed_at <= excluded.computed_at then null
+          pending_since = case when c.changed_at is null or c.changed_at <= excluded.computed_at then null
                                else greatest(c.pending_since, excluded.computed_at) end
         where c.computed_at <= excluded.computed_at`);
       return counts;
