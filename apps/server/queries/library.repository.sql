@@ -290,49 +290,60 @@ returning
   "user_id";
 
 -- LibraryRepository.requestRescan (asked: the sources become due)
-begin;
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","300000 milliseconds","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
-update "library_users"
-set
-  "rescan_requested_at" = now(),
-  "discovery_due_at" = coalesce("library_users"."discovery_due_at", now())
-where
-  (
-    "library_users"."user_id" = $1
-    and (
-      "library_users"."rescan_requested_at" is null
-      or "library_users"."rescan_requested_at" <= now() - $2::interval
-    )
-    and "library_users"."discovery_due_at" is null
-    and "library_users"."discovery_offset" is null
-    and not exists (
-      select
-        1
-      from
-        "library_sources" s
-      where
-        s.user_id = $3
-        and s.enabled
-        and s.kind in ('liked_songs', 'followed_artists')
-        and (
-          s.due_at is not null
-          or s.cursor is not null
-        )
-    )
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","300000 milliseconds"]
+with
+  asked as (
+    update library_users u
+    set
+      rescan_requested_at = now(),
+      discovery_due_at = coalesce(u.discovery_due_at, now())
+    where
+      u.user_id = $1
+      and (
+        u.rescan_requested_at is null
+        or u.rescan_requested_at <= now() - $2::interval
+      )
+      and u.discovery_due_at is null
+      and u.discovery_offset is null
+      and not exists (
+        select
+          1
+        from
+          library_sources s
+        where
+          s.user_id = u.user_id
+          and s.enabled
+          and s.kind in ('liked_songs', 'followed_artists')
+          and (
+            s.due_at is not null
+            or s.cursor is not null
+          )
+      )
+    returning
+      u.user_id
+  ),
+  due as (
+    update library_sources s
+    set
+      due_at = coalesce(s.due_at, now()),
+      failures = 0
+    from
+      asked a
+    where
+      s.user_id = a.user_id
+      and s.kind in (
+        'liked_songs',
+        'followed_artists',
+        'artist_catalogs'
+      )
   )
-returning
-  "user_id";
--- params: [0,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","liked_songs","followed_artists","artist_catalogs"]
-update "library_sources"
-set
-  "failures" = $1,
-  "due_at" = coalesce("library_sources"."due_at", now())
-where
-  (
-    "library_sources"."user_id" = $2
-    and "library_sources"."kind" in ($3, $4, $5)
-  );
-commit;
+select
+  exists (
+    select
+      1
+    from
+      asked
+  ) as asked;
 
 -- LibraryRepository.refreshSource (a playlist: discovery learns whether it changed)
 begin;

@@ -192,604 +192,646 @@ from
   and tr.confidence >= $2;
 
 -- SourceStatsRepository.snapshot
-begin isolation level repeatable read read only;
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",0.76,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",0.76,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",0.76]
 select
-  now()::text as at;
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",0.76]
-select
-  st.source_ref,
-  count(distinct t.recording_key)::int as known,
-  count(distinct t.recording_key) filter (
-    where
-      tr.key is not null
-  )::int as with_tempo
-from
-  library_source_tracks st
-  join library_sources s on s.id = st.source_ref
-  and s.user_id = $1
-  join library_tracks t on t.id = st.track_id
-  left join tempo_recordings tr on tr.key = t.recording_key
-  and tr.bpm > 0
-  and tr.confidence >= $2
-group by
-  st.source_ref;
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",0.76]
-with
-  mine as (
+  now()::text as at,
+  coalesce(
+    (
+      select
+        json_agg(m)
+      from
+        (
+          select
+            st.source_ref,
+            count(distinct t.recording_key)::int as known,
+            count(distinct t.recording_key) filter (
+              where
+                tr.key is not null
+            )::int as with_tempo
+          from
+            library_source_tracks st
+            join library_sources s on s.id = st.source_ref
+            and s.user_id = $1
+            join library_tracks t on t.id = st.track_id
+            left join tempo_recordings tr on tr.key = t.recording_key
+            and tr.bpm > 0
+            and tr.confidence >= $2
+          group by
+            st.source_ref
+        ) m
+    ),
+    '[]'::json
+  ) as members,
+  coalesce(
+    (
+      select
+        json_agg(c)
+      from
+        (
+          with
+            mine as (
+              select
+                id,
+                kind,
+                enabled
+              from
+                library_sources
+              where
+                user_id = $3
+            ),
+            sets as (
+              select
+                'followed_artists' as kind,
+                sa.artist_id
+              from
+                library_source_artists sa
+                join mine m on m.id = sa.source_ref
+                and m.kind = 'followed_artists'
+              union
+              select
+                'artist_catalogs' as kind,
+                x.artist_id
+              from
+                library_source_tracks st
+                join mine m on m.id = st.source_ref
+                and m.enabled
+                and m.kind in ('liked_songs', 'playlist')
+                join library_tracks t on t.id = st.track_id
+                cross join lateral unnest(t.artist_ids) as x (artist_id)
+            ),
+            artists as (
+              select
+                s.kind,
+                count(*)::int as artists,
+                count(a.catalog_read_at)::int as artists_read,
+                count(*) filter (
+                  where
+                    a.catalog_offset >= a.catalog_total
+                )::int as artists_listed
+              from
+                sets s
+                left join library_artists a on a.id = s.artist_id
+              group by
+                s.kind
+            ),
+            -- One walk over the artists' releases counts both the releases (read or not) and their tracks.
+            catalog as (
+              select
+                s.kind,
+                count(distinct r.id)::int as releases,
+                count(distinct r.id) filter (
+                  where
+                    r.read_at is not null
+                )::int as releases_read,
+                count(distinct t.recording_key)::int as known,
+                count(distinct t.recording_key) filter (
+                  where
+                    tr.key is not null
+                )::int as with_tempo
+              from
+                sets s
+                join library_artist_releases ar on ar.artist_id = s.artist_id
+                left join library_releases r on r.id = ar.release_id
+                left join library_tracks t on t.release_id = ar.release_id
+                and s.artist_id = any (t.artist_ids)
+                left join tempo_recordings tr on tr.key = t.recording_key
+                and tr.bpm > 0
+                and tr.confidence >= $4
+              group by
+                s.kind
+            )
+          select
+            a.kind,
+            a.artists,
+            a.artists_read,
+            a.artists_listed,
+            coalesce(c.releases, 0) as releases,
+            coalesce(c.releases_read, 0) as releases_read,
+            coalesce(c.known, 0) as known,
+            coalesce(c.with_tempo, 0) as with_tempo
+          from
+            artists a
+            left join catalog c on c.kind = a.kind
+        ) c
+    ),
+    '[]'::json
+  ) as catalogs,
+  (
     select
-      id,
-      kind,
-      enabled
+      row_to_json(s)
     from
-      library_sources
-    where
-      user_id = $1
-  ),
-  sets as (
-    select
-      'followed_artists' as kind,
-      sa.artist_id
-    from
-      library_source_artists sa
-      join mine m on m.id = sa.source_ref
-      and m.kind = 'followed_artists'
-    union
-    select
-      'artist_catalogs' as kind,
-      x.artist_id
-    from
-      library_source_tracks st
-      join mine m on m.id = st.source_ref
-      and m.enabled
-      and m.kind in ('liked_songs', 'playlist')
-      join library_tracks t on t.id = st.track_id
-      cross join lateral unnest(t.artist_ids) as x (artist_id)
-  ),
-  artists as (
-    select
-      s.kind,
-      count(*)::int as artists,
-      count(a.catalog_read_at)::int as artists_read,
-      count(*) filter (
-        where
-          a.catalog_offset >= a.catalog_total
-      )::int as artists_listed
-    from
-      sets s
-      left join library_artists a on a.id = s.artist_id
-    group by
-      s.kind
-  ),
-  -- One walk over the artists' releases counts both the releases (read or not) and their tracks.
-  catalog as (
-    select
-      s.kind,
-      count(distinct r.id)::int as releases,
-      count(distinct r.id) filter (
-        where
-          r.read_at is not null
-      )::int as releases_read,
-      count(distinct t.recording_key)::int as known,
-      count(distinct t.recording_key) filter (
-        where
-          tr.key is not null
-      )::int as with_tempo
-    from
-      sets s
-      join library_artist_releases ar on ar.artist_id = s.artist_id
-      left join library_releases r on r.id = ar.release_id
-      left join library_tracks t on t.release_id = ar.release_id
-      and s.artist_id = any (t.artist_ids)
-      left join tempo_recordings tr on tr.key = t.recording_key
-      and tr.bpm > 0
-      and tr.confidence >= $2
-    group by
-      s.kind
-  )
-select
-  a.kind,
-  a.artists,
-  a.artists_read,
-  a.artists_listed,
-  coalesce(c.releases, 0) as releases,
-  coalesce(c.releases_read, 0) as releases_read,
-  coalesce(c.known, 0) as known,
-  coalesce(c.with_tempo, 0) as with_tempo
-from
-  artists a
-  left join catalog c on c.kind = a.kind;
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",0.76]
-with
-  enabled_sources as (
-    select
-      id,
-      kind
-    from
-      library_sources
-    where
-      user_id = $1
-      and enabled
-  ),
-  track_artists as (
-    select
-      x.artist_id,
-      count(*)::int as n
-    from
-      library_source_tracks st
-      join enabled_sources e on e.id = st.source_ref
-      and e.kind in ('liked_songs', 'playlist')
-      join library_tracks t on t.id = st.track_id
-      cross join lateral unnest(t.artist_ids) as x (artist_id)
-    where
-      exists (
+      (
+        with
+          enabled_sources as (
+            select
+              id,
+              kind
+            from
+              library_sources
+            where
+              user_id = $5
+              and enabled
+          ),
+          track_artists as (
+            select
+              x.artist_id,
+              count(*)::int as n
+            from
+              library_source_tracks st
+              join enabled_sources e on e.id = st.source_ref
+              and e.kind in ('liked_songs', 'playlist')
+              join library_tracks t on t.id = st.track_id
+              cross join lateral unnest(t.artist_ids) as x (artist_id)
+            where
+              exists (
+                select
+                  1
+                from
+                  enabled_sources
+                where
+                  kind = 'artist_catalogs'
+              )
+            group by
+              x.artist_id
+          ),
+          followed as (
+            select
+              sa.artist_id
+            from
+              library_source_artists sa
+              join enabled_sources e on e.id = sa.source_ref
+              and e.kind = 'followed_artists'
+          ),
+          artist_set as (
+            select
+              coalesce(f.artist_id, ta.artist_id) as artist_id,
+              coalesce(ta.n, 0) + case
+                when f.artist_id is null then 0
+                else 1
+              end as weight
+            from
+              track_artists ta
+              full join followed f on f.artist_id = ta.artist_id
+          ),
+          user_tracks as (
+            select
+              st.track_id
+            from
+              library_source_tracks st
+              join enabled_sources e on e.id = st.source_ref
+              and e.kind in ('liked_songs', 'playlist')
+            union
+            select
+              t.id
+            from
+              artist_set a
+              join library_artist_releases ar on ar.artist_id = a.artist_id
+              join library_tracks t on t.release_id = ar.release_id
+              and a.artist_id = any (t.artist_ids)
+          )
         select
-          1
+          count(distinct t.recording_key)::int as known,
+          count(distinct t.recording_key) filter (
+            where
+              tr.key is not null
+          )::int as with_tempo
         from
-          enabled_sources
-        where
-          kind = 'artist_catalogs'
-      )
-    group by
-      x.artist_id
-  ),
-  followed as (
-    select
-      sa.artist_id
-    from
-      library_source_artists sa
-      join enabled_sources e on e.id = sa.source_ref
-      and e.kind = 'followed_artists'
-  ),
-  artist_set as (
-    select
-      coalesce(f.artist_id, ta.artist_id) as artist_id,
-      coalesce(ta.n, 0) + case
-        when f.artist_id is null then 0
-        else 1
-      end as weight
-    from
-      track_artists ta
-      full join followed f on f.artist_id = ta.artist_id
-  ),
-  user_tracks as (
-    select
-      st.track_id
-    from
-      library_source_tracks st
-      join enabled_sources e on e.id = st.source_ref
-      and e.kind in ('liked_songs', 'playlist')
-    union
-    select
-      t.id
-    from
-      artist_set a
-      join library_artist_releases ar on ar.artist_id = a.artist_id
-      join library_tracks t on t.release_id = ar.release_id
-      and a.artist_id = any (t.artist_ids)
-  )
-select
-  count(distinct t.recording_key)::int as known,
-  count(distinct t.recording_key) filter (
-    where
-      tr.key is not null
-  )::int as with_tempo
-from
-  user_tracks x
-  join library_tracks t on t.id = x.track_id
-  left join tempo_recordings tr on tr.key = t.recording_key
-  and tr.bpm > 0
-  and tr.confidence >= $2;
-commit;
+          user_tracks x
+          join library_tracks t on t.id = x.track_id
+          left join tempo_recordings tr on tr.key = t.recording_key
+          and tr.bpm > 0
+          and tr.confidence >= $6
+      ) s
+  ) as summary;
+-- then threw on the recorder's answer (give it rows in samples.ts): Cannot read properties of undefined (reading 'map')
 
 -- SourceStatsRepository.counted
-begin isolation level repeatable read read only;
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",0.76,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",0.76,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",0.76]
 select
-  now()::text as at;
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",0.76]
-select
-  st.source_ref,
-  count(distinct t.recording_key)::int as known,
-  count(distinct t.recording_key) filter (
-    where
-      tr.key is not null
-  )::int as with_tempo
-from
-  library_source_tracks st
-  join library_sources s on s.id = st.source_ref
-  and s.user_id = $1
-  join library_tracks t on t.id = st.track_id
-  left join tempo_recordings tr on tr.key = t.recording_key
-  and tr.bpm > 0
-  and tr.confidence >= $2
-group by
-  st.source_ref;
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",0.76]
-with
-  mine as (
+  now()::text as at,
+  coalesce(
+    (
+      select
+        json_agg(m)
+      from
+        (
+          select
+            st.source_ref,
+            count(distinct t.recording_key)::int as known,
+            count(distinct t.recording_key) filter (
+              where
+                tr.key is not null
+            )::int as with_tempo
+          from
+            library_source_tracks st
+            join library_sources s on s.id = st.source_ref
+            and s.user_id = $1
+            join library_tracks t on t.id = st.track_id
+            left join tempo_recordings tr on tr.key = t.recording_key
+            and tr.bpm > 0
+            and tr.confidence >= $2
+          group by
+            st.source_ref
+        ) m
+    ),
+    '[]'::json
+  ) as members,
+  coalesce(
+    (
+      select
+        json_agg(c)
+      from
+        (
+          with
+            mine as (
+              select
+                id,
+                kind,
+                enabled
+              from
+                library_sources
+              where
+                user_id = $3
+            ),
+            sets as (
+              select
+                'followed_artists' as kind,
+                sa.artist_id
+              from
+                library_source_artists sa
+                join mine m on m.id = sa.source_ref
+                and m.kind = 'followed_artists'
+              union
+              select
+                'artist_catalogs' as kind,
+                x.artist_id
+              from
+                library_source_tracks st
+                join mine m on m.id = st.source_ref
+                and m.enabled
+                and m.kind in ('liked_songs', 'playlist')
+                join library_tracks t on t.id = st.track_id
+                cross join lateral unnest(t.artist_ids) as x (artist_id)
+            ),
+            artists as (
+              select
+                s.kind,
+                count(*)::int as artists,
+                count(a.catalog_read_at)::int as artists_read,
+                count(*) filter (
+                  where
+                    a.catalog_offset >= a.catalog_total
+                )::int as artists_listed
+              from
+                sets s
+                left join library_artists a on a.id = s.artist_id
+              group by
+                s.kind
+            ),
+            -- One walk over the artists' releases counts both the releases (read or not) and their tracks.
+            catalog as (
+              select
+                s.kind,
+                count(distinct r.id)::int as releases,
+                count(distinct r.id) filter (
+                  where
+                    r.read_at is not null
+                )::int as releases_read,
+                count(distinct t.recording_key)::int as known,
+                count(distinct t.recording_key) filter (
+                  where
+                    tr.key is not null
+                )::int as with_tempo
+              from
+                sets s
+                join library_artist_releases ar on ar.artist_id = s.artist_id
+                left join library_releases r on r.id = ar.release_id
+                left join library_tracks t on t.release_id = ar.release_id
+                and s.artist_id = any (t.artist_ids)
+                left join tempo_recordings tr on tr.key = t.recording_key
+                and tr.bpm > 0
+                and tr.confidence >= $4
+              group by
+                s.kind
+            )
+          select
+            a.kind,
+            a.artists,
+            a.artists_read,
+            a.artists_listed,
+            coalesce(c.releases, 0) as releases,
+            coalesce(c.releases_read, 0) as releases_read,
+            coalesce(c.known, 0) as known,
+            coalesce(c.with_tempo, 0) as with_tempo
+          from
+            artists a
+            left join catalog c on c.kind = a.kind
+        ) c
+    ),
+    '[]'::json
+  ) as catalogs,
+  (
     select
-      id,
-      kind,
-      enabled
+      row_to_json(s)
     from
-      library_sources
-    where
-      user_id = $1
-  ),
-  sets as (
-    select
-      'followed_artists' as kind,
-      sa.artist_id
-    from
-      library_source_artists sa
-      join mine m on m.id = sa.source_ref
-      and m.kind = 'followed_artists'
-    union
-    select
-      'artist_catalogs' as kind,
-      x.artist_id
-    from
-      library_source_tracks st
-      join mine m on m.id = st.source_ref
-      and m.enabled
-      and m.kind in ('liked_songs', 'playlist')
-      join library_tracks t on t.id = st.track_id
-      cross join lateral unnest(t.artist_ids) as x (artist_id)
-  ),
-  artists as (
-    select
-      s.kind,
-      count(*)::int as artists,
-      count(a.catalog_read_at)::int as artists_read,
-      count(*) filter (
-        where
-          a.catalog_offset >= a.catalog_total
-      )::int as artists_listed
-    from
-      sets s
-      left join library_artists a on a.id = s.artist_id
-    group by
-      s.kind
-  ),
-  -- One walk over the artists' releases counts both the releases (read or not) and their tracks.
-  catalog as (
-    select
-      s.kind,
-      count(distinct r.id)::int as releases,
-      count(distinct r.id) filter (
-        where
-          r.read_at is not null
-      )::int as releases_read,
-      count(distinct t.recording_key)::int as known,
-      count(distinct t.recording_key) filter (
-        where
-          tr.key is not null
-      )::int as with_tempo
-    from
-      sets s
-      join library_artist_releases ar on ar.artist_id = s.artist_id
-      left join library_releases r on r.id = ar.release_id
-      left join library_tracks t on t.release_id = ar.release_id
-      and s.artist_id = any (t.artist_ids)
-      left join tempo_recordings tr on tr.key = t.recording_key
-      and tr.bpm > 0
-      and tr.confidence >= $2
-    group by
-      s.kind
-  )
-select
-  a.kind,
-  a.artists,
-  a.artists_read,
-  a.artists_listed,
-  coalesce(c.releases, 0) as releases,
-  coalesce(c.releases_read, 0) as releases_read,
-  coalesce(c.known, 0) as known,
-  coalesce(c.with_tempo, 0) as with_tempo
-from
-  artists a
-  left join catalog c on c.kind = a.kind;
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",0.76]
-with
-  enabled_sources as (
-    select
-      id,
-      kind
-    from
-      library_sources
-    where
-      user_id = $1
-      and enabled
-  ),
-  track_artists as (
-    select
-      x.artist_id,
-      count(*)::int as n
-    from
-      library_source_tracks st
-      join enabled_sources e on e.id = st.source_ref
-      and e.kind in ('liked_songs', 'playlist')
-      join library_tracks t on t.id = st.track_id
-      cross join lateral unnest(t.artist_ids) as x (artist_id)
-    where
-      exists (
+      (
+        with
+          enabled_sources as (
+            select
+              id,
+              kind
+            from
+              library_sources
+            where
+              user_id = $5
+              and enabled
+          ),
+          track_artists as (
+            select
+              x.artist_id,
+              count(*)::int as n
+            from
+              library_source_tracks st
+              join enabled_sources e on e.id = st.source_ref
+              and e.kind in ('liked_songs', 'playlist')
+              join library_tracks t on t.id = st.track_id
+              cross join lateral unnest(t.artist_ids) as x (artist_id)
+            where
+              exists (
+                select
+                  1
+                from
+                  enabled_sources
+                where
+                  kind = 'artist_catalogs'
+              )
+            group by
+              x.artist_id
+          ),
+          followed as (
+            select
+              sa.artist_id
+            from
+              library_source_artists sa
+              join enabled_sources e on e.id = sa.source_ref
+              and e.kind = 'followed_artists'
+          ),
+          artist_set as (
+            select
+              coalesce(f.artist_id, ta.artist_id) as artist_id,
+              coalesce(ta.n, 0) + case
+                when f.artist_id is null then 0
+                else 1
+              end as weight
+            from
+              track_artists ta
+              full join followed f on f.artist_id = ta.artist_id
+          ),
+          user_tracks as (
+            select
+              st.track_id
+            from
+              library_source_tracks st
+              join enabled_sources e on e.id = st.source_ref
+              and e.kind in ('liked_songs', 'playlist')
+            union
+            select
+              t.id
+            from
+              artist_set a
+              join library_artist_releases ar on ar.artist_id = a.artist_id
+              join library_tracks t on t.release_id = ar.release_id
+              and a.artist_id = any (t.artist_ids)
+          )
         select
-          1
+          count(distinct t.recording_key)::int as known,
+          count(distinct t.recording_key) filter (
+            where
+              tr.key is not null
+          )::int as with_tempo
         from
-          enabled_sources
-        where
-          kind = 'artist_catalogs'
-      )
-    group by
-      x.artist_id
-  ),
-  followed as (
-    select
-      sa.artist_id
-    from
-      library_source_artists sa
-      join enabled_sources e on e.id = sa.source_ref
-      and e.kind = 'followed_artists'
-  ),
-  artist_set as (
-    select
-      coalesce(f.artist_id, ta.artist_id) as artist_id,
-      coalesce(ta.n, 0) + case
-        when f.artist_id is null then 0
-        else 1
-      end as weight
-    from
-      track_artists ta
-      full join followed f on f.artist_id = ta.artist_id
-  ),
-  user_tracks as (
-    select
-      st.track_id
-    from
-      library_source_tracks st
-      join enabled_sources e on e.id = st.source_ref
-      and e.kind in ('liked_songs', 'playlist')
-    union
-    select
-      t.id
-    from
-      artist_set a
-      join library_artist_releases ar on ar.artist_id = a.artist_id
-      join library_tracks t on t.release_id = ar.release_id
-      and a.artist_id = any (t.artist_ids)
-  )
-select
-  count(distinct t.recording_key)::int as known,
-  count(distinct t.recording_key) filter (
-    where
-      tr.key is not null
-  )::int as with_tempo
-from
-  user_tracks x
-  join library_tracks t on t.id = x.track_id
-  left join tempo_recordings tr on tr.key = t.recording_key
-  and tr.bpm > 0
-  and tr.confidence >= $2;
-commit;
+          user_tracks x
+          join library_tracks t on t.id = x.track_id
+          left join tempo_recordings tr on tr.key = t.recording_key
+          and tr.bpm > 0
+          and tr.confidence >= $6
+      ) s
+  ) as summary;
+-- then threw on the recorder's answer (give it rows in samples.ts): Cannot read properties of undefined (reading 'map')
 
 -- SourceStatsRepository.recount
-begin isolation level repeatable read read only;
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",0.76,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",0.76,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",0.76]
 select
-  now()::text as at;
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",0.76]
-select
-  st.source_ref,
-  count(distinct t.recording_key)::int as known,
-  count(distinct t.recording_key) filter (
-    where
-      tr.key is not null
-  )::int as with_tempo
-from
-  library_source_tracks st
-  join library_sources s on s.id = st.source_ref
-  and s.user_id = $1
-  join library_tracks t on t.id = st.track_id
-  left join tempo_recordings tr on tr.key = t.recording_key
-  and tr.bpm > 0
-  and tr.confidence >= $2
-group by
-  st.source_ref;
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",0.76]
-with
-  mine as (
+  now()::text as at,
+  coalesce(
+    (
+      select
+        json_agg(m)
+      from
+        (
+          select
+            st.source_ref,
+            count(distinct t.recording_key)::int as known,
+            count(distinct t.recording_key) filter (
+              where
+                tr.key is not null
+            )::int as with_tempo
+          from
+            library_source_tracks st
+            join library_sources s on s.id = st.source_ref
+            and s.user_id = $1
+            join library_tracks t on t.id = st.track_id
+            left join tempo_recordings tr on tr.key = t.recording_key
+            and tr.bpm > 0
+            and tr.confidence >= $2
+          group by
+            st.source_ref
+        ) m
+    ),
+    '[]'::json
+  ) as members,
+  coalesce(
+    (
+      select
+        json_agg(c)
+      from
+        (
+          with
+            mine as (
+              select
+                id,
+                kind,
+                enabled
+              from
+                library_sources
+              where
+                user_id = $3
+            ),
+            sets as (
+              select
+                'followed_artists' as kind,
+                sa.artist_id
+              from
+                library_source_artists sa
+                join mine m on m.id = sa.source_ref
+                and m.kind = 'followed_artists'
+              union
+              select
+                'artist_catalogs' as kind,
+                x.artist_id
+              from
+                library_source_tracks st
+                join mine m on m.id = st.source_ref
+                and m.enabled
+                and m.kind in ('liked_songs', 'playlist')
+                join library_tracks t on t.id = st.track_id
+                cross join lateral unnest(t.artist_ids) as x (artist_id)
+            ),
+            artists as (
+              select
+                s.kind,
+                count(*)::int as artists,
+                count(a.catalog_read_at)::int as artists_read,
+                count(*) filter (
+                  where
+                    a.catalog_offset >= a.catalog_total
+                )::int as artists_listed
+              from
+                sets s
+                left join library_artists a on a.id = s.artist_id
+              group by
+                s.kind
+            ),
+            -- One walk over the artists' releases counts both the releases (read or not) and their tracks.
+            catalog as (
+              select
+                s.kind,
+                count(distinct r.id)::int as releases,
+                count(distinct r.id) filter (
+                  where
+                    r.read_at is not null
+                )::int as releases_read,
+                count(distinct t.recording_key)::int as known,
+                count(distinct t.recording_key) filter (
+                  where
+                    tr.key is not null
+                )::int as with_tempo
+              from
+                sets s
+                join library_artist_releases ar on ar.artist_id = s.artist_id
+                left join library_releases r on r.id = ar.release_id
+                left join library_tracks t on t.release_id = ar.release_id
+                and s.artist_id = any (t.artist_ids)
+                left join tempo_recordings tr on tr.key = t.recording_key
+                and tr.bpm > 0
+                and tr.confidence >= $4
+              group by
+                s.kind
+            )
+          select
+            a.kind,
+            a.artists,
+            a.artists_read,
+            a.artists_listed,
+            coalesce(c.releases, 0) as releases,
+            coalesce(c.releases_read, 0) as releases_read,
+            coalesce(c.known, 0) as known,
+            coalesce(c.with_tempo, 0) as with_tempo
+          from
+            artists a
+            left join catalog c on c.kind = a.kind
+        ) c
+    ),
+    '[]'::json
+  ) as catalogs,
+  (
     select
-      id,
-      kind,
-      enabled
+      row_to_json(s)
     from
-      library_sources
-    where
-      user_id = $1
-  ),
-  sets as (
-    select
-      'followed_artists' as kind,
-      sa.artist_id
-    from
-      library_source_artists sa
-      join mine m on m.id = sa.source_ref
-      and m.kind = 'followed_artists'
-    union
-    select
-      'artist_catalogs' as kind,
-      x.artist_id
-    from
-      library_source_tracks st
-      join mine m on m.id = st.source_ref
-      and m.enabled
-      and m.kind in ('liked_songs', 'playlist')
-      join library_tracks t on t.id = st.track_id
-      cross join lateral unnest(t.artist_ids) as x (artist_id)
-  ),
-  artists as (
-    select
-      s.kind,
-      count(*)::int as artists,
-      count(a.catalog_read_at)::int as artists_read,
-      count(*) filter (
-        where
-          a.catalog_offset >= a.catalog_total
-      )::int as artists_listed
-    from
-      sets s
-      left join library_artists a on a.id = s.artist_id
-    group by
-      s.kind
-  ),
-  -- One walk over the artists' releases counts both the releases (read or not) and their tracks.
-  catalog as (
-    select
-      s.kind,
-      count(distinct r.id)::int as releases,
-      count(distinct r.id) filter (
-        where
-          r.read_at is not null
-      )::int as releases_read,
-      count(distinct t.recording_key)::int as known,
-      count(distinct t.recording_key) filter (
-        where
-          tr.key is not null
-      )::int as with_tempo
-    from
-      sets s
-      join library_artist_releases ar on ar.artist_id = s.artist_id
-      left join library_releases r on r.id = ar.release_id
-      left join library_tracks t on t.release_id = ar.release_id
-      and s.artist_id = any (t.artist_ids)
-      left join tempo_recordings tr on tr.key = t.recording_key
-      and tr.bpm > 0
-      and tr.confidence >= $2
-    group by
-      s.kind
-  )
-select
-  a.kind,
-  a.artists,
-  a.artists_read,
-  a.artists_listed,
-  coalesce(c.releases, 0) as releases,
-  coalesce(c.releases_read, 0) as releases_read,
-  coalesce(c.known, 0) as known,
-  coalesce(c.with_tempo, 0) as with_tempo
-from
-  artists a
-  left join catalog c on c.kind = a.kind;
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f",0.76]
-with
-  enabled_sources as (
-    select
-      id,
-      kind
-    from
-      library_sources
-    where
-      user_id = $1
-      and enabled
-  ),
-  track_artists as (
-    select
-      x.artist_id,
-      count(*)::int as n
-    from
-      library_source_tracks st
-      join enabled_sources e on e.id = st.source_ref
-      and e.kind in ('liked_songs', 'playlist')
-      join library_tracks t on t.id = st.track_id
-      cross join lateral unnest(t.artist_ids) as x (artist_id)
-    where
-      exists (
+      (
+        with
+          enabled_sources as (
+            select
+              id,
+              kind
+            from
+              library_sources
+            where
+              user_id = $5
+              and enabled
+          ),
+          track_artists as (
+            select
+              x.artist_id,
+              count(*)::int as n
+            from
+              library_source_tracks st
+              join enabled_sources e on e.id = st.source_ref
+              and e.kind in ('liked_songs', 'playlist')
+              join library_tracks t on t.id = st.track_id
+              cross join lateral unnest(t.artist_ids) as x (artist_id)
+            where
+              exists (
+                select
+                  1
+                from
+                  enabled_sources
+                where
+                  kind = 'artist_catalogs'
+              )
+            group by
+              x.artist_id
+          ),
+          followed as (
+            select
+              sa.artist_id
+            from
+              library_source_artists sa
+              join enabled_sources e on e.id = sa.source_ref
+              and e.kind = 'followed_artists'
+          ),
+          artist_set as (
+            select
+              coalesce(f.artist_id, ta.artist_id) as artist_id,
+              coalesce(ta.n, 0) + case
+                when f.artist_id is null then 0
+                else 1
+              end as weight
+            from
+              track_artists ta
+              full join followed f on f.artist_id = ta.artist_id
+          ),
+          user_tracks as (
+            select
+              st.track_id
+            from
+              library_source_tracks st
+              join enabled_sources e on e.id = st.source_ref
+              and e.kind in ('liked_songs', 'playlist')
+            union
+            select
+              t.id
+            from
+              artist_set a
+              join library_artist_releases ar on ar.artist_id = a.artist_id
+              join library_tracks t on t.release_id = ar.release_id
+              and a.artist_id = any (t.artist_ids)
+          )
         select
-          1
+          count(distinct t.recording_key)::int as known,
+          count(distinct t.recording_key) filter (
+            where
+              tr.key is not null
+          )::int as with_tempo
         from
-          enabled_sources
-        where
-          kind = 'artist_catalogs'
-      )
-    group by
-      x.artist_id
-  ),
-  followed as (
-    select
-      sa.artist_id
-    from
-      library_source_artists sa
-      join enabled_sources e on e.id = sa.source_ref
-      and e.kind = 'followed_artists'
-  ),
-  artist_set as (
-    select
-      coalesce(f.artist_id, ta.artist_id) as artist_id,
-      coalesce(ta.n, 0) + case
-        when f.artist_id is null then 0
-        else 1
-      end as weight
-    from
-      track_artists ta
-      full join followed f on f.artist_id = ta.artist_id
-  ),
-  user_tracks as (
-    select
-      st.track_id
-    from
-      library_source_tracks st
-      join enabled_sources e on e.id = st.source_ref
-      and e.kind in ('liked_songs', 'playlist')
-    union
-    select
-      t.id
-    from
-      artist_set a
-      join library_artist_releases ar on ar.artist_id = a.artist_id
-      join library_tracks t on t.release_id = ar.release_id
-      and a.artist_id = any (t.artist_ids)
-  )
-select
-  count(distinct t.recording_key)::int as known,
-  count(distinct t.recording_key) filter (
-    where
-      tr.key is not null
-  )::int as with_tempo
-from
-  user_tracks x
-  join library_tracks t on t.id = x.track_id
-  left join tempo_recordings tr on tr.key = t.recording_key
-  and tr.bpm > 0
-  and tr.confidence >= $2;
-commit;
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","{\"members\":[],\"catalogs\":[],\"summary\":{\"knownTracks\":0,\"tracksWithTempo\":0}}","2026-01-05 10:00:00+00","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
-insert into
-  library_source_counts as c (user_id, counts, computed_at)
-select
-  $1,
-  $2::jsonb,
-  $3::timestamptz
-where
-  exists (
-    select
-      1
-    from
-      library_users
-    where
-      user_id = $4
-  )
-on conflict (user_id) do update
-set
-  counts = excluded.counts,
-  computed_at = excluded.computed_at,
-  changed_at = case
-    when c.changed_at <= excluded.computed_at then null
-    else c.changed_at
-  end,
-  pending_since = case
-    when c.changed_at <= excluded.computed_at then null
-    else greatest(c.pending_since, excluded.computed_at)
-  end
-where
-  c.computed_at <= excluded.computed_at;
+          user_tracks x
+          join library_tracks t on t.id = x.track_id
+          left join tempo_recordings tr on tr.key = t.recording_key
+          and tr.bpm > 0
+          and tr.confidence >= $6
+      ) s
+  ) as summary;
+-- then threw on the recorder's answer (give it rows in samples.ts): Cannot read properties of undefined (reading 'map')
 
 -- SourceStatsRepository.stored
 -- params: ["2026-01-05 10:00:00+00","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
