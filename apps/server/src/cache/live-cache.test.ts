@@ -134,6 +134,83 @@ describe('live cache', () => {
     expect(await s.get()).toEqual({ name: 'first' });
   });
 
+  it('keeps what a load read when only other rows changed while it ran (a busy feed)', async () => {
+    const s = setup();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow = s.cache.get(
+      'k',
+      async () => {
+        await gate;
+        return { name: 'mine' };
+      },
+      () => ['user:u1', 'session:k'],
+    );
+    // Other runners' changes, as at 1,000 runners (tens a second): none of them touches this value.
+    for (let i = 0; i < 50; i++) s.feed.notify(`user:other${i}`);
+    release();
+    expect(await slow).toEqual({ name: 'mine' });
+    expect(s.cache.size).toBe(1);
+    expect(await s.get()).toEqual({ name: 'mine' }); // served from the cache: no second read
+    expect(s.reads()).toBe(0);
+  });
+
+  it('a load whose own change was forgotten among many others still keeps nothing', async () => {
+    const s = setup();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow = s.cache.get(
+      'k',
+      async () => {
+        await gate;
+        return { name: 'stale' };
+      },
+      () => ['user:u1'],
+    );
+    s.feed.notify('user:u1');
+    for (let i = 0; i < 20_000; i++) s.feed.notify(`user:other${i}`); // more than the record of drops holds
+    release();
+    await slow;
+    expect(s.cache.size).toBe(0);
+  });
+
+  it('a caller after a change does not share a load that started before it', async () => {
+    const s = setup();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let loads = 0;
+    const load = async () => {
+      const n = ++loads;
+      if (n === 1) await gate;
+      return { name: `v${n}` };
+    };
+    const first = s.cache.get('k', load, () => ['user:u1']);
+    const joined = s.cache.get('k', load, () => ['user:u1']);
+    s.feed.notify('user:u1');
+    const after = s.cache.get('k', load, () => ['user:u1']);
+    expect(await after).toEqual({ name: 'v2' }); // read after the change
+    release();
+    expect(await first).toEqual({ name: 'v1' });
+    expect(await joined).toEqual({ name: 'v1' });
+    expect(loads).toBe(2);
+    expect(await s.cache.get('k', load, () => ['user:u1'])).toEqual({ name: 'v2' }); // v1 was not kept
+  });
+
+  it('a notification drops its entries among many without touching the others', async () => {
+    const s = setup();
+    for (let i = 0; i < 500; i++)
+      await s.cache.get(
+        `k${i}`,
+        async () => ({ name: `n${i}` }),
+        () => [`user:u${i % 50}`],
+      );
+    expect(s.cache.size).toBe(500);
+    s.feed.notify('user:u7');
+    expect(s.cache.size).toBe(490);
+    s.feed.notify('user:u7');
+    expect(s.cache.size).toBe(490);
+  });
+
   it('shares one load between concurrent callers and never stores undefined', async () => {
     const s = setup();
     await Promise.all([s.get(), s.get(), s.get()]);

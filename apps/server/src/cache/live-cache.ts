@@ -30,44 +30,95 @@ export function createLiveCache<V>({
   now = Date.now,
 }: LiveCacheOptions) {
   const entries = new Map<string, Entry<V>>();
-  const loading = new Map<string, Promise<V>>();
-  /** Bumped by every invalidation: a load that started before one must not store what it read. */
+  /** tag → the keys of the entries read from it, so a notification finds its entries without a scan. */
+  const byTag = new Map<string, Set<string>>();
+  const loading = new Map<string, { promise: Promise<V>; startedGen: number }>();
+  /**
+   * Counts invalidations. A load keeps what it read unless one of the value's own tags was dropped after
+   * it started (`dropped`): before, any drop of any tag discarded every load in flight, and at 1,000
+   * runners (tens of notifications a second, loads of 20-800 ms under load) almost nothing was ever
+   * stored, so every status read went to the database.
+   */
   let generation = 0;
+  const dropped = new Map<string, number>();
+  /** Loads started before this generation keep nothing (the `dropped` record before it was forgotten). */
+  let floor = 0;
+  const maxDropped = Math.max(1_000, maxEntries);
 
+  const remove = (key: string) => {
+    const e = entries.get(key);
+    if (!e) return;
+    entries.delete(key);
+    for (const tag of e.tags) {
+      const keys = byTag.get(tag);
+      keys?.delete(key);
+      if (keys?.size === 0) byTag.delete(tag);
+    }
+  };
+  const put = (key: string, entry: Entry<V>) => {
+    remove(key); // re-inserted last: the oldest entry is the first one evicted
+    if (entries.size >= maxEntries) remove(entries.keys().next().value!);
+    entries.set(key, entry);
+    for (const tag of entry.tags) {
+      const keys = byTag.get(tag);
+      if (keys) keys.add(key);
+      else byTag.set(tag, new Set([key]));
+    }
+  };
   const drop = (tag: string) => {
     generation++;
-    loading.clear();
-    for (const [key, e] of entries) if (e.tags.includes(tag)) entries.delete(key);
+    if (dropped.size >= maxDropped) {
+      dropped.clear();
+      floor = generation;
+    }
+    dropped.set(tag, generation);
+    const keys = byTag.get(tag);
+    if (keys) for (const key of [...keys]) remove(key);
   };
   const clear = () => {
     generation++;
+    floor = generation;
+    dropped.clear();
     loading.clear();
     entries.clear();
+    byTag.clear();
   };
   feed.subscribe({ change: drop, reset: clear });
+
+  /** True when nothing the value was read from changed since `startedGen` (so it may be kept). */
+  const unchangedSince = (startedGen: number, tags: readonly string[]) =>
+    startedGen >= floor && tags.every((tag) => (dropped.get(tag) ?? -1) <= startedGen);
 
   /** Loads `key` (shared by concurrent callers) and keeps the value unless a change came meanwhile. */
   function loadInto(key: string, load: () => Promise<V>, tagsOf: (v: V) => readonly string[]): Promise<V> {
     const startedAt = now();
     const startedGen = generation;
-    const p = load().then(
+    const promise = load().then(
       (value) => {
-        if (loading.get(key) === p) loading.delete(key);
-        if (value !== undefined && feed.live && generation === startedGen) {
-          entries.delete(key); // re-inserted last: the oldest entry is the first one evicted
-          if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-          entries.set(key, { value, at: startedAt, tags: tagsOf(value) });
+        if (loading.get(key)?.promise === promise) loading.delete(key);
+        if (value !== undefined && feed.live) {
+          const tags = tagsOf(value);
+          if (unchangedSince(startedGen, tags)) put(key, { value, at: startedAt, tags });
         }
         return value;
       },
       (err: unknown) => {
-        if (loading.get(key) === p) loading.delete(key);
+        if (loading.get(key)?.promise === promise) loading.delete(key);
         throw err;
       },
     );
-    loading.set(key, p);
-    return p;
+    loading.set(key, { promise, startedGen });
+    return promise;
   }
+
+  /**
+   * A load in flight that a new caller may share: only if nothing changed since it started (its tags are
+   * not known before it ends, and a caller after a change must see the change).
+   */
+  const sharable = (key: string) => {
+    const l = loading.get(key);
+    return l && l.startedGen === generation ? l.promise : undefined;
+  };
 
   return {
     /**
@@ -83,8 +134,8 @@ export function createLiveCache<V>({
           loadInto(key, load, tagsOf).catch(() => undefined); // a failed refresh leaves the entry to expire
         return hit.value;
       }
-      if (hit) entries.delete(key);
-      return loading.get(key) ?? loadInto(key, load, tagsOf);
+      if (hit) remove(key);
+      return sharable(key) ?? loadInto(key, load, tagsOf);
     },
     /** Drops what was read from the row `tag` names (this process's own writes, before the feed echoes them). */
     drop,
