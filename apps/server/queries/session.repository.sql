@@ -48,12 +48,22 @@ limit
 
 -- SessionRepository.touch
 -- params: ["2026-01-05T10:00:00.000Z","2026-01-05T10:30:00.000Z","9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"]
+with
+  no_flush as (
+    select
+      set_config('synchronous_commit', 'off', true)
+  )
 update "sessions"
 set
   "last_seen_at" = $1,
   "expires_at" = $2
 where
-  "sessions"."id" = $3;
+  "sessions"."id" = $3
+  and exists (
+    select
+    from
+      no_flush
+  );
 
 -- SessionRepository.delete
 -- params: ["9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"]

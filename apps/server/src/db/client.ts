@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema.ts';
@@ -22,6 +23,13 @@ export const POOL_WAIT_MS = 15_000;
 
 /** Connections of a process's pool (its queries beyond these wait, up to POOL_WAIT_MS). */
 export const POOL_MAX = 10;
+
+/**
+ * A `with` clause that makes a one-statement write not wait for the disk at its commit (the setting is local
+ * to the statement's own transaction and read at its commit); the statement must reference it
+ * (`exists (select from no_flush)`). Only for writes whose loss in a crash costs nothing but a redo.
+ */
+export const noFlush = sql`with no_flush as (select set_config('synchronous_commit', 'off', true))`;
 
 /** One pool per process; repositories get `db`, health checks get `pool`. */
 export function createDb(

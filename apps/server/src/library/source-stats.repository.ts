@@ -6,7 +6,7 @@
 // is a recording (`recording_key`: one however many tracks carry it), and "with a tempo" is a tempo the
 // playlists' writer trusts (above 0 BPM, confidence at least `minConfidence`); anything else is "without".
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import { type Db, noFlush } from '../db/client.ts';
 import { MIN_CONFIDENCE } from '../playlists/matching.ts';
 import { userTracksCte } from './artist-set.repository.ts';
 
@@ -210,10 +210,12 @@ export function createSourceStatsRepository(db: Db, o: { minConfidence?: number 
       // No change marked (changed_at null) leaves nothing pending. It used to take the else branch
       // ("null <= …" is null), so each recount marked its own moment pending and a read 30 s later
       // recounted again, every user, for ever: at 1,000 runners 8 recounts a second that nothing asked for.
+      // Counts lost in a crash are counted again: the store does not wait for the disk.
       await db.execute(sql`
+        ${noFlush}
         insert into library_source_counts as c (user_id, counts, computed_at)
         select ${userId}, ${JSON.stringify(toJson(counts))}::jsonb, ${at}::timestamptz
-        where exists (select 1 from library_users where user_id = ${userId})
+        where exists (select 1 from library_users where user_id = ${userId}) and exists (select from no_flush)
         on conflict (user_id) do update set
           counts = excluded.counts, computed_at = excluded.computed_at,
           changed_at = case when c.changed_at <= excluded.computed_at then null else c.changed_at end,
