@@ -5,7 +5,7 @@
 // each connecting and keeping the status page open. Prints figures; it does not pass or fail.
 //
 //   node bench/crowd/run.ts --runners 100 [--storm-minutes 10] [--settle-minutes 5] [--liked 20]
-//     [--followed 3] [--favourites 8] [--preview-rate 1] [--json FILE]
+//     [--followed 3] [--favourites 8] [--preview-rate 1] [--serve-pool 10] [--json FILE]
 //   node bench/crowd/run.ts --table A.json --table B.json …   (sizes side by side)
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -43,6 +43,8 @@ const { values: opt } = parseArgs({
     /** Preview downloads per second for the audio estimator, all processes together (product default 8). */
     'preview-rate': { type: 'string', default: '1' },
     works: { type: 'string', default: '3' },
+    /** The serve process's DATABASE_POOL_SIZE (default: the product's, 10). */
+    'serve-pool': { type: 'string' },
     /** PostgreSQL, the sandbox and the serve process take the first free ports from here. */
     'port-from': { type: 'string', default: '47400' },
     json: { type: 'string' },
@@ -120,6 +122,7 @@ const c = await startCluster({
     PREVIEW_DISK_CACHE,
   ],
   env,
+  serveEnv: opt['serve-pool'] ? { DATABASE_POOL_SIZE: opt['serve-pool'] } : {},
 });
 const adminUrl = new URL(first.adminUrl);
 adminUrl.port = new URL(c.databaseUrl).port;

@@ -88,6 +88,25 @@ describe('database', () => {
     const db = await openDatabase(loadConfig({ DATABASE_URL: inject('databaseUrl') }), log);
     opened.push(db);
     expect(db.embedded).toBe(false);
+    expect(db.poolMax).toBe(10);
     await roundTrip(db);
+  });
+
+  it('keeps as many connections as DATABASE_POOL_SIZE says, and refuses a size out of range', async () => {
+    const db = await openDatabase(
+      loadConfig({ DATABASE_URL: inject('databaseUrl'), DATABASE_POOL_SIZE: '3' }),
+      log,
+    );
+    opened.push(db);
+    expect(db.poolMax).toBe(3);
+    // Four queries at once on three connections: the fourth waits for one of them.
+    const held = await Promise.all([1, 2, 3].map(() => db.pool.connect()));
+    expect(db.pool.totalCount).toBe(3);
+    const fourth = db.pool.query('select 1');
+    expect(db.pool.waitingCount).toBe(1);
+    held.forEach((c) => c.release());
+    await fourth;
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: 'many' })).toThrow(ConfigError);
   });
 });

@@ -33,6 +33,11 @@ const ConfigSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
       .optional(),
   ),
+  /**
+   * Connections of this process's pool. Queries beyond them wait; a connection is held until the process's
+   * event loop takes the answer, so a busy `serve` needs more than its queries' database time suggests.
+   */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(10),
   /** pino log level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Folder holding the built web app (`vite build`). */

@@ -21,7 +21,7 @@ export interface DbHandle {
  */
 export const POOL_WAIT_MS = 15_000;
 
-/** Connections of a process's pool (its queries beyond these wait, up to POOL_WAIT_MS). */
+/** Connections of a process's pool by default (DATABASE_POOL_SIZE; queries beyond wait, up to POOL_WAIT_MS). */
 export const POOL_MAX = 10;
 
 /**

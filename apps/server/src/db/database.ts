@@ -7,6 +7,8 @@ import { startEmbeddedPostgres, type EmbeddedHooks } from './embedded.ts';
 export interface DatabaseSettings {
   /** An external PostgreSQL; unset: the embedded one in `<dataDir>/pg`. */
   DATABASE_URL?: string | undefined;
+  /** Connections of this process's pool (default POOL_MAX). */
+  DATABASE_POOL_SIZE?: number;
   /** DATA_DIR as set, for messages. */
   DATA_DIR: string;
   /** DATA_DIR resolved. */
@@ -26,11 +28,11 @@ export async function openDatabase(
   applicationName?: string,
 ): Promise<Database> {
   if (config.DATABASE_URL) {
-    const handle = createDb(config.DATABASE_URL, { applicationName });
+    const handle = createDb(config.DATABASE_URL, { applicationName, max: config.DATABASE_POOL_SIZE });
     return { ...handle, url: config.DATABASE_URL, embedded: false };
   }
   const server = await startEmbeddedPostgres(path.join(config.dataDir, 'pg'), log, hooks);
-  const handle = createDb(server.url, { applicationName });
+  const handle = createDb(server.url, { applicationName, max: config.DATABASE_POOL_SIZE });
   return {
     ...handle,
     url: server.url,

@@ -43,6 +43,8 @@ export interface ClusterOptions {
   sandboxArgs?: string[];
   /** More settings for every Pacebeat process. */
   env?: Record<string, string>;
+  /** More settings for the serve process only (e.g. its DATABASE_POOL_SIZE). */
+  serveEnv?: Record<string, string>;
   /** Where each process's output goes (default: a temporary folder, kept when a test fails). */
   logDir?: string;
   /** Take the ports (PostgreSQL, sandbox, serve) from here upward, the first free ones, instead of any. */
@@ -200,7 +202,7 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
     const spawnUntilReady = async (): Promise<void> => {
       for (;;) {
         const c = spawn(process.execPath, ['--max-semi-space-size=16', MAIN, role], {
-          env,
+          env: role === 'serve' ? { ...env, ...o.serveEnv } : env,
           stdio: ['ignore', 'pipe', 'pipe'],
         });
         child = c;
