@@ -2,37 +2,9 @@
 -- The SQL each method issues with the sample arguments in apps/server/queries/samples.ts.
 
 -- AuthAttemptRepository.reserve
-begin;
--- params: ["auth:login:ip:203.0.113.7"]
+-- params: ["login","[{\"key\":\"ip:203.0.113.7\",\"max\":50},{\"key\":\"pair:runner@example.com|ip:203.0.113.7\",\"max\":10}]","2026-01-05T10:00:00.000Z",true,true]
 select
-  pg_advisory_xact_lock(hashtextextended ($1, 0));
--- params: ["auth:login:pair:runner@example.com|ip:203.0.113.7"]
-select
-  pg_advisory_xact_lock(hashtextextended ($1, 0));
--- params: ["login","ip:203.0.113.7","pair:runner@example.com|ip:203.0.113.7","2026-01-05T10:00:00.000Z",true]
-select
-  "key",
-  count(*)::int
-from
-  "auth_attempts"
-where
-  (
-    "auth_attempts"."kind" = $1
-    and "auth_attempts"."key" in ($2, $3)
-    and "auth_attempts"."at" > $4
-    and "auth_attempts"."failed" = $5
-  )
-group by
-  "auth_attempts"."key";
--- params: ["login","ip:203.0.113.7",true,"login","pair:runner@example.com|ip:203.0.113.7",true]
-insert into
-  "auth_attempts" ("id", "kind", "key", "failed", "at")
-values
-  (default, $1, $2, $3, default),
-  (default, $4, $5, $6, default)
-returning
-  "id";
-commit;
+  pacebeat_reserve_attempts ($1, $2::jsonb, $3::timestamptz, $4, $5) as ids;
 
 -- AuthAttemptRepository.release
 -- params: [41,42]

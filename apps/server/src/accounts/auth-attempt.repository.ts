@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { authAttempts } from '../db/schema.ts';
 
@@ -17,6 +17,8 @@ export const createAuthAttemptRepository = (db: Db) => ({
    * fixed order, so two requests never deadlock), counts each key's attempts since `since` and, only when
    * every key is under its `max`, records one attempt for each. Concurrent requests, from any process,
    * queue on the lock, so no more than `max` ever pass. Answers the ids recorded, or null when refused.
+   * One statement (the function of migration `reserve_attempts`): the locks are held for the database's
+   * work only, not while this process's event loop takes each answer of a transaction.
    */
   async reserve(
     kind: AttemptKind,
@@ -25,31 +27,12 @@ export const createAuthAttemptRepository = (db: Db) => ({
     opts: { failedOnly: boolean; failed: boolean },
   ): Promise<number[] | null> {
     if (limits.length === 0) return [];
-    const keys = [...new Set(limits.map((l) => l.key))].sort();
-    return db.transaction(async (tx) => {
-      for (const key of keys) {
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`auth:${kind}:${key}`}, 0))`);
-      }
-      const rows = await tx
-        .select({ key: authAttempts.key, n: sql<number>`count(*)::int` })
-        .from(authAttempts)
-        .where(
-          and(
-            eq(authAttempts.kind, kind),
-            inArray(authAttempts.key, keys),
-            gt(authAttempts.at, since),
-            opts.failedOnly ? eq(authAttempts.failed, true) : undefined,
-          ),
-        )
-        .groupBy(authAttempts.key);
-      const counts = new Map(rows.map((r) => [r.key, r.n]));
-      if (limits.some((l) => (counts.get(l.key) ?? 0) >= l.max)) return null;
-      const inserted = await tx
-        .insert(authAttempts)
-        .values(keys.map((key) => ({ kind, key, failed: opts.failed })))
-        .returning({ id: authAttempts.id });
-      return inserted.map((r) => r.id).sort((a, b) => a - b);
-    });
+    const limitsJson = JSON.stringify(limits.map((l) => ({ key: l.key, max: l.max })));
+    const rows = await db.execute<{ ids: string[] | null }>(sql`
+      select pacebeat_reserve_attempts(${kind}, ${limitsJson}::jsonb, ${since.toISOString()}::timestamptz,
+                                       ${opts.failedOnly}, ${opts.failed}) as ids`);
+    const ids = rows.rows[0]?.ids; // bigint[]: strings
+    return ids ? ids.map(Number) : null;
   },
 
   /** Takes back attempts recorded by `reserve` (a sign-in that turned out right is no failure). */
