@@ -1,11 +1,11 @@
 // The sign-in, sign-up and mail limits under simultaneous requests: the check and the count are one atomic
 // step in PostgreSQL, so no burst slips past a limit, from one process or from several.
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_TEXTS } from '@pacebeat/contract';
 import { createAuthAttemptRepository } from './auth-attempt.repository.ts';
 import { buildTestApp, uniqueEmail, uniqueIp } from '../../test/accounts-app.ts';
 import { testDb } from '../../test/db.ts';
+import { statementsOf } from '../../test/statements.ts';
 
 type TestApp = Awaited<ReturnType<typeof buildTestApp>>;
 const PASSWORD = 'run4fun!';
@@ -167,9 +167,6 @@ describe('rate limits under concurrency', () => {
 
   it('a reservation is one statement: its locks are not held while the process takes each answer', async () => {
     const h = testDb();
-    const seen: string[] = [];
-    const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-    const query = proto.query;
     try {
       const repo = createAuthAttemptRepository(h.db);
       const [ip, account] = [`ip:${uniqueIp()}`, `account:${uniqueEmail()}`];
@@ -180,13 +177,10 @@ describe('rate limits under concurrency', () => {
       ];
       const opts = { failedOnly: true, failed: true };
       await h.pool.query('select 1'); // the pool's first connection, opened outside the count
-      proto.query = function (this: unknown, ...args: unknown[]) {
-        const config = args[0];
-        seen.push(typeof config === 'string' ? config : (config as { text: string }).text);
-        return query.apply(this, args);
-      };
-      const first = await repo.reserve('login', limits, since, opts);
-      proto.query = query;
+      let first: number[] | null = null;
+      const seen = await statementsOf(async () => {
+        first = await repo.reserve('login', limits, since, opts);
+      });
       expect(seen).toHaveLength(1); // before: begin, a lock per key, the count, the insert, commit
       expect(first).toHaveLength(2); // one attempt recorded for each key, their ids answered
       expect(await repo.reserve('login', limits, since, opts)).toHaveLength(2);
@@ -195,7 +189,6 @@ describe('rate limits under concurrency', () => {
       await repo.release(first!);
       expect(await repo.reserve('login', limits, since, opts)).toHaveLength(2);
     } finally {
-      proto.query = query;
       await h.close();
     }
   });

@@ -2,9 +2,9 @@
 // (at 1,000 runners it was the top wait of serve's connections, `IO/WalSync`).
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db.ts';
+import { statementsOf } from '../../test/statements.ts';
 import { noFlush } from '../db/client.ts';
 import { sessions, users } from '../db/schema.ts';
 import { createSessionRepository } from './session.repository.ts';
@@ -27,20 +27,10 @@ describe('session touch', () => {
       expiresAt: new Date(start.getTime() + 3_600_000),
       absoluteExpiresAt: new Date(start.getTime() + 7_200_000),
     });
-    const seen: string[] = [];
-    const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-    const query = proto.query;
-    proto.query = function (this: unknown, ...args: unknown[]) {
-      const config = args[0];
-      seen.push(typeof config === 'string' ? config : (config as { text: string }).text);
-      return query.apply(this, args);
-    };
     const at = new Date(start.getTime() + 90_000);
-    try {
-      await createSessionRepository(handle.db).touch(id, at, new Date(at.getTime() + 3_600_000));
-    } finally {
-      proto.query = query;
-    }
+    const seen = await statementsOf(() =>
+      createSessionRepository(handle.db).touch(id, at, new Date(at.getTime() + 3_600_000)),
+    );
     expect(seen).toHaveLength(1); // no begin / set / commit round trips held on serve's connection
     expect(seen[0]).toMatch(/synchronous_commit/);
     const [row] = await handle.db.select().from(sessions).where(eq(sessions.id, id));

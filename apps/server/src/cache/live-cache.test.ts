@@ -13,10 +13,25 @@ function setup(maxAgeMs = 5000) {
     return { name };
   };
   const get = (key = 'k') => cache.get(key, load, () => ['user:u1', `session:${key}`]);
+  /** A load of `k` that ends only when `release()` is called (a slow database), answering `{ name }`. */
+  const slowGet = (answer: string, tags: readonly string[]) => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const result = cache.get(
+      'k',
+      async () => {
+        await gate;
+        return { name: answer };
+      },
+      () => tags,
+    );
+    return { result, release };
+  };
   return {
     feed,
     cache,
     get,
+    slowGet,
     reads: () => reads,
     rename: (n: string) => (name = n),
     advance: (ms: number) => (t += ms),
@@ -117,16 +132,7 @@ describe('live cache', () => {
 
   it('does not store what a load read when a change arrived while it ran', async () => {
     const s = setup();
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const slow = s.cache.get(
-      'k',
-      async () => {
-        await gate;
-        return { name: 'stale' };
-      },
-      () => ['user:u1'],
-    );
+    const { result: slow, release } = s.slowGet('stale', ['user:u1']);
     s.feed.notify('user:u1'); // committed while the read ran: what it read may be the old row
     release();
     expect(await slow).toEqual({ name: 'stale' });
@@ -136,16 +142,7 @@ describe('live cache', () => {
 
   it('keeps what a load read when only other rows changed while it ran (a busy feed)', async () => {
     const s = setup();
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const slow = s.cache.get(
-      'k',
-      async () => {
-        await gate;
-        return { name: 'mine' };
-      },
-      () => ['user:u1', 'session:k'],
-    );
+    const { result: slow, release } = s.slowGet('mine', ['user:u1', 'session:k']);
     // Other runners' changes, as at 1,000 runners (tens a second): none of them touches this value.
     for (let i = 0; i < 50; i++) s.feed.notify(`user:other${i}`);
     release();
@@ -157,16 +154,7 @@ describe('live cache', () => {
 
   it('a load whose own change was forgotten among many others still keeps nothing', async () => {
     const s = setup();
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const slow = s.cache.get(
-      'k',
-      async () => {
-        await gate;
-        return { name: 'stale' };
-      },
-      () => ['user:u1'],
-    );
+    const { result: slow, release } = s.slowGet('stale', ['user:u1']);
     s.feed.notify('user:u1');
     for (let i = 0; i < 20_000; i++) s.feed.notify(`user:other${i}`); // more than the record of drops holds
     release();

@@ -4,9 +4,9 @@
 // pg_stat_statements and what bounded `serve`. The counts are recounted by the process that changed them,
 // and another process's reads see them; a disconnect deletes them.
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempoRepository } from '../tempo/tempo.repository.ts';
+import { statementsOf } from '../../test/statements.ts';
 import { startLibraryHarness, type LibraryHarness, type LibraryProcess } from '../../test/library-harness.ts';
 
 let h: LibraryHarness;
@@ -17,23 +17,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => h.close());
 
-/** The statements this test's processes send PostgreSQL while `f` runs. */
-async function statementsOf(f: () => Promise<unknown>): Promise<string[]> {
-  const seen: string[] = [];
-  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const query = proto.query;
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    const config = args[0];
-    seen.push(typeof config === 'string' ? config : (config as { text: string }).text);
-    return query.apply(this, args);
-  };
-  try {
-    await f();
-  } finally {
-    proto.query = query;
-  }
-  return seen;
-}
 const aggregates = (statements: string[]) => statements.filter((s) => /\bcount\s*\(/i.test(s));
 
 describe('the status page’s counts', () => {
