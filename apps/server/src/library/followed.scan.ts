@@ -16,9 +16,18 @@ export async function followedStep(c: ScanContext, userId: string, s: SourceRow)
   const cur: FollowedCursor = starting
     ? { mode: fresh ? 'check' : 'full', after: null, pass: s.pass + 1, position: 0 }
     : (s.cursor as unknown as FollowedCursor);
+  // The first read since the runner connected is not held by their share of the day. Its first pages go
+  // with the first pages of Liked Songs (`first_pages`): the followed artists are whose catalogs make most
+  // of a new runner's first 50, and no catalog is read before them (scan.service.ts planNext). At
+  // `library_scan` they waited behind every runner's first writes: bench:crowd at 1,000 runners read 22 to
+  // 119 runners' followed artists in 41 minutes, and as many runners reached 50 as were read.
+  const first = cur.pass === 1 && cur.position < c.settings.interactivePages * PAGE;
   const page = await c
-    // The first read since the runner connected is not held by their share of the day.
-    .api({ userId, purpose: 'scan:followed', priority: 'library_scan', firstRead: cur.pass === 1 })
+    .api(
+      first
+        ? { userId, purpose: 'scan:followed-first', priority: 'first_pages', firstRead: true }
+        : { userId, purpose: 'scan:followed', priority: 'library_scan', firstRead: cur.pass === 1 },
+    )
     .followedArtists(cur.after ?? undefined, PAGE);
   const artists = page.items.map((a) => ({ id: a.id, name: (a.name ?? '').slice(0, 500) }));
   const end = page.next === null || page.after === null || page.pageSize === 0;

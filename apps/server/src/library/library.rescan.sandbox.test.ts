@@ -3,6 +3,7 @@
 // costs one call per source. Counted in the sandbox's request log.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { priorityCode } from '../spotify/budget.ts';
 import { startLibraryHarness, type LibraryHarness, type LibraryProcess } from '../../test/library-harness.ts';
 
 let h: LibraryHarness;
@@ -54,6 +55,29 @@ describe('rescans', () => {
         '/me/tracks?offset=0&limit=50',
       ].sort(),
     );
+  });
+
+  it("reads a new runner's followed artists with their first pages, a rescan's as a background scan", async () => {
+    const u = h.spotifyUser({ liked: 5, followedArtists: 3, favouriteArtists: 2 });
+    const userId = await h.connect(p, u.id);
+    await h.drain(p, userId);
+    // The ledger of the user's followed-artists calls: purpose and priority code, with how many.
+    const followed = async () =>
+      (
+        await h.db.db.execute<{ purpose: string; priority: number; calls: number }>(
+          sql`select purpose, priority, calls from spotify_call_ledger
+              where user_key = ${userId} and purpose like 'scan:followed%' order by purpose`,
+        )
+      ).rows;
+    // Before any catalog (none is read before them), so with Liked Songs' first pages, not behind the writes.
+    expect(await followed()).toEqual([
+      { purpose: 'scan:followed-first', priority: priorityCode('first_pages'), calls: 1 },
+    ]);
+    await rescan(userId);
+    expect(await followed()).toEqual([
+      { purpose: 'scan:followed', priority: priorityCode('library_scan'), calls: 1 },
+      { purpose: 'scan:followed-first', priority: priorityCode('first_pages'), calls: 1 },
+    ]);
   });
 
   it('an open status page asks for none while the first read (or the last rescan) is still under way', async () => {

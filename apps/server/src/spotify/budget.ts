@@ -3,8 +3,8 @@
 /**
  * Who is waiting for a call, highest first (spent in this order when the budget is short). `interactive`
  * is a person waiting on a request (a connect's `GET /me`, a run's build, a token refresh); `first_pages`
- * the first pages of a new runner's library (Liked Songs', their playlists'), what their first playlists
- * are made of: below the connects, so a storm of new runners' first pages cannot fill the window that the
+ * the first pages of a new runner's library (Liked Songs', their playlists', their followed artists'), what
+ * their first playlists are made of: below the connects, so a storm of new runners' first pages cannot fill the window that the
  * next runner's connect waits for (bench:crowd at 1,000 runners: 19 connects refused in the first minute).
  * `first_catalogs` is a runner's artist catalogs until they have their first 50 songs placed: with few
  * liked songs most of those 50 come from the catalogs, which at `catalog_expansion` waited behind every
