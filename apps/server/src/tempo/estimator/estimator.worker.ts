@@ -1,8 +1,19 @@
 // Worker-thread entry for the estimator pool: decode a preview and estimate its tempo. Never throws
 // for bad audio: a decode failure is an answer with `bpm: null` and the reason.
-import { threadId } from 'node:worker_threads';
+import os from 'node:os';
+import { threadId, workerData } from 'node:worker_threads';
 import { decodePreview, PreviewDecodeError } from './decode.ts';
 import { estimateTempo, type TempoEstimate } from './estimate.ts';
+
+// The priority the pool asks for (pool.ts ESTIMATOR_NICE): on Linux a thread's own, so only this thread's.
+// Raising a nice value needs no privilege; where it is refused the thread keeps the process's priority.
+const nice = (workerData as { nice?: number } | undefined)?.nice;
+if (typeof nice === 'number')
+  try {
+    os.setPriority(Math.max(os.getPriority(), nice));
+  } catch {
+    // Left as it was.
+  }
 
 export interface WorkerResult extends TempoEstimate {
   /** Decoded length in seconds (0 when decoding failed). */

@@ -1,8 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import { threadId } from 'node:worker_threads';
 import { encodeMp3 } from '@pacebeat/sandbox/audio/mp3';
 import { synthesizeClip } from '@pacebeat/sandbox/audio/synth';
-import { createEstimatorPool } from './pool.ts';
+import { createEstimatorPool, ESTIMATOR_NICE } from './pool.ts';
 
 const pool = createEstimatorPool({ size: 2 });
 afterAll(() => pool.close());
@@ -26,6 +28,21 @@ describe('createEstimatorPool', () => {
     expect(ra.seconds).toBeGreaterThan(11.9);
     expect(Buffer.from(a).equals(Buffer.from(before))).toBe(true);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'runs its threads at a lower priority than the process’s event loop',
+    async () => {
+      await pool.estimateFromMp3(clip(128, 4));
+      // /proc/self/task/<tid>/stat: the 19th field is the thread's nice value (after the parenthesised name).
+      const nice = (tid: string) =>
+        Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+      const threads = readdirSync('/proc/self/task').map((tid) => ({ tid, nice: nice(tid) }));
+      expect(threads.find((t) => t.tid === String(process.pid))?.nice).toBe(os.getPriority());
+      expect(
+        threads.filter((t) => t.nice === Math.max(os.getPriority(), ESTIMATOR_NICE)).length,
+      ).toBeGreaterThan(0);
+    },
+  );
 
   it('answers null with a reason, never throws, for corrupt, truncated and short previews', async () => {
     const good = clip(120, 8);
