@@ -81,11 +81,24 @@ select
   "discovery_pass",
   "discovered_at",
   "discovery_due_at",
+  "own_playlists_at",
   "artists_stale"
 from
   "library_users"
 where
   "library_users"."user_id" = $1;
+
+-- LibraryRepository.ownPlaylistsSeen
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+select
+  "own_playlists"
+from
+  "library_users"
+where
+  (
+    "library_users"."user_id" = $1
+    and "library_users"."own_playlists_at" is not null
+  );
 
 -- LibraryRepository.updateUser
 -- params: [50,3,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
@@ -95,6 +108,24 @@ set
   "discovery_pass" = $2
 where
   "library_users"."user_id" = $3;
+
+-- LibraryRepository.gatherOwnPlaylists (a pass’s first page)
+-- params: ["[{\"id\":\"pl1\",\"name\":\"Pacebeat 150–160 BPM\",\"description\":null,\"publicUrl\":null,\"snapshotId\":\"s1\"}]",null,"6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+update "library_users"
+set
+  "own_playlists" = $1::jsonb,
+  "own_playlists_at" = $2
+where
+  "library_users"."user_id" = $3;
+
+-- LibraryRepository.gatherOwnPlaylists (its last page)
+-- params: ["[]","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
+update "library_users"
+set
+  "own_playlists" = "library_users"."own_playlists" || $1::jsonb,
+  "own_playlists_at" = now()
+where
+  "library_users"."user_id" = $2;
 
 -- LibraryRepository.refreshUserArtists (stale: computed again)
 -- the same SQL as ArtistSetRepository.refreshUserArtists (stale: computed again) (artist-set.repository.sql)
@@ -125,7 +156,7 @@ where
 
 -- LibraryRepository.connect
 begin;
--- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","runner42","runner42",true]
+-- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","runner42","runner42",null,true]
 insert into
   "library_users" (
     "user_id",
@@ -136,6 +167,8 @@ insert into
     "discovery_pass",
     "discovered_at",
     "discovery_due_at",
+    "own_playlists",
+    "own_playlists_at",
     "artists_stale"
   )
 values
@@ -148,6 +181,8 @@ values
     default,
     default,
     default,
+    default,
+    default,
     default
   )
 on conflict ("user_id") do update
@@ -155,7 +190,8 @@ set
   "spotify_user_id" = $3,
   "rescan_requested_at" = now(),
   "discovery_due_at" = now(),
-  "artists_stale" = $4;
+  "own_playlists_at" = $4,
+  "artists_stale" = $5;
 -- params: ["6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","liked_songs","liked_songs","Liked Songs","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","followed_artists","followed_artists","Followed artists","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","artist_catalogs","artist_catalogs","Artist catalogs"]
 insert into
   "library_sources" (

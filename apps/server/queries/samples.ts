@@ -626,7 +626,27 @@ export const REPOSITORIES = [
       ...sourceSamples,
       ...artistSetSamples,
       getUser: { args: [USER_ID] },
+      ownPlaylistsSeen: { args: [USER_ID] },
       updateUser: { args: [USER_ID, { discoveryOffset: 50, discoveryPass: 3 }] },
+      gatherOwnPlaylists: [
+        {
+          label: 'a pass’s first page',
+          args: [
+            USER_ID,
+            [
+              {
+                id: 'pl1',
+                name: 'Pacebeat 150–160 BPM',
+                description: null,
+                publicUrl: null,
+                snapshotId: 's1',
+              },
+            ],
+            { starting: true, end: false },
+          ],
+        },
+        { label: 'its last page', args: [USER_ID, [], { starting: false, end: true }] },
+      ],
       connect: { args: [USER_ID, 'runner42'] },
       deleteUser: { args: [USER_ID] },
       requestRescan: {

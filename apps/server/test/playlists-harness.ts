@@ -159,6 +159,8 @@ export interface Runner {
   spotifyUserId: string;
   /** The runner's Spotify module, in the composed app of their "process". */
   p: Pacebeat['spotify'];
+  /** The library module of that app (its scans read the runner's Spotify when a test runs them). */
+  library: Pacebeat['library'];
   /** A writer on this runner's Spotify module ("process"); settings default to short waits. */
   writer(
     o?: Partial<PlaylistWriterDeps> & { settings?: Partial<WriterSettings> },
@@ -227,6 +229,7 @@ export async function startPlaylistHarness(
         userId,
         spotifyUserId: spotifyUser.id,
         p,
+        library: pacebeat.library,
         writer: (wo = {}) =>
           createPlaylistWriter({
             repo,

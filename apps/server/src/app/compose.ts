@@ -242,6 +242,7 @@ export function composePacebeat(o: ComposeOptions) {
     tempos: tempo.repo,
     listMatchCandidates: (userId) => library.listMatchCandidates(userId),
     libraryRead: (userId) => library.readDone(userId),
+    ownPlaylistsSeen: (userId) => library.ownPlaylistsSeen(userId),
     runnerChoices: (userId) => choices.service.runnerChoices(userId),
     rateInUse: () => spotify.connect.rateInUse(),
     onWantedTemposChanged: (userId) => events.emit('wantedTemposChanged', userId),

@@ -105,6 +105,11 @@ export function createLibraryModule(db: Db, deps: LibraryModuleDeps) {
     listMatchCandidates: (userId: string) => repo.listMatchCandidates(userId),
     /** For the target playlists: whether nothing of the user's library is left to read now. */
     readDone: (userId: string) => scans.readDone(userId),
+    /**
+     * For the target playlists: the user's own playlists as this connection's discovery read them whole,
+     * or null while it has not (no `GET /me/playlists` of the writer's own for what discovery reads anyway).
+     */
+    ownPlaylistsSeen: (userId: string) => repo.ownPlaylistsSeen(userId),
   };
 }
 export type LibraryModule = ReturnType<typeof createLibraryModule>;

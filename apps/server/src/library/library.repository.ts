@@ -1,10 +1,10 @@
 // The only SQL on a user's library as a whole: the anchor row (created on connect, deleted on disconnect,
 // held by every scan step), rescans, and the tracks matching reads. It composes the source, artist-set
 // and shared-catalog queries, so services and scan steps take one repository.
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNotNull, sql } from 'drizzle-orm';
 import type { SourceKind } from '@pacebeat/contract';
 import type { Db } from '../db/client.ts';
-import { librarySources, libraryUsers } from '../db/library.schema.ts';
+import { librarySources, libraryUsers, type OwnPlaylistSeen } from '../db/library.schema.ts';
 import { artistSetCte, createArtistSetRepository } from './artist-set.repository.ts';
 import { catalogQueries } from './catalog.repository.ts';
 import { LibraryGoneError } from './errors.ts';
@@ -13,7 +13,9 @@ import { createSourceRepository, sourceQueries } from './source.repository.ts';
 export type { PlaylistSourceInput, SourcePatch, SourceRow } from './source.repository.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-export type LibraryUserRow = typeof libraryUsers.$inferSelect;
+/** The anchor row as scans read it: without the own playlists' list (the writer's, read on its own). */
+export type LibraryUserRow = Omit<typeof libraryUsers.$inferSelect, 'ownPlaylists'>;
+const { ownPlaylists: _ownPlaylists, ...userColumns } = getTableColumns(libraryUsers);
 
 /** One track of a user's enabled sources, as `listMatchCandidates` lists it for the target playlists. */
 export interface MatchCandidate {
@@ -43,12 +45,40 @@ function queries(db: Db | Tx) {
     ...sourceQueries(db),
 
     async getUser(userId: string): Promise<LibraryUserRow | undefined> {
-      const rows = await db.select().from(libraryUsers).where(eq(libraryUsers.userId, userId));
+      const rows = await db.select(userColumns).from(libraryUsers).where(eq(libraryUsers.userId, userId));
       return rows[0];
+    },
+
+    /** The user's own playlists as discovery last listed them whole; null while no pass has since connect. */
+    async ownPlaylistsSeen(userId: string): Promise<OwnPlaylistSeen[] | null> {
+      const rows = await db
+        .select({ own: libraryUsers.ownPlaylists })
+        .from(libraryUsers)
+        .where(and(eq(libraryUsers.userId, userId), isNotNull(libraryUsers.ownPlaylistsAt)));
+      return rows[0]?.own ?? null;
     },
 
     async updateUser(userId: string, patch: Partial<Omit<LibraryUserRow, 'userId'>>): Promise<void> {
       await db.update(libraryUsers).set(patch).where(eq(libraryUsers.userId, userId));
+    },
+
+    /**
+     * A discovery page's own playlists, added to the pass's list (which a starting pass begins anew); the
+     * list is whole at the pass's end (`own_playlists_at`), and not before.
+     */
+    async gatherOwnPlaylists(
+      userId: string,
+      own: OwnPlaylistSeen[],
+      pass: { starting: boolean; end: boolean },
+    ): Promise<void> {
+      const page = sql`${JSON.stringify(own)}::jsonb`;
+      await db
+        .update(libraryUsers)
+        .set({
+          ownPlaylists: pass.starting ? page : sql`${libraryUsers.ownPlaylists} || ${page}`,
+          ownPlaylistsAt: pass.end ? sql`now()` : null,
+        })
+        .where(eq(libraryUsers.userId, userId));
     },
   };
 }
@@ -71,6 +101,8 @@ export function createLibraryRepository(db: Db) {
             target: libraryUsers.userId,
             set: {
               spotifyUserId,
+              // Whole again once this connection's discovery has read them (a pass under way goes on).
+              ownPlaylistsAt: null,
               discoveryDueAt: sql`now()`,
               rescanRequestedAt: sql`now()`,
               artistsStale: true,

@@ -270,6 +270,33 @@ describe('a library scan', () => {
     expect(h.tracksAdded).toContain(userId);
   });
 
+  it('keeps the runner’s own playlists, Pacebeat’s too, for the writer once discovery has read them whole', async () => {
+    // 52 of their own: two pages of `GET /me/playlists`, gathered into one list.
+    const u = h.spotifyUser({ liked: 2, owned: 52 });
+    const earlier = h.sandbox.admin.createPlaylist(u.id, {
+      name: 'Tempo runs 175',
+      description: targetDescription(170, 180),
+    });
+    const friend = h.spotifyUser({ liked: 1 });
+    const shared = h.sandbox.admin.createPlaylist(friend.id, { name: 'Mix', collaborators: [u.id] });
+    const userId = await h.connect(p, u.id, { catalogs: false });
+    expect(await p.library.ownPlaylistsSeen(userId)).toBeNull(); // not read yet
+    await h.drain(p, userId);
+    const seen = (await p.library.ownPlaylistsSeen(userId))!;
+    expect(seen.map((x) => x.id).sort()).toEqual([...u.playlists.map((x) => x.id), earlier.id].sort());
+    expect(seen.map((x) => x.id)).not.toContain(shared.id);
+    expect(seen.find((x) => x.id === earlier.id)).toMatchObject({
+      name: 'Tempo runs 175',
+      description: targetDescription(170, 180),
+    });
+    // A connect again: read anew for this connection before the writer takes it.
+    const tokens = h.sandbox.admin.connect({ userId: u.id });
+    await p.spotify.connect.connect(userId, { ...tokens, refresh_token: tokens.refresh_token! });
+    expect(await p.library.ownPlaylistsSeen(userId)).toBeNull();
+    await h.drain(p, userId);
+    expect((await p.library.ownPlaylistsSeen(userId))?.length).toBe(seen.length);
+  });
+
   it('says when the library is read: not before its scan or while an artist’s catalog is unread, yes after', async () => {
     const u = h.spotifyUser({ liked: 20, favouriteArtists: 2 });
     const userId = await h.connect(p, u.id);

@@ -128,6 +128,7 @@ const user = (o: Partial<LibraryUserRow> = {}): LibraryUserRow => ({
   discoveryPass: 1,
   discoveredAt: at(NOW - 1000),
   discoveryDueAt: null,
+  ownPlaylistsAt: null,
   artistsStale: false,
   ...o,
 });

@@ -1,7 +1,8 @@
 // Playlists: discovery lists the user's playlists (`GET /me/playlists`, 50 per step) and keeps one
 // source per playlist, readable when the user owns it or collaborates on it; a playlist missing from a
-// whole pass is gone. A playlist's tracks are read again only when its `snapshot_id` changed.
+// whole pass is gone. The user's own (Pacebeat's too) are kept as a list for the writer (ownPlaylistsSeen). A playlist's tracks are read again only when its `snapshot_id` changed.
 import { pacebeatRange } from '../playlists/matching.ts';
+import { ownOf } from '../playlists/spotify-playlists.ts';
 import { playlistTotal } from '../spotify/api.ts';
 import { SpotifyApiError } from '../spotify/errors.ts';
 import type { LibraryUserRow, PlaylistSourceInput, SourceRow } from './library.repository.ts';
@@ -50,6 +51,8 @@ export async function discoveryStep(c: ScanContext, user: LibraryUserRow): Promi
   await c.repo.inScan(userId, async (q) => {
     await q.upsertPlaylistSources(userId, pass, lists);
     if (end) await q.sweepPlaylistSources(userId, pass);
+    // The writer's look for an earlier connection's playlists reads this list instead of Spotify.
+    await q.gatherOwnPlaylists(userId, ownOf(page.items, user.spotifyUserId), { starting, end });
     await q.updateUser(userId, {
       discoveryPass: pass,
       discoveryOffset: end ? null : offset + page.pageSize,

@@ -18,7 +18,8 @@ const passes = new WeakMap<SyncContext, Promise<boolean>>();
  * made, so the runner gets one set, grown, not a second. Each goes to the pending target of its range, or
  * becomes a target of its own (a renamed or re-ranged one keeps its name and range; filters were erased).
  * Once any is taken back, this connection's untouched defaults that have no playlist are dropped: the
- * earlier set replaces them. Once per run, on the own playlists the run reads anyway. True when any was.
+ * earlier set replaces them. Once per run, on the own playlists as the library's discovery listed them
+ * (or as the run reads them, before it has). True when any was.
  */
 export function takeBackEarlier(c: SyncContext): Promise<boolean> {
   let pass = passes.get(c);
@@ -30,7 +31,7 @@ export function takeBackEarlier(c: SyncContext): Promise<boolean> {
 }
 
 async function takeBack(c: SyncContext): Promise<boolean> {
-  const own = await c.ownPlaylists();
+  const own = await c.ownPlaylistsBefore();
   const taken = await takeBackFrom(c, own);
   // This look covers every pending target without a playlist of its name (those with one are adopted when
   // their turn comes): their creations in the next `snapshotFreshMs` do not read the playlists again. A
@@ -140,7 +141,7 @@ export async function ensurePlaylist(
       if (now?.state !== 'pending') return null; // dropped: the earlier set replaced it
       t = now;
     }
-    const existing = (await c.ownPlaylists()).find((p) => p.name === t.name);
+    const existing = (await c.ownPlaylistsBefore()).find((p) => p.name === t.name);
     if (existing) return adopt(c, t, existing);
   }
 

@@ -24,6 +24,8 @@ export interface PlaylistsModuleDeps {
   listMatchCandidates: ListMatchCandidates;
   /** Whether the runner's library is read (library module): what waits for company goes then. */
   libraryRead?: PlaylistWriterDeps['libraryRead'];
+  /** The runner's own playlists as the library's discovery read them (library module). */
+  ownPlaylistsSeen?: PlaylistWriterDeps['ownPlaylistsSeen'];
   /** The runner's tempo corrections and exclusions (choices module). */
   runnerChoices?: PlaylistWriterDeps['runnerChoices'];
   /** How busy Spotify's rate is (spotify module): how long an add waits for company. */

@@ -1,6 +1,7 @@
 // What the writer reads from Spotify about its playlists, on top of the typed Web API (spotify/api.ts).
 import { itemEntry, playlistTotal, type SpotifyApi, type TrackObject } from '../spotify/api.ts';
 import { spotifyLink } from '@pacebeat/contract';
+import type { OwnPlaylistSeen } from '../db/library.schema.ts';
 import {
   SpotifyAccountDisabledError,
   SpotifyApiError,
@@ -19,15 +20,8 @@ export class PlaylistGoneError extends Error {
   }
 }
 
-/** A playlist of the user's own, as `GET /me/playlists` lists it. */
-export interface OwnPlaylist {
-  id: string;
-  name: string;
-  /** As Spotify gives it (HTML-escaped); Pacebeat's own say what they are (matching.ts `pacebeatRange`). */
-  description: string | null;
-  publicUrl: string | null;
-  snapshotId: string | null;
-}
+/** A playlist of the user's own, as `GET /me/playlists` lists it (the library's discovery keeps them too). */
+export type OwnPlaylist = OwnPlaylistSeen;
 
 /** A track in a playlist, by recording (the tempo cache's key) and track id. */
 export interface PlacedTrack {
@@ -61,21 +55,28 @@ async function orGone<T>(playlistId: string, call: Promise<T>): Promise<T> {
   }
 }
 
+/** The playlists of a `GET /me/playlists` page that `ownerId` owns. */
+export function ownOf(
+  items: Awaited<ReturnType<SpotifyApi['myPlaylists']>>['items'],
+  ownerId: string,
+): OwnPlaylist[] {
+  return items
+    .filter((p) => p.owner?.id === ownerId)
+    .map((p) => ({
+      id: p.id,
+      name: p.name ?? '',
+      description: p.description ?? null,
+      publicUrl: spotifyLink(p.external_urls?.spotify),
+      snapshotId: p.snapshot_id ?? null,
+    }));
+}
+
 /** Every playlist in the user's library that they own (all pages: `GET /me/playlists`, 50 a call). */
 export async function listOwnPlaylists(api: SpotifyApi, ownerId: string): Promise<OwnPlaylist[]> {
   const out: OwnPlaylist[] = [];
   for (let offset = 0; ; offset += PAGE) {
     const page = await api.myPlaylists(offset, PAGE);
-    for (const p of page.items) {
-      if (p.owner?.id !== ownerId) continue;
-      out.push({
-        id: p.id,
-        name: p.name ?? '',
-        description: p.description ?? null,
-        publicUrl: spotifyLink(p.external_urls?.spotify),
-        snapshotId: p.snapshot_id ?? null,
-      });
-    }
+    out.push(...ownOf(page.items, ownerId));
     if (!page.next || page.items.length === 0) return out;
   }
 }

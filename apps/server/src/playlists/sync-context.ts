@@ -120,6 +120,8 @@ export function createSyncContext(o: {
   holder: string;
   repo: WriterRepo;
   api: (ctx: CallContext) => SpotifyApi;
+  /** The user's own playlists as the library's discovery read them whole, or null while it has not. */
+  seen?: (userId: string) => Promise<OwnPlaylist[] | null>;
   settings: WriterSettings;
   log: Logger;
   now: () => number;
@@ -133,6 +135,7 @@ export function createSyncContext(o: {
   ) => Promise<Map<string, number>>;
 }) {
   let own: Promise<OwnPlaylist[]> | undefined;
+  let seen: Promise<OwnPlaylist[] | null> | undefined;
   let followUpAt: number | null = null;
   let priority: CallContext['priority'] = 'playlist_write';
   const apis = new Map<string, SpotifyApi>();
@@ -170,8 +173,27 @@ export function createSyncContext(o: {
       own ??= listOwnPlaylists(this.api('sync:check'), o.spotifyUserId);
       return own;
     },
+    /**
+     * The user's own playlists from before this connection made any, for what was there already (an
+     * earlier connection's set, a playlist of a target's name): as the library's discovery read them for
+     * this connection, without a call; null while it has not (a caller that can wait, waits). Without the
+     * library (`seen` absent): read now. A playlist this connection may have made is `ownPlaylists`' to find.
+     */
+    knownOwnPlaylists(): Promise<OwnPlaylist[] | null> {
+      if (!o.seen) return this.ownPlaylists();
+      seen ??= o.seen(o.userId);
+      return seen;
+    },
+    /** The same, read now when the library's discovery has not read them yet. */
+    async ownPlaylistsBefore(): Promise<OwnPlaylist[]> {
+      const known = await this.knownOwnPlaylists();
+      if (known) return known;
+      seen = this.ownPlaylists();
+      return seen as Promise<OwnPlaylist[]>;
+    },
     rememberOwn(p: OwnPlaylist): void {
       if (own) own = own.then((list) => [p, ...list]);
+      if (seen) seen = seen.then((list) => list && [p, ...list]);
     },
     /** Something is left to settle at `at` (epoch ms): the job runs again then. */
     followUp(at: number): void {

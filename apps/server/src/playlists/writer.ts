@@ -29,7 +29,7 @@ import { NO_CHOICES, type LoadRunnerChoices } from './runner-choices.ts';
 import { removeRequested, settleRemovals } from './removals.ts';
 import { SongSet } from './song-identity.ts';
 import { artistsOf, spreadArtists } from './spread.ts';
-import { PlaylistGoneError } from './spotify-playlists.ts';
+import { PlaylistGoneError, type OwnPlaylist } from './spotify-playlists.ts';
 import {
   createSyncContext,
   DEFAULT_WRITER_SETTINGS,
@@ -53,6 +53,12 @@ export interface PlaylistWriterDeps {
    * one would, without its day's wait. Absent: never (songs wait their day).
    */
   libraryRead?: (userId: string) => Promise<boolean>;
+  /**
+   * The runner's own playlists as the library's discovery read them whole for this connection, or null
+   * while it has not (library module). The look for an earlier connection's playlists reads them here,
+   * not from Spotify a second time. Absent: the writer reads them itself.
+   */
+  ownPlaylistsSeen?: (userId: string) => Promise<OwnPlaylist[] | null>;
   /** The runner's tempo corrections and exclusions (choices module); none when not given. */
   runnerChoices?: LoadRunnerChoices;
   /**
@@ -145,14 +151,18 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
         blocked.add(t.id);
     }
     if (stopped()) return counts;
-    // 1b. A runner's first run after a connect: the playlists of an earlier connection are taken back and
-    // read now (one call per 50 own playlists, then one per 50 songs of each), so the status page shows
-    // them, with the songs Pacebeat had placed, before the first new match; not at the first creation.
+    // 1b. A runner's first run after a connect that finds their own playlists listed: the playlists of an
+    // earlier connection are taken back and read now (one call per 50 songs of each), so the status page
+    // shows them, with the songs Pacebeat had placed, before the first new match; not at the first
+    // creation. The list is the library's discovery's (it reads `GET /me/playlists` anyway, first of all
+    // its steps): a run before it has (the one at connect) leaves the look to the next run, which the
+    // first page of Liked Songs asks for; a creation that cannot wait reads Spotify itself.
     const first = await deps.repo.listTargets(userId);
     // A runner with no playlist yet (or fewer than 50 songs placed, step 3) writes before others' scans.
     c.firstSongs(first.every((t) => t.playlistId === null));
     if (
-      first.every((t) => t.playlistId === null && t.firstFillMatches === null) &&
+      first.every((t) => t.playlistId === null && t.followCheckedAt === null) &&
+      (await c.knownOwnPlaylists()) !== null &&
       (await takeBackEarlier(c))
     )
       for (const t of await deps.repo.listTargets(userId)) {
@@ -326,6 +336,7 @@ export function createPlaylistWriter(deps: PlaylistWriterDeps) {
           holder,
           repo: deps.repo,
           api: deps.api,
+          ...(deps.ownPlaylistsSeen ? { seen: deps.ownPlaylistsSeen } : {}),
           settings,
           log: log.child({ userId }),
           now,

@@ -9,6 +9,7 @@ import {
   type Runner,
 } from '../../test/playlists-harness.ts';
 import { SpotifyDeferredError } from '../spotify/errors.ts';
+import { targetDescription } from './matching.ts';
 import type { PlaylistWriterDeps } from './writer.ts';
 
 let ph: PlaylistHarness;
@@ -140,6 +141,46 @@ describe('a runner’s first run, before their first songs', () => {
     expect(looks(r)).toBe(1);
     // The first songs a minute later: the four playlists are made without a second look.
     expect(await r.writer().sync(r.userId)).toMatchObject({ status: 'done', created: 4 });
+    expect(looks(r)).toBe(1);
+  });
+});
+
+describe('the look at a runner’s playlists after a connect', () => {
+  // The library's discovery reads `GET /me/playlists` first of all its steps; the writer takes its list.
+  const withLibrary = (r: Runner, o: Partial<PlaylistWriterDeps> = {}) =>
+    r.writer({ ownPlaylistsSeen: (userId) => r.library.ownPlaylistsSeen(userId), ...o });
+
+  it('is the library’s discovery’s: the writer reads no list of its own', async () => {
+    const r = await ph.runner();
+    // The run at connect, before discovery has read the list: no look, nothing to write yet.
+    const none = await withLibrary(r, { listMatchCandidates: async () => [] }).sync(r.userId);
+    expect(none).toMatchObject({ status: 'done', created: 0 });
+    expect(looks(r)).toBe(0);
+    await r.library.scans.runUnit(r.userId); // discovery, then the Liked Songs' first pages
+    expect(looks(r)).toBe(1);
+    // The first fill: four playlists made, on the list discovery read.
+    expect(await withLibrary(r).sync(r.userId)).toMatchObject({ status: 'done', created: 4 });
+    expect(looks(r)).toBe(1);
+    expect([...r.playlists().values()].flat().length).toBeGreaterThan(0);
+  });
+
+  it('takes back an earlier connection’s playlist from that list, before the first new match', async () => {
+    const r = await ph.runner();
+    const earlier = ph.h.sandbox.admin.createPlaylist(r.spotifyUserId, {
+      name: 'Tempo 150',
+      description: targetDescription(150, 160),
+    });
+    await r.library.scans.runUnit(r.userId);
+    const run = await withLibrary(r, { listMatchCandidates: async () => [] }).sync(r.userId);
+    expect(run).toMatchObject({ status: 'done', created: 0 });
+    const taken = (await ph.repo.listTargets(r.userId)).find((t) => t.playlistId === earlier.id);
+    expect(taken).toMatchObject({ state: 'active', name: 'Tempo 150', minBpm: 150, maxBpm: 160 });
+    expect(looks(r)).toBe(1); // discovery's
+  });
+
+  it('is Spotify’s when a playlist must be made before discovery has read the list', async () => {
+    const r = await ph.runner();
+    expect(await withLibrary(r).sync(r.userId)).toMatchObject({ status: 'done', created: 4 });
     expect(looks(r)).toBe(1);
   });
 });
