@@ -103,8 +103,7 @@ select
     where
       "spotify_budget_state"."budget" = $16
       and "spotify_budget_state"."learned_at" > t.now - $17::interval
-  ) as learned_rate,
-  0 as ahead
+  ) as learned_rate
 from
   t;
 -- params: ["spotify-client-id","2026-01-05T09:59:49.750Z",null]
@@ -225,8 +224,7 @@ select
     where
       "spotify_budget_state"."budget" = $16
       and "spotify_budget_state"."learned_at" > t.now - $17::interval
-  ) as learned_rate,
-  0 as ahead
+  ) as learned_rate
 from
   t;
 -- params: ["spotify-client-id","2026-01-05T09:59:29.750Z",6]
@@ -243,164 +241,6 @@ offset
   $3
 limit
   1;
-commit;
-
--- BudgetRepository.reserve (a runner short of their first 50, behind two who came earlier and wait)
-begin;
--- params: ["spotify-budget:spotify-client-id"]
-select
-  set_config('synchronous_commit', 'off', true),
-  pg_advisory_xact_lock(hashtextextended ($1, 0));
--- params: ["spotify-client-id","spotify-client-id","spotify-client-id","spotify-client-id","30250 milliseconds","spotify-client-id","10250 milliseconds","spotify-client-id","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","86400000 milliseconds","spotify-client-id","3600000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f","45000 milliseconds","spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
--- A slot's time is kept to the millisecond (what a JS Date carries back) and never repeats within a
--- budget: learnRate counts the slots before a refused one by time, and two calls in one millisecond
--- made one of them uncounted (a learned rate one too low).
-with
-  t as (
-    select
-      greatest(
-        date_trunc('milliseconds', clock_timestamp()),
-        (
-          select
-            max("spotify_call_slots"."at") + interval '1 millisecond'
-          from
-            "spotify_call_slots"
-          where
-            "spotify_call_slots"."budget" = $1
-        )
-      ) as now
-  )
-select
-  t.now,
-  (
-    select
-      max("spotify_cooldowns"."until")
-    from
-      "spotify_cooldowns"
-    where
-      "spotify_cooldowns"."budget" = $2
-      and "spotify_cooldowns"."until" > t.now
-  ) as cooldown_until,
-  (
-    select
-      bool_or("spotify_cooldowns"."kind" = 'quota')
-    from
-      "spotify_cooldowns"
-    where
-      "spotify_cooldowns"."budget" = $3
-      and "spotify_cooldowns"."until" > t.now
-  ) as quota_cooldown,
-  (
-    select
-      count(*)
-    from
-      "spotify_call_slots"
-    where
-      "spotify_call_slots"."budget" = $4
-      and "spotify_call_slots"."at" > t.now - $5::interval
-  ) as in_rate,
-  (
-    select
-      count(*)
-    from
-      "spotify_call_slots"
-    where
-      "spotify_call_slots"."budget" = $6
-      and "spotify_call_slots"."at" > t.now - $7::interval
-  ) as in_pace,
-  (
-    select
-      count(*)
-    from
-      "spotify_call_slots"
-    where
-      "spotify_call_slots"."budget" = $8
-      and "spotify_call_slots"."at" > t.now - $9::interval
-  ) as in_day,
-  (
-    select
-      count(*)
-    from
-      "spotify_call_slots"
-    where
-      "spotify_call_slots"."budget" = $10
-      and "spotify_call_slots"."user_key" = $11
-      and "spotify_call_slots"."at" > t.now - $12::interval
-  ) as in_day_runner,
-  (
-    select
-      1 + count(distinct "spotify_call_slots"."user_key")
-    from
-      "spotify_call_slots"
-      join "spotify_accounts" on "spotify_accounts"."user_id"::text = "spotify_call_slots"."user_key"
-      and "spotify_accounts"."disabled_reason" is null
-    where
-      "spotify_call_slots"."budget" = $13
-      and "spotify_call_slots"."user_key" <> $14
-      and "spotify_call_slots"."at" > t.now - $15::interval
-  ) as runners,
-  (
-    select
-      "spotify_budget_state"."learned_rate"
-    from
-      "spotify_budget_state"
-    where
-      "spotify_budget_state"."budget" = $16
-      and "spotify_budget_state"."learned_at" > t.now - $17::interval
-  ) as learned_rate,
-  (
-    select
-      count(*)
-    from
-      "spotify_first_queue"
-    where
-      "spotify_first_queue"."budget" = $18
-      and "spotify_first_queue"."user_key" <> $19
-      and "spotify_first_queue"."waiting_at" > t.now - $20::interval
-      and "spotify_first_queue"."since" < coalesce(
-        (
-          select
-            mine.since
-          from
-            "spotify_first_queue" mine
-          where
-            mine.budget = $21
-            and mine.user_key = $22
-        ),
-        t.now
-      )
-  ) as ahead
-from
-  t;
--- params: ["spotify-client-id","2026-01-05T09:59:49.750Z",1]
-select
-  "spotify_call_slots"."at" as at
-from
-  "spotify_call_slots"
-where
-  "spotify_call_slots"."budget" = $1
-  and "spotify_call_slots"."at" > $2
-order by
-  "spotify_call_slots"."at"
-offset
-  $3
-limit
-  1;
--- params: ["spotify-client-id","6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f"]
-insert into
-  "spotify_first_queue" (budget, user_key, since, waiting_at, seen_at)
-values
-  (
-    $1,
-    $2,
-    clock_timestamp(),
-    clock_timestamp(),
-    clock_timestamp()
-  )
-on conflict (budget, user_key) do update
-set
-  waiting_at = excluded.waiting_at,
-  seen_at = excluded.seen_at;
 commit;
 
 -- BudgetRepository.learnRate
@@ -534,8 +374,7 @@ select
     where
       "spotify_budget_state"."budget" = $16
       and "spotify_budget_state"."learned_at" > t.now - $17::interval
-  ) as learned_rate,
-  0 as ahead
+  ) as learned_rate
 from
   t;
 -- params: ["spotify-client-id","2026-01-05T09:59:49.750Z",null]

@@ -504,11 +504,6 @@ export const REPOSITORIES = [
           args: [LIMITS, 'library_scan', LEDGER_ENTRY],
           rows: { [BUDGET_STATE]: [budgetState(40)] },
         },
-        {
-          label: 'a runner short of their first 50, behind two who came earlier and wait',
-          args: [LIMITS, 'first_pages', { ...LEDGER_ENTRY, priority: 'first_pages' }],
-          rows: { [BUDGET_STATE]: [{ ...budgetState(3), in_pace: '12', ahead: '2' }] },
-        },
       ],
       waitsUntil: {
         label: 'the runner’s share of the day spent',

@@ -65,27 +65,6 @@ export const spotifyCallSlots = pgTable(
   ],
 );
 
-/**
- * Runners short of their first 50 songs, in the order they first asked for a call at a first priority
- * (budget.ts `FIRST_PRIORITIES`): one who asked earlier and is waiting for the rate (`waiting_since`, kept
- * fresh by each refused try) goes before a later one, so a storm of newcomers is served in the order they
- * came, not in the order their retries happen to land.
- */
-export const spotifyFirstQueue = pgTable(
-  'spotify_first_queue',
-  {
-    budget: text('budget').notNull(),
-    userKey: text('user_key').notNull(),
-    /** The runner's first call at a first priority (their place in the queue). */
-    since: timestamp('since', { withTimezone: true }).notNull(),
-    /** Refused for the rate since their last granted call, last at this time; null: not waiting. */
-    waitingAt: timestamp('waiting_at', { withTimezone: true }),
-    /** Their last call or try (a row unseen for long is deleted). */
-    seenAt: timestamp('seen_at', { withTimezone: true }).notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.budget, t.userKey] })],
-);
-
 /** Cooldowns every process respects: `rate` (a 429) and `quota` (QUOTA_EXCEEDED). */
 export const spotifyCooldowns = pgTable(
   'spotify_cooldowns',

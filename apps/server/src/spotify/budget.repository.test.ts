@@ -7,7 +7,6 @@ import { testDb } from '../../test/db.ts';
 import {
   allowance,
   CEILINGS,
-  FIRST_QUEUE_WAIT_TTL_MS,
   PACE_WINDOW_MS,
   paceAllowance,
   RATE_SAFETY_MS,
@@ -133,42 +132,11 @@ describe('call budget', () => {
 
   it('a new runner’s first pages stop at 95 % of the window, below the connects', async () => {
     const limits: BudgetLimits = { key: randomUUID(), ratePer30s: 100, dailyQuota: null };
-    // One runner's (several runners go in the order they came: the next test).
-    expect(await fillWindow(limits, 'first_pages', () => 'runner')).toBe(95);
+    let i = 0;
+    expect(await fillWindow(limits, 'first_pages', () => `runner${i++}`)).toBe(95);
     let connects = 0;
     while ((await b.reserve(limits, 'interactive', entry(`newcomer${connects}`))).granted) connects++;
     expect(connects).toBe(5);
-  });
-
-  it('serves runners short of their first 50 in the order they came: a later one does not take a waiting one’s place', async () => {
-    const limits: BudgetLimits = { key: randomUUID(), ratePer30s: 6, dailyQuota: null };
-    const first = (repo: typeof a, who: string, p: Priority = 'first_pages') =>
-      repo.reserve(limits, p, { ...entry(who), priority: p });
-    // "early" fills what the first pages may take of the window (5 of 6) and is refused: waiting.
-    expect(await fillWindow(limits, 'first_pages', () => 'early')).toBe(5);
-    expect((await first(a, 'early')).granted).toBe(false);
-    // One slot frees (the newest leaves, so the pace is free too).
-    const freeOne = () =>
-      processA.db.execute(
-        sql`delete from spotify_call_slots where id =
-              (select id from spotify_call_slots where budget = ${limits.key} order by at desc limit 1)`,
-      );
-    await freeOne();
-    // A newcomer asks first: the slot is early's, who waited. Their catalogs do not take it either.
-    expect(await first(b, 'late')).toMatchObject({ granted: false, reason: 'rate' });
-    expect((await first(b, 'late', 'first_catalogs')).granted).toBe(false);
-    expect((await first(a, 'early')).granted).toBe(true);
-    await freeOne();
-    expect((await first(b, 'late')).granted).toBe(true); // early has their call: late is next
-    // A waiting runner whose retry does not come (their job gone) stops holding the place after a while.
-    expect((await first(a, 'early')).granted).toBe(false); // the window is full again: early waits
-    await freeOne();
-    expect((await first(b, 'late')).granted).toBe(false);
-    await processA.db.execute(
-      sql`update spotify_first_queue set waiting_at = waiting_at - ${`${FIRST_QUEUE_WAIT_TTL_MS + 1000} milliseconds`}::interval
-          where budget = ${limits.key} and user_key = 'early'`,
-    );
-    expect((await first(b, 'late')).granted).toBe(true);
   });
 
   it('keeps the daily quota across processes, with a reserve for what users wait for', async () => {

@@ -10,14 +10,11 @@ import {
   spotifyCallSlots,
   spotifyCapabilities,
   spotifyCooldowns,
-  spotifyFirstQueue,
 } from '../db/spotify.schema.ts';
 import {
   allowance,
   CEILINGS,
   DAILY_WINDOW_MS,
-  FIRST_PRIORITIES,
-  FIRST_QUEUE_WAIT_TTL_MS,
   PACE_WINDOW_MS,
   paceAllowance,
   priorityCode,
@@ -65,23 +62,6 @@ export interface LedgerEntry {
  */
 export interface ReserveOptions {
   beyondShare?: boolean;
-}
-
-/** How long a runner's place among those short of their first 50 is kept after their last call at it. */
-const FIRST_QUEUE_KEEP_MS = 3600_000;
-
-/**
- * How many runners short of their first 50 go before `userKey`: those whose place is older (their first
- * call at a first priority; `userKey` without one is the newest) and who are waiting for the rate now.
- */
-function aheadOf(budget: string, userKey: string) {
-  const q = spotifyFirstQueue;
-  return sql`(select count(*) from ${q}
-    where ${q.budget} = ${budget} and ${q.userKey} <> ${userKey}
-      and ${q.waitingAt} > t.now - ${`${FIRST_QUEUE_WAIT_TTL_MS} milliseconds`}::interval
-      and ${q.since} < coalesce(
-        (select mine.since from ${q} mine where mine.budget = ${budget} and mine.user_key = ${userKey}),
-        t.now))`;
 }
 
 /** The ledger key of calls made for users who have since disconnected. */
@@ -151,7 +131,6 @@ export function createBudgetRepository(db: Db) {
       in_day_runner: string;
       runners: string;
       learned_rate: number | null;
-      ahead: string;
     }>(sql`
       -- A slot's time is kept to the millisecond (what a JS Date carries back) and never repeats within a
       -- budget: learnRate counts the slots before a refused one by time, and two calls in one millisecond
@@ -180,8 +159,7 @@ export function createBudgetRepository(db: Db) {
         ${limits.dailyQuota === null ? sql`0 as in_day_runner, 1 as runners,` : runnerCounts(limits.key, userKey)}
         (select ${spotifyBudgetState.learnedRate} from ${spotifyBudgetState}
           where ${spotifyBudgetState.budget} = ${limits.key}
-            and ${spotifyBudgetState.learnedAt} > t.now - ${`${LEARNED_RATE_TTL_MS} milliseconds`}::interval) as learned_rate,
-        ${FIRST_PRIORITIES.has(priority) && userKey !== '' ? aheadOf(limits.key, userKey) : sql`0`} as ahead
+            and ${spotifyBudgetState.learnedAt} > t.now - ${`${LEARNED_RATE_TTL_MS} milliseconds`}::interval) as learned_rate
       from t`);
     const row = state.rows[0]!;
     const now = new Date(row.now);
@@ -195,9 +173,6 @@ export function createBudgetRepository(db: Db) {
     }
     const rate = effectiveRate(limits.ratePer30s, row.learned_rate);
     const ceiling = CEILINGS[priority];
-    // Runners short of their first 50 who asked before this one and wait for the rate: their places in
-    // the rate's windows are theirs (FIRST_PRIORITIES).
-    const ahead = Number(row.ahead ?? 0);
     const windows = [
       {
         kind: 'rate' as const,
@@ -205,7 +180,6 @@ export function createBudgetRepository(db: Db) {
         allowed: (l: number) => allowance(l, ceiling.rate),
         ms: rateMs,
         used: Number(row.in_rate),
-        ahead,
       },
       // The rate's last PACE_WINDOW_MS, for every priority below what a person waits on.
       {
@@ -214,7 +188,6 @@ export function createBudgetRepository(db: Db) {
         allowed: (l: number) => paceAllowance(l, ceiling.rate),
         ms: paceMs,
         used: Number(row.in_pace),
-        ahead,
       },
       // The installation's day, with the priorities' ceilings over all calls together: whatever shares the
       // runners had when they made them, 40 % of the day stays free of catalogs and 20 % of scans, for what
@@ -225,7 +198,6 @@ export function createBudgetRepository(db: Db) {
         allowed: (l: number) => allowance(l, ceiling.daily),
         ms: DAILY_WINDOW_MS,
         used: Number(row.in_day),
-        ahead: 0,
       },
       // The runner's own fair share of the day, with their priorities inside it.
       {
@@ -237,22 +209,19 @@ export function createBudgetRepository(db: Db) {
         allowed: (l: number) => allowance(l, ceiling.daily),
         ms: DAILY_WINDOW_MS,
         used: Number(row.in_day_runner),
-        ahead: 0,
       },
     ];
     for (const w of windows) {
       if (w.limit === null) continue;
       const allowed = w.allowed(w.limit);
-      if (w.used + w.ahead < allowed) continue;
-      // The slot that frees us is the (used + ahead - allowed + 1)-th oldest of the window (the runner's
-      // own), or its newest when those ahead need more than the window holds.
+      if (w.used < allowed) continue;
+      // The slot that frees us is the (used - allowed + 1)-th oldest of the window (the runner's own).
       const since = new Date(now.getTime() - w.ms);
       const runnerOnly = w.kind === 'share' ? sql`and ${spotifyCallSlots.userKey} = ${userKey}` : sql``;
       const freeing = await tx.execute<{ at: Date }>(
         sql`select ${spotifyCallSlots.at} as at from ${spotifyCallSlots}
             where ${spotifyCallSlots.budget} = ${limits.key} and ${spotifyCallSlots.at} > ${since} ${runnerOnly}
-            order by ${spotifyCallSlots.at}
-            offset ${Math.max(0, Math.min(w.used + w.ahead - allowed, w.used - 1))} limit 1`,
+            order by ${spotifyCallSlots.at} offset ${w.used - allowed} limit 1`,
       );
       const oldest = freeing.rows[0] ? new Date(freeing.rows[0].at) : now;
       return {
@@ -284,17 +253,6 @@ export function createBudgetRepository(db: Db) {
                      pg_advisory_xact_lock(hashtextextended(${`spotify-budget:${limits.key}`}, 0))`,
         );
         const verdict = await check(tx, limits, priority, entry.userKey, opts);
-        if (FIRST_PRIORITIES.has(priority) && entry.userKey !== '') {
-          // The runner's place among those short of their first 50: taken at their first call, waiting
-          // while the rate refuses them, not waiting once a call goes (or something else holds it).
-          const waiting = !verdict.granted && verdict.reason === 'rate' && !verdict.cooldown;
-          await tx.execute(sql`
-            insert into ${spotifyFirstQueue} (budget, user_key, since, waiting_at, seen_at)
-            values (${limits.key}, ${entry.userKey}, clock_timestamp(),
-                    ${waiting ? sql`clock_timestamp()` : sql`null`}, clock_timestamp())
-            on conflict (budget, user_key)
-            do update set waiting_at = excluded.waiting_at, seen_at = excluded.seen_at`);
-        }
         if (!verdict.granted) return verdict;
         const now = verdict.at;
         // The slot and the ledger count in one statement.
@@ -308,16 +266,10 @@ export function createBudgetRepository(db: Db) {
                   ${entry.purpose}, ${priorityCode(entry.priority)}, 1, 0)
           on conflict (day, user_key, endpoint, purpose)
           do update set calls = ${spotifyCallLedger}.calls + 1`);
-        // Keep one day of slots (the longest window); pruning now and then is enough. A runner unseen for
-        // an hour at a first priority has had their first 50 (or gone): their place is let go.
+        // Keep one day of slots (the longest window); pruning now and then is enough.
         if (Math.random() < 0.02) {
           await tx.execute(
-            sql`with q as (
-                  delete from ${spotifyFirstQueue}
-                  where ${spotifyFirstQueue.budget} = ${limits.key}
-                    and ${spotifyFirstQueue.seenAt} < ${new Date(now.getTime() - FIRST_QUEUE_KEEP_MS)}
-                )
-                delete from ${spotifyCallSlots}
+            sql`delete from ${spotifyCallSlots}
                 where ${spotifyCallSlots.budget} = ${limits.key}
                   and ${spotifyCallSlots.at} < ${new Date(now.getTime() - DAILY_WINDOW_MS)}`,
           );

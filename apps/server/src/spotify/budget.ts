@@ -20,20 +20,6 @@ export const PRIORITIES = [
   'catalog_expansion',
 ] as const;
 export type Priority = (typeof PRIORITIES)[number];
-
-/**
- * The priorities of a runner short of their first 50 songs. Within them runners go in the order they first
- * asked (`spotify_first_queue`): a runner waiting for the rate holds a place that a later runner's call
- * cannot take. Without it a storm's newcomers were served in whatever order their retries landed
- * (bench:crowd at 1,000 runners: the first pages' demand was above the window for most of the storm, and
- * every newcomer got a little, few got their 50).
- */
-export const FIRST_PRIORITIES: ReadonlySet<Priority> = new Set<Priority>(['first_pages', 'first_catalogs']);
-/**
- * A waiting runner whose retry has not come for this long stops holding a place (their job gone, a
- * disconnect); their place in the order stays theirs. A refused call retries within the 30 s window.
- */
-export const FIRST_QUEUE_WAIT_TTL_MS = 45_000;
 /** The number stored for a priority (`spotify_call_slots`, the ledger): fixed, so rows keep their meaning. */
 const PRIORITY_CODES: Record<Priority, number> = {
   interactive: 0,
