@@ -229,6 +229,27 @@ describe('a library scan', () => {
     expect(done.front_tooltip).toMatch(/: (\d+) of \1 catalogs read so far/);
   });
 
+  it('recounts at a pass’s end that made no call: the last catalog’s releases were read for another runner', async () => {
+    const u = h.spotifyUser({ liked: 12, favouriteArtists: 2 });
+    const userId = await h.connect(p, u.id);
+    await h.drain(p, userId);
+    const state = async () =>
+      (await sourcesOf(userId)).find((s) => s.kind === 'artist_catalogs')!.progress.state;
+    expect(await state()).toBe('idle');
+    // One of their artists with every release read (for someone else) but its catalog not marked read yet.
+    const { rows } = await h.db.db.execute<{ id: string }>(sql`
+      update library_artists set catalog_read_at = null
+      where id = (select artist_id from library_user_artists where user_id = ${userId} limit 1)
+      returning id`);
+    expect(rows).toHaveLength(1);
+    await p.library.service.countsChanged(userId);
+    expect(await state()).toBe('scanning');
+    // The pass marks it read without a Spotify call, and the status page shows the catalogs done.
+    const out = await p.library.scans.runUnit(userId);
+    expect(out.detail).toMatchObject({ calls: 0, idle: true });
+    expect(await state()).toBe('idle');
+  });
+
   it('the schedule gives a library to a connected user who has none, and rescans the others', async () => {
     const u = h.spotifyUser({ liked: 10, favouriteArtists: 2 });
     const userId = await h.connect(p, u.id);

@@ -245,7 +245,9 @@ export function createScanService(deps: ScanServiceDeps) {
         await deps.wake(userId);
         return { status: 'success', detail: { calls, tracks, more: true } };
       } finally {
-        if (calls > 0) await deps.onCountsChanged?.(userId);
+        // A pass's end counts too: its last steps may have marked catalogs read without a call (their
+        // releases read for another runner), and the status page would show them scanning for good.
+        if (calls > 0 || finished) await deps.onCountsChanged?.(userId);
         // A pass that ends (or is put off till tomorrow) wakes the writer too: songs it held for company
         // may go now (readDone).
         if (tracks > 0 || finished) await deps.onTracksAdded?.(userId);
