@@ -22,6 +22,8 @@ export interface ComposedTestOptions {
   overrides?: ComposeOptions['overrides'];
   /** A pool of its own (another "process"); default: the harness's. */
   ownPool?: boolean;
+  /** The change feed the read caches listen to (none: no caches, as in a `work` process). */
+  changes?: ComposeOptions['changes'];
 }
 
 export function composeOnHarness(h: Harness, o: ComposedTestOptions = {}) {
@@ -47,6 +49,7 @@ export function composeOnHarness(h: Harness, o: ComposedTestOptions = {}) {
     },
     jobs: o.jobs ?? { send: async () => null, wake: async () => undefined, sooner: async () => undefined },
     cancelJobs: o.cancelJobs,
+    changes: o.changes,
     overrides: {
       ...o.overrides,
       spotify: { budgetKey: `test-${randomUUID()}`, ...o.overrides?.spotify },

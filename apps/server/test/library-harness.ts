@@ -4,7 +4,7 @@
 import type { SandboxOptions } from '@pacebeat/sandbox';
 import { startHarness, type Harness } from '../src/spotify/sandbox-harness.test-helper.ts';
 import type { TrackInput } from '../src/tempo/tempo.service.ts';
-import { composeOnHarness } from './composed-app.ts';
+import { composeOnHarness, type ComposedTestOptions } from './composed-app.ts';
 import type { ComposeOptions, Pacebeat } from '../src/app/compose.ts';
 import type { Config } from '../src/app/config.ts';
 import { jobRegistry, type JobQueue } from '../src/app/job-registry.ts';
@@ -40,6 +40,8 @@ export interface LibraryHarness extends Harness {
     cancelJobs?: ComposeOptions['cancelJobs'];
     /** Pacebeat's target playlists of a user; default: the playlists module's. */
     targetPlaylistIds?: (userId: string) => Promise<Set<string>>;
+    /** A change feed: the status reads' caches, as in a `serve` process. */
+    changes?: ComposedTestOptions['changes'];
   }): LibraryProcess;
   /**
    * A new Pacebeat user connected to the simulated Spotify user `spotifyUserId` (the library starts).
@@ -99,6 +101,7 @@ export async function startLibraryHarness(sandboxOptions: SandboxOptions = {}): 
       env: o.config,
       jobs: o.jobs ?? recorder,
       cancelJobs: o.cancelJobs,
+      changes: o.changes,
       overrides: {
         spotify: { sleep: async (ms) => void h.sleeps.push(ms), ...o.spotify },
         library: {

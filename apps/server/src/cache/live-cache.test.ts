@@ -226,3 +226,34 @@ describe('live cache', () => {
     expect(s.reads()).toBe(2);
   });
 });
+
+describe('a value that goes stale by the clock', () => {
+  it('is read anew from the moment it names, within its max age', async () => {
+    const feed = fakeFeed();
+    let t = 1_000_000;
+    let reads = 0;
+    // A value that says "waiting until t + 20 s", as a source's resume time does.
+    const cache = createLiveCache<{ until: number }>({
+      feed,
+      maxAgeMs: 120_000,
+      now: () => t,
+      staleAt: (v) => v.until,
+    });
+    const get = () =>
+      cache.get(
+        'k',
+        async () => {
+          reads++;
+          return { until: t + 20_000 };
+        },
+        () => ['sources:u1'],
+      );
+    await get();
+    t += 15_000;
+    await get();
+    expect(reads).toBe(1); // still before its moment: served
+    t += 5_000;
+    await get();
+    expect(reads).toBe(2); // its moment came: read anew, without a notification
+  });
+});

@@ -6,7 +6,7 @@
 // load: the p99 of GET /api/spotify/targets at a steady 500 req/s was its load time, 34-44 ms).
 import type { ChangeFeed } from './change-feed.ts';
 
-export interface LiveCacheOptions {
+export interface LiveCacheOptions<V> {
   feed: ChangeFeed;
   /** The longest an entry is served: the worst-case delay of a change whose notification was lost. */
   maxAgeMs: number;
@@ -14,11 +14,28 @@ export interface LiveCacheOptions {
   refreshAfterMs?: number;
   maxEntries?: number;
   now?: () => number;
+  /**
+   * When a value goes stale by the clock alone (a "waiting until" that passes), if before its max age: the
+   * entry is read anew from then on.
+   */
+  staleAt?: (value: V) => number | undefined;
 }
+
+/**
+ * The status page's reads (targets, sources, counts): every change to what they were read from reaches them
+ * by NOTIFY, so the age only bounds a lost notification. Longer than the page's poll (15 s after each
+ * answer), and read anew in the background from half of it, so a poll with nothing changed asks PostgreSQL
+ * nothing and no poll waits for a load. At 5 s every poll missed: at 1,000 runners (130 reads a second)
+ * each read's round trips, held until serve's busy event loop took the answer, filled its pool.
+ */
+export const STATUS_MAX_AGE_MS = 120_000;
+export const STATUS_REFRESH_AFTER_MS = 60_000;
 
 interface Entry<V> {
   value: V;
   at: number;
+  /** Served until then: `at` + the max age, or sooner when the value goes stale by the clock. */
+  until: number;
   tags: readonly string[];
 }
 
@@ -28,7 +45,8 @@ export function createLiveCache<V>({
   refreshAfterMs = maxAgeMs * 0.8,
   maxEntries = 10_000,
   now = Date.now,
-}: LiveCacheOptions) {
+  staleAt,
+}: LiveCacheOptions<V>) {
   const entries = new Map<string, Entry<V>>();
   /** tag → the keys of the entries read from it, so a notification finds its entries without a scan. */
   const byTag = new Map<string, Set<string>>();
@@ -98,7 +116,8 @@ export function createLiveCache<V>({
         if (loading.get(key)?.promise === promise) loading.delete(key);
         if (value !== undefined && feed.live) {
           const tags = tagsOf(value);
-          if (unchangedSince(startedGen, tags)) put(key, { value, at: startedAt, tags });
+          const until = Math.min(startedAt + maxAgeMs, staleAt?.(value) ?? Infinity);
+          if (unchangedSince(startedGen, tags)) put(key, { value, at: startedAt, until, tags });
         }
         return value;
       },
@@ -128,7 +147,7 @@ export function createLiveCache<V>({
     async get(key: string, load: () => Promise<V>, tagsOf: (v: V) => readonly string[]): Promise<V> {
       if (!feed.live) return load();
       const hit = entries.get(key);
-      if (hit && now() - hit.at < maxAgeMs) {
+      if (hit && now() < hit.until) {
         // Late in its life: read it anew for the next readers (one load at a time), serve this one now.
         if (now() - hit.at >= refreshAfterMs && !loading.has(key))
           loadInto(key, load, tagsOf).catch(() => undefined); // a failed refresh leaves the entry to expire

@@ -3,12 +3,12 @@
 // the tests and the benchmark.
 import type { Logger } from 'pino';
 import type { ChangeFeed } from '../cache/change-feed.ts';
-import { createLiveCache } from '../cache/live-cache.ts';
+import { createLiveCache, STATUS_MAX_AGE_MS, STATUS_REFRESH_AFTER_MS } from '../cache/live-cache.ts';
 import type { SpotifyAccountRepository } from '../spotify/account.repository.ts';
 import type { CallContext } from '../spotify/client.ts';
 import type { TempoLookups } from '../tempo/tempo.jobs.ts';
 import type { LibraryConfig } from './library.config.ts';
-import { createLibraryRepository } from './library.repository.ts';
+import { createLibraryRepository, type SourceRow } from './library.repository.ts';
 import { createLibraryService, createTempoQueueing } from './library.service.ts';
 import { MIN_CONFIDENCE } from '../playlists/matching.ts';
 import { createRefreshService, type RefreshServiceDeps } from './refresh.service.ts';
@@ -17,6 +17,7 @@ import { DEFAULT_LIBRARY_SETTINGS, type LibraryApi, type LibrarySettings } from 
 import { createScanService } from './scan.service.ts';
 import type { LibraryScanQueue } from './scan.jobs.ts';
 import { createSourceStatsRepository } from './source-stats.repository.ts';
+import { nextClockChange } from './present.ts';
 
 type Db = Parameters<typeof createLibraryRepository>[0];
 
@@ -41,13 +42,13 @@ export interface LibraryModuleDeps {
   workWait?: RefreshServiceDeps['workWait'];
   /** How long after a change a process recounts a user's status-page counts (LibraryServiceDeps; 3 s). */
   countsDebounceMs?: number;
-  /** Cross-process invalidation: with it, a user's source rows and stored counts are cached per process (5 s at
-   *  most). */
+  /** Cross-process invalidation: with it, a user's source rows and stored counts are cached per process
+   *  (`STATUS_MAX_AGE_MS` at most; the rows also until a state changes by the clock). */
   changes?: ChangeFeed;
 }
 
 /** How long a process serves a user's source rows and stored counts it read (changes arrive by NOTIFY). */
-export const SOURCES_MAX_AGE_MS = 5000;
+const statusAges = { maxAgeMs: STATUS_MAX_AGE_MS, refreshAfterMs: STATUS_REFRESH_AFTER_MS };
 
 export function createLibraryModule(db: Db, deps: LibraryModuleDeps) {
   const repo = createLibraryRepository(db);
@@ -82,8 +83,14 @@ export function createLibraryModule(db: Db, deps: LibraryModuleDeps) {
       statusRescanMinMs: 5 * 60_000,
       ...(deps.countsDebounceMs !== undefined ? { countsDebounceMs: deps.countsDebounceMs } : {}),
     },
-    sourcesCache: deps.changes && createLiveCache({ feed: deps.changes, maxAgeMs: SOURCES_MAX_AGE_MS }),
-    countsCache: deps.changes && createLiveCache({ feed: deps.changes, maxAgeMs: SOURCES_MAX_AGE_MS }),
+    sourcesCache:
+      deps.changes &&
+      createLiveCache<SourceRow[]>({
+        ...statusAges,
+        feed: deps.changes,
+        staleAt: (rows) => nextClockChange(rows, Date.now()),
+      }),
+    countsCache: deps.changes && createLiveCache({ ...statusAges, feed: deps.changes }),
     log: deps.log.child({ module: 'library' }),
   });
   const refresh = createRefreshService({

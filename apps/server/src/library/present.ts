@@ -49,6 +49,17 @@ function tooltip(row: SourceRow, catalog: CatalogCounts | undefined): string {
   return html;
 }
 
+/**
+ * The next moment a source's state changes by the clock alone (`progress`: a "waiting" whose resume time
+ * passes, a rescan that falls due), so a cached read of the rows is read anew then.
+ */
+export function nextClockChange(rows: readonly SourceRow[], now: number): number | undefined {
+  const times = rows
+    .flatMap((r) => [r.resumesAt?.getTime(), r.dueAt?.getTime()])
+    .filter((t): t is number => t !== undefined && t > now);
+  return times.length > 0 ? Math.min(...times) : undefined;
+}
+
 function progress(
   row: SourceRow,
   counts: SourceCounts | undefined,

@@ -2,7 +2,7 @@
 // the runner's target editor, the writer and its job.
 import type { Logger } from 'pino';
 import type { ChangeFeed } from '../cache/change-feed.ts';
-import { createLiveCache } from '../cache/live-cache.ts';
+import { createLiveCache, STATUS_MAX_AGE_MS, STATUS_REFRESH_AFTER_MS } from '../cache/live-cache.ts';
 import type { ListMatchCandidates } from './candidates.ts';
 import { createPlaylistSyncJobs, type PlaylistSyncQueue } from './playlists.jobs.ts';
 import { createPlaylistsRepository } from './playlists.repository.ts';
@@ -39,9 +39,6 @@ export interface PlaylistsModuleDeps {
   changes?: ChangeFeed;
 }
 
-/** How long a process serves a user's targets and stats it read (the writer's changes arrive by NOTIFY). */
-export const TARGETS_MAX_AGE_MS = 5000;
-
 export function createPlaylistsModule(db: Db, deps: PlaylistsModuleDeps) {
   const repo = createPlaylistsRepository(db);
   const writer = createPlaylistWriter({ repo, ...deps });
@@ -50,7 +47,13 @@ export function createPlaylistsModule(db: Db, deps: PlaylistsModuleDeps) {
   const firstSongs = (userId: string) => repo.fewerPlacedThan(userId, firstFill);
   const jobs = createPlaylistSyncJobs({ writer, queue: deps.queue, firstSongs });
   const cache =
-    deps.changes && createLiveCache<TargetsWithStats>({ feed: deps.changes, maxAgeMs: TARGETS_MAX_AGE_MS });
+    deps.changes &&
+    createLiveCache<TargetsWithStats>({
+      // The writer's changes arrive by NOTIFY; the age bounds a lost one.
+      feed: deps.changes,
+      maxAgeMs: STATUS_MAX_AGE_MS,
+      refreshAfterMs: STATUS_REFRESH_AFTER_MS,
+    });
   // The runner's own changes: they watch them reach Spotify.
   const service = createPlaylistsService({ repo, trigger: jobs.triggerWatched, cache });
   const edits = createTargetEditor({
