@@ -44,10 +44,19 @@ export function cpuSeconds(pid: number | undefined, children = false): number | 
   return ticks / TICKS;
 }
 
-/**
- * PostgreSQL's CPU seconds: the postmaster (its pid is the first line of `postmaster.pid`) with its exited
- * backends, and its live ones (processes whose parent it is).
- */
+/** CPU seconds of a process with its exited children and its live ones (processes whose parent it is). */
+export function treeCpuSeconds(parent: number | undefined): number | undefined {
+  let total = cpuSeconds(parent, true);
+  if (total === undefined) return undefined;
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const f = statFields(Number(name));
+    if (f && Number(f[1]) === parent) total += cpuSeconds(Number(name)) ?? 0;
+  }
+  return total;
+}
+
+/** PostgreSQL's CPU seconds: the postmaster (its pid is the first line of `postmaster.pid`) and its backends. */
 export function postgresCpuSeconds(pgDir: string): number | undefined {
   let postmaster: number;
   try {
@@ -55,14 +64,7 @@ export function postgresCpuSeconds(pgDir: string): number | undefined {
   } catch {
     return undefined;
   }
-  let total = cpuSeconds(postmaster, true);
-  if (total === undefined) return undefined;
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const f = statFields(Number(name));
-    if (f && Number(f[1]) === postmaster) total += cpuSeconds(Number(name)) ?? 0;
-  }
-  return total;
+  return treeCpuSeconds(postmaster);
 }
 
 export function rssMb(pid: number | undefined): number | undefined {

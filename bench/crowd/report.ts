@@ -336,6 +336,10 @@ export function sideBySide(runs: CrowdResult[]): string {
   const row = (name: string, f: (r: CrowdResult) => string) => [name, ...runs.map(f)];
   const rows = [
     row('commit', (r) => r.commit ?? '-'),
+    row('serve processes (behind nginx)', (r) => {
+      const n = Number(r.options['serves'] ?? 1);
+      return n > 1 || r.options['proxy'] === true ? `${n} (yes)` : `${n} (no)`;
+    }),
     row('runners connected (errors)', (r) => `${r.connected} (${r.connectErrors.length})`),
     row(
       'storm / pages open after, min',

@@ -5,7 +5,8 @@
 // each connecting and keeping the status page open. Prints figures; it does not pass or fail.
 //
 //   node bench/crowd/run.ts --runners 100 [--storm-minutes 10] [--settle-minutes 5] [--liked 20]
-//     [--followed 3] [--favourites 8] [--preview-rate 1] [--serve-pool 10] [--json FILE]
+//     [--followed 3] [--favourites 8] [--preview-rate 1] [--serve-pool 10] [--serves 1] [--proxy]
+//     [--json FILE]
 //   node bench/crowd/run.ts --table A.json --table B.json …   (sizes side by side)
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -20,7 +21,7 @@ import { TempoConfigSchema } from '@pacebeat/server/src/tempo/tempo.config.ts';
 import { AppClient } from '../lifecycle/app-client.ts';
 import { describeTree } from '../lifecycle/snapshot.ts';
 import { callHarvester } from './calls.ts';
-import { postgresCpuSeconds, probe, type Sample } from './probes.ts';
+import { postgresCpuSeconds, probe, treeCpuSeconds, type Sample } from './probes.ts';
 import { outsideBound, outsidePaces, summarize, sideBySide, timeline, type CrowdResult } from './report.ts';
 import { plannedArrivals, runnerLife, type Read, type RunnerRecord } from './runner.ts';
 import { serverTimes } from './server-times.ts';
@@ -45,6 +46,10 @@ const { values: opt } = parseArgs({
     works: { type: 'string', default: '3' },
     /** The serve process's DATABASE_POOL_SIZE (default: the product's, 10). */
     'serve-pool': { type: 'string' },
+    /** How many serve processes; more than one stand behind nginx (round robin). */
+    serves: { type: 'string', default: '1' },
+    /** nginx in front of even one serve process (the same path as with two). */
+    proxy: { type: 'boolean', default: false },
     /** PostgreSQL, the sandbox and the serve process take the first free ports from here. */
     'port-from': { type: 'string', default: '47400' },
     json: { type: 'string' },
@@ -123,6 +128,8 @@ const c = await startCluster({
   ],
   env,
   serveEnv: opt['serve-pool'] ? { DATABASE_POOL_SIZE: opt['serve-pool'] } : {},
+  serves: Number(opt.serves),
+  proxy: opt.proxy,
 });
 const adminUrl = new URL(first.adminUrl);
 adminUrl.port = new URL(c.databaseUrl).port;
@@ -135,7 +142,9 @@ const db = probe(adminUrl.toString());
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.once(signal, () => void c.close().finally(() => process.exit(130)));
-say(`cluster up: serve ${c.appUrl}, ${c.works.length} work, sandbox ${c.sandboxUrl}, logs ${logDir}`);
+say(
+  `cluster up: ${c.serves.length} serve at ${c.appUrl}, ${c.works.length} work, sandbox ${c.sandboxUrl}, logs ${logDir}`,
+);
 
 const { ids } = await c.admin<{ ids: string[] }>('POST', '/crowd', {
   count: N,
@@ -162,7 +171,7 @@ let over = false;
 const calls = callHarvester(c.admin, start);
 const samples: Sample[] = [];
 const pids = () => ({
-  serve: c.serve.pid(),
+  ...Object.fromEntries(c.serves.map((s) => [s.name, s.pid()])),
   ...Object.fromEntries(c.works.map((w) => [w.name, w.pid()])),
   sandbox: c.sandboxPid(),
 });
@@ -171,6 +180,7 @@ const otherCpu = () => {
   const own = process.cpuUsage();
   return {
     postgres: postgresCpuSeconds(path.join(logDir, 'pg')),
+    ...(c.proxyPid() ? { nginx: treeCpuSeconds(c.proxyPid()) } : {}),
     benchmark: (own.user + own.system) / 1e6,
   };
 };

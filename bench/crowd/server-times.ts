@@ -1,6 +1,6 @@
-// The status reads as the serve process timed them (its request log's `ms`), beside what the runners'
-// client saw: on 2 shared cores the client's own event loop and the scheduler add to every read, and this
-// tells the server's part from theirs.
+// The status reads as the serve processes timed them (their request logs' `ms`, all serve processes
+// together), beside what the runners' client saw: on 2 shared cores the client's own event loop and the
+// scheduler add to every read, and this tells the server's part from theirs.
 import fs from 'node:fs';
 import path from 'node:path';
 import { percentile } from './stats.ts';
@@ -17,10 +17,15 @@ export function serverTimes(logDir: string): ServerTimes {
   const ms: Record<string, number[]> = { whoami: [], targets: [], sources: [] };
   let text: string;
   try {
-    text = fs.readFileSync(path.join(logDir, 'serve.log'), 'utf8');
+    text = fs
+      .readdirSync(logDir)
+      .filter((f) => /^serve(-\d+)?\.log$/.test(f))
+      .map((f) => fs.readFileSync(path.join(logDir, f), 'utf8'))
+      .join('\n');
   } catch {
     return {};
   }
+  if (!text) return {};
   for (const line of text.split('\n')) {
     if (!line.includes('"msg":"request"')) continue;
     try {

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/db/embedded.ts';
+import { startNginx, type Proxy } from './proxy.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const MAIN = path.join(repoRoot, 'apps/server/src/app/main.ts');
@@ -43,8 +44,12 @@ export interface ClusterOptions {
   sandboxArgs?: string[];
   /** More settings for every Pacebeat process. */
   env?: Record<string, string>;
-  /** More settings for the serve process only (e.g. its DATABASE_POOL_SIZE). */
+  /** More settings for the serve processes only (e.g. their DATABASE_POOL_SIZE). */
   serveEnv?: Record<string, string>;
+  /** How many `serve` processes (default 1). More than one stand behind nginx (`proxy.ts`). */
+  serves?: number;
+  /** nginx in front even of one serve process (to compare one with two on the same path). */
+  proxy?: boolean;
   /** Where each process's output goes (default: a temporary folder, kept when a test fails). */
   logDir?: string;
   /** Take the ports (PostgreSQL, sandbox, serve) from here upward, the first free ones, instead of any. */
@@ -54,9 +59,13 @@ export interface ClusterOptions {
 export interface Cluster {
   databaseUrl: string;
   sandboxUrl: string;
-  /** The serve process's origin, e.g. http://127.0.0.1:8312. */
+  /** The app's origin, e.g. http://127.0.0.1:8312: the serve process's, or the proxy's in front of them. */
   appUrl: string;
+  /** The first serve process. */
   serve: PacebeatProcess;
+  serves: PacebeatProcess[];
+  /** nginx's master process id, when a proxy stands in front. */
+  proxyPid(): number | undefined;
   works: PacebeatProcess[];
   /** The simulated world's process id (while it runs). */
   sandboxPid(): number | undefined;
@@ -171,8 +180,14 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
   );
   const sandboxUrl = /on (http:\/\/\S+),/.exec(first)![1]!;
 
+  const serveCount = o.serves ?? 1;
+  const withProxy = o.proxy === true || serveCount > 1;
   const appPort = await port();
   const appUrl = `http://127.0.0.1:${appPort}`;
+  // Behind the proxy each serve process listens on a port of its own, and knows the proxy's origin as its
+  // PUBLIC_URL (the Host it is asked for, and where Spotify sends the runner back).
+  const servePorts: number[] = withProxy ? [] : [appPort];
+  while (servePorts.length < serveCount) servePorts.push(await port());
   const env: Record<string, string> = {
     PATH: process.env['PATH'] ?? '',
     HOME: process.env['HOME'] ?? os.tmpdir(),
@@ -187,12 +202,13 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
     LOG_LEVEL: 'info',
     WEB_DIST_DIR: path.join(logDir, 'no-web-build'),
     SHUTDOWN_TIMEOUT_SECONDS: '5',
+    ...(withProxy ? { PUBLIC_URL: appUrl } : {}),
     ...o.env,
   };
 
   /** Processes that exited on their own and were started again (by name). */
   const restarts: string[] = [];
-  const makeProcess = (role: Role, name: string): PacebeatProcess => {
+  const makeProcess = (role: Role, name: string, own: Record<string, string> = {}): PacebeatProcess => {
     let child: ChildProcess | undefined;
     let wanted = false;
     const out = createWriteStream(path.join(logDir, `${name}.log`), { flags: 'a' });
@@ -202,7 +218,7 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
     const spawnUntilReady = async (): Promise<void> => {
       for (;;) {
         const c = spawn(process.execPath, ['--max-semi-space-size=16', MAIN, role], {
-          env: role === 'serve' ? { ...env, ...o.serveEnv } : env,
+          env: role === 'serve' ? { ...env, ...o.serveEnv, ...own } : env,
           stdio: ['ignore', 'pipe', 'pipe'],
         });
         child = c;
@@ -244,12 +260,17 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
     processes.push(p);
     return p;
   };
-  const serve = makeProcess('serve', 'serve');
+  const serves = servePorts.map((p, i) =>
+    makeProcess('serve', servePorts.length > 1 ? `serve-${i + 1}` : 'serve', { PORT: String(p) }),
+  );
+  const serve = serves[0]!;
   const works = Array.from({ length: o.works ?? 3 }, (_, i) => makeProcess('work', `work-${i + 1}`));
+  let proxy: Proxy | undefined;
   // The first process applies the migrations; the others would wait on its advisory lock anyway.
   try {
     await serve.start();
-    await Promise.all(works.map((w) => w.start()));
+    await Promise.all([...serves.slice(1), ...works].map((p) => p.start()));
+    if (withProxy) proxy = await startNginx(path.join(logDir, 'nginx'), appPort, servePorts);
   } catch (err) {
     await abandon(err);
   }
@@ -274,6 +295,8 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
     sandboxPid: () => (sandbox.exitCode === null && sandbox.signalCode === null ? sandbox.pid : undefined),
     appUrl,
     serve,
+    serves,
+    proxyPid: () => proxy?.pid(),
     works,
     logDir,
     restarts,
@@ -284,6 +307,7 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
       pg = await startEmbeddedPostgres(pgDir, silent, { port: pgPort });
     },
     async close() {
+      await proxy?.close();
       await Promise.all(processes.map((p) => p.kill('SIGTERM')));
       sandbox.kill('SIGTERM');
       await exited(sandbox);
