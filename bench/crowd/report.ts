@@ -4,7 +4,7 @@ import type { TempoConfig } from '@pacebeat/server/src/tempo/tempo.config.ts';
 import type { CallLog } from './calls.ts';
 import { DEEZER_CLASSES, type Sample } from './probes.ts';
 import { FIRST_N, type Read, type Route, type RunnerRecord } from './runner.ts';
-import type { ServerTimes } from './server-times.ts';
+import type { ServerMinute, ServerTimes } from './server-times.ts';
 import { formatWriterRuns, type WriterRuns } from '../shared/writer-runs.ts';
 import { fmt, percentile, table } from './stats.ts';
 
@@ -72,6 +72,8 @@ export interface CrowdResult {
   reads: Record<Route | 'all', { n: number; p50?: number; p99?: number; max?: number; errors: number }>;
   /** The same reads as the serve process timed them (its log). */
   serverReads?: ServerTimes;
+  /** The status reads' p99 in serve, minute by minute (absent before session 36). */
+  serverMinutes?: ServerMinute[];
   /** The writer's runs, from the work processes' logs: how many wrote nothing. Since session 25. */
   writerRuns?: WriterRuns;
   postgres: { mb: number; mbPerRunner: number; maxConnections: number };
@@ -340,6 +342,10 @@ export function sideBySide(runs: CrowdResult[]): string {
       const n = Number(r.options['serves'] ?? 1);
       return n > 1 || r.options['proxy'] === true ? `${n} (yes)` : `${n} (no)`;
     }),
+    row(
+      'niceness of work / sandbox',
+      (r) => `${r.options['work-nice'] ?? 0} / ${r.options['sandbox-nice'] ?? 0}`,
+    ),
     row('runners connected (errors)', (r) => `${r.connected} (${r.connectErrors.length})`),
     row(
       'storm / pages open after, min',
@@ -425,6 +431,12 @@ export function sideBySide(runs: CrowdResult[]): string {
         return t ? `${fmt(t.p50)} / ${fmt(t.p99)} / ${fmt(t.max)}` : '-';
       }),
     ),
+    row('minutes with a status read p99 over 50 ms in serve (of); worst minute p99 ms', (r) => {
+      const m = r.serverMinutes?.filter((x) => x.n > 0);
+      if (!m?.length) return '-';
+      const over = m.filter((x) => (x.p99 ?? 0) > 50).length;
+      return `${over} (${m.length}); ${fmt(Math.max(...m.map((x) => x.p99 ?? 0)))}`;
+    }),
     row('status reads', (r) => String(r.reads.all.n)),
     row('PostgreSQL MB (per runner)', (r) => `${fmt(r.postgres.mb)} (${fmt(r.postgres.mbPerRunner, 2)})`),
     row('PostgreSQL connections, max', (r) => String(r.postgres.maxConnections)),

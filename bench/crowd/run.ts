@@ -6,7 +6,7 @@
 //
 //   node bench/crowd/run.ts --runners 100 [--storm-minutes 10] [--settle-minutes 5] [--liked 20]
 //     [--followed 3] [--favourites 8] [--preview-rate 1] [--serve-pool 10] [--serves 1] [--proxy]
-//     [--json FILE]
+//     [--work-nice N] [--sandbox-nice N] [--json FILE]
 //   node bench/crowd/run.ts --table A.json --table B.json …   (sizes side by side)
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -24,7 +24,7 @@ import { callHarvester } from './calls.ts';
 import { postgresCpuSeconds, probe, treeCpuSeconds, type Sample } from './probes.ts';
 import { outsideBound, outsidePaces, summarize, sideBySide, timeline, type CrowdResult } from './report.ts';
 import { plannedArrivals, runnerLife, type Read, type RunnerRecord } from './runner.ts';
-import { serverTimes } from './server-times.ts';
+import { serverMinutes, serverTimes } from './server-times.ts';
 import { PREVIEW_DISK_CACHE } from '../shared/preview-cache.ts';
 import { writerRuns } from '../shared/writer-runs.ts';
 import { fmt, percentile } from './stats.ts';
@@ -50,6 +50,10 @@ const { values: opt } = parseArgs({
     serves: { type: 'string', default: '1' },
     /** nginx in front of even one serve process (the same path as with two). */
     proxy: { type: 'boolean', default: false },
+    /** CPU niceness of the work processes (`nice -n`): the serve processes answer first on shared cores. */
+    'work-nice': { type: 'string' },
+    /** CPU niceness of the simulated world, which stands in for services on other machines. */
+    'sandbox-nice': { type: 'string' },
     /** PostgreSQL, the sandbox and the serve process take the first free ports from here. */
     'port-from': { type: 'string', default: '47400' },
     json: { type: 'string' },
@@ -63,7 +67,11 @@ if (opt.table) {
   const runs = await Promise.all(
     opt.table.map(async (f) => JSON.parse(await fs.readFile(f, 'utf8')) as CrowdResult),
   );
-  if (opt['server-times']) for (const r of runs) r.serverReads ??= serverTimes(r.logDir);
+  if (opt['server-times'])
+    for (const r of runs) {
+      r.serverReads ??= serverTimes(r.logDir);
+      r.serverMinutes ??= serverMinutes(r.logDir);
+    }
   // Runs from before the outside paces' bound was kept: computed from what they kept (the planned
   // arrivals, the product's default paces and the run's preview rate).
   for (const r of runs)
@@ -130,6 +138,10 @@ const c = await startCluster({
   serveEnv: opt['serve-pool'] ? { DATABASE_POOL_SIZE: opt['serve-pool'] } : {},
   serves: Number(opt.serves),
   proxy: opt.proxy,
+  nice: {
+    work: opt['work-nice'] ? Number(opt['work-nice']) : undefined,
+    sandbox: opt['sandbox-nice'] ? Number(opt['sandbox-nice']) : undefined,
+  },
 });
 const adminUrl = new URL(first.adminUrl);
 adminUrl.port = new URL(c.databaseUrl).port;
@@ -248,11 +260,15 @@ const result: CrowdResult = summarize({
 await db.close();
 await c.close();
 result.serverReads = serverTimes(logDir);
+result.serverMinutes = serverMinutes(logDir, start);
 result.writerRuns = writerRuns(
   (await fs.readdir(logDir)).filter((f) => /^work.*\.log$/.test(f)).map((f) => path.join(logDir, f)),
 );
 process.stdout.write(
   `${sideBySide([result])}\n\n${timeline(samples)}\n\nTop statements (pg_stat_statements):\n`,
+);
+process.stdout.write(
+  `Status reads' p99 in serve by minute (ms): ${result.serverMinutes.map((m) => `${m.minute} ${m.p99 ?? '-'}`).join(', ')}\n`,
 );
 for (const t of result.top)
   process.stdout.write(`  ${t.totalMs} ms in ${t.calls} calls (mean ${t.meanMs} ms): ${t.query}\n`);

@@ -50,6 +50,11 @@ export interface ClusterOptions {
   serves?: number;
   /** nginx in front even of one serve process (to compare one with two on the same path). */
   proxy?: boolean;
+  /**
+   * CPU niceness (`nice -n`, every thread) of the work processes and of the simulated world: on shared
+   * cores the serve processes then answer first (systemd's `Nice=` does the same for a work unit).
+   */
+  nice?: { work?: number; sandbox?: number };
   /** Where each process's output goes (default: a temporary folder, kept when a test fails). */
   logDir?: string;
   /** Take the ports (PostgreSQL, sandbox, serve) from here upward, the first free ones, instead of any. */
@@ -152,16 +157,18 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
 
   // The simulated world, as `npm run sandbox` runs it.
   const adminToken = randomBytes(18).toString('base64url');
+  // `nice -n N node …` execs node, so the process id is node's.
+  const niced = (n: number | undefined, args: string[]): [string, string[]] =>
+    n ? ['nice', ['-n', String(n), process.execPath, ...args]] : [process.execPath, args];
   const sandbox = spawn(
-    process.execPath,
-    [
+    ...niced(o.nice?.sandbox, [
       SANDBOX_CLI,
       '--port',
       String(o.portFrom === undefined ? 0 : await port()),
       '--admin-token',
       adminToken,
       ...(o.sandboxArgs ?? []),
-    ],
+    ]),
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   sandbox.stderr?.pipe(createWriteStream(path.join(logDir, 'sandbox.err')));
@@ -217,7 +224,8 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
     // PostgreSQL was down) is started again a second later, until it is ready.
     const spawnUntilReady = async (): Promise<void> => {
       for (;;) {
-        const c = spawn(process.execPath, ['--max-semi-space-size=16', MAIN, role], {
+        const args = ['--max-semi-space-size=16', MAIN, role];
+        const c = spawn(...niced(role === 'work' ? o.nice?.work : undefined, args), {
           env: role === 'serve' ? { ...env, ...o.serveEnv, ...own } : env,
           stdio: ['ignore', 'pipe', 'pipe'],
         });
